@@ -1,0 +1,97 @@
+"""The `dedale` command: a thin face over the library. Every error a user can cause is one line on
+stderr and exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dedale.cli import crawler
+from dedale.cli.common import Lang, current_lang, say, set_lang, write_atomic
+from dedale.core.errors import DedaleError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Dédale: procedural tabletop systems to play through or generate, every roll seeded and logged.")
+app.add_typer(crawler.app, name="crawler")
+tables_app = typer.Typer(add_completion=False, no_args_is_help=True, help="The content tables: export the defaults, check your own.")
+app.add_typer(tables_app, name="tables")
+
+
+@app.command()
+def schema(system: Annotated[str, typer.Argument(help="crawler")]) -> None:
+    """Print the JSON Schema of a system's documents."""
+    from dedale.systems import system as find
+
+    typer.echo(find(system).schema())
+
+
+@app.command("render")
+def render_file(
+    document: Annotated[Path, typer.Argument(help="A result saved as JSON by any system.")],
+    output: Annotated[list[str] | None, typer.Option("-o", "--output", help="Write .json .svg .png .txt or .pdf (repeatable); the text view on stdout without -o.")] = None,
+    lang: Lang = "en",
+) -> None:
+    """Render a saved result again, in any format (no replay: the document is drawn as it is)."""
+    from dedale.cli.common import output_format, read_json, render
+    from dedale.systems import system_of
+
+    set_lang(lang)
+    data = read_json(document)
+    found = system_of(data)
+    for path in output or []:
+        output_format(path, found)
+    if not output:
+        typer.echo(found.text(found.load(data)))
+    for path in output or []:
+        write_atomic(Path(path), render(data, Path(path).suffix.lower(), found))
+
+
+@tables_app.command("export")
+def tables_export(folder: Annotated[Path, typer.Argument(help="Where to write the default tables.")],
+                  lang: Lang = "en") -> None:
+    """Write every system's default tables into FOLDER/SYSTEM/, to edit and use with --tables."""
+    from dedale.core.tables import shipped_files
+    from dedale.systems import names, system
+
+    set_lang(lang)
+    for each in map(system, names()):
+        if each.tables is not None:
+            for name, text in shipped_files(each.package):
+                write_atomic(folder / each.name / name, text.encode("utf-8"))
+    say("table.exported", path=str(folder))
+
+
+@tables_app.command("check")
+def tables_check(folder: Annotated[Path, typer.Argument(help="A folder of table files (or of SYSTEM/ folders).")],
+                 lang: Lang = "en") -> None:
+    """Check table files: every error names the file, the entry and what is wrong."""
+    from dedale.systems import check_tables
+
+    set_lang(lang)
+    for path, count in check_tables(folder):
+        say("table.ok", path=str(path), count=count)
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        app(args=argv, prog_name="dedale", standalone_mode=False)
+    except DedaleError as exc:
+        typer.echo(f"dedale: {exc.message(current_lang())}", err=True)
+        sys.exit(2)
+    except (typer.Abort, KeyboardInterrupt):
+        sys.exit(130)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except Exception as exc:
+        # Typer's own usage errors (an unknown option, a number that is not one): one line too.
+        if not hasattr(exc, "format_message") or not hasattr(exc, "exit_code"):
+            raise
+        message = exc.format_message()
+        if exc.exit_code == 0 or type(exc).__name__ == "NoArgsIsHelpError":
+            typer.echo(message)
+            sys.exit(0)
+        typer.echo(f"dedale: {message.splitlines()[0] if message else type(exc).__name__}", err=True)
+        sys.exit(exc.exit_code or 2)

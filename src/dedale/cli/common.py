@@ -1,0 +1,146 @@
+"""What every system's CLI shares: seeds, output files by extension, batches, the language."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dedale.core.errors import DedaleError
+from dedale.core.session import Session
+from dedale.i18n import LANGUAGES, check_lang, t
+from dedale.systems import System
+
+MAX_SEED = 2**64 - 1
+MAX_COUNT = 100_000
+_lang = ["en"]
+
+Lang = Annotated[str, typer.Option("--lang", envvar="DEDALE_LANG", help=f"Language: {', '.join(LANGUAGES)}.")]
+Seed = Annotated[int | None, typer.Option("--seed", help="Seed (random and printed on stderr if not given).")]
+
+
+def set_lang(lang: str) -> str:
+    _lang[0] = check_lang(lang)
+    return lang
+
+
+def current_lang() -> str:
+    return _lang[0]
+
+
+def say(key: str, **args: Any) -> None:
+    """A message for the user on stderr, in their language."""
+    typer.echo(t(key, current_lang(), **args), err=True)
+
+
+def resolve_seed(seed: int | None) -> int:
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+        say("cli.seed", seed=seed)
+    elif not 0 <= seed <= MAX_SEED:
+        raise DedaleError("error.seed", value=seed)
+    return seed
+
+
+def check_count(count: int) -> None:
+    if not 1 <= count <= MAX_COUNT:
+        raise DedaleError("error.count", value=count, high=MAX_COUNT)
+
+
+def output_format(path: str, system: System) -> str:
+    """The extension of `path`, checked against what the system can write."""
+    ext = Path(path).suffix.lower()
+    accepted = [".json", *system.formats]
+    if ext not in accepted and not _is_folder(path):
+        raise DedaleError("error.output", value=path, accepted=" ".join(accepted))
+    return ext
+
+
+def _is_folder(path: str) -> bool:
+    return path.endswith(("/", os.sep)) or Path(path).is_dir()
+
+
+def batch_path(pattern: str, seed: int, system: System) -> Path:
+    """The file for one result of a batch: `-o` names a folder, a pattern with {seed}, or a file whose
+    name gets the seed added."""
+    if _is_folder(pattern):
+        return Path(pattern) / f"{system.name}-{seed}.json"
+    if "{seed}" in pattern:
+        return Path(pattern.replace("{seed}", str(seed)))
+    path = Path(pattern)
+    return path.with_name(f"{path.stem}-{seed}{path.suffix}")
+
+
+def render(document: dict[str, Any], ext: str, system: System) -> bytes:
+    if ext == ".json":
+        return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return system.formats[ext](system.load(document))
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write through a temporary file and a rename: a failed run never leaves a half-written file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a result file is an ordinary file
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise DedaleError("error.write", path=str(path), problem=exc.strerror or str(exc)) from None
+
+
+def read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DedaleError("error.read", path=str(path), problem=exc.strerror or str(exc)) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise DedaleError("error.json", path=str(path), problem=str(exc)) from None
+
+
+@contextmanager
+def progress(total: int) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr for long batches (only on a terminal)."""
+    if total < 20 or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(t("cli.generating", current_lang()), total=total)
+        yield lambda: bar.advance(task)
+
+
+def generate(system: System, make: Callable[[int], Session], seed: int | None, count: int, as_json: bool,
+             output: str | None) -> None:
+    """The generation command every system shares: seeds seed..seed+count-1, by the autopilot."""
+    check_count(count)
+    ext = output_format(output, system) if output else None
+    seed = resolve_seed(seed)
+    with progress(count) as advance:
+        for current in range(seed, seed + count):
+            document = make(current).run_autopilot().to_json()
+            if output is not None:
+                path = Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
+                write_atomic(path, render(document, path.suffix.lower() or str(ext), system))
+            if as_json:
+                typer.echo(json.dumps(document, ensure_ascii=False, indent=2 if count == 1 else None))
+            elif output is None:
+                typer.echo(system.text(system.load(document)))
+            advance()

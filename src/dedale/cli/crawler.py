@@ -1,0 +1,117 @@
+"""`dedale crawler`: generate crawler dungeons, play one in the terminal, print the tiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dedale.cli.common import Lang, Seed, generate, read_json, resolve_seed, set_lang, write_atomic
+from dedale.cli.play import Player
+from dedale.core.errors import DedaleError
+from dedale.crawler.params import CrawlerParams
+from dedale.crawler.session import CrawlerSession
+from dedale.render.crawler_text import render_text
+from dedale.systems import system
+
+app = typer.Typer(invoke_without_command=True, add_completion=False,
+                  help="The crawler: a dungeon of D8 room tiles on a board of zones, grown room by room.")
+
+Size = Annotated[str, typer.Option("--size", help="Dungeon size: 3d6, 2d6 or a fixed number of rooms.")]
+BossSize = Annotated[str, typer.Option("--boss-size", help="The boss room's size, WxH.")]
+BoardZones = Annotated[int, typer.Option("--board", help="The board is Z x Z zones.")]
+ZoneCells = Annotated[int, typer.Option("--zone", help="A zone is C x C cells.")]
+Start = Annotated[str | None, typer.Option("--start", help="Start zone and side: ZX,ZY[,SIDE] (default: middle of the south edge).")]
+FillChance = Annotated[float, typer.Option("--fill-chance", help="Autopilot: chance to fill when filling is legal.")]
+StockSpec = Annotated[str | None, typer.Option("--stock", help="Limited tiles, e.g. 5x5=2,3x3=4,p1=3 (others unlimited).")]
+NoEarlyBoss = Annotated[bool, typer.Option("--no-early-boss", help="Skip the early-boss check: the boss comes as room N.")]
+Contents = Annotated[str, typer.Option("--contents", help="Room contents: tables, or dungeon-roll (Dungeon Roll dice).")]
+Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
+
+
+def _params(size: str, boss_size: str, board: int, zone: int, start: str | None, fill_chance: float,
+            stock: str | None, no_early_boss: bool, contents: str, tables: Path | None) -> CrawlerParams:
+    folder = None
+    if tables is not None:
+        folder = str(tables / "crawler" if (tables / "crawler").is_dir() else tables)
+    return CrawlerParams.parse(board=board, zone=zone, size=size, boss_size=boss_size, start=start,
+                               fill_chance=fill_chance, stock=stock, early_boss=not no_early_boss,
+                               contents=contents, tables=folder)
+
+
+@app.callback()
+def crawler(
+    ctx: typer.Context,
+    seed: Seed = None,
+    size: Size = "3d6",
+    boss_size: BossSize = "5x5",
+    board: BoardZones = 5,
+    zone: ZoneCells = 5,
+    start: Start = None,
+    fill_chance: FillChance = 0.3,
+    stock: StockSpec = None,
+    no_early_boss: NoEarlyBoss = False,
+    contents: Contents = "tables",
+    tables: Tables = None,
+    count: Annotated[int, typer.Option("--count", help="How many dungeons (seeds S, S+1, ...).")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one line each with --count).")] = False,
+    output: Annotated[str | None, typer.Option("-o", "--output", help="Write .json .svg .png .txt or .pdf; with --count a folder or a pattern with {seed}.")] = None,
+    lang: Lang = "en",
+) -> None:
+    """Generate dungeons with the autopilot (the text view on stdout unless --json or -o)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    set_lang(lang)
+    params = _params(size, boss_size, board, zone, start, fill_chance, stock, no_early_boss, contents, tables)
+    generate(system("crawler"), lambda s: CrawlerSession(params, s, lang=lang), seed, count, as_json, output)
+
+
+@app.command()
+def play(
+    seed: Seed = None,
+    table_dice: Annotated[bool, typer.Option("--table-dice", help="Roll real dice: enter each result.")] = False,
+    save: Annotated[Path | None, typer.Option("--save", help="Where to save the session (also on Ctrl-C).")] = None,
+    load: Annotated[Path | None, typer.Option("--load", help="Resume a saved session.")] = None,
+    size: Size = "3d6",
+    boss_size: BossSize = "5x5",
+    board: BoardZones = 5,
+    zone: ZoneCells = 5,
+    start: Start = None,
+    fill_chance: FillChance = 0.3,
+    stock: StockSpec = None,
+    no_early_boss: NoEarlyBoss = False,
+    contents: Contents = "tables",
+    tables: Tables = None,
+    lang: Lang = "en",
+) -> None:
+    """Explore a dungeon choice by choice in the terminal."""
+    set_lang(lang)
+    if load is not None:
+        session = CrawlerSession.from_json(read_json(load))
+        if session.lang != lang:
+            session = CrawlerSession.replay(session.params, session.seed, session.events, session.table, lang)
+    else:
+        params = _params(size, boss_size, board, zone, start, fill_chance, stock, no_early_boss, contents, tables)
+        session = CrawlerSession(params, resolve_seed(seed), table_dice, lang)
+    target = save or load or Path(f"dedale-crawler-{session.seed}.json")
+    Player(session, lambda s: render_text(s.dungeon()), target).run()
+
+
+@app.command()
+def tiles(
+    output: Annotated[Path, typer.Option("-o", "--output", help="The PDF to write.")] = Path("crawler-tiles.pdf"),
+    boss_size: BossSize = "5x5",
+    copies: Annotated[int, typer.Option("--copies", help="How many of each tile.")] = 1,
+    lang: Lang = "en",
+) -> None:
+    """Print-and-play: every tile at 1:1 (3 cm cells) on A4 pages, with cut marks."""
+    from dedale.render.crawler_pdf import tiles_pdf
+
+    set_lang(lang)
+    if output.suffix.lower() != ".pdf":
+        raise DedaleError("error.output", value=str(output), accepted=".pdf")
+    if not 1 <= copies <= 20:
+        raise DedaleError("error.range", param="copies", value=copies, low=1, high=20)
+    params = CrawlerParams.parse(boss_size=boss_size)
+    write_atomic(output, tiles_pdf(params.boss_size, lang, copies))

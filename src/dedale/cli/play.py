@@ -1,0 +1,113 @@
+"""Solo play in the terminal, for any system's session: show the state, list the legal choices numbered,
+read one, show each roll and what it decided. In table mode, ask for each die or card instead of rolling.
+`u` undoes, `a` lets the autopilot make one choice, `s` saves, `q` quits; Ctrl-C saves and quits."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import typer
+
+from dedale.core.errors import DedaleError
+from dedale.core.logtext import describe, describe_request
+from dedale.core.session import Session
+from dedale.i18n import t
+
+COMMANDS = ("u", "a", "s", "q", "?")
+
+
+class Player:
+    def __init__(self, session: Session, show: Callable[[Session], str], save_to: Path) -> None:
+        self.session = session
+        self.show = show
+        self.save_to = save_to
+        self.lang = session.lang
+        self.shown = 0  # log entries already printed
+
+    def say(self, key: str, **args: object) -> None:
+        typer.echo(t(key, self.lang, **args))
+
+    def run(self) -> None:
+        try:
+            self._loop()
+        except (KeyboardInterrupt, EOFError):
+            typer.echo("")
+            self.save()
+
+    def _loop(self) -> None:
+        show_map = True
+        while True:
+            session = self.session
+            if show_map and session.pending is None:
+                typer.echo(self.show(session))
+            self._print_log()
+            if session.is_over:
+                self.say("play.over")
+                self.save()
+                return
+            show_map = self._turn(input(self._prompt()).strip().lower())
+
+    def _print_log(self) -> None:
+        log = self.session.log
+        self.shown = min(self.shown, len(log))
+        for entry in log[self.shown:]:
+            typer.echo("  " + describe(entry, self.lang))
+        self.shown = len(log)
+
+    def _prompt(self) -> str:
+        session = self.session
+        if session.pending is not None:
+            options = session.pending.options
+            accepted = f"{options[0]}-{options[-1]}" if session.pending.kind == "die" else ", ".join(options)
+            return t("play.enter", self.lang, what=describe_request(session.pending, self.lang),
+                     accepted=accepted) + " "
+        for number, choice in enumerate(session.choices(), 1):
+            typer.echo(f"  {number:>3}. {choice.label}")
+        return t("play.choose", self.lang, count=len(session.choices())) + " "
+
+    def _turn(self, line: str) -> bool:
+        """Apply one line of input; True when the map should be shown again."""
+        session = self.session
+        try:
+            if line in COMMANDS:
+                return self._command(line)
+            if session.pending is not None:
+                for token in line.replace(",", " ").split():  # several dice at once: "3 5 2"
+                    session.step("enter:" + token.upper() if session.pending.kind == "card" else "enter:" + token)
+                    if session.pending is None:
+                        break
+                return session.pending is None
+            if not line.isdigit() or not 1 <= int(line) <= len(session.choices()):
+                self.say("play.bad_number", value=line, count=len(session.choices()))
+                return False
+            session.step(session.choices()[int(line) - 1].id)
+            return True
+        except DedaleError as exc:
+            typer.echo(exc.message(self.lang))
+            return False
+
+    def _command(self, command: str) -> bool:
+        if command == "u":
+            self.session.undo()
+            self.say("play.undone")
+        elif command == "a":
+            self.session.auto_step()
+        elif command == "s":
+            self.save()
+            return False
+        elif command == "q":
+            self.save()
+            raise SystemExit(0)
+        else:
+            self.say("play.help")
+            return False
+        return True
+
+    def save(self) -> None:
+        from dedale.cli.common import write_atomic
+
+        text = json.dumps(self.session.to_json(), ensure_ascii=False, indent=2) + "\n"
+        write_atomic(self.save_to, text.encode("utf-8"))
+        self.say("play.saved", path=str(self.save_to))

@@ -1,0 +1,87 @@
+"""Playing-card decks on the run's random source.
+
+A draw takes a uniformly random card from the draw pile, which is the same as drawing the top card of a
+shuffled pile, and lets table mode ask "which card did you draw?" among the cards still in the pile.
+The pile is kept in a canonical order, so a deck's state is plain data that serialises as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dedale.core.errors import DedaleError
+from dedale.core.rng import Roller
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("hearts", "diamonds", "spades", "clubs")
+_SUIT_LETTER = {"hearts": "H", "diamonds": "D", "spades": "S", "clubs": "C"}
+_LETTER_SUIT = {letter: suit for suit, letter in _SUIT_LETTER.items()}
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    rank: str
+    suit: str
+
+    @property
+    def code(self) -> str:
+        """Short form a player can type: `AH`, `10S`, `QC`."""
+        return self.rank + _SUIT_LETTER[self.suit]
+
+    @classmethod
+    def parse(cls, code: str) -> Card:
+        text = code.strip().upper()
+        rank, letter = text[:-1], text[-1:]
+        if rank not in RANKS or letter not in _LETTER_SUIT:
+            raise DedaleError("error.card", value=code)
+        return cls(rank, _LETTER_SUIT[letter])
+
+    def to_json(self) -> dict[str, str]:
+        return {"rank": self.rank, "suit": self.suit}
+
+
+def standard_deck() -> list[Card]:
+    return [Card(rank, suit) for suit in SUITS for rank in RANKS]
+
+
+def _order(card: Card) -> tuple[int, int]:
+    return SUITS.index(card.suit), RANKS.index(card.rank)
+
+
+@dataclass
+class Deck:
+    """A deck with a draw pile and a discard pile; cards in play are in neither."""
+
+    cards: list[Card] = field(default_factory=standard_deck)
+    pile: list[Card] = field(default_factory=list)
+    discards: list[Card] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.pile and not self.discards:
+            self.pile = sorted(self.cards, key=_order)
+
+    def draw(self, roller: Roller, purpose: str, **args: Any) -> Card | None:
+        """Draw one card (None when the pile is empty); the draw is logged."""
+        if not self.pile:
+            return None
+        index = roller.draw_from([card.code for card in self.pile], purpose, **args)
+        card = self.pile.pop(index)
+        entry: dict[str, Any] = {"draw": card.code, "for": purpose}
+        if args:
+            entry["args"] = args
+        roller.log.append(entry)
+        return card
+
+    def discard(self, card: Card) -> None:
+        self.discards.append(card)
+
+    def reshuffle(self, roller: Roller, everything: bool = True) -> None:
+        """Put the discards (and, with `everything`, the cards in play too) back into the pile."""
+        back = self.cards if everything else self.pile + self.discards
+        self.pile = sorted(back, key=_order)
+        self.discards = []
+        roller.log.append({"reshuffle": True, "cards": len(self.pile)})
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {"pile": [c.code for c in self.pile], "discards": [c.code for c in self.discards]}

@@ -1,0 +1,26 @@
+"""The one exception a user can cause, carrying a translatable message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DedaleError(Exception):
+    """Bad input: an impossible parameter, a malformed file, an illegal choice.
+
+    It holds a message key and its arguments rather than text, so each face (CLI, web) shows it in the
+    user's language. Every face turns it into one line (exit code 2, HTTP 4xx), never a traceback.
+    """
+
+    def __init__(self, key: str, **args: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.args_ = args
+
+    def message(self, lang: str = "en") -> str:
+        from dedale.i18n import t
+
+        return t(self.key, lang, **self.args_)
+
+    def __str__(self) -> str:
+        return self.message()

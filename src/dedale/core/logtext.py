@@ -1,0 +1,45 @@
+"""One line of text for each log entry, in the player's language (the terminal and the web show these)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dedale.core.rng import LogEntry, Request
+from dedale.i18n import t
+
+
+def describe(entry: LogEntry, lang: str = "en") -> str:
+    args: dict[str, Any] = entry.get("args", {})
+    if "roll" in entry:
+        what = t(entry["for"], lang, **args)
+        dice = entry["dice"]
+        shown = "+".join(map(str, dice)) if len(dice) > 1 else str(dice[0])
+        total = f" = {entry['total']}" if len(dice) > 1 or entry["total"] != dice[0] else ""
+        line = f"{what}: {entry['roll']} → {shown}{total}"
+        decided = entry.get("decided")
+        if decided:
+            line += " — " + t(decided["key"], lang, **{k: v for k, v in decided.items() if k != "key"})
+        return line
+    if "choice" in entry:
+        by = "" if entry.get("by", "player") == "player" else t("log.by_autopilot", lang)
+        return f"▶ {entry.get('label', entry['choice'])}{by}"
+    if "note" in entry:
+        return "· " + t(entry["note"], lang, **args)
+    if "pick" in entry:
+        return t("log.pick", lang, what=t(entry["for"], lang, **args), pick=entry["pick"])
+    if "draw" in entry:
+        return t("log.draw", lang, what=t(entry["for"], lang, **args), card=entry["draw"])
+    if "reshuffle" in entry:
+        return t("log.reshuffle", lang, cards=entry.get("cards", ""))
+    return str(entry)
+
+
+def describe_request(request: Request, lang: str = "en") -> str:
+    """What table mode asks for: 'Roll 3d6 for the dungeon size: die 2 of 3'."""
+    what = t(request.purpose, lang, **request.args)
+    if request.kind == "die":
+        which = t("log.die_of", lang, index=request.index + 1, count=request.count) if request.count > 1 else ""
+        return t("log.ask_die", lang, roll=request.expr, what=what, which=which)
+    if request.kind == "card":
+        return t("log.ask_card", lang, what=what)
+    return t("log.ask_option", lang, what=what)

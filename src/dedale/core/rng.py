@@ -1,0 +1,219 @@
+"""The run's random source and the roller that records every result in the log.
+
+Two sources give the primitive results (a number in `0..n-1`):
+- `SeededSource`: SplitMix64 from the run's seed. Written out here rather than taken from `random`, whose
+  derived methods may change between Python versions: the same seed gives the same rolls everywhere.
+- `TableSource`: *table mode*. The results are entered by the player (real dice, real cards) or fed by a
+  test; when none is left it raises `NeedInput` describing what it needs, and the session asks for it.
+
+`Roller` turns primitive results into dice rolls, named-die rolls, chances, picks and weighted draws, and
+appends one log entry for each (what was rolled, the dice, the total, what it was for).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from dedale.core.dice import DiceExpr
+from dedale.core.errors import DedaleError
+
+_MASK = (1 << 64) - 1
+LogEntry = dict[str, Any]
+
+
+class SplitMix64:
+    """Steele, Lea and Flood's SplitMix64: tiny, fast in pure Python, and identical on every machine."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform in `0..n-1`, without modulo bias (rejection of the top partial range)."""
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+
+@dataclass(frozen=True)
+class Request:
+    """One result the rules need in table mode: which answers are possible and what it is for."""
+
+    kind: str  # "die", "face", "card" or "option"
+    options: tuple[str, ...]
+    purpose: str  # message key of what the roll is for
+    args: dict[str, Any] = field(default_factory=dict)
+    expr: str = ""  # the whole roll, e.g. "3d6"
+    index: int = 0  # which die of that roll (0-based)
+    count: int = 1
+
+
+class NeedInput(Exception):  # noqa: N818 - a signal, not an error
+    """Table mode ran out of entered results: the session must ask the player for `request`."""
+
+    def __init__(self, request: Request) -> None:
+        super().__init__(request.purpose)
+        self.request = request
+
+
+class SeededSource:
+    table = False
+
+    def __init__(self, seed: int) -> None:
+        self.gen = SplitMix64(seed)
+
+    def uniform(self, n: int, describe: Callable[[], Request]) -> int:
+        return self.gen.below(n) if n > 1 else 0
+
+
+class TableSource:
+    """Results entered by the player for the action in progress (`entries`, consumed from `pos`)."""
+
+    table = True
+
+    def __init__(self, entries: Sequence[str] = ()) -> None:
+        self.entries = list(entries)
+        self.pos = 0
+
+    def uniform(self, n: int, describe: Callable[[], Request]) -> int:
+        request = describe()
+        if self.pos >= len(self.entries):
+            raise NeedInput(request)
+        value = self.entries[self.pos]
+        if value not in request.options:
+            raise DedaleError("error.entry_impossible", value=value, accepted=_accepted(request.options))
+        self.pos += 1
+        return request.options.index(value)
+
+
+def _accepted(options: Sequence[str]) -> str:
+    if len(options) > 12:
+        return f"{', '.join(options[:6])}, ..., {', '.join(options[-3:])}"
+    return ", ".join(options)
+
+
+@lru_cache(maxsize=256)
+def parse_dice(expr: str) -> DiceExpr:
+    return DiceExpr.parse(expr)
+
+
+@lru_cache(maxsize=256)
+def _faces(sides: int) -> tuple[str, ...]:
+    return tuple(str(face) for face in range(1, sides + 1))
+
+
+class Roll:
+    """A recorded roll: its dice and total, and `decide()` to note in the log what it decided."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self, entry: LogEntry) -> None:
+        self.entry = entry
+
+    @property
+    def dice(self) -> list[int]:
+        return self.entry["dice"]
+
+    @property
+    def total(self) -> int:
+        return self.entry["total"]
+
+    def decide(self, key: str, **args: Any) -> Roll:
+        self.entry["decided"] = {"key": key, **args}
+        return self
+
+
+class Roller:
+    """Every random result of a run goes through here and into `log`."""
+
+    def __init__(self, source: SeededSource | TableSource, log: list[LogEntry]) -> None:
+        self.source = source
+        self.log = log
+
+    def _uniform(self, n: int, request: Callable[[], Request]) -> int:
+        return self.source.uniform(n, request)
+
+    def roll(self, expr: str | DiceExpr, purpose: str, **args: Any) -> Roll:
+        spec = parse_dice(expr) if isinstance(expr, str) else expr
+        text = str(spec)
+        dice = []
+        for index in range(spec.count):
+            request = _die_request(spec, text, index, purpose, args)
+            dice.append(self._uniform(spec.sides, request) + 1)
+        entry: LogEntry = {"roll": text, "dice": dice, "total": sum(dice) + spec.modifier, "for": purpose}
+        if args:
+            entry["args"] = args
+        self.log.append(entry)
+        return Roll(entry)
+
+    def chance(self, probability: float, purpose: str, **args: Any) -> bool:
+        """A chance such as 0.3 is a percentile die, hit on `<= 100 * p`."""
+        roll = self.roll("1d100", purpose, **args)
+        hit = roll.total <= round(100 * probability)
+        roll.decide("roll.hit" if hit else "roll.miss", needed=round(100 * probability))
+        return hit
+
+    def pick(self, n: int, purpose: str, **args: Any) -> int:
+        """A uniform pick among `n` options is a `1dn` (no roll when there is one option)."""
+        if n == 1:
+            return 0
+        return self.roll(DiceExpr(1, n), purpose, **args).total - 1
+
+    def weighted(self, labels: Sequence[str], weights: Sequence[float], purpose: str, **args: Any) -> int:
+        """A weighted pick, logged as a draw with its weights."""
+        options = tuple(labels)
+
+        def request() -> Request:
+            return Request("option", options, purpose, args)
+
+        if self.source.table:
+            index = self._uniform(len(options), request)
+        else:
+            total = sum(weights)
+            point = self.source.gen.below(1 << 53) / (1 << 53) * total
+            index = len(weights) - 1
+            for i, weight in enumerate(weights):
+                point -= weight
+                if point < 0:
+                    index = i
+                    break
+        entry: LogEntry = {"pick": options[index], "weights": dict(zip(options, weights, strict=True)),
+                           "for": purpose}
+        if args:
+            entry["args"] = args
+        self.log.append(entry)
+        return index
+
+    def draw_from(self, options: Sequence[str], purpose: str, **args: Any) -> int:
+        """Draw one of `options` (the cards left in a pile), uniformly; the caller logs the draw."""
+        labels = tuple(options)
+
+        def request() -> Request:
+            return Request("card", labels, purpose, args)
+
+        return self._uniform(len(labels), request)
+
+    def note(self, key: str, **args: Any) -> None:
+        """A log line that is not a roll: a rule applied, an exit closed, a search's cost."""
+        entry: LogEntry = {"note": key}
+        if args:
+            entry["args"] = args
+        self.log.append(entry)
+
+
+def _die_request(spec: DiceExpr, text: str, index: int, purpose: str,
+                 args: dict[str, Any]) -> Callable[[], Request]:
+    return lambda: Request("die", _faces(spec.sides), purpose, args, text, index, spec.count)

@@ -1,0 +1,298 @@
+"""The session protocol every system follows, and the autopilot policy interface.
+
+A session is a state, the legal choices now, and a step that applies one choice and rolls what the rules
+roll. It is replayable from its seed, its parameters and its list of events:
+
+- `{"choice": id}`: a choice the player made;
+- `{"auto": policy, "choice": id}`: a choice an autopilot policy made (replay runs the policy again, on
+  the same random source, and checks it makes the same choice);
+- `{"enter": value}`: in table mode, a result the player rolled or drew at the table.
+
+Undo is a replay without the last event. In table mode, when the rules need a result nobody has entered,
+the action in progress is rolled back and `pending` says what to enter; `choices()` then lists the
+possible results (`enter:1` ... `enter:8`) and entering the last one needed completes the action.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, Self
+
+from dedale.core.errors import DedaleError
+from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource
+
+Event = dict[str, Any]
+ENTER = "enter:"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A legal choice: a stable `id`, a human `label`, and `data` saying what it points at (for UIs)."""
+
+    id: str
+    label: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class Policy(Protocol):
+    """Makes the player's choices in batch runs, drawing any randomness from the session's roller."""
+
+    name: str
+
+    def choose(self, session: Any) -> str: ...
+
+
+class Params(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass
+class State:
+    """What every system's state has: the run's log."""
+
+    log: list[LogEntry] = field(default_factory=list)
+
+
+class Session(ABC):
+    system: ClassVar[str]
+    version: ClassVar[int] = 1
+    policies: ClassVar[dict[str, Callable[[Any], Policy]]] = {}
+
+    def __init__(self, params: Any, seed: int, table: bool = False, lang: str = "en") -> None:
+        self.params = params
+        self.seed = seed
+        self.table = table
+        self.lang = lang
+        self.events: list[Event] = []
+        self.pending: Request | None = None
+        self._source: SeededSource | TableSource = TableSource() if table else SeededSource(seed)
+        self.state = self.new_state()
+        self.roller = Roller(self._source, self.state.log)
+        self._pending_action: tuple[Any, ...] | None = None
+        self._choices: list[Choice] | None = None
+        self._run(("start",))
+
+    # --- what each system provides -------------------------------------------------------------
+    @abstractmethod
+    def new_state(self) -> State: ...
+
+    @abstractmethod
+    def start(self) -> None:
+        """Roll what the rules roll before the first choice."""
+
+    @abstractmethod
+    def rule_choices(self) -> list[Choice]:
+        """The legal choices in the current state (never called once the session is over)."""
+
+    @abstractmethod
+    def apply(self, choice: Choice) -> None:
+        """Apply a legal choice and roll what the rules roll after it."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool: ...
+
+    @abstractmethod
+    def result_json(self) -> dict[str, Any]:
+        """The result's own fields of the JSON document (rooms, doors, ...)."""
+
+    @classmethod
+    @abstractmethod
+    def params_from_json(cls, data: Any) -> Any: ...
+
+    # --- the protocol --------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.pending is None and self.over
+
+    @property
+    def log(self) -> list[LogEntry]:
+        return self.state.log
+
+    def choices(self) -> list[Choice]:
+        if self.pending is not None:
+            return [Choice(ENTER + option, option, {"kind": "enter"}) for option in self.pending.options]
+        if self._choices is None:
+            self._choices = [] if self.over else self.rule_choices()
+        return self._choices
+
+    def choice(self, choice_id: str) -> Choice:
+        for choice in self.choices():
+            if choice.id == choice_id:
+                return choice
+        if self.is_over:
+            raise DedaleError("error.session_over")
+        ids = [choice.id for choice in self.choices()]
+        shown = ", ".join(ids[:8]) + (f", ... ({len(ids)} in all)" if len(ids) > 8 else "")
+        raise DedaleError("error.choice", value=choice_id, accepted=shown)
+
+    def step(self, choice_id: str) -> None:
+        choice = self.choice(choice_id)
+        if self.pending is not None:
+            value = choice.id.removeprefix(ENTER)
+            assert isinstance(self._source, TableSource) and self._pending_action is not None
+            self._source.entries.append(value)
+            self._record({"enter": value}, self._pending_action)
+        else:
+            self._record({"choice": choice.id}, ("choice", choice))
+
+    def auto_step(self, policy: Policy | None = None, expect: str | None = None) -> None:
+        """Let an autopilot policy make the current choice (table mode may then ask for its dice).
+
+        With `expect` (a replay), the policy must make that choice again.
+        """
+        if self.pending is not None:
+            raise DedaleError("error.autopilot_pending")
+        if self.is_over:
+            raise DedaleError("error.session_over")
+        policy = policy or self.autopilot()
+        event: Event = {"auto": policy.name}
+        if expect is not None:
+            event["choice"] = expect
+        self._record(event, ("auto", policy, event))
+
+    def _record(self, event: Event, action: tuple[Any, ...]) -> None:
+        """Append `event` and run its action; if that fails, the session is as it was before."""
+        self.events.append(event)
+        try:
+            self._run(action)
+        except BaseException:
+            self.events.pop()
+            if isinstance(self._source, TableSource):
+                del self._source.entries[len(self._source.entries) - ("enter" in event):]
+            else:  # the state may be half-changed: rebuild it
+                self.__dict__.update(self.replay(self.params, self.seed, self.events, False, self.lang).__dict__)
+            raise
+
+    def autopilot(self, name: str = "default") -> Policy:
+        if name not in self.policies:
+            raise DedaleError("error.policy", value=name, accepted=", ".join(self.policies))
+        return self.policies[name](self)
+
+    def run_autopilot(self, policy: Policy | None = None, max_steps: int = 10_000) -> Self:
+        policy = policy or self.autopilot()
+        for _ in range(max_steps):
+            if self.is_over or self.pending is not None:
+                break
+            self.auto_step(policy)
+        return self
+
+    def undo(self) -> None:
+        """Forget the last event by replaying the others."""
+        if not self.events:
+            raise DedaleError("error.nothing_to_undo")
+        replayed = type(self).replay(self.params, self.seed, self.events[:-1], self.table, self.lang)
+        self.__dict__.update(replayed.__dict__)
+
+    # --- running an action ---------------------------------------------------------------------
+    def _run(self, action: tuple[Any, ...]) -> None:
+        snapshot = copy.deepcopy(self.state) if self.table else None
+        if isinstance(self._source, TableSource):
+            self._source.pos = 0
+        self._choices = None
+        try:
+            self._perform(action)
+        except NeedInput as need:
+            assert snapshot is not None
+            self._restore(snapshot)
+            self.pending, self._pending_action = need.request, action
+            return
+        except BaseException:
+            if snapshot is not None:
+                self._restore(snapshot)
+            raise
+        self.pending = self._pending_action = None
+        self._choices = None
+        if isinstance(self._source, TableSource):
+            self._source.entries.clear()
+
+    def _restore(self, snapshot: State) -> None:
+        self.state = snapshot
+        self.roller = Roller(self._source, snapshot.log)
+        self._choices = None
+
+    def _perform(self, action: tuple[Any, ...]) -> None:
+        if action[0] == "start":
+            self.start()
+            return
+        if action[0] == "choice":
+            choice, by = action[1], "player"
+        else:
+            policy, event = action[1], action[2]
+            choice = self.choice(policy.choose(self))
+            if event.setdefault("choice", choice.id) != choice.id:
+                raise DedaleError("error.replay_mismatch", event=len(self.events))
+            by = policy.name
+        self.log.append({"choice": choice.id, "label": choice.label, "by": by})
+        self.apply(choice)
+
+    # --- JSON ----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        document: dict[str, Any] = {
+            "format": f"dedale/{self.system}",
+            "version": self.version,
+            "generator": self.system,
+            "seed": self.seed,
+            "params": self.params.to_json(),
+            "lang": self.lang,
+            "table_dice": self.table,
+            "over": self.is_over,
+            **self.result_json(),
+            "events": self.events,
+            "log": self.log,
+        }
+        if self.pending is not None:
+            document["pending"] = {"kind": self.pending.kind, "for": self.pending.purpose,
+                                   "roll": self.pending.expr, "options": list(self.pending.options)}
+        return document
+
+    @classmethod
+    def replay(cls, params: Any, seed: int, events: list[Event], table: bool = False,
+               lang: str = "en") -> Self:
+        session = cls(params, seed, table, lang)
+        for number, event in enumerate(events, 1):
+            try:
+                if "enter" in event:
+                    session.step(ENTER + str(event["enter"]))
+                elif "auto" in event:
+                    expect = event.get("choice")
+                    session.auto_step(session.autopilot(str(event["auto"])),
+                                      None if expect is None else str(expect))
+                else:
+                    session.step(str(event["choice"]))
+            except (KeyError, TypeError, AttributeError):
+                raise DedaleError("error.bad_event", event=number) from None
+            except DedaleError as exc:
+                if exc.key == "error.replay_mismatch":
+                    raise
+                raise DedaleError("error.event_rejected", event=number, reason=exc.message(lang)) from None
+        return session
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """Rebuild a session from its JSON by replaying its events, and check it matches what was saved."""
+        if not isinstance(data, dict) or data.get("format") != f"dedale/{cls.system}":
+            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise DedaleError("error.format", expected=f"dedale/{cls.system}", found=found)
+        if data.get("version") != cls.version:
+            raise DedaleError("error.version", found=data.get("version"), supported=cls.version)
+        seed, events = data.get("seed"), data.get("events")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(events, list):
+            raise DedaleError("error.bad_document", field="seed" if not isinstance(seed, int) else "events")
+        if not all(isinstance(event, dict) for event in events):
+            raise DedaleError("error.bad_document", field="events")
+        from dedale.i18n import check_lang
+
+        lang = check_lang(str(data.get("lang", "en")))
+        session = cls.replay(cls.params_from_json(data.get("params")), seed, events,
+                             bool(data.get("table_dice", False)), lang)
+        saved = {key: data[key] for key in ("log", *session.result_json()) if key in data}
+        replayed = json.loads(json.dumps(session.to_json()))
+        for key, value in saved.items():
+            if replayed[key] != value:
+                raise DedaleError("error.save_mismatch", field=key)
+        return session

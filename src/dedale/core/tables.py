@@ -1,0 +1,234 @@
+"""Data tables in TOML: dice-indexed or weighted rows, nested tables, labels in English and French.
+
+A file holds one or more tables, each a top-level TOML table:
+
+    [creatures]
+    dice = "1d12"                      # dice-indexed; leave it out and give each row a `weight`
+    title = { en = "Creatures", fr = "Créatures" }
+
+    [[creatures.rows]]
+    roll = [1, 2]                      # a total or an inclusive range of totals
+    id = "rats"
+    label = { en = "Giant rats", fr = "Rats géants" }
+    then = "vermin"                    # optional: roll on that table too (nested tables)
+    number = [2, 3, 3, 4, 5, 6]        # any other field is data for the rules
+
+A system's shipped tables live in its package (`dedale/SYSTEM/data/tables`); a player's folder replaces
+files of the same name and adds new ones. Every error names the file, the entry and what is wrong.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from dedale.core.dice import DiceExpr
+from dedale.core.errors import DedaleError
+from dedale.core.rng import Roller
+
+_ROW_KEYS = {"roll", "weight", "id", "label", "then"}
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    labels: dict[str, str]
+    low: int = 0
+    high: int = 0
+    weight: float = 0.0
+    then: str | None = None
+    data: dict[str, Any] | None = None
+
+    def label(self, lang: str = "en") -> str:
+        return self.labels.get(lang) or self.labels.get("en") or next(iter(self.labels.values()), self.id)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return (self.data or {}).get(key, default)
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    file: str
+    titles: dict[str, str]
+    dice: DiceExpr | None
+    rows: tuple[Row, ...]
+
+    def row_for(self, total: int) -> Row:
+        for row in self.rows:
+            if row.low <= total <= row.high:
+                return row
+        raise AssertionError(f"{self.file}: {self.name}: no row for {total}")  # load() checks coverage
+
+    def title(self, lang: str = "en") -> str:
+        return self.titles.get(lang) or self.titles.get("en") or self.name
+
+    def fail(self, entry: str, key: str, **args: Any) -> DedaleError:
+        return DedaleError(key, file=self.file, entry=f"{self.name}.{entry}" if entry else self.name, **args)
+
+
+def shipped_files(package: str) -> list[tuple[str, str]]:
+    """The table files a system ships: (file name, text)."""
+    folder = resources.files(package).joinpath("data/tables")
+    return sorted((item.name, item.read_text(encoding="utf-8")) for item in folder.iterdir()
+                  if item.name.endswith(".toml"))
+
+
+class TableSet:
+    """All the tables a system uses, by name."""
+
+    def __init__(self, tables: dict[str, Table]) -> None:
+        self.tables = tables
+
+    def __getitem__(self, name: str) -> Table:
+        return self.tables[name]
+
+    @classmethod
+    def load(cls, package: str, user_dir: Path | None = None) -> TableSet:
+        """The shipped tables of `package`, with the files of `user_dir` replacing or adding to them."""
+        files = {name: (f"{package}:{name}", text) for name, text in shipped_files(package)}
+        if user_dir is not None:
+            if not user_dir.is_dir():
+                raise DedaleError("error.tables_dir", path=str(user_dir))
+            for path in sorted(user_dir.glob("*.toml")):
+                try:
+                    files[path.name] = (str(path), path.read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError) as exc:
+                    raise DedaleError("table.unreadable", file=str(path), problem=str(exc)) from None
+        tables: dict[str, Table] = {}
+        for file, text in sorted(files.values()):
+            for table in parse_tables(file, text):
+                if table.name in tables:
+                    raise table.fail("", "table.duplicate", other=tables[table.name].file)
+                tables[table.name] = table
+        for table in tables.values():
+            for row in table.rows:
+                if row.then is not None and row.then not in tables:
+                    raise table.fail(row.id, "table.unknown_then", then=row.then)
+        _check_cycles(tables)
+        return cls(tables)
+
+    def roll(self, name: str, roller: Roller, purpose: str, lang: str = "en", **args: Any) -> Row:
+        """Roll on table `name`, following `then` into nested tables; returns the last row."""
+        table = self.tables[name]
+        if table.dice is None:
+            index = roller.weighted([row.id for row in table.rows], [row.weight for row in table.rows],
+                                    purpose, table=name, **args)
+            row = table.rows[index]
+        else:
+            roll = roller.roll(table.dice, purpose, table=name, **args)
+            row = table.row_for(roll.total)
+            roll.decide("table.row", id=row.id, label=row.label(lang))
+        return self.roll(row.then, roller, purpose, lang, **args) if row.then else row
+
+    def roll_each(self, name: str, times: int, roller: Roller, purpose: str, lang: str = "en",
+                  **args: Any) -> list[Row]:
+        """Roll `times` dice at once on a one-die table (`3d6` read die by die), as one log entry."""
+        table = self.tables[name]
+        assert table.dice is not None and table.dice.count == 1 and table.dice.modifier == 0
+        if times == 0:
+            return []
+        roll = roller.roll(DiceExpr(times, table.dice.sides), purpose, table=name, **args)
+        rows = [table.row_for(face) for face in roll.dice]
+        roll.decide("table.rows", labels=", ".join(row.label(lang) for row in rows))
+        return rows
+
+
+def parse_tables(file: str, text: str) -> Iterable[Table]:
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DedaleError("table.syntax", file=file, problem=str(exc)) from None
+    for name, body in document.items():
+        if not isinstance(body, dict):
+            raise DedaleError("table.not_a_table", file=file, entry=name)
+        yield _parse_table(file, name, body)
+
+
+def _labels(table_file: str, entry: str, value: Any) -> dict[str, str]:
+    if isinstance(value, str):
+        return {"en": value}
+    if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()):
+        return dict(value)
+    raise DedaleError("table.bad_label", file=table_file, entry=entry)
+
+
+def _parse_table(file: str, name: str, body: dict[str, Any]) -> Table:
+    dice = None
+    if "dice" in body:
+        try:
+            dice = DiceExpr.parse(str(body["dice"]), param=f"{name}.dice")
+        except DedaleError:
+            raise DedaleError("table.bad_dice", file=file, entry=name, value=body["dice"]) from None
+    raw_rows = body.get("rows")
+    if not isinstance(raw_rows, list) or not raw_rows:
+        raise DedaleError("table.no_rows", file=file, entry=name)
+    titles = _labels(file, name, body.get("title", name))
+    rows = tuple(_parse_row(file, name, i, raw, dice) for i, raw in enumerate(raw_rows, 1))
+    table = Table(name, file, titles, dice, rows)
+    ids = [row.id for row in rows]
+    duplicate = next((i for i in ids if ids.count(i) > 1), None)
+    if duplicate is not None:
+        raise table.fail(duplicate, "table.duplicate_id")
+    if dice is not None:
+        _check_coverage(table, dice)
+    return table
+
+
+def _parse_row(file: str, table: str, index: int, raw: Any, dice: DiceExpr | None) -> Row:
+    entry = f"{table}.rows[{index}]"
+    if not isinstance(raw, dict):
+        raise DedaleError("table.not_a_table", file=file, entry=entry)
+    row_id = raw.get("id")
+    if not isinstance(row_id, str) or not row_id:
+        raise DedaleError("table.missing_field", file=file, entry=entry, field="id")
+    entry = f"{table}.{row_id}"
+    labels = _labels(file, entry, raw.get("label", row_id))
+    then = raw.get("then")
+    if then is not None and not isinstance(then, str):
+        raise DedaleError("table.bad_field", file=file, entry=entry, field="then", expected="a table name")
+    data = {k: v for k, v in raw.items() if k not in _ROW_KEYS} or None
+    if dice is None:
+        weight = raw.get("weight")
+        if isinstance(weight, bool) or not isinstance(weight, int | float) or weight <= 0:
+            raise DedaleError("table.bad_weight", file=file, entry=entry)
+        return Row(row_id, labels, weight=float(weight), then=then, data=data)
+    low, high = _range(file, entry, raw.get("roll"))
+    return Row(row_id, labels, low, high, then=then, data=data)
+
+
+def _range(file: str, entry: str, value: Any) -> tuple[int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value, value
+    if (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value)
+            and value[0] <= value[1]):
+        return value[0], value[1]
+    raise DedaleError("table.bad_roll", file=file, entry=entry)
+
+
+def _check_coverage(table: Table, dice: DiceExpr) -> None:
+    """Every total the dice can make falls in exactly one row."""
+    for total in range(dice.minimum, dice.maximum + 1):
+        rows = [row for row in table.rows if row.low <= total <= row.high]
+        if len(rows) != 1:
+            key = "table.gap" if not rows else "table.overlap"
+            raise table.fail("", key, total=total, dice=str(dice))
+    for row in table.rows:
+        if row.low < dice.minimum or row.high > dice.maximum:
+            raise table.fail(row.id, "table.out_of_range", dice=str(dice))
+
+
+def _check_cycles(tables: dict[str, Table]) -> None:
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if name in path:
+            raise tables[name].fail("", "table.cycle", path=" -> ".join((*path, name)))
+        for row in tables[name].rows:
+            if row.then:
+                visit(row.then, (*path, name))
+
+    for name in tables:
+        visit(name, ())

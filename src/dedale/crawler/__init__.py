@@ -1,0 +1,1 @@
+"""The crawler: a dungeon of room tiles on a board of zones, grown room by room."""

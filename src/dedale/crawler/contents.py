@@ -1,0 +1,101 @@
+"""Room contents from the crawler's tables: what the room is, which creatures and how many, treasure.
+
+The seed throws three dice per room (kind, creatures, number); the project adds a treasure die, since the
+seed mentions treasure without a roll for it. The Dungeon Roll variant replaces creatures, number and
+treasure by a number of Dungeon Roll dice (goblin, skeleton, ooze, dragon, chest, potion) to throw.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from dedale.core.errors import DedaleError
+from dedale.core.rng import Roller
+from dedale.core.tables import Row, Table, TableSet
+
+NUMBER_DIE = "1d6"  # the third die: indexes the creature row's `number` list
+# table name -> fields its rows must carry (besides id and label)
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "room_kinds": (),
+    "boss_rooms": (),
+    "creatures": ("number",),
+    "boss_creatures": ("number",),
+    "treasure": (),
+    "boss_treasure": (),
+    "dungeon_roll_dice": ("dice",),
+    "boss_dungeon_roll_dice": ("dice",),
+    "dungeon_die": ("kind",),
+}
+
+
+@cache
+def _shipped() -> TableSet:
+    return check(TableSet.load("dedale.crawler"))
+
+
+def load_tables(user_dir: str | None) -> TableSet:
+    """The shipped tables, or with the player's folder replacing files of the same name."""
+    return _shipped() if user_dir is None else check(TableSet.load("dedale.crawler", Path(user_dir)))
+
+
+def check(tables: TableSet) -> TableSet:
+    """The tables the crawler needs exist, are dice-indexed, and their rows carry the fields it reads."""
+    for name, fields in REQUIRED.items():
+        if name not in tables.tables:
+            raise DedaleError("table.missing_table", table=name)
+        table = tables[name]
+        if table.dice is None:
+            raise table.fail("", "table.needs_dice")
+        for row in table.rows:
+            for field in fields:
+                _check_field(table, row, field)
+    return tables
+
+
+def _check_field(table: Table, row: Row, field: str) -> None:
+    value = row.get(field)
+    if field == "number":
+        ok = isinstance(value, list) and len(value) == 6 and all(_count(v) for v in value)
+        expected = "a list of 6 whole numbers (one per face of the number die)"
+    elif field == "dice":
+        ok, expected = _count(value) and value <= 12, "a whole number of dice from 0 to 12"
+    else:
+        ok, expected = value in ("creature", "treasure"), "'creature' or 'treasure'"
+    if not ok:
+        raise table.fail(row.id, "table.bad_field", field=field, expected=expected)
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _item(row: Row, lang: str, number: int = 1) -> dict[str, Any]:
+    return {"id": row.id, "label": row.label(lang), "number": number}
+
+
+def roll_contents(tables: TableSet, roller: Roller, room: int, boss: bool, mode: str,
+                  lang: str) -> dict[str, Any]:
+    prefix = "boss_" if boss else ""
+    kind = tables.roll("boss_rooms" if boss else "room_kinds", roller, "crawler.contents.kind", lang, room=room)
+    contents: dict[str, Any] = {"kind": {"id": kind.id, "label": kind.label(lang)}}
+    if mode == "dungeon-roll":
+        count = tables.roll(f"{prefix}dungeon_roll_dice", roller, "crawler.contents.dice", lang, room=room)
+        faces = tables.roll_each("dungeon_die", count.get("dice"), roller, "crawler.contents.dungeon_dice",
+                                 lang, room=room)
+        for kind_name, key in (("creature", "creatures"), ("treasure", "treasure")):
+            rows = [row for row in faces if row.get("kind") == kind_name]
+            unique = list(dict.fromkeys(row.id for row in rows))
+            contents[key] = [_item(next(r for r in rows if r.id == i), lang, sum(r.id == i for r in rows))
+                             for i in unique]
+        contents["dungeon_dice"] = [row.id for row in faces]
+        return contents
+    creatures = tables.roll(f"{prefix}creatures", roller, "crawler.contents.creatures", lang, room=room)
+    number_roll = roller.roll(NUMBER_DIE, "crawler.contents.number", room=room)
+    number = creatures.get("number")[number_roll.total - 1]
+    number_roll.decide("crawler.contents.how_many", number=number)
+    contents["creatures"] = [_item(creatures, lang, number)] if number else []
+    treasure = tables.roll(f"{prefix}treasure", roller, "crawler.contents.treasure", lang, room=room)
+    contents["treasure"] = [] if treasure.get("none") else [_item(treasure, lang)]
+    return contents

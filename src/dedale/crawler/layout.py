@@ -1,0 +1,224 @@
+"""Where a room may go: the laying rules of the spec as pure geometry over the rooms laid so far.
+
+- Beyond an exit (or the entrance, or a secret passage) the new room lies wholly in the zone beyond, touches
+  the shared edge where a legal door joins it to what it is entered from, obeys the entry-and-exit rule
+  (another edge of its zone leading to a zone on the board; not for the boss), and overlaps nothing.
+- Filling lays it in the zone of the room the party is in, sharing a wall where a legal door fits; dead
+  ends allowed.
+- A zone never holds more than 3 rooms; doors never sit on a corner cell (2-cell sides excepted).
+Occupancy is one bitmask per zone, so a fit test is one AND.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from dedale.crawler.board import DIRS, Board, Cell, Dir, Rect, Zone
+from dedale.crawler.model import Door, Passage, Room
+from dedale.crawler.tiles import orientations
+
+MAX_ROOMS_PER_ZONE = 3
+MAX_PASSAGE = 3
+
+DoorOption = tuple[int | None, Cell, Cell]  # (room entered from, its cell, the new room's cell)
+
+
+@dataclass(frozen=True)
+class Approach:
+    """How the next room is reached: through `entry`, the edge of `zone` it comes in by.
+
+    `pairs` are the door places: (outside cell, inside cell) with the outside cell in the room left
+    (a legal door cell of it), off the board (the entrance) or at a secret passage's end.
+    """
+
+    kind: str  # "entrance", "exit" or "passage"
+    room: int | None
+    zone: Zone
+    entry: Dir
+    pairs: tuple[tuple[Cell, Cell], ...]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    rect: Rect
+    doors: tuple[DoorOption, ...]
+
+
+@lru_cache(maxsize=4096)
+def _mask(cells: int, lx: int, ly: int, w: int, h: int) -> int:
+    row = (1 << w) - 1
+    mask = 0
+    for dy in range(h):
+        mask |= row << (lx + (ly + dy) * cells)
+    return mask
+
+
+class Layout:
+    """The rooms, doors and passages laid so far, with the occupancy they imply."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.rooms: list[Room] = []
+        self.doors: list[Door] = []
+        self.passages: list[Passage] = []
+        self.occupied: dict[Zone, int] = {}
+        self.room_count: dict[Zone, int] = {}
+        self.door_dirs: dict[int, set[Dir]] = {}
+        self._fits: dict[tuple[object, ...], bool] = {}  # fits_any() answers, by zone occupancy
+
+    # --- occupancy ------------------------------------------------------------------------------
+    def _rect_mask(self, zone: Zone, rect: Rect) -> int:
+        c = self.board.cells
+        return _mask(c, rect.x - zone[0] * c, rect.y - zone[1] * c, rect.w, rect.h)
+
+    def is_free(self, zone: Zone, rect: Rect) -> bool:
+        return not self.occupied.get(zone, 0) & self._rect_mask(zone, rect)
+
+    def cell_free(self, cell: Cell) -> bool:
+        zone = self.board.zone_of(cell)
+        return self.is_free(zone, Rect(cell[0], cell[1], 1, 1))
+
+    def _occupy(self, zone: Zone, rect: Rect) -> None:
+        self.occupied[zone] = self.occupied.get(zone, 0) | self._rect_mask(zone, rect)
+
+    def has_room_space(self, zone: Zone) -> bool:
+        return self.room_count.get(zone, 0) < MAX_ROOMS_PER_ZONE
+
+    def room(self, room_id: int) -> Room:
+        return self.rooms[room_id - 1]
+
+    # --- laying ----------------------------------------------------------------------------------
+    def add_room(self, room: Room, door: Door) -> None:
+        self.rooms.append(room)
+        self._occupy(room.zone, room.rect)
+        self.room_count[room.zone] = self.room_count.get(room.zone, 0) + 1
+        self.doors.append(door)
+        self.door_dirs[room.id] = {door.direction.opposite}
+        entered_from = door.rooms[0]
+        if entered_from is not None and self.room(entered_from).rect.contains(door.cells[0]):
+            self.door_dirs[entered_from].add(door.direction)  # not for a door at a passage's end
+
+    def add_passage(self, passage: Passage) -> None:
+        self.passages.append(passage)
+        for cell in passage.cells:
+            self._occupy(self.board.zone_of(cell), Rect(cell[0], cell[1], 1, 1))
+
+    # --- exits -------------------------------------------------------------------------------------
+    def open_exits(self, room: Room) -> list[Dir]:
+        """Edges of the room's zone that the room touches, that lead to a zone on the board, and that
+        no door of the room already goes through."""
+        doors = self.door_dirs.get(room.id, set())
+        return [d for d in self.board.touched_edges(room.zone, room.rect)
+                if d not in doors and self.board.leads(room.zone, d)]
+
+    def exit_approach(self, room: Room, d: Dir) -> Approach:
+        pairs = tuple((cell, d.step(cell)) for cell in room.rect.door_cells(d))
+        return Approach("exit", room.id, self.board.neighbour(room.zone, d), d.opposite, pairs)
+
+    def entrance_approach(self, zone: Zone, side: Dir) -> Approach:
+        inside = self.board.zone_rect(zone).side(side)
+        return Approach("entrance", None, zone, side, tuple((side.step(cell), cell) for cell in inside))
+
+    # --- where a room fits -------------------------------------------------------------------------
+    def beyond(self, approach: Approach, size: tuple[int, int], boss: bool) -> list[Candidate]:
+        """Positions and rotations of a `size` room laid through `approach`."""
+        zone = approach.zone
+        if not self.board.on_board(zone) or not self.has_room_space(zone):
+            return []
+        z = self.board.zone_rect(zone)
+        entry = approach.entry
+        found = []
+        for w, h in orientations(size):
+            if w > z.w or h > z.h:
+                continue
+            for rect in _along_edge(z, entry, w, h):
+                if not self.is_free(zone, rect):
+                    continue
+                if not boss and not any(d is not entry and self.board.leads(zone, d)
+                                        for d in self.board.touched_edges(zone, rect)):
+                    continue
+                doors = tuple((approach.room, a, b) for a, b in approach.pairs
+                              if rect.contains(b) and rect.is_door_cell(b, entry))
+                if doors:
+                    found.append(Candidate(rect, doors))
+        return found
+
+    def fits_any(self, approach: Approach, sizes: tuple[tuple[int, int], ...]) -> bool:
+        """Some room of one of `sizes` can be laid through `approach` (asked for every wall a party might
+        search, so answers are kept while the zone beyond is unchanged)."""
+        zone = approach.zone
+        key = (zone, approach.entry, approach.pairs, sizes, self.occupied.get(zone, 0),
+               self.room_count.get(zone, 0))
+        fits = self._fits.get(key)
+        if fits is None:
+            fits = self._fits[key] = any(self.beyond(approach, size, False) for size in sizes)
+        return fits
+
+    def filling(self, rooms: list[Room], size: tuple[int, int]) -> list[Candidate]:
+        """Positions and rotations of a `size` room laid by filling the zone of one of `rooms`,
+        sharing a wall with it where a legal door fits."""
+        by_rect: dict[Rect, list[DoorOption]] = {}
+        for room in rooms:
+            zone = room.zone
+            if not self.has_room_space(zone):
+                continue
+            z = self.board.zone_rect(zone)
+            for w, h in orientations(size):
+                for y in range(z.y, z.y + z.h - h + 1):
+                    for x in range(z.x, z.x + z.w - w + 1):
+                        rect = Rect(x, y, w, h)
+                        if not self.is_free(zone, rect):
+                            continue
+                        doors = _shared_doors(room, rect)
+                        if doors:
+                            by_rect.setdefault(rect, []).extend(doors)
+        return [Candidate(rect, tuple(doors)) for rect, doors in by_rect.items()]
+
+    # --- secret passages ---------------------------------------------------------------------------
+    def free_faces(self, room: Room) -> list[Dir]:
+        """Sides of the room that do not lie on its zone's edge."""
+        touched = self.board.touched_edges(room.zone, room.rect)
+        return [d for d in DIRS if d not in touched]
+
+    def passage_runs(self, room: Room, face: Dir) -> list[tuple[Cell, ...]]:
+        """Straight runs from a door cell of `face` to the zone edge over empty cells, 1 to 3 long,
+        leading to a zone on the board."""
+        if not self.board.leads(room.zone, face):
+            return []
+        zone_edge = self.board.zone_rect(room.zone).edge(face)
+        length = abs(zone_edge - room.rect.edge(face))
+        if not 1 <= length <= MAX_PASSAGE:
+            return []
+        runs = []
+        for start in room.rect.door_cells(face):
+            run = tuple(face.step(start, i) for i in range(1, length + 1))
+            if all(self.cell_free(cell) for cell in run):
+                runs.append(run)
+        return runs
+
+    def passage_approach(self, room: Room, face: Dir, run: tuple[Cell, ...]) -> Approach:
+        end = run[-1]
+        return Approach("passage", room.id, self.board.neighbour(room.zone, face), face.opposite,
+                        ((end, face.step(end)),))
+
+
+def _along_edge(z: Rect, entry: Dir, w: int, h: int) -> list[Rect]:
+    """Rectangles of w x h inside zone `z` lying against its `entry` edge."""
+    if entry in (Dir.N, Dir.S):
+        y = z.y if entry is Dir.N else z.y + z.h - h
+        return [Rect(x, y, w, h) for x in range(z.x, z.x + z.w - w + 1)]
+    x = z.x if entry is Dir.W else z.x + z.w - w
+    return [Rect(x, y, w, h) for y in range(z.y, z.y + z.h - h + 1)]
+
+
+def _shared_doors(room: Room, rect: Rect) -> list[DoorOption]:
+    doors: list[DoorOption] = []
+    for d in DIRS:
+        if room.rect.edge(d) != rect.edge(d.opposite):
+            continue
+        for cell in room.rect.door_cells(d):
+            other = d.step(cell)
+            if rect.contains(other) and rect.is_door_cell(other, d.opposite):
+                doors.append((room.id, cell, other))
+    return doors

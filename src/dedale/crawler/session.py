@@ -1,0 +1,447 @@
+"""The crawler session: the rules of `crawler.md` as a state, its legal choices and its steps.
+
+A step goes: choose an open exit (or search a wall); roll the D8 and the boss check; choose beyond the
+exit or filling; choose the position and rotation (and the door, when several fit). Phases:
+
+    explore -> [boss_failed] -> [fill_or_beyond] -> [place] -> [door] -> explore ... -> over
+    explore --search--> [passage] -> (the room beyond the passage, as above)
+
+A phase with a single possibility is applied at once and noted in the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from dedale.core.session import Choice, Session, State
+from dedale.crawler.autopilot import DefaultPolicy
+from dedale.crawler.board import Dir
+from dedale.crawler.contents import load_tables, roll_contents
+from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
+from dedale.crawler.model import Door, Dungeon, Passage, Room
+from dedale.crawler.params import CrawlerParams
+from dedale.crawler.tiles import BOSS, TILE_NAMES, Stock, by_nearest_area, tile_name, tile_size
+from dedale.i18n import t
+
+
+@dataclass
+class Generation:
+    """The room being generated."""
+
+    approach: Approach | None  # None: the boss laid by filling when the party is stuck
+    rolled: str | None = None
+    tile: str = ""
+    boss: bool = False
+    options: dict[str, tuple[str, list[Candidate], bool]] = field(default_factory=dict)
+    candidates: list[Candidate] = field(default_factory=list)
+    filling: bool = False
+    chosen: Candidate | None = None
+    runs: list[tuple[tuple[int, int], ...]] = field(default_factory=list)  # secret passage options
+    search: tuple[int, Dir] | None = None
+
+
+@dataclass
+class CrawlerState(State):
+    layout: Layout | None = None
+    size: int = 0
+    stock: Stock = field(default_factory=lambda: Stock(None))
+    closed: set[tuple[int, Dir]] = field(default_factory=set)
+    searches: dict[int, dict[Dir, bool]] = field(default_factory=dict)  # room -> face -> found
+    phase: str = "explore"
+    current: Generation | None = None
+    outcome: str | None = None
+
+
+class CrawlerSession(Session):
+    system = "crawler"
+    version = 1
+    policies: ClassVar[dict[str, Any]] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
+
+    params: CrawlerParams
+    state: CrawlerState
+
+    def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False,
+                 lang: str = "en") -> None:
+        params = params or CrawlerParams()
+        self.tables = load_tables(params.tables)
+        self.board = params.board
+        self._runs_cache: dict[tuple[object, ...], list[tuple[tuple[int, int], ...]]] = {}
+        super().__init__(params, seed, table, lang)
+
+    @classmethod
+    def params_from_json(cls, data: Any) -> CrawlerParams:
+        return CrawlerParams.from_json(data)
+
+    def new_state(self) -> CrawlerState:
+        return CrawlerState(layout=Layout(self.board), stock=Stock(self.params.stock))
+
+    @property
+    def layout(self) -> Layout:
+        assert self.state.layout is not None
+        return self.state.layout
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    @property
+    def room_number(self) -> int:
+        """The room counter: the number of the room being generated."""
+        return len(self.layout.rooms) + 1
+
+    # --- start and the D8 -------------------------------------------------------------------------
+    def start(self) -> None:
+        dice = self.params.size_dice
+        if dice is None:
+            self.state.size = int(self.params.size_rule)
+            self.roller.note("crawler.size_fixed", size=self.state.size)
+        else:
+            roll = self.roller.roll(dice, "crawler.size")
+            self.state.size = roll.total
+            roll.decide("crawler.size_is", size=roll.total)
+        zone, side = self.params.start
+        self._next_room(self.layout.entrance_approach(zone, side))
+
+    def _next_room(self, approach: Approach) -> None:
+        self.state.current = Generation(approach)
+        k = self.room_number
+        if k >= self.state.size:
+            self.roller.note("crawler.boss_last", room=k, size=self.state.size)
+            self._with_tile(BOSS, None, boss=True)
+        elif not self.state.stock.any_room():
+            self.roller.note("crawler.stock_empty", room=k)
+            self._with_tile(BOSS, None, boss=True)
+        else:
+            self._roll_tile()
+
+    def _roll_tile(self) -> None:
+        k, n = self.room_number, self.state.size
+        d8 = self.roller.roll("1d8", "crawler.tile", room=k)
+        tile = tile_name(d8.total)
+        if tile != BOSS:
+            d8.decide("crawler.tile_is", tile=tile)
+            self._with_tile(tile, tile, boss=False)
+            return
+        if not self.params.early_boss:
+            d8.decide("crawler.no_early_boss_rule")
+        elif n <= 6:
+            d8.decide("crawler.no_early_boss", size=n)
+        else:
+            check = self.roller.roll("2d6" if n <= 12 else "3d6", "crawler.boss_check", room=k, size=n)
+            if check.total <= k:
+                check.decide("crawler.boss_yes", room=k)
+                self._with_tile(BOSS, BOSS, boss=True)
+                return
+            check.decide("crawler.boss_no", room=k)
+        assert self.state.current is not None
+        self.state.current.rolled = BOSS
+        self.state.phase = "boss_failed"
+
+    # --- where the tile goes -----------------------------------------------------------------------
+    def _with_tile(self, tile: str, rolled: str | None, boss: bool) -> None:
+        cur = self.state.current
+        assert cur is not None and cur.approach is not None
+        cur.rolled, cur.boss = rolled, boss
+        if not boss:
+            laid = self.state.stock.substitute(tile, self._on_board())
+            if laid != tile:
+                self.roller.note("crawler.stock_substitute", rolled=tile, tile=laid)
+            tile = laid
+        cur.tile = tile
+        size = self._size(tile)
+        beyond = self.layout.beyond(cur.approach, size, boss)
+        fill = []
+        if cur.approach.kind == "exit" and cur.approach.room is not None:
+            fill = self.layout.filling([self.layout.room(cur.approach.room)], size)
+        if beyond:
+            cur.options = {"beyond": (tile, beyond, False)}
+        else:
+            substitute = self._fallback(cur.approach, tile, boss)
+            if substitute is not None:
+                cur.options = {f"beyond:{substitute[0]}": (substitute[0], substitute[1], False)}
+        if fill:
+            cur.options["fill"] = (tile, fill, True)
+        if len(cur.options) > 1:
+            self.state.phase = "fill_or_beyond"
+        elif cur.options:
+            (key, (laid, candidates, filling)), = cur.options.items()
+            if key.startswith("beyond:"):
+                self.roller.note("crawler.fallback", rolled=tile, tile=laid)
+            self._to_place(laid, candidates, filling)
+        else:
+            self._close_exit(tile)
+
+    def _size(self, tile: str) -> tuple[int, int]:
+        return tile_size(tile, self.params.boss_size)
+
+    def _on_board(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for room in self.layout.rooms:
+            counts[room.tile] = counts.get(room.tile, 0) + 1
+        return counts
+
+    def _fallback(self, approach: Approach, tile: str, boss: bool) -> tuple[str, list[Candidate]] | None:
+        """The other room size nearest in area that fits beyond (the smaller on ties)."""
+        for other in by_nearest_area(tile, self.params.boss_size):
+            if self.state.stock.has(other):
+                candidates = self.layout.beyond(approach, self._size(other), boss)
+                if candidates:
+                    return other, candidates
+        return None
+
+    def _close_exit(self, tile: str) -> None:
+        cur = self.state.current
+        assert cur is not None and cur.approach is not None
+        self.state.current = None
+        if cur.approach.kind == "entrance":
+            self.roller.note("crawler.no_start", tile=tile)
+            self._finish("stuck")
+            return
+        room = cur.approach.room
+        assert room is not None
+        self.state.closed.add((room, cur.approach.entry.opposite))
+        self.roller.note("crawler.exit_closed", room=room, dir=cur.approach.entry.opposite.name, tile=tile)
+        self.state.phase = "explore"
+        self._check_end()
+
+    def _to_place(self, tile: str, candidates: list[Candidate], filling: bool) -> None:
+        cur = self.state.current
+        assert cur is not None
+        cur.tile, cur.candidates, cur.filling = tile, candidates, filling
+        if len(candidates) == 1:
+            self.roller.note("crawler.one_place")
+            self._chosen(candidates[0])
+        else:
+            self.state.phase = "place"
+
+    def _chosen(self, candidate: Candidate) -> None:
+        cur = self.state.current
+        assert cur is not None
+        if len(candidate.doors) == 1:
+            self._lay(candidate, candidate.doors[0])
+        else:
+            cur.chosen = candidate
+            self.state.phase = "door"
+
+    def _lay(self, candidate: Candidate, door: DoorOption) -> None:
+        cur = self.state.current
+        assert cur is not None
+        k = self.room_number
+        entered_from, a, b = door
+        zone = self.board.zone_of((candidate.rect.x, candidate.rect.y))
+        room = Room(k, k, BOSS if cur.boss else cur.tile, cur.rolled, candidate.rect, zone, cur.filling,
+                    cur.boss, entered_from)
+        self.layout.add_room(room, Door((entered_from, k), (a, b)))
+        if not cur.boss:
+            self.state.stock.take(cur.tile)
+        self.roller.note("crawler.laid", room=k, tile=room.tile, x=room.rect.x, y=room.rect.y,
+                         w=room.rect.w, h=room.rect.h, filling=cur.filling)
+        room.contents = roll_contents(self.tables, self.roller, k, cur.boss, self.params.contents, self.lang)
+        self.state.current = None
+        if cur.boss:
+            self._finish("boss")
+        else:
+            self.state.phase = "explore"
+            self._check_end()
+
+    def _finish(self, outcome: str) -> None:
+        self.state.outcome = outcome
+        self.state.phase = "over"
+        self.roller.note(f"crawler.outcome_{outcome}", rooms=len(self.layout.rooms))
+
+    # --- the end without a way on ------------------------------------------------------------------
+    def _check_end(self) -> None:
+        if self._has_way_on():
+            return
+        rooms = self.layout.rooms
+        for tile in (BOSS, *by_nearest_area(BOSS, self.params.boss_size)):
+            if tile != BOSS and not self.state.stock.has(tile):
+                continue
+            candidates = self.layout.filling(rooms, self._size(tile))
+            if candidates:
+                self.roller.note("crawler.stuck_boss", tile=tile)
+                self.state.current = Generation(None, None, BOSS, True)
+                self._to_place(tile, candidates, True)
+                return
+        self._finish("stuck")
+
+    # --- choices --------------------------------------------------------------------------------------
+    def rule_choices(self) -> list[Choice]:
+        phase = self.state.phase
+        if phase == "explore":
+            return self._explore_choices()
+        cur = self.state.current
+        assert cur is not None
+        lang = self.lang
+        if phase == "boss_failed":
+            sizes = [tile_name(f) for f in range(1, 8) if self.state.stock.has(tile_name(f))]
+            return [Choice("reroll", t("crawler.choice.reroll", lang), {"kind": "reroll"}),
+                    *(Choice(f"size:{s}", t("crawler.choice.size", lang, tile=s), {"kind": "size", "tile": s})
+                      for s in sizes)]
+        if phase == "fill_or_beyond":
+            return [self._option_choice(key, laid, cur) for key, (laid, _, _) in cur.options.items()]
+        if phase == "place":
+            return [self._place_choice(c, cur) for c in cur.candidates]
+        if phase == "door":
+            assert cur.chosen is not None
+            return [Choice("door:{},{},{},{}".format(*a, *b),
+                           t("crawler.choice.door", lang, xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
+                           {"kind": "door", "cells": [list(a), list(b)], "room": r})
+                    for r, a, b in cur.chosen.doors]
+        assert phase == "passage" and cur.search is not None
+        face = cur.search[1]
+        return [Choice("passage:{},{}".format(*face.opposite.step(run[0])),
+                       t("crawler.choice.passage", lang, x=run[0][0], y=run[0][1], length=len(run)),
+                       {"kind": "passage", "cells": [list(c) for c in run]}) for run in cur.runs]
+
+    def _option_choice(self, key: str, laid: str, cur: Generation) -> Choice:
+        lang, approach = self.lang, cur.approach
+        assert approach is not None
+        zone = "{},{}".format(*approach.zone)
+        if key == "fill":
+            label = t("crawler.choice.fill", lang, tile=laid)
+        elif key == "beyond":
+            label = t("crawler.choice.beyond", lang, tile=laid, zone=zone)
+        else:
+            label = t("crawler.choice.substitute", lang, tile=laid, rolled=cur.tile, zone=zone)
+        return Choice(key, label, {"kind": key.partition(":")[0], "tile": laid})
+
+    def _place_choice(self, c: Candidate, cur: Generation) -> Choice:
+        r = c.rect
+        tile = "{}x{}".format(r.w, r.h)
+        return Choice(f"place:{r.x},{r.y},{r.w},{r.h}",
+                      t("crawler.choice.place", self.lang, tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1,
+                        y2=r.y + r.h - 1, doors=len(c.doors)),
+                      {"kind": "place", "rect": [r.x, r.y, r.w, r.h], "filling": cur.filling})
+
+    def _explore_choices(self) -> list[Choice]:
+        layout, lang = self.layout, self.lang
+        found = []
+        for room in layout.rooms:
+            for d in layout.open_exits(room):
+                if (room.id, d) in self.state.closed:
+                    continue
+                zone = layout.board.neighbour(room.zone, d)
+                count = layout.room_count.get(zone, 0)
+                there = t("crawler.zone_empty", lang) if not count else t("crawler.zone_rooms", lang, rooms=count)
+                found.append(Choice(f"exit:{room.id}:{d.name}",
+                                    t("crawler.choice.exit", lang, room=room.id, dir=t(f"dir.{d.name}", lang),
+                                      zone="{},{}".format(*zone), there=there),
+                                    {"kind": "exit", "room": room.id, "dir": d.name, "zone": list(zone),
+                                     "rooms_there": count}))
+        for room in layout.rooms:
+            for face in self._searchable_faces(room):
+                found.append(Choice(f"search:{room.id}:{face.name}",
+                                    t("crawler.choice.search", lang, room=room.id, dir=t(f"dir.{face.name}", lang)),
+                                    {"kind": "search", "room": room.id, "dir": face.name}))
+        return found
+
+    def _has_way_on(self) -> bool:
+        """Some open exit or some search is left (the explore phase has a choice)."""
+        layout = self.layout
+        if any((room.id, d) not in self.state.closed for room in layout.rooms for d in layout.open_exits(room)):
+            return True
+        return any(self._searchable_faces(room) for room in layout.rooms)
+
+    def _searchable_faces(self, room: Room) -> list[Dir]:
+        searched = self.state.searches.get(room.id, {})
+        if len(searched) >= 2 or room.boss:
+            return []
+        return [face for face in self.layout.free_faces(room)
+                if face not in searched and self._passage_runs(room, face)]
+
+    def _passage_runs(self, room: Room, face: Dir) -> list[tuple[tuple[int, int], ...]]:
+        """Runs a found passage could take: its tile in stock, and some room fitting beyond it.
+
+        Asked for every wall at every step, so the answer is kept while nothing it depends on changes:
+        the two zones' occupancy and the stock."""
+        layout, stock = self.layout, self.state.stock
+        beyond = layout.board.neighbour(room.zone, face)
+        key = (room.id, face.name, layout.occupied.get(room.zone, 0), layout.occupied.get(beyond, 0),
+               layout.room_count.get(beyond, 0), tuple(sorted(stock.left.items())))
+        runs = self._runs_cache.get(key)
+        if runs is None:
+            sizes = tuple(self._size(tile) for tile in TILE_NAMES[:7] if stock.has(tile))
+            runs = self._runs_cache[key] = [
+                run for run in layout.passage_runs(room, face)
+                if stock.has(f"p{len(run)}") and layout.fits_any(layout.passage_approach(room, face, run), sizes)]
+        return runs
+
+    # --- applying a choice ----------------------------------------------------------------------------
+    def apply(self, choice: Choice) -> None:
+        kind, _, arg = choice.id.partition(":")
+        cur = self.state.current
+        if kind == "exit":
+            room, d = arg.split(":")
+            self._next_room(self.layout.exit_approach(self.layout.room(int(room)), Dir[d]))
+        elif kind == "search":
+            room, d = arg.split(":")
+            self._search(self.layout.room(int(room)), Dir[d])
+        elif kind == "reroll":
+            self._roll_tile()
+        elif kind == "size":
+            self._with_tile(arg, BOSS, boss=False)
+        elif kind in ("beyond", "fill"):
+            assert cur is not None
+            laid, candidates, filling = cur.options[choice.id]
+            self._to_place(laid, candidates, filling)
+        elif kind == "place":
+            assert cur is not None
+            rect = tuple(choice.data["rect"])
+            self._chosen(next(c for c in cur.candidates if (c.rect.x, c.rect.y, c.rect.w, c.rect.h) == rect))
+        elif kind == "door":
+            assert cur is not None and cur.chosen is not None
+            cells = [tuple(c) for c in choice.data["cells"]]
+            self._lay(cur.chosen, next(d for d in cur.chosen.doors if [d[1], d[2]] == cells))
+        elif kind == "passage":
+            assert cur is not None and cur.search is not None
+            first = tuple(choice.data["cells"][0])
+            self._dig(next(run for run in cur.runs if run[0] == first))
+
+    def _search(self, room: Room, face: Dir) -> None:
+        self.roller.note("crawler.search_cost", room=room.id)
+        roll = self.roller.roll("1d6", "crawler.search", room=room.id, dir=face.name)
+        found = roll.total <= 3
+        self.state.searches.setdefault(room.id, {})[face] = found
+        if not found:
+            roll.decide("crawler.search_failed")
+            self._check_end()
+            return
+        roll.decide("crawler.search_found")
+        runs = self._passage_runs(room, face)
+        self.state.current = Generation(None, runs=runs, search=(room.id, face))
+        if len(runs) == 1:
+            self._dig(runs[0])
+        else:
+            self.state.phase = "passage"
+
+    def _dig(self, run: tuple[tuple[int, int], ...]) -> None:
+        cur = self.state.current
+        assert cur is not None and cur.search is not None
+        room, face = self.layout.room(cur.search[0]), cur.search[1]
+        self.layout.add_passage(Passage(room.id, self.room_number, run, face))
+        self.state.stock.take(f"p{len(run)}")
+        self.roller.note("crawler.passage_laid", room=room.id, length=len(run))
+        self._next_room(self.layout.passage_approach(room, face, run))
+
+    # --- results ----------------------------------------------------------------------------------------
+    def dungeon(self) -> Dungeon:
+        layout = self.layout
+        return Dungeon(self.board.zones, self.board.cells, self.state.size, self.state.outcome,
+                       layout.rooms, layout.doors, layout.passages, self.seed, self.lang)
+
+    def result_json(self) -> dict[str, Any]:
+        layout = self.layout
+        return {
+            "size": self.state.size,
+            "outcome": self.state.outcome,
+            "phase": self.state.phase,
+            "rooms": [room.to_json() for room in layout.rooms],
+            "doors": [door.to_json() for door in layout.doors],
+            "passages": [passage.to_json() for passage in layout.passages],
+            "closed_exits": [[room, d.name] for room, d in sorted(self.state.closed, key=lambda e: (e[0], e[1].name))],
+            "searches": [{"room": room, "face": face.name, "found": found}
+                         for room, faces in sorted(self.state.searches.items()) for face, found in faces.items()],
+            "stock_left": self.state.stock.left or None,
+        }

@@ -1,0 +1,205 @@
+"""The crawler board as SVG: zones and cells, rooms with their numbers, the boss room, doors, secret
+passages, the entrance, and a legend of what each room holds. Optional highlights show where a choice
+would lay a room (solo play)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dedale.crawler.board import Rect
+from dedale.crawler.model import Door, Dungeon
+from dedale.i18n import t
+from dedale.render import svg
+from dedale.render.crawler_legend import room_details, room_title, summary
+
+CELL = 24
+MARGIN = 36
+HEADER = 50
+LEGEND = 380
+
+
+@dataclass(frozen=True)
+class Highlight:
+    rect: Rect
+    label: str
+
+
+def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, legend: bool = True) -> str:
+    lang = dungeon.lang
+    n = dungeon.board_zones * dungeon.zone_cells
+    ox, oy = MARGIN, MARGIN + HEADER
+    board_px = n * CELL
+    body: list[str] = [
+        svg.text(ox, MARGIN + 8, t("render.title", lang), 20, weight="bold"),
+        svg.text(ox, MARGIN + 28, summary(dungeon, lang), 12.5),
+    ]
+    body += _grid(dungeon, ox, oy)
+    body += _rooms(dungeon, ox, oy)
+    body += _passages(dungeon, ox, oy)
+    body += [_door(door, ox, oy) for door in dungeon.doors]
+    body += _entrance(dungeon, ox, oy)
+    body += _labels(dungeon, ox, oy)
+    for h in highlights or []:
+        body.append(_highlight(h, ox, oy))
+    width = ox + board_px + MARGIN
+    height = oy + board_px + MARGIN
+    if legend:
+        lines, legend_height = _legend(dungeon, width, oy)
+        body += lines
+        width += LEGEND
+        height = max(height, oy + legend_height + MARGIN)
+    defs = (svg.hatch("boss", svg.ACCENT, 7, 1.4) + svg.dots("filling", svg.ZONE, 7, 1.0)
+            + svg.hatch("passage", svg.PASSAGE, 5, 1.6, -45))
+    return svg.document(width, height, body, t("render.title", lang), defs)
+
+
+def _grid(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
+    n, c = dungeon.board_zones * dungeon.zone_cells, dungeon.zone_cells
+    size = n * CELL
+    out = [f'<rect x="{ox}" y="{oy}" width="{size}" height="{size}" fill="white"/>']
+    cell_lines = "".join(f"M{ox + i * CELL} {oy}v{size}M{ox} {oy + i * CELL}h{size}"
+                         for i in range(1, n) if i % c)
+    out.append(f'<path d="{cell_lines}" stroke="{svg.GRID}" stroke-width="0.6"/>')
+    zone_lines = "".join(f"M{ox + i * CELL} {oy}v{size}M{ox} {oy + i * CELL}h{size}"
+                         for i in range(0, n + 1, c))
+    out.append(f'<path d="{zone_lines}" stroke="{svg.ZONE}" stroke-width="1.4" stroke-dasharray="6 3" fill="none"/>')
+    for z in range(dungeon.board_zones):  # zone numbers, then cell numbers, along two sides
+        centre = (z * c + c / 2) * CELL
+        out.append(svg.text(ox + centre, oy - 15, str(z), 11, "middle", "bold", svg.ZONE))
+        out.append(svg.text(ox - 20, oy + centre + 4, str(z), 11, "middle", "bold", svg.ZONE))
+    for i in range(n):
+        out.append(svg.text(ox + (i + 0.5) * CELL, oy - 3, str(i), 7, "middle", fill=svg.ZONE))
+        out.append(svg.text(ox - 3, oy + (i + 0.5) * CELL + 2.5, str(i), 7, "end", fill=svg.ZONE))
+    return out
+
+
+def _rooms(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
+    out = []
+    for room in dungeon.rooms:
+        r = room.rect
+        x, y, w, h = ox + r.x * CELL, oy + r.y * CELL, r.w * CELL, r.h * CELL
+        fill = svg.BOSS if room.boss else svg.ROOM
+        out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}"/>')
+        if room.boss or room.filling:
+            out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" '
+                       f'fill="url(#{"boss" if room.boss else "filling"})"/>')
+        stroke = 3.6 if room.boss else 2.4
+        out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="{svg.INK}" '
+                   f'stroke-width="{stroke}"/>')
+    return out
+
+
+def _passages(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
+    out = []
+    for passage in dungeon.passages:
+        xs = [c[0] for c in passage.cells]
+        ys = [c[1] for c in passage.cells]
+        x, y = ox + min(xs) * CELL, oy + min(ys) * CELL
+        w, h = (max(xs) - min(xs) + 1) * CELL, (max(ys) - min(ys) + 1) * CELL
+        out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{w - 6}" height="{h - 6}" fill="white"/>')
+        out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{w - 6}" height="{h - 6}" fill="url(#passage)" '
+                   f'stroke="{svg.PASSAGE}" stroke-width="2" stroke-dasharray="4 2"/>')
+        first = passage.cells[0]
+        back = (first[0] - passage.face.dx, first[1] - passage.face.dy)
+        out.append(_door_mark(back, first, ox, oy, secret=True))
+    return out
+
+
+def _door(door: Door, ox: int, oy: int) -> str:
+    return _door_mark(door.cells[0], door.cells[1], ox, oy)
+
+
+def _door_mark(a: tuple[int, int], b: tuple[int, int], ox: int, oy: int, secret: bool = False) -> str:
+    """A door across the wall between cells a and b: a small bar, long along the wall."""
+    long, thick = CELL * 0.62, 7
+    if a[1] == b[1]:  # side by side: the wall is vertical
+        cx, cy = ox + max(a[0], b[0]) * CELL, oy + (a[1] + 0.5) * CELL
+        w, h = thick, long
+    else:
+        cx, cy = ox + (a[0] + 0.5) * CELL, oy + max(a[1], b[1]) * CELL
+        w, h = long, thick
+    stroke = f'{svg.PASSAGE}" stroke-dasharray="3 1.5' if secret else svg.INK
+    return (f'<rect x="{cx - w / 2:g}" y="{cy - h / 2:g}" width="{w:g}" height="{h:g}" fill="white" '
+            f'stroke="{stroke}" stroke-width="1.8"/>')
+
+
+def _entrance(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
+    door = next((d for d in dungeon.doors if d.rooms[0] is None), None)
+    if door is None:
+        return []
+    (xa, ya), (xb, yb) = door.cells
+    dx, dy = xb - xa, yb - ya
+    tip_x, tip_y = ox + (xb + 0.5 - dx * 0.5) * CELL, oy + (yb + 0.5 - dy * 0.5) * CELL
+    tail_x, tail_y = tip_x - dx * CELL * 1.1, tip_y - dy * CELL * 1.1
+    px, py = -dy, dx  # perpendicular, for the arrow head
+    head = (f"{tip_x:g},{tip_y:g} {tip_x - dx * 9 + px * 6:g},{tip_y - dy * 9 + py * 6:g} "
+            f"{tip_x - dx * 9 - px * 6:g},{tip_y - dy * 9 - py * 6:g}")
+    mid_x, mid_y = (tip_x + tail_x) / 2, (tip_y + tail_y) / 2
+    label = (svg.text(mid_x + 8, mid_y + 4, t("render.entrance", dungeon.lang), 10, "start", "bold", svg.ENTRANCE)
+             if dx == 0 else
+             svg.text(mid_x, mid_y - 8, t("render.entrance", dungeon.lang), 10, "middle", "bold", svg.ENTRANCE))
+    return [f'<line x1="{tail_x:g}" y1="{tail_y:g}" x2="{tip_x - dx * 8:g}" y2="{tip_y - dy * 8:g}" '
+            f'stroke="{svg.ENTRANCE}" stroke-width="3.5"/>',
+            f'<polygon points="{head}" fill="{svg.ENTRANCE}"/>', label]
+
+
+def _labels(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
+    out = []
+    for room in dungeon.rooms:
+        r = room.rect
+        cx, cy = ox + (r.x + r.w / 2) * CELL, oy + (r.y + r.h / 2) * CELL
+        if room.boss:
+            cy -= 6
+        out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="10.5" fill="white" stroke="{svg.INK}" stroke-width="1.4"/>')
+        out.append(svg.text(cx, cy + 4.2, str(room.number), 11.5, "middle", "bold"))
+        if room.boss:
+            out.append(f'<rect x="{cx - 19:g}" y="{cy + 13:g}" width="38" height="14" rx="3" fill="white" '
+                       f'stroke="{svg.INK}" stroke-width="1"/>')
+            out.append(svg.text(cx, cy + 24, "BOSS", 10, "middle", "bold"))
+    return out
+
+
+def _highlight(h: Highlight, ox: int, oy: int) -> str:
+    r = h.rect
+    x, y = ox + r.x * CELL, oy + r.y * CELL
+    return (f'<g><rect x="{x + 2}" y="{y + 2}" width="{r.w * CELL - 4}" height="{r.h * CELL - 4}" fill="{svg.PASSAGE}" '
+            f'fill-opacity="0.12" stroke="{svg.PASSAGE}" stroke-width="2" stroke-dasharray="5 3"/>'
+            + svg.text(x + 6, y + 14, h.label, 11, weight="bold", fill=svg.PASSAGE) + "</g>")
+
+
+def _legend(dungeon: Dungeon, x0: int, y0: int) -> tuple[list[str], int]:
+    lang = dungeon.lang
+    out = [svg.text(x0, y0 + 4, t("render.legend", lang), 14, weight="bold")]
+    y = y0 + 26
+    for room in dungeon.rooms:
+        out.append(f'<circle cx="{x0 + 9}" cy="{y - 4}" r="9" fill="{svg.BOSS if room.boss else svg.ROOM}" '
+                   f'stroke="{svg.INK}" stroke-width="1.2"/>')
+        out.append(svg.text(x0 + 9, y, str(room.number), 10, "middle", "bold"))
+        for i, line in enumerate(svg.wrap(room_title(room, lang), 48)):
+            y += 14 if i else 0
+            out.append(svg.text(x0 + 24, y, line, 11.5, weight="bold"))
+        for line in svg.wrap(room_details(room, lang), 52):
+            y += 14
+            out.append(svg.text(x0 + 24, y, line, 11))
+        y += 22
+    y += 4
+    key = [
+        (f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="{svg.ROOM}" stroke="{svg.INK}" stroke-width="1.6"/>',
+         t("render.key_room", lang)),
+        (f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="url(#filling)" stroke="{svg.INK}" stroke-width="1.6"/>',
+         t("render.key_filling", lang)),
+        (f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="{svg.BOSS}" stroke="{svg.INK}" stroke-width="2.4"/>'
+         f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="url(#boss)"/>', t("render.key_boss", lang)),
+        (f'<rect x="{x0 + 7}" y="{y - 9}" width="8" height="12" fill="white" stroke="{svg.INK}" stroke-width="1.5"/>',
+         t("render.key_door", lang)),
+        (f'<rect x="{x0}" y="{y - 8}" width="22" height="10" fill="url(#passage)" stroke="{svg.PASSAGE}" '
+         f'stroke-width="2" stroke-dasharray="4 2"/>', t("render.key_passage", lang)),
+        (f'<line x1="{x0}" y1="{y - 3}" x2="{x0 + 16}" y2="{y - 3}" stroke="{svg.ENTRANCE}" stroke-width="3.5"/>'
+         f'<polygon points="{x0 + 22},{y - 3} {x0 + 14},{y - 8} {x0 + 14},{y + 2}" fill="{svg.ENTRANCE}"/>',
+         t("render.entrance", lang)),
+    ]
+    for i, (shape, label) in enumerate(key):
+        dy = i * 20
+        out.append(f'<g transform="translate(0 {dy})">{shape}</g>')
+        out.append(svg.text(x0 + 30, y + dy + 1, label, 11))
+    return out, y + len(key) * 20 - y0

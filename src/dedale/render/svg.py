@@ -1,0 +1,60 @@
+"""Small SVG helpers shared by the renderers, and the palette they share.
+
+The palette is Okabe and Ito's, readable with every common colour-vision deficiency; pictures never rely
+on colour alone (every kind of thing also has a pattern, a shape or a label) and stay legible in
+black-and-white print.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+INK = "#2b2118"
+PAPER = "#fbf8f1"
+GRID = "#d8d1c2"
+ZONE = "#8c8273"
+ROOM = "#efe2c4"
+BOSS = "#f3b79a"  # a pale vermillion, always with a hatch
+PASSAGE = "#0072b2"  # Okabe-Ito blue
+ENTRANCE = "#009e73"  # Okabe-Ito bluish green
+ACCENT = "#d55e00"  # Okabe-Ito vermillion
+
+
+def text(x: float, y: float, content: str, size: float = 12, anchor: str = "start", weight: str = "normal",
+         fill: str = INK, extra: str = "") -> str:
+    return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" font-weight="{weight}" '
+            f'fill="{fill}"{extra}>{escape(content)}</text>')
+
+
+def document(width: float, height: float, body: list[str], title: str, defs: str = "") -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+            f'viewBox="0 0 {width:g} {height:g}" font-family="{FONT}">'
+            f"<title>{escape(title)}</title><defs>{defs}</defs>"
+            f'<rect width="100%" height="100%" fill="{PAPER}"/>' + "".join(body) + "</svg>")
+
+
+def hatch(pattern_id: str, colour: str, spacing: float = 6, width: float = 1.2, angle: int = 45) -> str:
+    return (f'<pattern id="{pattern_id}" width="{spacing:g}" height="{spacing:g}" patternUnits="userSpaceOnUse" '
+            f'patternTransform="rotate({angle})"><line x1="0" y1="0" x2="0" y2="{spacing:g}" '
+            f'stroke="{colour}" stroke-width="{width:g}"/></pattern>')
+
+
+def dots(pattern_id: str, colour: str, spacing: float = 6, radius: float = 0.9) -> str:
+    return (f'<pattern id="{pattern_id}" width="{spacing:g}" height="{spacing:g}" patternUnits="userSpaceOnUse">'
+            f'<circle cx="{spacing / 2:g}" cy="{spacing / 2:g}" r="{radius:g}" fill="{colour}"/></pattern>')
+
+
+def wrap(content: str, width: int) -> list[str]:
+    """Split text into lines of at most `width` characters, at spaces."""
+    lines: list[str] = []
+    line = ""
+    for word in content.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return lines or [""]

@@ -1,0 +1,89 @@
+"""The systems Dédale knows: for each, its session class, how to load a result document for rendering,
+and the file formats it can be written as. The CLI and the web app both look systems up here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from dedale.core.errors import DedaleError
+from dedale.core.session import Session
+from dedale.core.tables import TableSet
+
+
+@dataclass(frozen=True)
+class System:
+    name: str
+    session: type[Session]
+    load: Callable[[Any], Any]  # a result document -> the model the renderers draw
+    formats: dict[str, Callable[[Any], bytes]]  # file extension -> render the model
+    text: Callable[[Any], str]
+    tables: Callable[[str | None], TableSet] | None = None  # the player's folder (or None) -> checked tables
+
+    @property
+    def package(self) -> str:
+        return self.session.__module__.rsplit(".", 1)[0]
+
+    def schema(self) -> str:
+        return resources.files(self.package).joinpath("schema.json").read_text(encoding="utf-8")
+
+
+def _crawler() -> System:
+    from dedale.crawler.contents import load_tables
+    from dedale.crawler.model import Dungeon
+    from dedale.crawler.session import CrawlerSession
+    from dedale.render.crawler_svg import render_svg
+    from dedale.render.crawler_text import render_text
+    from dedale.render.png import svg_to_png
+
+    return System("crawler", CrawlerSession, Dungeon.from_json, {
+        ".svg": lambda d: render_svg(d).encode("utf-8"),
+        ".png": lambda d: svg_to_png(render_svg(d)),
+        ".txt": lambda d: render_text(d).encode("utf-8"),
+        ".pdf": _crawler_pdf,
+    }, render_text, load_tables)
+
+
+def _crawler_pdf(dungeon: Any) -> bytes:
+    from dedale.render.crawler_pdf import board_pdf  # loads cairo: only when a PDF is asked for
+
+    return board_pdf(dungeon)
+
+
+_FACTORIES: dict[str, Callable[[], System]] = {"crawler": _crawler}
+
+
+def system(name: str) -> System:
+    if name not in _FACTORIES:
+        raise DedaleError("error.system", value=name, accepted=", ".join(_FACTORIES))
+    return _FACTORIES[name]()
+
+
+def system_of(document: Any) -> System:
+    """The system a JSON document belongs to, from its `format` ("dedale/SYSTEM")."""
+    found = document.get("format") if isinstance(document, dict) else None
+    if not isinstance(found, str) or not found.startswith("dedale/") or found[7:] not in _FACTORIES:
+        expected = " or ".join(f"dedale/{name}" for name in _FACTORIES)
+        raise DedaleError("error.format", expected=expected, found=found)
+    return system(found[7:])
+
+
+def names() -> list[str]:
+    return list(_FACTORIES)
+
+
+def check_tables(folder: Path) -> list[tuple[Path, int]]:
+    """Check a folder of the player's tables: FOLDER/SYSTEM/ for each system it has, or FOLDER itself for
+    every system with tables. Returns (folder, number of tables) for each set checked."""
+    if not folder.is_dir():
+        raise DedaleError("error.tables_dir", path=str(folder))
+    with_tables = [s for s in map(system, names()) if s.tables is not None]
+    per_system = [(s, folder / s.name) for s in with_tables if (folder / s.name).is_dir()]
+    checked = []
+    for each, path in per_system or [(s, folder) for s in with_tables]:
+        assert each.tables is not None
+        checked.append((path, len(each.tables(str(path)).tables)))
+    return checked
