@@ -73,6 +73,7 @@ class Session(ABC):
         self.state = self.new_state()
         self.roller = Roller(self._source, self.state.log)
         self._pending_action: tuple[Any, ...] | None = None
+        self._snapshot: State | None = None  # table mode: the state before the pending action
         self._choices: list[Choice] | None = None
         self._run(("start",))
 
@@ -190,22 +191,29 @@ class Session(ABC):
 
     # --- running an action ---------------------------------------------------------------------
     def _run(self, action: tuple[Any, ...]) -> None:
-        snapshot = copy.deepcopy(self.state) if self.table else None
+        """Run an action. In table mode, when a result is missing, keep the state as far as the rules got
+        (so the player sees the rolls so far) and the state before the action, to run it again in full
+        once the result is entered."""
+        snapshot = None
         if isinstance(self._source, TableSource):
             self._source.pos = 0
+            if self._pending_action is action and self._snapshot is not None:
+                snapshot = self._snapshot
+                self._restore(copy.deepcopy(snapshot))
+            else:
+                snapshot = copy.deepcopy(self.state)
         self._choices = None
         try:
             self._perform(action)
         except NeedInput as need:
-            assert snapshot is not None
-            self._restore(snapshot)
-            self.pending, self._pending_action = need.request, action
+            self.pending, self._pending_action, self._snapshot = need.request, action, snapshot
+            self._choices = None
             return
         except BaseException:
             if snapshot is not None:
                 self._restore(snapshot)
             raise
-        self.pending = self._pending_action = None
+        self.pending = self._pending_action = self._snapshot = None
         self._choices = None
         if isinstance(self._source, TableSource):
             self._source.entries.clear()

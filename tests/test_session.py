@@ -1,0 +1,122 @@
+"""The session protocol on the crawler: choices, steps, undo by replay, JSON round trip, bad saves."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dedale.core.errors import DedaleError
+from dedale.crawler.params import CrawlerParams
+from dedale.crawler.session import CrawlerSession
+from dedale.systems import system
+
+SCHEMA = json.loads(system("crawler").schema())
+
+
+def played(seed: int, steps: int) -> CrawlerSession:
+    session = CrawlerSession(CrawlerParams(), seed)
+    for _ in range(steps):
+        if session.is_over:
+            break
+        session.auto_step()
+    return session
+
+
+def test_choices_have_stable_ids_and_labels() -> None:
+    session = CrawlerSession(CrawlerParams(), 11)
+    choices = session.choices()
+    assert choices and len({c.id for c in choices}) == len(choices)
+    assert all(c.label for c in choices)
+    assert [c.id for c in CrawlerSession(CrawlerParams(), 11).choices()] == [c.id for c in choices]
+
+
+def test_an_illegal_choice_changes_nothing() -> None:
+    session = played(5, 4)
+    before = json.dumps(session.to_json())
+    with pytest.raises(DedaleError) as err:
+        session.step("exit:99:N")
+    assert "legal choices" in err.value.message()
+    assert json.dumps(session.to_json()) == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 30))
+def test_undo_is_a_replay_without_the_last_event(seed: int, steps: int) -> None:
+    session = played(seed, steps)
+    shorter = played(seed, len(session.events) - 1)
+    session.undo()
+    assert session.to_json() == shorter.to_json()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 40))
+def test_json_round_trip_and_continue(seed: int, steps: int) -> None:
+    session = played(seed, steps)
+    document = json.loads(json.dumps(session.to_json()))
+    jsonschema.validate(document, SCHEMA)
+    loaded = CrawlerSession.from_json(document)
+    assert loaded.to_json() == session.to_json()
+    loaded.run_autopilot()
+    session.run_autopilot()
+    assert loaded.to_json() == session.to_json()  # continuing a loaded session: the same dungeon
+
+
+def test_player_choices_and_autopilot_choices_replay_alike() -> None:
+    session = CrawlerSession(CrawlerParams(), 21)
+    for _ in range(6):
+        session.step(session.choices()[-1].id)  # a player who always takes the last choice
+    session.run_autopilot()
+    assert any("auto" in e for e in session.events) and any("auto" not in e for e in session.events)
+    again = CrawlerSession.replay(session.params, session.seed, session.events)
+    assert again.to_json() == session.to_json()
+
+
+@pytest.mark.parametrize("corrupt", [
+    lambda d: d.update(format="dedale/paper"),
+    lambda d: d.update(version=99),
+    lambda d: d.update(seed="x"),
+    lambda d: d.update(events="x"),
+    lambda d: d["events"].append({"choice": "exit:99:N"}),
+    lambda d: d["events"].insert(0, {"what": 1}),
+    lambda d: d["rooms"][0].update(x=d["rooms"][0]["x"] + 1),
+    lambda d: d["log"].pop(),
+    lambda d: d["params"].update(board_zones=0),
+    lambda d: d["params"].update(size_rule="3d0"),
+    lambda d: d.update(lang="de"),
+])
+def test_a_corrupt_save_is_refused_with_a_clear_message(corrupt) -> None:  # type: ignore[no-untyped-def]
+    document = json.loads(json.dumps(played(8, 12).to_json()))
+    corrupt(document)
+    with pytest.raises(DedaleError):
+        CrawlerSession.from_json(document)
+
+
+def test_table_mode_pending_and_undo() -> None:
+    session = CrawlerSession(CrawlerParams(), 0, table=True)
+    assert session.pending is not None and session.pending.expr == "3d6"
+    assert [c.id for c in session.choices()] == [f"enter:{i}" for i in range(1, 7)]
+    session.step("enter:6")
+    session.step("enter:6")
+    assert session.state.size == 0  # the 3d6 is not complete: nothing applied yet
+    session.undo()
+    assert session.events == [{"enter": "6"}]
+    session.step("enter:1")
+    session.step("enter:1")
+    assert session.state.size == 8
+    snapshot = copy.deepcopy(session.to_json())
+    assert CrawlerSession.from_json(snapshot).to_json() == snapshot
+
+
+def test_autopilot_in_table_mode_asks_for_its_own_dice() -> None:
+    session = CrawlerSession(CrawlerParams(), 0, table=True)
+    for die in "22241111111":  # 6 rooms; a 3x3; contents
+        if session.pending is None:
+            break
+        session.step(f"enter:{die}")
+    session.auto_step()  # more than one place: the autopilot picks with a die, which the table rolls
+    assert session.pending is not None and session.pending.purpose == "autopilot.pick"
