@@ -10,6 +10,7 @@ import typer
 from dedale.cli.common import Lang, Seed, generate, read_json, resolve_seed, set_lang, write_atomic
 from dedale.cli.play import Player
 from dedale.core.errors import DedaleError
+from dedale.crawler.contents import load_tables
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
 from dedale.render.crawler_text import render_text
@@ -35,9 +36,11 @@ def _params(size: str, boss_size: str, board: int, zone: int, start: str | None,
     folder = None
     if tables is not None:
         folder = str(tables / "crawler" if (tables / "crawler").is_dir() else tables)
-    return CrawlerParams.parse(board=board, zone=zone, size=size, boss_size=boss_size, start=start,
-                               fill_chance=fill_chance, stock=stock, early_boss=not no_early_boss,
-                               contents=contents, tables=folder)
+    params = CrawlerParams.parse(board=board, zone=zone, size=size, boss_size=boss_size, start=start,
+                                 fill_chance=fill_chance, stock=stock, early_boss=not no_early_boss,
+                                 contents=contents, tables=folder)
+    load_tables(params.tables)  # a broken table file is bad input too: say so before anything else
+    return params
 
 
 @app.callback()

@@ -75,7 +75,11 @@ class Player:
                 return self._command(line)
             if session.pending is not None:
                 for token in line.replace(",", " ").split():  # several dice at once: "3 5 2"
-                    session.step("enter:" + token.upper() if session.pending.kind == "card" else "enter:" + token)
+                    value = token.upper() if session.pending.kind == "card" else token
+                    if value not in session.pending.options:
+                        raise DedaleError("error.entry_impossible", value=token,
+                                          accepted=", ".join(session.pending.options))
+                    session.step("enter:" + value)
                     if session.pending is None:
                         break
                 return session.pending is None

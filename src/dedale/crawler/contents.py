@@ -7,7 +7,7 @@ treasure by a number of Dungeon Roll dice (goblin, skeleton, ooze, dragon, chest
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +30,22 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 }
 
 
-@cache
-def _shipped() -> TableSet:
-    return check(TableSet.load("dedale.crawler"))
-
-
 def load_tables(user_dir: str | None) -> TableSet:
-    """The shipped tables, or with the player's folder replacing files of the same name."""
-    return _shipped() if user_dir is None else check(TableSet.load("dedale.crawler", Path(user_dir)))
+    """The shipped tables, or with the player's folder replacing files of the same name (loaded once
+    while its files are unchanged: a batch of dungeons reads them once)."""
+    if user_dir is None:
+        return _load(None, ())
+    folder = Path(user_dir)
+    try:
+        stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.glob("*.toml")))
+    except OSError:
+        stamp = ()
+    return _load(user_dir, stamp)
+
+
+@lru_cache(maxsize=16)
+def _load(user_dir: str | None, stamp: tuple[tuple[str, int, int], ...]) -> TableSet:
+    return check(TableSet.load("dedale.crawler", None if user_dir is None else Path(user_dir)))
 
 
 def check(tables: TableSet) -> TableSet:
