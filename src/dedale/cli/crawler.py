@@ -20,7 +20,7 @@ app = typer.Typer(invoke_without_command=True, add_completion=False,
                   help="The crawler: a dungeon of D8 room tiles on a board of zones, grown room by room.")
 
 Size = Annotated[str, typer.Option("--size", help="Dungeon size: 3d6, 2d6 or a fixed number of rooms.")]
-BossSize = Annotated[str, typer.Option("--boss-size", help="The boss room's size, WxH.")]
+BossSize = Annotated[str | None, typer.Option("--boss-size", help="The boss room's size, WxH (default 5x5, or the zone's size if smaller).")]
 BoardZones = Annotated[int, typer.Option("--board", help="The board is Z x Z zones.")]
 ZoneCells = Annotated[int, typer.Option("--zone", help="A zone is C x C cells.")]
 Start = Annotated[str | None, typer.Option("--start", help="Start zone and side: ZX,ZY[,SIDE] (default: middle of the south edge).")]
@@ -31,7 +31,7 @@ Contents = Annotated[str, typer.Option("--contents", help="Room contents: tables
 Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
 
 
-def _params(size: str, boss_size: str, board: int, zone: int, start: str | None, fill_chance: float,
+def _params(size: str, boss_size: str | None, board: int, zone: int, start: str | None, fill_chance: float,
             stock: str | None, no_early_boss: bool, contents: str, tables: Path | None) -> CrawlerParams:
     folder = None
     if tables is not None:
@@ -48,7 +48,7 @@ def crawler(
     ctx: typer.Context,
     seed: Seed = None,
     size: Size = "3d6",
-    boss_size: BossSize = "5x5",
+    boss_size: BossSize = None,
     board: BoardZones = 5,
     zone: ZoneCells = 5,
     start: Start = None,
@@ -77,7 +77,7 @@ def play(
     save: Annotated[Path | None, typer.Option("--save", help="Where to save the session (also on Ctrl-C).")] = None,
     load: Annotated[Path | None, typer.Option("--load", help="Resume a saved session.")] = None,
     size: Size = "3d6",
-    boss_size: BossSize = "5x5",
+    boss_size: BossSize = None,
     board: BoardZones = 5,
     zone: ZoneCells = 5,
     start: Start = None,
@@ -104,7 +104,7 @@ def play(
 @app.command()
 def tiles(
     output: Annotated[Path, typer.Option("-o", "--output", help="The PDF to write.")] = Path("crawler-tiles.pdf"),
-    boss_size: BossSize = "5x5",
+    boss_size: BossSize = None,
     copies: Annotated[int, typer.Option("--copies", help="How many of each tile.")] = 1,
     lang: Lang = "en",
 ) -> None:

@@ -21,7 +21,7 @@ class CrawlerParams:
     board_zones: int = 5
     zone_cells: int = 5
     size_rule: str = "3d6"  # a dice expression or a fixed number of rooms
-    boss_size: tuple[int, int] = (5, 5)
+    boss_size: tuple[int, int] = (0, 0)  # (0, 0): 5x5, or the whole zone when zones are smaller
     start_zone: Zone | None = None  # default: the middle zone of the south edge
     start_side: str | None = None  # default: the board edge of the start zone (south first)
     fill_chance: float = 0.3
@@ -31,6 +31,9 @@ class CrawlerParams:
     tables: str | None = None  # the player's own table folder
 
     def __post_init__(self) -> None:
+        if self.boss_size == (0, 0) and isinstance(self.zone_cells, int):
+            side = min(5, self.zone_cells)
+            object.__setattr__(self, "boss_size", (side, side))
         self._check()
 
     @property
@@ -84,12 +87,13 @@ class CrawlerParams:
             raise DedaleError("error.size", value=self.size_rule, high=MAX_ROOMS)
 
     @classmethod
-    def parse(cls, *, board: int = 5, zone: int = 5, size: str = "3d6", boss_size: str = "5x5",
+    def parse(cls, *, board: int = 5, zone: int = 5, size: str = "3d6", boss_size: str | None = None,
               start: str | None = None, fill_chance: float = 0.3, stock: str | None = None,
               early_boss: bool = True, contents: str = "tables", tables: str | None = None) -> CrawlerParams:
         """Build from the text a user typed (CLI options, web form fields)."""
         return cls(board_zones=board, zone_cells=zone, size_rule=size.strip().lower(),
-                   boss_size=_parse_size(boss_size), **_parse_start(start), fill_chance=fill_chance,
+                   boss_size=_parse_size(boss_size) if boss_size else (0, 0), **_parse_start(start),
+                   fill_chance=fill_chance,
                    stock=parse_stock(stock) if stock else None, early_boss=early_boss,
                    contents=contents, tables=tables)
 
@@ -120,7 +124,7 @@ class CrawlerParams:
                 board_zones=data.get("board_zones", 5),
                 zone_cells=data.get("zone_cells", 5),
                 size_rule=str(data.get("size_rule", "3d6")),
-                boss_size=_pair(data.get("boss_size", [5, 5])),
+                boss_size=_pair(data.get("boss_size", [0, 0])),
                 start_zone=None if zone is None else _pair(zone),
                 start_side=data.get("start_side"),
                 fill_chance=float(data.get("fill_chance", 0.3)),

@@ -33,7 +33,7 @@ def orientations(size: tuple[int, int]) -> list[tuple[int, int]]:
 def by_nearest_area(tile: str, boss_size: tuple[int, int]) -> list[str]:
     """The other room tiles, nearest in area to `tile` first, the smaller on ties (the fallback order)."""
     w, h = tile_size(tile, boss_size)
-    others = [name for name in TILE_NAMES[:7] if name != tile]
+    others = [name for name in TILE_NAMES[:7] if sorted(ROOM_TILES[FACE_OF[name]]) != sorted((w, h))]
     return sorted(others, key=lambda name: (abs(_area(name) - w * h), _area(name), FACE_OF[name]))
 
 

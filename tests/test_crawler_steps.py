@@ -1,0 +1,209 @@
+"""Single rules of the crawler, each driven in table mode with chosen dice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from crawler_invariants import check
+from dedale.core.errors import DedaleError
+from dedale.crawler.autopilot import DefaultPolicy
+from dedale.crawler.params import CrawlerParams
+from dedale.crawler.session import CrawlerSession
+from dedale.crawler.tiles import Stock, by_nearest_area, parse_stock
+
+
+def drive(session: CrawlerSession, dice: dict[str, Iterator[int]], until: str, default: int = 1) -> None:
+    """Enter the given dice by purpose (others: `default`), take the first choice, until a roll for
+    `until` is asked for or logged, or a note `until` is logged."""
+    for _ in range(2000):
+        if any(e.get("for") == until or e.get("note") == until for e in session.log) or session.is_over:
+            return
+        if session.pending is not None and session.pending.purpose == until:
+            return
+        if session.pending is not None:
+            source = dice.get(session.pending.purpose)
+            session.step(f"enter:{next(source) if source else default}")
+        else:
+            session.step(session.choices()[0].id)
+    raise AssertionError("never reached " + until)
+
+
+def table(size: str = "11", **params: object) -> CrawlerSession:
+    return CrawlerSession(CrawlerParams(size_rule=size, **params), 0, table=True)  # type: ignore[arg-type]
+
+
+def test_seed_example_of_the_boss_check() -> None:
+    """11 rooms, the 6th room, an 8 on the D8, 2D6 = 5, 5 <= 6: boss room."""
+    session = table("11")
+    drive(session, {"crawler.tile": iter([6, 6, 6, 6, 6, 8])}, "crawler.boss_check")
+    session.step("enter:2")
+    session.step("enter:3")
+    check_roll = next(e for e in session.log if e.get("for") == "crawler.boss_check")
+    assert (check_roll["roll"], check_roll["args"]["room"], check_roll["total"]) == ("2d6", 6, 5)
+    assert check_roll["decided"]["key"] == "crawler.boss_yes"
+    drive(session, {}, "crawler.outcome_boss")
+    assert session.layout.rooms[-1].boss and session.layout.rooms[-1].number == 6
+    check(session)
+
+
+@pytest.mark.parametrize(("size", "dice", "expr"), [("8", "2d6", "2d6"), ("12", "2d6", "2d6"), ("13", "3d6", "3d6"),
+                                                    ("18", "3d6", "3d6")])
+def test_the_check_dice_follow_the_size_brackets(size: str, dice: str, expr: str) -> None:
+    session = table(size)
+    drive(session, {"crawler.tile": iter([6, 8])}, "crawler.boss_check")
+    assert session.pending is not None and session.pending.expr == expr
+
+
+def test_a_failed_check_lets_the_player_reroll_or_pick_a_size() -> None:
+    session = table("8")
+    drive(session, {"crawler.tile": iter([6, 6, 8])}, "crawler.boss_check")
+    session.step("enter:6")
+    session.step("enter:6")  # 12 > 3: not the boss room
+    assert {c.id for c in session.choices()} == {"reroll", "size:5x5", "size:4x4", "size:5x3", "size:3x3",
+                                                 "size:3x2", "size:2x2", "size:5x2"}
+    session.step("reroll")
+    assert session.pending is not None and session.pending.purpose == "crawler.tile"
+
+
+@pytest.mark.parametrize("size", ["3", "6"])
+def test_no_early_boss_up_to_six_rooms(size: str) -> None:
+    session = table(size)
+    drive(session, {}, "crawler.tile")
+    session.step("enter:8")
+    roll = next(e for e in session.log if e.get("for") == "crawler.tile")
+    assert roll["decided"]["key"] == "crawler.no_early_boss"
+    assert not any(e.get("for") == "crawler.boss_check" for e in session.log)
+    assert session.choices()[0].id == "reroll"
+
+
+def test_room_n_is_the_boss_without_a_d8() -> None:
+    session = table("3")
+    drive(session, {"crawler.tile": iter([6, 6])}, "crawler.boss_last")
+    assert [e["args"]["room"] for e in session.log if e.get("for") == "crawler.tile"] == [1, 2]
+    drive(session, {}, "crawler.outcome_boss")
+    assert [r.boss for r in session.layout.rooms] == [False, False, True]
+
+
+def test_nearest_area_fallback_order() -> None:
+    assert by_nearest_area("3x3", (5, 5)) == ["5x2", "3x2", "2x2", "5x3", "4x4", "5x5"]
+    assert by_nearest_area("4x4", (5, 5)) == ["5x3", "5x2", "3x3", "5x5", "3x2", "2x2"]
+    assert by_nearest_area("boss", (5, 5)) == ["4x4", "5x3", "5x2", "3x3", "3x2", "2x2"]
+
+
+def test_the_fallback_lays_the_nearest_size_that_fits() -> None:
+    """A 5x5 start zone taken by a 4x4-wide room... here: a zone of 4x4 cells, where no 5-wide room fits."""
+    session = CrawlerSession(CrawlerParams(zone_cells=4, size_rule="5"), 0, table=True)
+    drive(session, {"crawler.tile": iter([1])}, "crawler.fallback")
+    note = next(e for e in session.log if e.get("note") == "crawler.fallback")
+    assert note["args"] == {"rolled": "5x5", "tile": "4x4"}
+    drive(session, {}, "crawler.laid")
+    room = session.layout.rooms[0]
+    assert (room.tile, room.rolled) == ("4x4", "5x5")
+
+
+def test_an_exit_nothing_fits_beyond_is_closed_and_the_counter_stays() -> None:
+    """Board of 2x2 zones of 2x2 cells: after the start, a 2x2 fills each zone, so any exit into a zone
+    holding a room closes."""
+    session = CrawlerSession(CrawlerParams(board_zones=2, zone_cells=2, size_rule="9", boss_size=(2, 2)), 0,
+                             table=True)
+    drive(session, {"crawler.tile": iter([6] * 20)}, "crawler.exit_closed")
+    note = next(e for e in session.log if e.get("note") == "crawler.exit_closed")
+    closed = [note["args"]["room"], note["args"]["dir"]]
+    assert closed in session.to_json()["closed_exits"]
+    assert f"exit:{closed[0]}:{closed[1]}" not in {c.id for c in session.choices()}
+    rooms_before = len(session.layout.rooms)
+    assert session.room_number == rooms_before + 1
+
+
+def test_searching_a_wall() -> None:
+    """1-3 finds the passage; 4-6 finds nothing and uses up the wall; at most two searches a room."""
+    session = table("18")
+    drive(session, {"crawler.tile": iter([6, 6, 6])}, "crawler.laid")
+    while session.pending is not None:  # the room's contents
+        session.step("enter:1")
+    searches = [c for c in session.choices() if c.id.startswith("search:")]
+    assert searches, "a 2x2 room in a 5x5 zone has free faces"
+    room = searches[0].data["room"]
+    faces = [c.id for c in searches if c.data["room"] == room]
+    session.step(faces[0])
+    assert any(e.get("note") == "crawler.search_cost" for e in session.log)
+    session.step("enter:5")  # nothing found
+    ids = {c.id for c in session.choices()}
+    assert faces[0] not in ids
+    assert session.to_json()["searches"] == [{"room": room, "face": faces[0].split(":")[2], "found": False}]
+    assert len(faces) == 2  # the first room, a 2x2 in the zone's south-west corner: north and east walls
+    session.step(faces[1])
+    session.step("enter:2")  # found
+    while session.pending is None and session.state.phase == "passage":
+        session.step(session.choices()[0].id)
+    assert len(session.layout.passages) == 1 and session.layout.passages[0].room == room
+    assert not any(c.id.startswith(f"search:{room}:") for c in _after_room(session))  # two searches: done
+
+
+def _after_room(session: CrawlerSession) -> list:  # type: ignore[type-arg]
+    drive(session, {"crawler.tile": iter([6])}, "crawler.passage_laid")
+    drive(session, {}, "crawler.contents.treasure")
+    return session.choices() if session.pending is None else []
+
+
+def test_the_autopilot_searches_only_when_no_exit_is_left() -> None:
+    for seed in range(300):
+        session = CrawlerSession(CrawlerParams(), seed)
+        while not session.is_over:
+            choices = session.choices()
+            session.auto_step()
+            chosen = session.events[-1]["choice"]
+            if chosen.startswith("search:"):
+                assert not any(c.id.startswith("exit:") for c in choices)
+                newest = max(c.data["room"] for c in choices if c.id.startswith("search:"))
+                assert int(chosen.split(":")[1]) == newest
+
+
+def test_the_autopilot_prefers_the_newest_room_towards_empty_zones() -> None:
+    policy = DefaultPolicy()
+    for seed in range(100):
+        session = CrawlerSession(CrawlerParams(), seed)
+        while not session.is_over:
+            choices = session.choices()
+            exits = [c for c in choices if c.data.get("kind") == "exit"]
+            newest = session.room_number - 1
+            preferred = [c.id for c in exits if c.data["room"] == newest and c.data["rooms_there"] == 0]
+            choice = policy.choose(session)
+            if preferred:
+                assert choice in preferred
+            session.step(choice)
+
+
+def test_zones_never_take_a_fourth_room() -> None:
+    session = CrawlerSession(CrawlerParams(fill_chance=1.0, size_rule="18"), 4).run_autopilot()
+    check(session)
+    assert max(session.layout.room_count.values()) == 3
+
+
+def test_stock_parsing() -> None:
+    assert parse_stock("5x5=2, 3=1,p1=4") == {"5x5": 2, "5x3": 1, "p1": 4}
+    for bad in ("5x5", "5x5=x", "9x9=1", "8=1", "5x5=1,5x5=2"):
+        with pytest.raises(DedaleError):
+            parse_stock(bad)
+
+
+def test_stock_substitution_takes_the_neighbouring_pile_least_on_the_board() -> None:
+    stock = Stock({"5x3": 0})
+    assert stock.substitute("5x3", {"4x4": 2, "3x3": 1}) == "3x3"
+    assert stock.substitute("5x3", {"4x4": 1, "3x3": 1}) == "4x4"  # a tie: the lower D8 face
+    stock = Stock({"5x3": 0, "4x4": 0, "3x3": 0})
+    assert stock.substitute("5x3", {"5x5": 3, "3x2": 1}) == "3x2"  # both neighbours out: -2 and +2
+    assert Stock({"5x5": 0}).substitute("5x5", {}) == "4x4"  # the edge of the table: only +1
+
+
+def test_a_limited_stock_is_respected_and_exhaustion_brings_the_boss() -> None:
+    spec = {"5x5": 1, "4x4": 1, "5x3": 1, "3x3": 1, "3x2": 1, "2x2": 1, "5x2": 1, "p1": 0, "p2": 0, "p3": 0}
+    for seed in range(60):
+        session = CrawlerSession(CrawlerParams(stock=spec, size_rule="18"), seed).run_autopilot()
+        check(session)
+        laid = [r.tile for r in session.layout.rooms if not r.boss]
+        assert len(laid) == len(set(laid)) <= 7 and not session.layout.passages
+        if len(laid) == 7 and session.state.outcome == "boss":
+            assert any(e.get("note") == "crawler.stock_empty" for e in session.log)
