@@ -42,6 +42,7 @@ def test_generate_prints_the_text_view_and_the_random_seed(cli) -> None:  # type
 
 def test_json_output_follows_the_contract(cli) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("crawler", "--seed", "12", "--json")
+    assert code == 0
     document = json.loads(out)
     jsonschema.validate(document, SCHEMA)
     assert document["generator"] == "crawler" and document["seed"] == 12
@@ -51,6 +52,7 @@ def test_json_output_follows_the_contract(cli) -> None:  # type: ignore[no-untyp
 
 def test_count_prints_one_document_a_line(cli) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("crawler", "--seed", "40", "--count", "3", "--json")
+    assert code == 0
     lines = out.strip().splitlines()
     assert [json.loads(line)["seed"] for line in lines] == [40, 41, 42]
 
@@ -104,7 +106,7 @@ def test_batches_name_files_by_seed(cli, tmp_path: Path) -> None:  # type: ignor
 def test_bad_input_is_one_line_exit_2_and_no_file(cli, tmp_path: Path, args: list[str],  # type: ignore[no-untyped-def]
                                                   names: str) -> None:
     target = tmp_path / "d.json"
-    code, out, err = cli("crawler", *args, "-o", str(target))
+    code, _, err = cli("crawler", *args, "-o", str(target))
     assert code == 2, err
     assert len(err.strip().splitlines()) == 1 and names in err and "Traceback" not in err
     assert not target.exists() and list(tmp_path.iterdir()) == []
@@ -124,7 +126,7 @@ def test_french(cli) -> None:  # type: ignore[no-untyped-def]
 
 def test_render_a_saved_result_again(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     cli("crawler", "--seed", "9", "-o", str(tmp_path / "d.json"))
-    code, out, _ = cli("render", str(tmp_path / "d.json"), "-o", str(tmp_path / "d.svg"), "-o", str(tmp_path / "d.png"))
+    code, _, _ = cli("render", str(tmp_path / "d.json"), "-o", str(tmp_path / "d.svg"), "-o", str(tmp_path / "d.png"))
     assert code == 0 and (tmp_path / "d.svg").exists() and (tmp_path / "d.png").exists()
     assert cli("render", str(tmp_path / "d.json"))[1] == cli("crawler", "--seed", "9")[1]
     (tmp_path / "bad.json").write_text("{not json")
@@ -134,6 +136,7 @@ def test_render_a_saved_result_again(cli, tmp_path: Path) -> None:  # type: igno
 
 def test_schema_command(cli) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("schema", "crawler")
+    assert code == 0
     jsonschema.Draft202012Validator.check_schema(json.loads(out))
     assert cli("schema", "chess")[0] == 2
 
@@ -167,6 +170,7 @@ def test_play_to_the_end_with_the_autopilot_and_resume(cli, tmp_path: Path) -> N
 
 def test_play_lists_numbered_choices_and_refuses_others(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("crawler", "play", "--seed", "5", "--save", str(tmp_path / "g.json"), stdin="99\nzz\n?\nq\n")
+    assert code == 0
     assert "  1. " in out and "'99' is not a choice" in out and "'zz' is not a choice" in out
     assert "u: undo" in out
 
@@ -180,6 +184,7 @@ def test_play_undo(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
 def test_play_with_table_dice(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     save = tmp_path / "g.json"
     code, out, _ = cli("crawler", "play", "--table-dice", "--save", str(save), stdin="4 4\n7\n4\n1\nq\n")
+    assert code == 0
     assert "Roll 3d6 for dungeon size (die 1 of 3)" in out
     assert "'7' is not a possible result here; possible: 1, 2, 3, 4, 5, 6" in out  # then a 4 is entered
     document = json.loads(save.read_text())
@@ -198,7 +203,7 @@ def test_ctrl_c_saves_the_session(cli, tmp_path: Path, monkeypatch: pytest.Monke
 
     monkeypatch.setattr("builtins.input", interrupted)
     save = tmp_path / "g.json"
-    code, out, _ = cli("crawler", "play", "--seed", "2", "--save", str(save))
+    code, _, _ = cli("crawler", "play", "--seed", "2", "--save", str(save))
     assert code == 0 and len(json.loads(save.read_text())["events"]) == 1
 
 

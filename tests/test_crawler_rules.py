@@ -20,8 +20,8 @@ def crawler_params(draw: st.DrawFn) -> CrawlerParams:
     board = draw(st.integers(2, 7))
     boss = (draw(st.integers(2, zone)), draw(st.integers(2, zone)))
     size = draw(st.sampled_from(["3d6", "2d6", "1d20", str(draw(st.integers(1, 25)))]))
-    stock = draw(st.none() | st.fixed_dictionaries(
-        {}, optional={t: st.integers(0, 4) for t in ("5x5", "4x4", "5x3", "3x3", "3x2", "2x2", "5x2", "p1", "p2", "p3")}))
+    tiles = ("5x5", "4x4", "5x3", "3x3", "3x2", "2x2", "5x2", "p1", "p2", "p3")
+    stock = draw(st.none() | st.fixed_dictionaries({}, optional={t: st.integers(0, 4) for t in tiles}))
     rim = [(x, y) for x in range(board) for y in range(board) if x in (0, board - 1) or y in (0, board - 1)]
     start = draw(st.none() | st.sampled_from(rim))
     return CrawlerParams(board_zones=board, zone_cells=zone, size_rule=size, boss_size=boss, start_zone=start,

@@ -14,9 +14,11 @@ from dedale.cli.common import Lang, current_lang, say, set_lang, write_atomic
 from dedale.core.errors import DedaleError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Dédale: procedural tabletop systems to play through or generate, every roll seeded and logged.")
+                  help="Dédale: procedural tabletop systems to play through or generate, "
+                  "every roll seeded and logged.")
 app.add_typer(crawler.app, name="crawler")
-tables_app = typer.Typer(add_completion=False, no_args_is_help=True, help="The content tables: export the defaults, check your own.")
+tables_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                         help="The content tables: export the defaults, check your own.")
 app.add_typer(tables_app, name="tables")
 
 
@@ -31,7 +33,8 @@ def schema(system: Annotated[str, typer.Argument(help="crawler")]) -> None:
 @app.command("render")
 def render_file(
     document: Annotated[Path, typer.Argument(help="A result saved as JSON by any system.")],
-    output: Annotated[list[str] | None, typer.Option("-o", "--output", help="Write .json .svg .png .txt or .pdf (repeatable); the text view on stdout without -o.")] = None,
+    output: Annotated[list[str] | None, typer.Option(
+        "-o", "--output", help="Write .json .svg .png .txt or .pdf (repeatable); without -o, the text view.")] = None,
     lang: Lang = "en",
 ) -> None:
     """Render a saved result again, in any format (no replay: the document is drawn as it is)."""

@@ -20,14 +20,20 @@ app = typer.Typer(invoke_without_command=True, add_completion=False,
                   help="The crawler: a dungeon of D8 room tiles on a board of zones, grown room by room.")
 
 Size = Annotated[str, typer.Option("--size", help="Dungeon size: 3d6, 2d6 or a fixed number of rooms.")]
-BossSize = Annotated[str | None, typer.Option("--boss-size", help="The boss room's size, WxH (default 5x5, or the zone's size if smaller).")]
+BossSize = Annotated[str | None, typer.Option(
+    "--boss-size", help="The boss room's size, WxH (default 5x5, or the zone's size if smaller).")]
 BoardZones = Annotated[int, typer.Option("--board", help="The board is Z x Z zones.")]
 ZoneCells = Annotated[int, typer.Option("--zone", help="A zone is C x C cells.")]
-Start = Annotated[str | None, typer.Option("--start", help="Start zone and side: ZX,ZY[,SIDE] (default: middle of the south edge).")]
-FillChance = Annotated[float, typer.Option("--fill-chance", help="Autopilot: chance to fill when filling is legal.")]
-StockSpec = Annotated[str | None, typer.Option("--stock", help="Limited tiles, e.g. 5x5=2,3x3=4,p1=3 (others unlimited).")]
-NoEarlyBoss = Annotated[bool, typer.Option("--no-early-boss", help="Skip the early-boss check: the boss comes as room N.")]
-Contents = Annotated[str, typer.Option("--contents", help="Room contents: tables, or dungeon-roll (Dungeon Roll dice).")]
+Start = Annotated[str | None, typer.Option(
+    "--start", help="Start zone and side: ZX,ZY[,SIDE] (default: the middle of the south edge).")]
+FillChance = Annotated[float, typer.Option(
+    "--fill-chance", help="Autopilot: chance to fill when filling is legal.")]
+StockSpec = Annotated[str | None, typer.Option(
+    "--stock", help="Limited tiles, e.g. 5x5=2,3x3=4,p1=3 (others unlimited).")]
+NoEarlyBoss = Annotated[bool, typer.Option(
+    "--no-early-boss", help="Skip the early-boss check: the boss comes as room N.")]
+Contents = Annotated[str, typer.Option(
+    "--contents", help="Room contents: tables, or dungeon-roll (Dungeon Roll dice).")]
 Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
 
 
@@ -59,7 +65,9 @@ def crawler(
     tables: Tables = None,
     count: Annotated[int, typer.Option("--count", help="How many dungeons (seeds S, S+1, ...).")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one line each with --count).")] = False,
-    output: Annotated[str | None, typer.Option("-o", "--output", help="Write .json .svg .png .txt or .pdf; with --count a folder or a pattern with {seed}.")] = None,
+    output: Annotated[str | None, typer.Option(
+        "-o", "--output", help="Write .json .svg .png .txt or .pdf; with --count, a folder or a pattern with {seed}.",
+    )] = None,
     lang: Lang = "en",
 ) -> None:
     """Generate dungeons with the autopilot (the text view on stdout unless --json or -o)."""

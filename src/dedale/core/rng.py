@@ -61,7 +61,7 @@ class Request:
     count: int = 1
 
 
-class NeedInput(Exception):  # noqa: N818 - a signal, not an error
+class NeedInput(Exception):
     """Table mode ran out of entered results: the session must ask the player for `request`."""
 
     def __init__(self, request: Request) -> None:

@@ -309,7 +309,7 @@ class CrawlerSession(Session):
 
     def _place_choice(self, c: Candidate, cur: Generation) -> Choice:
         r = c.rect
-        tile = "{}x{}".format(r.w, r.h)
+        tile = f"{r.w}x{r.h}"
         return Choice(f"place:{r.x},{r.y},{r.w},{r.h}",
                       t("crawler.choice.place", self.lang, tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1,
                         y2=r.y + r.h - 1, doors=len(c.doors)),

@@ -184,10 +184,8 @@ def _legend(dungeon: Dungeon, x0: int, y0: int) -> tuple[list[str], int]:
         y += 22
     y += 4
     key = [
-        (f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="{svg.ROOM}" stroke="{svg.INK}" stroke-width="1.6"/>',
-         t("render.key_room", lang)),
-        (f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="url(#filling)" stroke="{svg.INK}" stroke-width="1.6"/>',
-         t("render.key_filling", lang)),
+        (_swatch(x0, y, svg.ROOM), t("render.key_room", lang)),
+        (_swatch(x0, y, "url(#filling)"), t("render.key_filling", lang)),
         (f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="{svg.BOSS}" stroke="{svg.INK}" stroke-width="2.4"/>'
          f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="url(#boss)"/>', t("render.key_boss", lang)),
         (f'<rect x="{x0 + 7}" y="{y - 9}" width="8" height="12" fill="white" stroke="{svg.INK}" stroke-width="1.5"/>',
@@ -203,3 +201,7 @@ def _legend(dungeon: Dungeon, x0: int, y0: int) -> tuple[list[str], int]:
         out.append(f'<g transform="translate(0 {dy})">{shape}</g>')
         out.append(svg.text(x0 + 30, y + dy + 1, label, 11))
     return out, y + len(key) * 20 - y0
+
+
+def _swatch(x: int, y: int, fill: str) -> str:
+    return f'<rect x="{x}" y="{y - 10}" width="22" height="14" fill="{fill}" stroke="{svg.INK}" stroke-width="1.6"/>'

@@ -1,0 +1,87 @@
+"""The crawler's pictures and text view: what they must show, in both languages."""
+
+from __future__ import annotations
+
+import json
+from xml.etree import ElementTree
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dedale.crawler.board import Rect
+from dedale.crawler.contents import load_tables
+from dedale.crawler.model import Dungeon
+from dedale.crawler.params import CrawlerParams
+from dedale.crawler.session import CrawlerSession
+from dedale.render.crawler_svg import Highlight, render_svg
+from dedale.render.crawler_text import render_text
+from dedale.render.png import svg_to_png
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def dungeon(seed: int = 4, lang: str = "en") -> Dungeon:
+    return CrawlerSession(CrawlerParams(), seed, lang=lang).run_autopilot().dungeon()
+
+
+def texts(svg_text: str) -> list[str]:
+    return [el.text or "" for el in ElementTree.fromstring(svg_text).iter(f"{SVG}text")]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1))
+def test_svg_shows_every_room_door_and_passage(seed: int) -> None:
+    d = dungeon(seed)
+    root = ElementTree.fromstring(render_svg(d))
+    labels = texts(render_svg(d))
+    for room in d.rooms:
+        assert str(room.number) in labels
+        assert room.contents["kind"]["label"] in " ".join(labels)
+    rects = root.findall(f".//{SVG}rect")
+    door_bars = [r for r in rects if r.get("fill") == "white" and r.get("stroke-width") == "1.8"]
+    assert len(door_bars) == len(d.doors) + len(d.passages)  # one bar a door, one secret door a passage
+    if any(r.boss for r in d.rooms):
+        assert "BOSS" in labels and any(r.get("fill") == "url(#boss)" for r in rects)
+    assert "Entrance" in labels
+
+
+def test_filling_and_boss_are_not_told_by_colour_alone() -> None:
+    d = next(d for d in map(dungeon, range(50)) if any(r.filling for r in d.rooms))
+    svg_text = render_svg(d)
+    assert 'fill="url(#filling)"' in svg_text and 'fill="url(#boss)"' in svg_text  # patterns, not hues
+    assert "by filling" in " ".join(texts(svg_text))
+
+
+def test_highlights_for_solo_play() -> None:
+    svg_text = render_svg(dungeon(), [Highlight(Rect(0, 0, 2, 2), "7")])
+    assert "7" in texts(svg_text) and 'stroke-dasharray="5 3"' in svg_text
+
+
+def test_png_is_a_picture() -> None:
+    png = svg_to_png(render_svg(dungeon()))
+    assert png.startswith(b"\x89PNG") and len(png) > 20_000
+
+
+def test_text_view_shows_rooms_walls_doors_and_the_entrance() -> None:
+    d = dungeon(4)
+    text = render_text(d)
+    for room in d.rooms:
+        assert f"│{room.number:>2}" in text or f"│{room.number}" in text
+    assert "↑" in text and "┌" in text and "░░" in text  # entrance, walls, the secret passage
+    assert "BOSS" in text and "13 rooms laid of 14" in text
+
+
+def test_french_pictures_and_text() -> None:
+    d = dungeon(4, "fr")
+    assert "Entrée" in texts(render_svg(d)) and "salles posées" in render_text(d)
+    tables = load_tables(None)
+    french = {row.label("fr") for name in ("room_kinds", "boss_rooms") for row in tables[name].rows}
+    assert {r.contents["kind"]["label"] for r in d.rooms} <= french
+    assert "Salle du boss" in render_text(d)
+
+
+def test_a_loaded_document_renders_like_the_session() -> None:
+    session = CrawlerSession(CrawlerParams(), 4).run_autopilot()
+    loaded = Dungeon.from_json(json.loads(json.dumps(session.to_json())))
+    assert render_svg(loaded) == render_svg(session.dungeon())
+    assert render_text(loaded) == render_text(session.dungeon())
