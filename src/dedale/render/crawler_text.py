@@ -96,11 +96,12 @@ def _map(dungeon: Dungeon, owner: dict[Cell, int], openings: set[frozenset[Cell]
         if gy < y1:
             rows.append(cells)
     _entrance(dungeon, rows, x0, y0)
-    axis = "    " + "".join(f"{x:<{3 * c}}" for x in range(x0, x1, c))
-    out = [axis.rstrip()]
+    zones = "    " + "".join(f"{x:<{3 * c}}" for x in range(x0, x1, c))  # x where each zone starts
+    digits = "    " + "".join(f"  {x % 10}" for x in range(x0, x1))  # and the last digit of every x
+    out = [zones.rstrip(), digits.rstrip()]
     for i, row in enumerate(rows):
         y = y0 + (i - 1) // 2
-        label = f"{y:>3} " if i % 2 == 1 and (y % c == 0) else "    "
+        label = f"{y:>3} " if i % 2 == 1 else "    "
         out.append((label + "".join(row)).rstrip())
     return out
 
