@@ -106,7 +106,7 @@ def play(
         params = _params(size, boss_size, board, zone, start, fill_chance, stock, no_early_boss, contents, tables)
         session = CrawlerSession(params, resolve_seed(seed), table_dice, lang)
     target = save or load or Path(f"dedale-crawler-{session.seed}.json")
-    Player(session, lambda s: render_text(s.dungeon()), target).run()
+    Player(session, lambda s: render_text(s.dungeon(), s.focus()), target).run()
 
 
 @app.command()

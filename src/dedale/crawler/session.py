@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from dedale.core.session import Choice, Session, State
 from dedale.crawler.autopilot import DefaultPolicy
-from dedale.crawler.board import Dir
+from dedale.crawler.board import Dir, Zone
 from dedale.crawler.contents import load_tables, roll_contents
 from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
 from dedale.crawler.model import Door, Dungeon, Passage, Room
@@ -424,6 +424,16 @@ class CrawlerSession(Session):
         self.state.stock.take(f"p{len(run)}")
         self.roller.note("crawler.passage_laid", room=room.id, length=len(run))
         self._next_room(self.layout.passage_approach(room, face, run))
+
+    def focus(self) -> list[Zone]:
+        """The zones where the room being generated may go (for views that crop to the zones in use)."""
+        cur = self.state.current
+        if cur is None:
+            return []
+        zones = {self.board.zone_of((c.rect.x, c.rect.y)) for c in cur.candidates if self.state.phase == "place"}
+        if cur.approach is not None:
+            zones.add(cur.approach.zone)
+        return sorted(z for z in zones if self.board.on_board(z))
 
     # --- results ----------------------------------------------------------------------------------------
     def dungeon(self) -> Dungeon:

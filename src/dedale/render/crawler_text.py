@@ -6,7 +6,7 @@ The boss room is shaded, secret passages dotted, zone corners marked with `·`.
 
 from __future__ import annotations
 
-from dedale.crawler.board import Cell
+from dedale.crawler.board import Cell, Zone
 from dedale.crawler.model import Dungeon
 from dedale.i18n import t
 from dedale.render.crawler_legend import room_details, room_title, summary
@@ -22,7 +22,8 @@ _ARROWS = {(0, -1): "↑", (0, 1): "↓", (1, 0): "→", (-1, 0): "←"}
 PASSAGE = -1
 
 
-def render_text(dungeon: Dungeon) -> str:
+def render_text(dungeon: Dungeon, focus: list[Zone] | None = None) -> str:
+    """The view; `focus` adds zones to the crop (where a room is about to be laid, in solo play)."""
     lang = dungeon.lang
     owner: dict[Cell, int] = {}
     for room in dungeon.rooms:
@@ -35,7 +36,7 @@ def render_text(dungeon: Dungeon) -> str:
     for passage in dungeon.passages:
         first = passage.cells[0]
         openings.add(frozenset({first, (first[0] - passage.face.dx, first[1] - passage.face.dy)}))
-    x0, y0, x1, y1 = _crop(dungeon)
+    x0, y0, x1, y1 = _crop(dungeon, focus or [])
     lines = [summary(dungeon, lang), ""]
     lines += _map(dungeon, owner, openings, x0, y0, x1, y1)
     lines.append("")
@@ -49,10 +50,10 @@ def render_text(dungeon: Dungeon) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _crop(dungeon: Dungeon) -> tuple[int, int, int, int]:
-    """The cell range of the zones in use (the whole board when nothing is laid yet)."""
+def _crop(dungeon: Dungeon, focus: list[Zone]) -> tuple[int, int, int, int]:
+    """The cell range of the zones in use (the whole board when there are none)."""
     c, n = dungeon.zone_cells, dungeon.board_zones * dungeon.zone_cells
-    zones = {room.zone for room in dungeon.rooms}
+    zones = {room.zone for room in dungeon.rooms} | set(focus)
     if not zones:
         return 0, 0, n, n
     xs, ys = [z[0] for z in zones], [z[1] for z in zones]
