@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from dedale.crawler.board import DIRS, Board, Dir, Rect
+from dedale.core.grid import DIRS, Dir, Rect
+from dedale.crawler.board import Board
 from dedale.crawler.model import Room
 from dedale.crawler.session import CrawlerSession
 from dedale.crawler.tiles import BOSS, ROOM_TILES, tile_name

@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dedale.crawler.board import Rect
+from dedale.core.grid import Rect
 from dedale.crawler.contents import load_tables
 from dedale.crawler.model import Dungeon
 from dedale.crawler.params import CrawlerParams

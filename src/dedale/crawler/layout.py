@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dedale.crawler.board import DIRS, Board, Cell, Dir, Rect, Zone
+from dedale.core.grid import DIRS, Cell, Dir, Rect
+from dedale.crawler.board import Board, Zone
 from dedale.crawler.model import Door, Passage, Room
 from dedale.crawler.tiles import orientations
 

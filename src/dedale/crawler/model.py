@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dedale.core.errors import DedaleError
-from dedale.crawler.board import Cell, Dir, Rect, Zone
+from dedale.core.grid import Cell, Dir, Rect
+from dedale.crawler.board import Zone
 
 
 @dataclass

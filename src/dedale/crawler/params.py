@@ -7,7 +7,8 @@ from typing import Any
 
 from dedale.core.dice import DiceExpr
 from dedale.core.errors import DedaleError
-from dedale.crawler.board import Board, Dir, Zone
+from dedale.core.grid import Dir
+from dedale.crawler.board import Board, Zone
 from dedale.crawler.tiles import parse_stock
 
 MAX_ZONES = 20

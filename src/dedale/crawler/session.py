@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from dedale.core.grid import Dir
 from dedale.core.session import Choice, Session, State
 from dedale.crawler.autopilot import DefaultPolicy
-from dedale.crawler.board import Dir, Zone
+from dedale.crawler.board import Zone
 from dedale.crawler.contents import load_tables, roll_contents
 from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
 from dedale.crawler.model import Door, Dungeon, Passage, Room

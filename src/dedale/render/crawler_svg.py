@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dedale.crawler.board import Rect
+from dedale.core.grid import Rect
 from dedale.crawler.model import Door, Dungeon
 from dedale.i18n import t
 from dedale.render import svg

@@ -6,7 +6,8 @@ The boss room is shaded, secret passages dotted, zone corners marked with `·`.
 
 from __future__ import annotations
 
-from dedale.crawler.board import Cell, Zone
+from dedale.core.grid import Cell
+from dedale.crawler.board import Zone
 from dedale.crawler.model import Dungeon
 from dedale.i18n import t
 from dedale.render.crawler_legend import room_details, room_title, summary
