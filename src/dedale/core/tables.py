@@ -20,8 +20,10 @@ files of the same name and adds new ones. Every error names the file, the entry 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import suppress
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -114,6 +116,10 @@ class TableSet:
 
     def roll(self, name: str, roller: Roller, purpose: str, lang: str = "en", **args: Any) -> Row:
         """Roll on table `name`, following `then` into nested tables; returns the last row."""
+        return self.roll_chain(name, roller, purpose, lang, **args)[-1]
+
+    def roll_chain(self, name: str, roller: Roller, purpose: str, lang: str = "en", **args: Any) -> list[Row]:
+        """Roll on table `name` and on each nested table its row names with `then`: every row, in order."""
         table = self.tables[name]
         if table.dice is None:
             index = roller.weighted([row.id for row in table.rows], [row.weight for row in table.rows],
@@ -123,7 +129,7 @@ class TableSet:
             roll = roller.roll(table.dice, purpose, table=name, **args)
             row = table.row_for(roll.total)
             roll.decide("table.row", id=row.id, label=row.label(lang))
-        return self.roll(row.then, roller, purpose, lang, **args) if row.then else row
+        return [row, *(self.roll_chain(row.then, roller, purpose, lang, **args) if row.then else [])]
 
     def roll_each(self, name: str, times: int, roller: Roller, purpose: str, lang: str = "en",
                   **args: Any) -> list[Row]:
@@ -136,6 +142,23 @@ class TableSet:
         rows = [table.row_for(face) for face in roll.dice]
         roll.decide("table.rows", labels=", ".join(row.label(lang) for row in rows))
         return rows
+
+
+def load_system_tables(package: str, user_dir: str | None, check: Callable[[TableSet], TableSet]) -> TableSet:
+    """A system's tables, checked by `check`: the shipped ones, or with the player's folder replacing files
+    of the same name. Loaded once while the folder's files are unchanged (a batch reads them once)."""
+    stamp: tuple[tuple[str, int, int], ...] = ()
+    if user_dir is not None:
+        with suppress(OSError):  # an unreadable folder: TableSet.load says what is wrong with it
+            stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size)
+                          for p in sorted(Path(user_dir).glob("*.toml")))
+    return _load_cached(package, user_dir, stamp, check)
+
+
+@lru_cache(maxsize=32)
+def _load_cached(package: str, user_dir: str | None, stamp: tuple[tuple[str, int, int], ...],
+                 check: Callable[[TableSet], TableSet]) -> TableSet:
+    return check(TableSet.load(package, None if user_dir is None else Path(user_dir)))
 
 
 def parse_tables(file: str, text: str) -> Iterable[Table]:

@@ -7,13 +7,11 @@ treasure by a number of Dungeon Roll dice (goblin, skeleton, ooze, dragon, chest
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
-from dedale.core.tables import Row, Table, TableSet
+from dedale.core.tables import Row, Table, TableSet, load_system_tables
 
 NUMBER_DIE = "1d6"  # the third die: indexes the creature row's `number` list
 # table name -> fields its rows must carry (besides id and label)
@@ -31,21 +29,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 
 
 def load_tables(user_dir: str | None) -> TableSet:
-    """The shipped tables, or with the player's folder replacing files of the same name (loaded once
-    while its files are unchanged: a batch of dungeons reads them once)."""
-    if user_dir is None:
-        return _load(None, ())
-    folder = Path(user_dir)
-    try:
-        stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.glob("*.toml")))
-    except OSError:
-        stamp = ()
-    return _load(user_dir, stamp)
-
-
-@lru_cache(maxsize=16)
-def _load(user_dir: str | None, stamp: tuple[tuple[str, int, int], ...]) -> TableSet:
-    return check(TableSet.load("dedale.crawler", None if user_dir is None else Path(user_dir)))
+    """The crawler's tables, or with the player's folder replacing files of the same name."""
+    return load_system_tables("dedale.crawler", user_dir, check)
 
 
 def check(tables: TableSet) -> TableSet:
