@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from xml.etree import ElementTree
@@ -10,27 +9,9 @@ from xml.etree import ElementTree
 import jsonschema
 import pytest
 
-from dedale.cli import main
 from dedale.systems import system
 
 SCHEMA = json.loads(system("crawler").schema())
-
-
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str,
-        stdin: str = "") -> tuple[int, str, str]:
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    return lambda *args, stdin="": run(capsys, monkeypatch, *args, stdin=stdin)
 
 
 def test_generate_prints_the_text_view_and_the_random_seed(cli) -> None:  # type: ignore[no-untyped-def]

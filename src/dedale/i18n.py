@@ -27,14 +27,23 @@ def catalogue(lang: str) -> dict[str, str]:
 
 
 def t(key: str, lang: str = "en", **args: Any) -> str:
-    """The message `key` in `lang` (falling back to English, then to the key itself), formatted."""
+    """The message `key` in `lang` (falling back to English, then to the key itself), formatted. An
+    argument given as `word(key)` is itself translated: logs keep words as keys, readable in any language."""
     template = catalogue(lang).get(key) if lang in LANGUAGES else None
     if template is None:
         template = catalogue("en").get(key, key)
+    for name, value in args.items():
+        if isinstance(value, dict) and "t" in value:
+            args[name] = t(value["t"], lang)
     try:
         return template.format(**args)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def word(key: str) -> dict[str, str]:
+    """A message argument to translate when the message is shown (see `t`)."""
+    return {"t": key}
 
 
 def check_lang(lang: str) -> str:

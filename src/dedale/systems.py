@@ -19,7 +19,7 @@ class System:
     name: str
     session: type[Session]
     load: Callable[[Any], Any]  # a result document -> the model the renderers draw
-    formats: dict[str, Callable[[Any], bytes]]  # file extension -> render the model
+    formats: dict[str, Callable[[Any, dict[str, Any]], bytes]]  # extension -> render (model, drawing options)
     text: Callable[[Any], str]
     tables: Callable[[str | None], TableSet] | None = None  # the player's folder (or None) -> checked tables
 
@@ -40,20 +40,42 @@ def _crawler() -> System:
     from dedale.render.png import svg_to_png
 
     return System("crawler", CrawlerSession, Dungeon.from_json, {
-        ".svg": lambda d: render_svg(d).encode("utf-8"),
-        ".png": lambda d: svg_to_png(render_svg(d)),
-        ".txt": lambda d: render_text(d).encode("utf-8"),
+        ".svg": lambda d, _: render_svg(d).encode("utf-8"),
+        ".png": lambda d, _: svg_to_png(render_svg(d)),
+        ".txt": lambda d, _: render_text(d).encode("utf-8"),
         ".pdf": _crawler_pdf,
     }, render_text, load_tables)
 
 
-def _crawler_pdf(dungeon: Any) -> bytes:
+def _crawler_pdf(dungeon: Any, _: dict[str, Any]) -> bytes:
     from dedale.render.crawler_pdf import board_pdf  # loads cairo: only when a PDF is asked for
 
     return board_pdf(dungeon)
 
 
-_FACTORIES: dict[str, Callable[[], System]] = {"crawler": _crawler}
+def _paper() -> System:
+    from dedale.paper.contents import load_tables
+    from dedale.paper.model import PaperMap
+    from dedale.paper.session import PaperSession
+    from dedale.render.paper_svg import render_svg
+    from dedale.render.paper_text import render_text
+    from dedale.render.png import svg_to_png
+
+    return System("paper", PaperSession, PaperMap.from_json, {
+        ".svg": lambda m, o: render_svg(m, bool(o.get("cards"))).encode("utf-8"),
+        ".png": lambda m, o: svg_to_png(render_svg(m, bool(o.get("cards")))),
+        ".txt": lambda m, _: render_text(m).encode("utf-8"),
+        ".pdf": lambda m, o: _pdf(render_svg(m, bool(o.get("cards")))),
+    }, render_text, load_tables)
+
+
+def _pdf(svg_text: str) -> bytes:
+    import cairosvg  # loads cairo: only when a PDF is asked for
+
+    return cairosvg.svg2pdf(bytestring=svg_text.encode("utf-8"))
+
+
+_FACTORIES: dict[str, Callable[[], System]] = {"crawler": _crawler, "paper": _paper}
 
 
 def system(name: str) -> System:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from dedale.cli import crawler
+from dedale.cli import crawler, paper
 from dedale.cli.common import Lang, current_lang, say, set_lang, write_atomic
 from dedale.core.errors import DedaleError
 
@@ -17,13 +17,14 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Dédale: procedural tabletop systems to play through or generate, "
                   "every roll seeded and logged.")
 app.add_typer(crawler.app, name="crawler")
+app.add_typer(paper.app, name="paper")
 tables_app = typer.Typer(add_completion=False, no_args_is_help=True,
                          help="The content tables: export the defaults, check your own.")
 app.add_typer(tables_app, name="tables")
 
 
 @app.command()
-def schema(system: Annotated[str, typer.Argument(help="crawler")]) -> None:
+def schema(system: Annotated[str, typer.Argument(help="crawler or paper")]) -> None:
     """Print the JSON Schema of a system's documents."""
     from dedale.systems import system as find
 
@@ -35,6 +36,7 @@ def render_file(
     document: Annotated[Path, typer.Argument(help="A result saved as JSON by any system.")],
     output: Annotated[list[str] | None, typer.Option(
         "-o", "--output", help="Write .json .svg .png .txt or .pdf (repeatable); without -o, the text view.")] = None,
+    cards: Annotated[bool, typer.Option("--cards", help="Paper dungeon: the card that made each feature.")] = False,
     lang: Lang = "en",
 ) -> None:
     """Render a saved result again, in any format (no replay: the document is drawn as it is)."""
@@ -49,7 +51,7 @@ def render_file(
     if not output:
         typer.echo(found.text(found.load(data)))
     for path in output or []:
-        write_atomic(Path(path), render(data, Path(path).suffix.lower(), found))
+        write_atomic(Path(path), render(data, Path(path).suffix.lower(), found, {"cards": cards}))
 
 
 @tables_app.command("export")

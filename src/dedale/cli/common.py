@@ -79,10 +79,10 @@ def batch_path(pattern: str, seed: int, system: System) -> Path:
     return path.with_name(f"{path.stem}-{seed}{path.suffix}")
 
 
-def render(document: dict[str, Any], ext: str, system: System) -> bytes:
+def render(document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None) -> bytes:
     if ext == ".json":
         return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    return system.formats[ext](system.load(document))
+    return system.formats[ext](system.load(document), options or {})
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -128,7 +128,7 @@ def progress(total: int) -> Iterator[Callable[[], None]]:
 
 
 def generate(system: System, make: Callable[[int], Session], seed: int | None, count: int, as_json: bool,
-             output: str | None) -> None:
+             output: str | None, options: dict[str, Any] | None = None) -> None:
     """The generation command every system shares: seeds seed..seed+count-1, by the autopilot."""
     check_count(count)
     ext = output_format(output, system) if output else None
@@ -138,7 +138,7 @@ def generate(system: System, make: Callable[[int], Session], seed: int | None, c
             document = make(current).run_autopilot().to_json()
             if output is not None:
                 path = Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
-                write_atomic(path, render(document, path.suffix.lower() or str(ext), system))
+                write_atomic(path, render(document, path.suffix.lower() or str(ext), system, options))
             if as_json:
                 typer.echo(json.dumps(document, ensure_ascii=False, indent=2 if count == 1 else None))
             elif output is None:

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from dedale.cli.common import Lang, Seed, generate, read_json, resolve_seed, set_lang, write_atomic
-from dedale.cli.play import Player
+from dedale.cli.common import Lang, Seed, generate, resolve_seed, set_lang, write_atomic
+from dedale.cli.play import play as run_play
 from dedale.core.errors import DedaleError
 from dedale.crawler.contents import load_tables
 from dedale.crawler.params import CrawlerParams
@@ -98,15 +98,12 @@ def play(
 ) -> None:
     """Explore a dungeon choice by choice in the terminal."""
     set_lang(lang)
-    if load is not None:
-        session = CrawlerSession.from_json(read_json(load))
-        if session.lang != lang:
-            session = CrawlerSession.replay(session.params, session.seed, session.events, session.table, lang)
-    else:
+
+    def make() -> CrawlerSession:
         params = _params(size, boss_size, board, zone, start, fill_chance, stock, no_early_boss, contents, tables)
-        session = CrawlerSession(params, resolve_seed(seed), table_dice, lang)
-    target = save or load or Path(f"dedale-crawler-{session.seed}.json")
-    Player(session, lambda s: render_text(s.dungeon(), s.focus()), target).run()
+        return CrawlerSession(params, resolve_seed(seed), table_dice, lang)
+
+    run_play(CrawlerSession, load, make, save, lang, lambda s: render_text(s.dungeon(), s.focus()))
 
 
 @app.command()

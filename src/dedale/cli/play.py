@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -59,8 +60,13 @@ class Player:
     def _prompt(self) -> str:
         session = self.session
         if session.pending is not None:
-            options = session.pending.options
-            accepted = f"{options[0]}-{options[-1]}" if session.pending.kind == "die" else ", ".join(options)
+            options, kind = session.pending.options, session.pending.kind
+            if kind == "die":
+                accepted = f"{options[0]}-{options[-1]}"
+            elif kind == "card":
+                accepted = t("play.card", self.lang, left=len(options))
+            else:
+                accepted = ", ".join(options)
             return t("play.enter", self.lang, what=describe_request(session.pending, self.lang),
                      accepted=accepted) + " "
         for number, choice in enumerate(session.choices(), 1):
@@ -78,7 +84,7 @@ class Player:
                     value = token.upper() if session.pending.kind == "card" else token
                     if value not in session.pending.options:
                         raise DedaleError("error.entry_impossible", value=token,
-                                          accepted=", ".join(session.pending.options))
+                                          accepted=_accepted(session.pending.options))
                     session.step("enter:" + value)
                     if session.pending is None:
                         break
@@ -115,3 +121,21 @@ class Player:
         text = json.dumps(self.session.to_json(), ensure_ascii=False, indent=2) + "\n"
         write_atomic(self.save_to, text.encode("utf-8"))
         self.say("play.saved", path=str(self.save_to))
+
+
+def _accepted(options: tuple[str, ...]) -> str:
+    return ", ".join(options) if len(options) <= 12 else f"{', '.join(options[:6])}, ... ({len(options)})"
+
+
+def play(session_class: type[Session], load: Path | None, make: Callable[[], Session], save: Path | None,
+         lang: str, show: Callable[[Any], str]) -> None:
+    """The `SYSTEM play` command: resume a saved session or start one, and play it to the end."""
+    from dedale.cli.common import read_json
+
+    if load is not None:
+        session = session_class.from_json(read_json(load))
+        if session.lang != lang:
+            session = session_class.replay(session.params, session.seed, session.events, session.table, lang)
+    else:
+        session = make()
+    Player(session, show, save or load or Path(f"dedale-{session.system}-{session.seed}.json")).run()

@@ -45,8 +45,12 @@ def standard_deck() -> list[Card]:
     return [Card(rank, suit) for suit in SUITS for rank in RANKS]
 
 
+_SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
+_RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
+
+
 def _order(card: Card) -> tuple[int, int]:
-    return SUITS.index(card.suit), RANKS.index(card.rank)
+    return _SUIT_ORDER[card.suit], _RANK_ORDER[card.rank]
 
 
 @dataclass
@@ -65,7 +69,7 @@ class Deck:
         """Draw one card (None when the pile is empty); the draw is logged."""
         if not self.pile:
             return None
-        index = roller.draw_from([card.code for card in self.pile], purpose, **args)
+        index = roller.draw_from(len(self.pile), lambda: [card.code for card in self.pile], purpose, **args)
         card = self.pile.pop(index)
         entry: dict[str, Any] = {"draw": card.code, "for": purpose}
         if args:

@@ -111,6 +111,11 @@ def parse_dice(expr: str) -> DiceExpr:
 
 
 @lru_cache(maxsize=256)
+def _text(spec: DiceExpr) -> str:
+    return str(spec)
+
+
+@lru_cache(maxsize=256)
 def _faces(sides: int) -> tuple[str, ...]:
     return tuple(str(face) for face in range(1, sides + 1))
 
@@ -148,11 +153,12 @@ class Roller:
 
     def roll(self, expr: str | DiceExpr, purpose: str, **args: Any) -> Roll:
         spec = parse_dice(expr) if isinstance(expr, str) else expr
-        text = str(spec)
-        dice = []
-        for index in range(spec.count):
-            request = _die_request(spec, text, index, purpose, args)
-            dice.append(self._uniform(spec.sides, request) + 1)
+        text = _text(spec)
+        if isinstance(self.source, SeededSource):  # the common case, kept short: no requests to describe
+            dice = [self.source.gen.below(spec.sides) + 1 for _ in range(spec.count)]
+        else:
+            dice = [self._uniform(spec.sides, _die_request(spec, text, index, purpose, args)) + 1
+                    for index in range(spec.count)]
         entry: LogEntry = {"roll": text, "dice": dice, "total": sum(dice) + spec.modifier, "for": purpose}
         if args:
             entry["args"] = args
@@ -197,14 +203,14 @@ class Roller:
         self.log.append(entry)
         return index
 
-    def draw_from(self, options: Sequence[str], purpose: str, **args: Any) -> int:
-        """Draw one of `options` (the cards left in a pile), uniformly; the caller logs the draw."""
-        labels = tuple(options)
+    def draw_from(self, count: int, options: Callable[[], Sequence[str]], purpose: str, **args: Any) -> int:
+        """Draw one of `count` things (the cards left in a pile), uniformly; the caller logs the draw.
+        `options` names them, for table mode only."""
 
         def request() -> Request:
-            return Request("card", labels, purpose, args)
+            return Request("card", tuple(options()), purpose, args)
 
-        return self._uniform(len(labels), request)
+        return self._uniform(count, request)
 
     def note(self, key: str, **args: Any) -> None:
         """A log line that is not a roll: a rule applied, an exit closed, a search's cost."""

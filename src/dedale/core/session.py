@@ -31,11 +31,18 @@ ENTER = "enter:"
 
 @dataclass(frozen=True)
 class Choice:
-    """A legal choice: a stable `id`, a human `label`, and `data` saying what it points at (for UIs)."""
+    """A legal choice: a stable `id`, a human `label`, and `data` saying what it points at (for UIs).
+
+    The label may be given as a function, called only when the label is read: sessions list many
+    choices at every step, and an autopilot reads none of their labels but the one it picks."""
 
     id: str
-    label: str
+    text: str | Callable[[], str]
     data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.text if isinstance(self.text, str) else self.text()
 
 
 class Policy(Protocol):
@@ -121,10 +128,18 @@ class Session(ABC):
             self._choices = [] if self.over else self.rule_choices()
         return self._choices
 
+    def find_choice(self, choice_id: str) -> Choice | None:
+        """The legal choice with this id, or None. Systems whose choices are many may find one without
+        listing them all (the autopilot names its choice; validating it should not cost a full list)."""
+        return next((choice for choice in self.rule_choices() if choice.id == choice_id), None)
+
     def choice(self, choice_id: str) -> Choice:
-        for choice in self.choices():
-            if choice.id == choice_id:
-                return choice
+        if self.pending is None and self._choices is None and not self.over:
+            found = self.find_choice(choice_id)
+        else:
+            found = next((choice for choice in self.choices() if choice.id == choice_id), None)
+        if found is not None:
+            return found
         if self.is_over:
             raise DedaleError("error.session_over")
         ids = [choice.id for choice in self.choices()]

@@ -68,7 +68,7 @@ class PaperMap:
 
     width: int
     height: int
-    cells: dict[Cell, tuple[str, int]]  # square -> (kind, feature)
+    cells: dict[Cell, tuple[str, int]]  # square -> (kind, feature), row by row (as in the JSON)
     doors: list[Door]
     rooms: list[Room]
     features: list[dict[str, Any]]

@@ -1,0 +1,535 @@
+"""The paper dungeon session: the seed's procedure as a state, its legal choices and its steps.
+
+Take an open end (the player's choice; the autopilot's order is a parameter), draw a card, apply the
+card table. Phases:
+
+    explore -> (card) -> [stairs_or_exit] (Ace, 2) or [queen] or [room_exit] x 1D4-1 (rooms) -> explore
+    explore -> search (a wall adjoining another feature) -> explore ... -> over
+
+Kings reshuffle and draw again without counting against the card budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from dedale.core.cards import Card, Deck
+from dedale.core.grid import DIRS, Cell, Dir, Rect
+from dedale.core.session import Choice, Session, State
+from dedale.i18n import t, word
+from dedale.paper.autopilot import DefaultPolicy
+from dedale.paper.contents import load_tables, roll_contents
+from dedale.paper.layout import WALLS, Page, fit_room, wall_side, wall_squares
+from dedale.paper.model import Door, OpenEnd, PaperMap, Room
+from dedale.paper.params import PaperParams
+from dedale.paper.rules import CARD_KIND, EXIT_WALL, SECRET_WAY, SUIT_DIE, T_JUNCTION, adjust_size, trap_square
+
+# What ends a corridor laid for each card, when it runs its full length.
+TURNS: dict[str, tuple[str, ...]] = {"corridor": ("straight",), "trap_corridor": ("straight",),
+                                     "crossroads": ("left", "right", "straight"), "bend_right": ("right",),
+                                     "bend_left": ("left",)}
+END_SQUARES = {"stairs_up", "stairs_down", "exit", "dead_end"}
+
+
+@dataclass
+class Work:
+    """The open end being worked, and the room being finished on it."""
+
+    end: OpenEnd
+    feature: dict[str, Any] = field(default_factory=dict)
+    room: int | None = None
+    exits_left: int = 0
+
+
+@dataclass
+class PaperState(State):
+    page: Page | None = None
+    deck: Deck = field(default_factory=Deck)
+    features: list[dict[str, Any]] = field(default_factory=list)
+    rooms: list[Room] = field(default_factory=list)
+    doors: list[Door] = field(default_factory=list)
+    open_ends: list[OpenEnd] = field(default_factory=list)
+    next_end: int = 1
+    draws: list[dict[str, Any]] = field(default_factory=list)
+    cards_used: int = 0
+    kings_aside: int = 0
+    searched: set[tuple[int, str]] = field(default_factory=set)
+    ways: set[frozenset[Cell]] = field(default_factory=set)  # the squares each door joins
+    links: set[frozenset[int | None]] = field(default_factory=set)  # the features a door or opening joins
+    # Room walls and dead ends that adjoin another feature no door links them to: the squares on each
+    # side (kept up to date as squares are laid and doors made, since every step lists the searches)
+    walls: dict[int, dict[str, set[tuple[Cell, Cell]]]] = field(default_factory=dict)  # feature -> side -> squares
+    phase: str = "explore"
+    work: Work | None = None
+    ended: str | None = None
+
+
+class PaperSession(Session):
+    system = "paper"
+    version = 1
+    policies: ClassVar[dict[str, Any]] = {"default": lambda s: DefaultPolicy(s.params.order)}
+
+    params: PaperParams
+    state: PaperState
+
+    def __init__(self, params: PaperParams | None = None, seed: int = 0, table: bool = False,
+                 lang: str = "en") -> None:
+        params = params or PaperParams()
+        self.tables = load_tables(params.tables)
+        super().__init__(params, seed, table, lang)
+
+    @classmethod
+    def params_from_json(cls, data: Any) -> PaperParams:
+        return PaperParams.from_json(data)
+
+    def new_state(self) -> PaperState:
+        return PaperState(page=Page(self.params.width, self.params.height))
+
+    @property
+    def page(self) -> Page:
+        assert self.state.page is not None
+        return self.state.page
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    # --- the starting room -----------------------------------------------------------------------
+    def start(self) -> None:
+        """A start_size square room at the middle of the south edge, entered from the south, with an exit
+        on each of its other three walls (placed with a die, as room exits are)."""
+        size, width, height = self.params.start_size, self.params.width, self.params.height
+        feature = self._feature(None, "start")
+        rect = Rect((width - size) // 2, height - size, size, size)
+        entry = (rect.x + (size - 1) // 2, height - 1)
+        room = self._lay_room(feature, rect, (entry[0], height), entry, Dir.N, None, (size, size), "entrance")
+        for wall in WALLS:
+            self._place_exit(room, wall, self._position(room, wall), None)
+        self._after()
+
+    # --- cards --------------------------------------------------------------------------------------
+    def _feature(self, card: Card | None, kind: str) -> dict[str, Any]:
+        work = self.state.work
+        feature = {"id": len(self.state.features), "card": None if card is None else card.to_json(),
+                   "kind": kind, "dice": {}, "end": None if work is None else work.end.id, "cells": []}
+        self.state.features.append(feature)
+        return feature
+
+    def _draw(self) -> None:
+        """Draw a card for the open end being worked and apply it (Kings: reshuffle and draw again)."""
+        state = self.state
+        assert state.work is not None
+        if state.cards_used >= self.params.max_cards:
+            self._reopen(state.work.end)
+            self.roller.note("paper.budget", cards=state.cards_used)
+            self._finish("budget")
+            return
+        card = state.deck.draw(self.roller, "paper.card", end=state.work.end.id)
+        assert card is not None  # a King reshuffles before the pile can run out
+        state.draws.append(card.to_json())
+        kind = CARD_KIND[card.rank]
+        if kind == "king":
+            self._king(card)
+            self._draw()
+            return
+        state.cards_used += 1
+        state.work.feature = self._feature(card, kind)
+        if kind in ("stairs_up", "stairs_down"):
+            state.phase = "stairs_or_exit"
+        elif kind == "queen":
+            state.phase = "queen"
+        elif kind == "room":
+            self._room(card)
+        else:
+            self._corridor(card, kind)
+
+    def _king(self, card: Card) -> None:
+        state = self.state
+        if self.params.kings == "set-aside":
+            state.kings_aside += 1
+            if state.kings_aside < 4:
+                self._feature(card, "set_aside")
+                self.roller.note("paper.king_aside", kings=state.kings_aside)
+                return
+            state.kings_aside = 0
+        self._feature(card, "reshuffle")
+        state.deck.reshuffle(self.roller)
+        state.draws.append({"reshuffle": True})
+
+    # --- corridors ----------------------------------------------------------------------------------
+    def _x(self, card: Card, feature: dict[str, Any]) -> int:
+        roll = self.roller.roll(SUIT_DIE[card.suit], "paper.x", feature=feature["id"])
+        feature["dice"]["x"] = roll.total
+        return roll.total
+
+    def _corridor(self, card: Card, kind: str) -> None:
+        """X squares of corridor from the open end, then what the card makes at its end."""
+        state, page = self.state, self.page
+        work = state.work
+        assert work is not None
+        end, feature = work.end, work.feature
+        feature["kind"] = kind
+        length = self._x(card, feature)
+        cells, how = page.run(end.cell, end.dir, length)
+        feature["dir"] = end.dir.name
+        self._occupy(cells, "corridor", feature["id"])
+        feature["cells"] = [list(c) for c in cells]
+        self._connect(end.behind, cells[0], "opening")
+        self._claim(cells)
+        last = cells[-1]
+        feature["outcome"] = how
+        if kind == "trap_corridor":
+            trap = self.roller.roll("1d6", "paper.trap", feature=feature["id"])
+            feature["dice"]["trap"] = trap.total
+            feature["trap"] = "pit" if trap.total <= 3 else "other"
+            trap.decide(f"paper.trap_{feature['trap']}")
+            page.put(cells[trap_square(len(cells))], "trap", feature["id"])
+        if how == "edge":
+            self._dead_end(last, feature)
+        elif how == "joined":
+            self._connect(last, end.dir.step(last), "opening")
+        elif kind in END_SQUARES:
+            page.put(last, kind, feature["id"])
+        else:
+            turns = TURNS.get(kind)
+            if turns is None:  # the T junction
+                roll = self.roller.roll("1d6", "paper.t_junction", feature=feature["id"])
+                feature["dice"]["t"] = roll.total
+                turns = T_JUNCTION[roll.total]
+                roll.decide("paper.t_ways", ways=word(f"paper.ways.{'_'.join(turns)}"))
+            for turn in turns:
+                d = {"left": end.dir.left, "right": end.dir.right, "straight": end.dir}[turn]
+                self._open_end(d.step(last), d, last, feature)
+        self.roller.note("paper.laid", feature=feature["id"], kind=word(f"paper.kind.{kind}"),
+                         length=len(cells), how=word(f"paper.how.{how}"))
+        self._done()
+
+    def _dead_end(self, cell: Cell, feature: dict[str, Any]) -> None:
+        if self.page.cells[cell][0] == "corridor":
+            self.page.put(cell, "dead_end", feature["id"])
+            ahead = Dir[feature["dir"]]
+            other = self.page.owner(ahead.step(cell))
+            if other is not None and other != feature["id"]:
+                self._adjoin(feature["id"], ahead, cell, other)
+
+    def _occupy(self, cells: list[Cell], kind: str, feature: int) -> None:
+        """Put a feature's squares on the page, and note which room walls and dead ends they adjoin."""
+        page, features = self.page, self.state.features
+        for cell in cells:
+            page.put(cell, kind, feature)
+        is_room = "room" in features[feature]
+        for cell in cells:
+            for d in DIRS:
+                beyond = (cell[0] + d.dx, cell[1] + d.dy)
+                found = page.cells.get(beyond)
+                if found is None or found[1] == feature:
+                    continue
+                other = found[1]
+                if is_room:
+                    self._adjoin(feature, d, cell, other)
+                back = d.opposite
+                if "room" in features[other] or (found[0] == "dead_end" and features[other]["dir"] == back.name):
+                    self._adjoin(other, back, beyond, feature)
+
+    def _adjoin(self, feature: int, side: Dir, cell: Cell, other: int) -> None:
+        """`feature`'s wall on `side` adjoins `other` at `cell`: a place to search, unless a door links them."""
+        if frozenset((feature, other)) not in self.state.links:
+            self.state.walls.setdefault(feature, {}).setdefault(side.name, set()).add((cell, side.step(cell)))
+
+    def _open_end(self, cell: Cell, d: Dir, behind: Cell, feature: dict[str, Any]) -> None:
+        """A new open end, unless the page ends there (a dead end) or the map is already there (a join)."""
+        page = self.page
+        if not page.on_page(cell):
+            self._dead_end(behind, feature)
+        elif not page.free(cell):
+            self._connect(behind, cell, "opening")
+        else:
+            self.state.open_ends.append(OpenEnd(self.state.next_end, cell, d, behind, feature["id"]))
+            self.state.next_end += 1
+
+    def _claim(self, cells: list[Cell]) -> None:
+        """Open ends the new feature covers join it."""
+        covered = set(cells)
+        for end in [e for e in self.state.open_ends if e.cell in covered]:
+            self.state.open_ends.remove(end)
+            self._connect(end.behind, end.cell, "opening")
+
+    def _connect(self, a: Cell, b: Cell, kind: str, way: str = "both") -> None:
+        """A way between two squares (once), and the two features it links (a room's exit door may be
+        there before the feature beyond it: the link is made when that feature is laid)."""
+        state, page = self.state, self.page
+        if frozenset((a, b)) not in state.ways:
+            state.ways.add(frozenset((a, b)))
+            state.doors.append(Door((a, b), kind, way))
+        pair = (page.owner(a), page.owner(b))
+        if frozenset(pair) in state.links:
+            return
+        state.links.add(frozenset(pair))
+        for one, other in (pair, pair[::-1]):  # the walls between them are no longer places to search
+            for squares in state.walls.get(one, {}).values() if one is not None else ():
+                squares -= {p for p in squares if page.owner(p[1]) == other}
+
+    def _reopen(self, end: OpenEnd) -> None:
+        self.state.open_ends.append(end)
+        self.state.open_ends.sort(key=lambda e: e.id)
+        self.state.work = None
+
+    # --- rooms --------------------------------------------------------------------------------------
+    def _room(self, card: Card) -> None:
+        state = self.state
+        work = state.work
+        assert work is not None
+        sides = int(SUIT_DIE[card.suit][2:])
+        roll = self.roller.roll(f"2d{sides}", "paper.room_size", feature=work.feature["id"])
+        a, b = roll.dice
+        size = adjust_size(a, b)
+        roll.decide("paper.rule_b", w=size[0], h=size[1])
+        work.feature["dice"]["size"] = [a, b]
+        fit = fit_room(self.page, work.end.cell, work.end.dir, *size)
+        assert fit is not None  # an open end's square is free: a 1 x 1 room always fits
+        rect, w, h = fit
+        if (w, h) != size:
+            self.roller.note("paper.shrunk", w=w, h=h)
+        room = self._lay_room(work.feature, rect, work.end.behind, work.end.cell, work.end.dir, (a, b), size)
+        work.room = room.id
+        exits = self.roller.roll("1d4", "paper.exits", room=room.id)
+        room.exits_roll = exits.total
+        work.exits_left = exits.total - 1
+        exits.decide("paper.exits_are", exits=work.exits_left)
+        if work.exits_left:
+            self.state.phase = "room_exit"
+        else:
+            self._finish_room()
+
+    def _lay_room(self, feature: dict[str, Any], rect: Rect, outside: Cell, entry: Cell, d: Dir,
+                  dice: tuple[int, int] | None, size: tuple[int, int], door: str = "door") -> Room:
+        room = Room(len(self.state.rooms) + 1, feature["id"], rect, d, (outside, entry), dice, size)
+        self.state.rooms.append(room)
+        feature["room"] = room.id
+        feature["cells"] = [list(c) for c in rect.cells()]
+        self._occupy(rect.cells(), "room", feature["id"])
+        self._connect(outside, entry, door)
+        self._claim(rect.cells())
+        return room
+
+    def _position(self, room: Room, wall: str) -> int:
+        """Where along the wall: one die with a face for each square it may take (no roll for one)."""
+        squares = len(wall_squares(room.rect, room.entry, wall))
+        if squares == 1:
+            return 1
+        return self.roller.roll(f"1d{squares}", "paper.exit_position", room=room.id,
+                                wall=word(f"paper.wall.{wall}")).total
+
+    def _place_exit(self, room: Room, wall: str, position: int, wall_roll: int | None) -> None:
+        side = wall_side(room.entry, wall)
+        cell = wall_squares(room.rect, room.entry, wall)[position - 1]
+        outside = side.step(cell)
+        exit_: dict[str, Any] = {"wall": wall, "side": side.name, "position": position, "cell": list(cell),
+                                 "outside": list(outside), "wall_roll": wall_roll}
+        if any(e["cell"] == exit_["cell"] and e["side"] == side.name and e["result"] in ("open", "joined")
+               for e in room.exits):
+            exit_["result"] = "taken"
+        elif not self.page.on_page(outside):
+            exit_["result"] = "off_page"
+        else:
+            exit_["result"] = "open" if self.page.free(outside) else "joined"
+            self._connect(cell, outside, "door")
+            if exit_["result"] == "open":
+                feature = self.state.features[room.feature]
+                self._open_end(outside, side, cell, feature)
+        room.exits.append(exit_)
+        self.roller.note(f"paper.exit_{exit_['result']}", room=room.id, wall=word(f"paper.wall.{wall}"),
+                         position=position)
+
+    def _finish_room(self) -> None:
+        work = self.state.work
+        assert work is not None and work.room is not None
+        room = self.state.rooms[work.room - 1]
+        room.contents_roll, room.contents = roll_contents(self.tables, self.roller, room.id, self.lang)
+        self._done()
+
+    # --- searching ----------------------------------------------------------------------------------
+    def search_targets(self) -> list[tuple[int, Dir, Cell, Cell]]:
+        """Walls of rooms, and dead ends, adjoining another feature with no way through to it yet:
+        (feature, side, square, square beyond) with the door's place, most recent features first."""
+        state = self.state
+        found = [(feature, Dir[side], *sorted(pairs)[len(pairs) // 2])
+                 for feature, sides in state.walls.items() for side, pairs in sides.items()
+                 if pairs and (feature, side) not in state.searched]
+        return sorted(found, key=lambda f: (-f[0], f[1].name))
+
+    def _search(self, feature: int, d: Dir) -> None:
+        target = next(f for f in self.search_targets() if f[0] == feature and f[1] is d)
+        self.state.searched.add((feature, d.name))
+        roll = self.roller.roll("1d6", "paper.search", feature=feature, dir=d.name)
+        if roll.total != 1:
+            roll.decide("paper.search_failed")
+            self._after()
+            return
+        roll.decide("paper.search_found")
+        way = self.roller.roll("1d6", "paper.secret_way", feature=feature)
+        opens = SECRET_WAY[way.total]
+        way.decide(f"paper.way_{opens}")
+        self._connect(target[2], target[3], "secret", opens)
+        self._after()
+
+    # --- choices ------------------------------------------------------------------------------------
+    def rule_choices(self) -> list[Choice]:
+        phase, lang = self.state.phase, self.lang
+        if phase == "stairs_or_exit":
+            return [Choice(c, t(f"paper.choice.{c}", lang), {"kind": c}) for c in ("stairs", "exit", "roll")]
+        if phase == "queen":
+            return [Choice(c, t(f"paper.choice.{c}", lang), {"kind": c}) for c in ("dead-end", "draw-again")]
+        if phase == "room_exit":
+            return self._exit_choices()
+        return [*map(self._end_choice, self.state.open_ends), *map(self._search_choice, self.search_targets()),
+                Choice("finish", t("paper.choice.finish", lang), {"kind": "finish"})]
+
+    def find_choice(self, choice_id: str) -> Choice | None:
+        """Open ends and searches found by id, without listing every choice (see Session.find_choice)."""
+        kind, _, arg = choice_id.partition(":")
+        if self.state.phase == "room_exit" and choice_id == "roll":
+            return self._roll_exit_choice()
+        if self.state.phase != "explore" or kind not in ("end", "search"):
+            return super().find_choice(choice_id)
+        if kind == "end":
+            end = next((e for e in self.state.open_ends if str(e.id) == arg), None)
+            return None if end is None else self._end_choice(end)
+        target = next((f for f in self.search_targets() if f"{f[0]}:{f[1].name}" == arg), None)
+        return None if target is None else self._search_choice(target)
+
+    def _roll_exit_choice(self) -> Choice:
+        work = self.state.work
+        assert work is not None
+        return Choice("roll", t("paper.choice.roll_exit", self.lang, left=work.exits_left), {"kind": "roll"})
+
+    def _end_choice(self, end: OpenEnd) -> Choice:
+        lang = self.lang
+        return Choice(f"end:{end.id}", lambda: t("paper.choice.end", lang, id=end.id, x=end.cell[0], y=end.cell[1],
+                                                 dir=t(f"dir.{end.dir.name}", lang)),
+                      {"kind": "end", "end": end.id, "cell": list(end.cell)})
+
+    def _search_choice(self, target: tuple[int, Dir, Cell, Cell]) -> Choice:
+        feature, d, cell, _ = target
+        room, lang = self.state.features[feature].get("room"), self.lang
+
+        def label() -> str:
+            if room:
+                return t("paper.choice.search_room", lang, room=room, dir=t(f"dir.{d.name}", lang))
+            return t("paper.choice.search_dead_end", lang, x=cell[0], y=cell[1])
+
+        return Choice(f"search:{feature}:{d.name}", label, {"kind": "search", "feature": feature, "dir": d.name})
+
+    def _exit_choices(self) -> list[Choice]:
+        work = self.state.work
+        assert work is not None and work.room is not None
+        room = self.state.rooms[work.room - 1]
+        lang = self.lang
+        choices = [self._roll_exit_choice()]
+        for wall in WALLS:
+            side = wall_side(room.entry, wall)
+            for position, cell in enumerate(wall_squares(room.rect, room.entry, wall), 1):
+                if self.page.on_page(side.step(cell)):
+                    choices.append(Choice(f"wall:{wall}:{position}",
+                                          lambda w=wall, p=position, c=cell: t(
+                                              "paper.choice.wall", lang, wall=t(f"paper.wall.{w}", lang),
+                                              position=p, x=c[0], y=c[1]),
+                                          {"kind": "wall", "wall": wall, "position": position}))
+        return choices
+
+    # --- applying a choice --------------------------------------------------------------------------
+    def apply(self, choice: Choice) -> None:
+        state = self.state
+        kind, _, arg = choice.id.partition(":")
+        work = state.work
+        if kind == "end":
+            end = next(e for e in state.open_ends if e.id == int(arg))
+            state.open_ends.remove(end)
+            state.work = Work(end)
+            self._draw()
+        elif kind == "search":
+            feature, d = arg.split(":")
+            self._search(int(feature), Dir[d])
+        elif kind == "finish":
+            self._finish("stopped")
+        elif kind in ("stairs", "exit", "roll") and state.phase == "stairs_or_exit":
+            assert work is not None
+            self._stairs_or_exit(kind, work)
+        elif kind == "dead-end":
+            assert work is not None
+            self._corridor(_card(work.feature), "dead_end")
+        elif kind == "draw-again":
+            assert work is not None
+            work.feature["kind"] = "draw_again"
+            self._draw()
+        else:  # a room exit: rolled, or placed by the player
+            assert work is not None and work.room is not None
+            room = state.rooms[work.room - 1]
+            if kind == "roll":
+                roll = self.roller.roll("1d6", "paper.exit_wall", room=room.id)
+                wall = EXIT_WALL[roll.total]
+                roll.decide("paper.exit_wall_is", wall=word(f"paper.wall.{wall}"))
+                self._place_exit(room, wall, self._position(room, wall), roll.total)
+            else:
+                wall, position = arg.split(":")
+                self._place_exit(room, wall, int(position), None)
+            work.exits_left -= 1
+            if not work.exits_left:
+                self._finish_room()
+
+    def _stairs_or_exit(self, kind: str, work: Work) -> None:
+        stairs = work.feature["kind"]
+        if kind == "roll":
+            roll = self.roller.roll("1d6", "paper.stairs_or_exit", feature=work.feature["id"])
+            kind = "stairs" if roll.total <= 3 else "exit"
+            roll.decide(f"paper.chose_{kind}")
+        self._corridor(_card(work.feature), stairs if kind == "stairs" else "exit")
+
+    # --- the end --------------------------------------------------------------------------------------
+    def _done(self) -> None:
+        self.state.work = None
+        self.state.phase = "explore"
+        self._after()
+
+    def _after(self) -> None:
+        state = self.state
+        if state.phase != "explore":
+            return
+        if state.cards_used >= self.params.max_cards and state.open_ends:
+            self.roller.note("paper.budget", cards=state.cards_used)
+            self._finish("budget")
+        elif not state.open_ends and not self.search_targets():
+            self._finish("complete")
+
+    def _finish(self, why: str) -> None:
+        self.state.ended = why
+        self.state.phase = "over"
+        self.roller.note(f"paper.ended_{why}", cards=self.state.cards_used, rooms=len(self.state.rooms))
+
+    # --- results --------------------------------------------------------------------------------------
+    def paper_map(self) -> PaperMap:
+        state = self.state
+        cells = dict(sorted(self.page.cells.items(), key=lambda c: (c[0][1], c[0][0])))  # the JSON's order
+        return PaperMap(self.params.width, self.params.height, cells, state.doors, state.rooms,
+                        state.features, state.open_ends, state.ended, self.seed, self.lang, state.cards_used)
+
+    def result_json(self) -> dict[str, Any]:
+        state = self.state
+        return {
+            "phase": state.phase,
+            "ended": state.ended,
+            "cards_used": state.cards_used,
+            "draws": state.draws,
+            "features": state.features,
+            "rooms": [room.to_json() for room in state.rooms],
+            "cells": [{"x": x, "y": y, "kind": kind, "feature": feature}
+                      for (x, y), (kind, feature) in sorted(self.page.cells.items(), key=lambda c: (c[0][1], c[0][0]))],
+            "doors": [door.to_json() for door in state.doors],
+            "open_ends": [end.to_json() for end in state.open_ends],
+            "searched": [[feature, side] for feature, side in sorted(state.searched)],
+        }
+
+
+def _card(feature: dict[str, Any]) -> Card:
+    return Card(feature["card"]["rank"], feature["card"]["suit"])

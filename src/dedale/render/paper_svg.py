@@ -1,0 +1,199 @@
+"""The paper dungeon as SVG, drawn like squared paper: the grid, corridors and rooms with their walls,
+doors, secret doors (an arrow for one-way ones), stairs up and down, exits, traps, dead ends, open ends,
+numbered rooms with a legend of their contents, and optionally the card that made each feature."""
+
+from __future__ import annotations
+
+from dedale.i18n import t
+from dedale.paper.model import Door, PaperMap, Room
+from dedale.paper.rules import SUIT_SYMBOL
+from dedale.render import svg
+
+CELL = 18
+MARGIN = 30
+HEADER = 48
+LEGEND = 340
+GRID_LINE = "#bcd4ea"  # the blue of squared paper
+CORRIDOR = "#e9e2d3"
+
+
+def render_svg(paper: PaperMap, cards: bool = False) -> str:
+    """The drawing, cropped to the squares in use and a few around them (the page's edge shows where it
+    is in view)."""
+    lang = paper.lang
+    x0, y0, x1, y1 = view(paper)
+    width, height = (x1 - x0) * CELL, (y1 - y0) * CELL
+    ox, oy = MARGIN - x0 * CELL, MARGIN + HEADER - y0 * CELL  # where square (0, 0) is drawn
+    body = [svg.text(MARGIN, MARGIN + 6, t("render.paper_title", lang), 20, weight="bold"),
+            svg.text(MARGIN, MARGIN + 26, _summary(paper), 12.5)]
+    body += _paper(paper, ox, oy, (x0, y0, x1, y1))
+    body += _squares(paper, ox, oy)
+    body.append(_walls(paper, ox, oy))
+    body += [_door(door, ox, oy) for door in paper.doors if door.kind in ("door", "secret", "entrance")]
+    body += _open_ends(paper, ox, oy)
+    body += _room_numbers(paper, ox, oy)
+    if cards:
+        body += _cards(paper, ox, oy)
+    top = MARGIN + HEADER
+    legend, legend_height = _legend(paper, MARGIN * 2 + width, top)
+    body += legend
+    defs = svg.hatch("pit", svg.INK, 3, 0.8)
+    return svg.document(MARGIN * 2 + width + LEGEND, top + max(height, legend_height) + MARGIN, body,
+                        t("render.paper_title", lang), defs)
+
+
+def view(paper: PaperMap, around: int = 3) -> tuple[int, int, int, int]:
+    """The squares to draw: those in use (and the open ends), `around` more on each side, within the page."""
+    cells = [*paper.cells, *(e.cell for e in paper.open_ends)]
+    if not cells:
+        return 0, 0, paper.width, paper.height
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    return (max(min(xs) - around, 0), max(min(ys) - around, 0), min(max(xs) + 1 + around, paper.width),
+            min(max(ys) + 1 + around, paper.height))
+
+
+def _summary(paper: PaperMap) -> str:
+    lang = paper.lang
+    seed = "" if paper.seed is None else t("render.seed", lang, seed=paper.seed) + " · "
+    state = t(f"render.paper_{paper.ended or 'open'}", lang)
+    return seed + t("render.paper_summary", lang, cards=paper.cards_used, rooms=len(paper.rooms), state=state)
+
+
+def _paper(paper: PaperMap, ox: int, oy: int, box: tuple[int, int, int, int]) -> list[str]:
+    x0, y0, x1, y1 = box
+    left, top, w, h = ox + x0 * CELL, oy + y0 * CELL, (x1 - x0) * CELL, (y1 - y0) * CELL
+    lines = "".join(f"M{ox + i * CELL} {top}v{h}" for i in range(x0, x1 + 1))
+    lines += "".join(f"M{left} {oy + j * CELL}h{w}" for j in range(y0, y1 + 1))
+    edges = "".join(f"M{ox + x * CELL} {top}v{h}" for x in (0, paper.width) if x in (x0, x1))
+    edges += "".join(f"M{left} {oy + y * CELL}h{w}" for y in (0, paper.height) if y in (y0, y1))
+    return [f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="white"/>',
+            f'<path d="{lines}" stroke="{GRID_LINE}" stroke-width="0.6" fill="none"/>',
+            f'<path d="{edges}" stroke="{GRID_LINE}" stroke-width="3" fill="none"/>']
+
+
+def _squares(paper: PaperMap, ox: int, oy: int) -> list[str]:
+    """Each feature's squares in one rectangle (rooms are rectangles, corridors straight runs), then the
+    marks of the special squares."""
+    out = []
+    for feature in paper.features:
+        cells = feature.get("cells")
+        if cells:
+            xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+            fill = svg.ROOM if "room" in feature else CORRIDOR
+            out.append(f'<rect x="{ox + min(xs) * CELL}" y="{oy + min(ys) * CELL}" '
+                       f'width="{(max(xs) - min(xs) + 1) * CELL}" height="{(max(ys) - min(ys) + 1) * CELL}" '
+                       f'fill="{fill}"/>')
+    half = CELL / 2
+    for (x, y), (kind, _) in paper.cells.items():
+        if kind in ("room", "corridor"):
+            continue
+        px, py = ox + x * CELL, oy + y * CELL
+        if kind == "trap":
+            out.append(f'<circle cx="{px + half}" cy="{py + half}" r="{half - 2}" fill="url(#pit)" '
+                       f'stroke="{svg.ACCENT}" stroke-width="1.2"/>')
+            out.append(svg.text(px + half, py + half + 3.5, "T", 9, "middle", "bold", svg.ACCENT))
+        elif kind in ("stairs_up", "stairs_down"):
+            steps = "".join(f"M{px + 2} {py + 2 + i * 2.5:g}h{CELL - 4}" for i in range(5))
+            out.append(f'<path d="{steps}" stroke="{svg.INK}" stroke-width="0.8"/>')
+            out.append(svg.text(px + half, py + half + 3.5, "▲" if kind == "stairs_up" else "▼", 9, "middle",
+                                "bold", svg.PASSAGE))
+        elif kind == "exit":
+            out.append(f'<rect x="{px + 1}" y="{py + 1}" width="{CELL - 2}" height="{CELL - 2}" '
+                       f'fill="{svg.ENTRANCE}"/>')
+            out.append(svg.text(px + half, py + half + 3.5, "E", 9, "middle", "bold", "white"))
+        elif kind == "dead_end":
+            out.append(svg.text(px + half, py + half + 3.5, "×", 11, "middle", "bold", svg.INK))
+    return out
+
+
+def _walls(paper: PaperMap, ox: int, oy: int) -> str:
+    """A wall between a square and its neighbour when that is empty, off the page, or another feature with
+    no open way between them (doors are drawn on top; secret doors keep their wall)."""
+    ways = {frozenset(door.cells) for door in paper.doors if door.kind != "secret"}
+    cells = paper.cells
+    path = []
+    for (x, y), (_, feature) in cells.items():
+        for dx, dy in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+            other = (x + dx, y + dy)
+            found = cells.get(other)
+            if found is not None and (found[1] == feature or frozenset(((x, y), other)) in ways):
+                continue
+            px, py = ox + (x + (dx > 0)) * CELL, oy + (y + (dy > 0)) * CELL
+            path.append(f"M{px} {py}h{CELL}" if dy else f"M{px} {py}v{CELL}")
+    return f'<path d="{"".join(path)}" stroke="{svg.INK}" stroke-width="1.8" stroke-linecap="square" fill="none"/>'
+
+
+def _door(door: Door, ox: int, oy: int) -> str:
+    (xa, ya), (xb, yb) = door.cells
+    long, thick = CELL * 0.6, 5
+    if ya == yb:
+        cx, cy, w, h = ox + max(xa, xb) * CELL, oy + (ya + 0.5) * CELL, thick, long
+    else:
+        cx, cy, w, h = ox + (xa + 0.5) * CELL, oy + max(ya, yb) * CELL, long, thick
+    if door.kind != "secret":
+        return (f'<rect x="{cx - w / 2:g}" y="{cy - h / 2:g}" width="{w:g}" height="{h:g}" fill="white" '
+                f'stroke="{svg.INK}" stroke-width="1.2"/>')
+    mark = svg.text(cx, cy + 3.5, "S", 9.5, "middle", "bold", svg.PASSAGE)
+    if door.way == "both":
+        return mark
+    dx, dy = (xb - xa, yb - ya) if door.way == "forward" else (xa - xb, ya - yb)
+    tip_x, tip_y = cx + dx * 7, cy + dy * 7
+    arrow = (f'<path d="M{cx - dx * 5:g} {cy - dy * 5:g}L{tip_x:g} {tip_y:g}" stroke="{svg.PASSAGE}" '
+             f'stroke-width="1.6"/><polygon points="{tip_x + dx * 3:g},{tip_y + dy * 3:g} '
+             f'{tip_x - dy * 3:g},{tip_y + dx * 3:g} {tip_x + dy * 3:g},{tip_y - dx * 3:g}" fill="{svg.PASSAGE}"/>')
+    return arrow + mark
+
+
+def _open_ends(paper: PaperMap, ox: int, oy: int) -> list[str]:
+    return [f'<circle cx="{ox + (e.cell[0] + 0.5) * CELL}" cy="{oy + (e.cell[1] + 0.5) * CELL}" r="4" fill="white" '
+            f'stroke="{svg.PASSAGE}" stroke-width="1.4" stroke-dasharray="2 1.5"/>' for e in paper.open_ends]
+
+
+def _room_numbers(paper: PaperMap, ox: int, oy: int) -> list[str]:
+    out = []
+    for room in paper.rooms:
+        r = room.rect
+        cx, cy = ox + (r.x + r.w / 2) * CELL, oy + (r.y + r.h / 2) * CELL
+        out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="7.5" fill="white" stroke="{svg.INK}" stroke-width="1"/>')
+        out.append(svg.text(cx, cy + 3.3, str(room.id), 8.5, "middle", "bold"))
+    return out
+
+
+def _cards(paper: PaperMap, ox: int, oy: int) -> list[str]:
+    out = []
+    for feature in paper.features:
+        card, cells = feature.get("card"), feature.get("cells")
+        if not card or not cells or feature.get("room"):
+            continue
+        x, y = cells[0]
+        out.append(svg.text(ox + x * CELL + 1, oy + y * CELL + 6, card["rank"] + SUIT_SYMBOL[card["suit"]], 5.5,
+                            fill=svg.ZONE))
+    return out
+
+
+def _legend(paper: PaperMap, x0: int, y0: int) -> tuple[list[str], int]:
+    lang = paper.lang
+    out = [svg.text(x0, y0 + 4, t("render.legend", lang), 14, weight="bold")]
+    y = y0 + 24
+    for room in paper.rooms:
+        out.append(f'<circle cx="{x0 + 8}" cy="{y - 4}" r="8" fill="white" stroke="{svg.INK}" stroke-width="1"/>')
+        out.append(svg.text(x0 + 8, y, str(room.id), 9, "middle", "bold"))
+        for i, line in enumerate(svg.wrap(room_line(room, lang), 50)):
+            out.append(svg.text(x0 + 22, y + i * 13, line, 10.5))
+        y += 13 * len(svg.wrap(room_line(room, lang), 50)) + 6
+    y += 8
+    key = [("▲ ▼", "render.paper_stairs"), ("E", "render.paper_exit"), ("T", "render.paper_trap"),
+           ("×", "render.paper_dead_end"), ("S", "render.paper_secret"), ("○", "render.paper_open_end")]
+    for i, (mark, label) in enumerate(key):
+        out.append(svg.text(x0 + 8, y + i * 16, mark, 10, "middle", "bold", svg.PASSAGE))
+        out.append(svg.text(x0 + 22, y + i * 16, t(label, lang), 10.5))
+    return out, y + len(key) * 16 - y0
+
+
+def room_line(room: Room, lang: str) -> str:
+    """'4x3 — Monster: Goblins', for the legend and the text view."""
+    contents = room.contents
+    r = room.rect
+    what = contents.get("label", t("render.paper_start", lang))
+    details = ", ".join(d["label"] for d in contents.get("detail", []))
+    return f"{r.w}x{r.h} — {what}" + (f": {details}" if details else "")

@@ -1,0 +1,110 @@
+"""The paper dungeon's rules over many seeds and parameters (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dedale.paper.params import PaperParams
+from dedale.paper.rules import adjust_size
+from dedale.paper.session import PaperSession
+from dedale.systems import system
+from paper_invariants import check
+
+SCHEMA = json.loads(system("paper").schema())
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+
+
+@st.composite
+def paper_params(draw: st.DrawFn) -> PaperParams:
+    start = draw(st.integers(3, 6))
+    return PaperParams(width=draw(st.integers(start, 70)), height=draw(st.integers(start, 70)),
+                       max_cards=draw(st.integers(1, 150)), order=draw(st.sampled_from(["oldest", "newest", "random"])),
+                       kings=draw(st.sampled_from(["reshuffle", "set-aside"])), start_size=start)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=seeds)
+def test_default_dungeons_obey_every_rule(seed: int) -> None:
+    session = PaperSession(PaperParams(), seed).run_autopilot()
+    assert session.is_over
+    check(session)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(params=paper_params(), seed=seeds)
+def test_any_parameters_obey_every_rule(params: PaperParams, seed: int) -> None:
+    session = PaperSession(params, seed).run_autopilot()
+    assert session.is_over
+    check(session)
+    jsonschema.validate(json.loads(json.dumps(session.to_json())), SCHEMA)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, steps=st.integers(0, 120))
+def test_rules_hold_at_every_step(seed: int, steps: int) -> None:
+    session = PaperSession(PaperParams(), seed)
+    for _ in range(steps):
+        if session.is_over:
+            break
+        session.auto_step()
+        check(session)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=seeds, params=paper_params())
+def test_same_seed_same_json_and_round_trip(seed: int, params: PaperParams) -> None:
+    first = PaperSession(params, seed).run_autopilot().to_json()
+    assert json.dumps(PaperSession(params, seed).run_autopilot().to_json()) == json.dumps(first)
+    assert PaperSession.from_json(json.loads(json.dumps(first))).to_json() == first
+
+
+@given(a=st.integers(1, 10), b=st.integers(1, 10))
+def test_rule_b(a: int, b: int) -> None:
+    w, h = adjust_size(a, b)
+    if a == b:
+        assert (w, h) == (a, b)
+    elif a % 2 != b % 2:
+        assert (w, h) == ((a + 1) // 2, b) if a > b else (w, h) == (a, (b + 1) // 2)
+    else:
+        assert (w, h) == ((a + 1) // 2, (b + 1) // 2)
+
+
+def test_rule_b_examples_of_the_spec() -> None:
+    assert adjust_size(7, 4) == (4, 4) and adjust_size(8, 6) == (4, 3) and adjust_size(5, 5) == (5, 5)
+
+
+def test_the_budget_stops_the_map() -> None:
+    budgets = [PaperSession(PaperParams(max_cards=10), seed).run_autopilot() for seed in range(30)]
+    assert all(s.state.cards_used <= 10 for s in budgets)
+    assert any(s.state.ended == "budget" and s.state.open_ends for s in budgets)
+
+
+def test_the_autopilot_takes_open_ends_in_order() -> None:
+    for order, pick in (("oldest", min), ("newest", max)):
+        session = PaperSession(PaperParams(order=order), 11)
+        for _ in range(40):
+            if session.is_over:
+                break
+            ends = [e.id for e in session.state.open_ends]
+            session.auto_step()
+            chosen = session.events[-1]["choice"]
+            if chosen.startswith("end:"):
+                assert int(chosen[4:]) == pick(ends)
+
+
+def test_searches_come_when_no_open_end_is_left() -> None:
+    searched = 0
+    for seed in range(40):
+        session = PaperSession(PaperParams(), seed)
+        while not session.is_over:
+            before = list(session.state.open_ends)
+            session.auto_step()
+            if session.events[-1]["choice"].startswith("search:"):
+                assert not before
+                searched += 1
+        assert all(e["choice"] != "finish" for e in session.events)
+    assert searched > 0
