@@ -30,6 +30,7 @@ TURNS: dict[str, tuple[str, ...]] = {"corridor": ("straight",), "trap_corridor":
                                      "crossroads": ("left", "right", "straight"), "bend_right": ("right",),
                                      "bend_left": ("left",)}
 END_SQUARES = {"stairs_up", "stairs_down", "exit", "dead_end"}
+_AROUND = tuple((d, d.opposite, d.dx, d.dy) for d in DIRS)
 
 
 @dataclass
@@ -215,20 +216,19 @@ class PaperSession(Session):
 
     def _occupy(self, cells: list[Cell], kind: str, feature: int) -> None:
         """Put a feature's squares on the page, and note which room walls and dead ends they adjoin."""
-        page, features = self.page, self.state.features
+        features, squares = self.state.features, self.page.cells
         for cell in cells:
-            page.put(cell, kind, feature)
+            squares[cell] = (kind, feature)
         is_room = "room" in features[feature]
-        for cell in cells:
-            for d in DIRS:
-                beyond = (cell[0] + d.dx, cell[1] + d.dy)
-                found = page.cells.get(beyond)
+        for x, y in cells:
+            for d, back, dx, dy in _AROUND:
+                beyond = (x + dx, y + dy)
+                found = squares.get(beyond)
                 if found is None or found[1] == feature:
                     continue
                 other = found[1]
                 if is_room:
-                    self._adjoin(feature, d, cell, other)
-                back = d.opposite
+                    self._adjoin(feature, d, (x, y), other)
                 if "room" in features[other] or (found[0] == "dead_end" and features[other]["dir"] == back.name):
                     self._adjoin(other, back, beyond, feature)
 
