@@ -25,6 +25,15 @@ _lang = ["en"]
 
 Lang = Annotated[str, typer.Option("--lang", envvar="DEDALE_LANG", help=f"Language: {', '.join(LANGUAGES)}.")]
 Seed = Annotated[int | None, typer.Option("--seed", help="Seed (random and printed on stderr if not given).")]
+Count = Annotated[int, typer.Option("--count", help="How many results (seeds S, S+1, ...).")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON (one line each with --count).")]
+Output = Annotated[str | None, typer.Option(
+    "-o", "--output", help="Write .json .svg .png .txt or .pdf; with --count, a folder or a pattern with {seed}.")]
+TableDice = Annotated[bool, typer.Option(
+    "--table-dice", help="Table mode: roll real dice and draw real cards, and enter each result.")]
+Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
+Save = Annotated[Path | None, typer.Option("--save", help="Where to save the session (also on Ctrl-C).")]
+Load = Annotated[Path | None, typer.Option("--load", help="Resume a saved session.")]
 
 
 def set_lang(lang: str) -> str:
@@ -39,6 +48,14 @@ def current_lang() -> str:
 def say(key: str, **args: Any) -> None:
     """A message for the user on stderr, in their language."""
     typer.echo(t(key, current_lang(), **args), err=True)
+
+
+def tables_folder(tables: Path | None, system_name: str) -> str | None:
+    """The player's tables for a system: FOLDER/SYSTEM/ when there is one (as `dedale tables export`
+    writes them), else FOLDER itself."""
+    if tables is None:
+        return None
+    return str(tables / system_name if (tables / system_name).is_dir() else tables)
 
 
 def resolve_seed(seed: int | None) -> int:

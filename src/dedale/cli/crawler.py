@@ -7,7 +7,22 @@ from typing import Annotated
 
 import typer
 
-from dedale.cli.common import Lang, Seed, generate, resolve_seed, set_lang, write_atomic
+from dedale.cli.common import (
+    AsJson,
+    Count,
+    Lang,
+    Load,
+    Output,
+    Save,
+    Seed,
+    TableDice,
+    Tables,
+    generate,
+    resolve_seed,
+    set_lang,
+    tables_folder,
+    write_atomic,
+)
 from dedale.cli.play import play as run_play
 from dedale.core.errors import DedaleError
 from dedale.crawler.contents import load_tables
@@ -34,14 +49,11 @@ NoEarlyBoss = Annotated[bool, typer.Option(
     "--no-early-boss", help="Skip the early-boss check: the boss comes as room N.")]
 Contents = Annotated[str, typer.Option(
     "--contents", help="Room contents: tables, or dungeon-roll (Dungeon Roll dice).")]
-Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
 
 
 def _params(size: str, boss_size: str | None, board: int, zone: int, start: str | None, fill_chance: float,
             stock: str | None, no_early_boss: bool, contents: str, tables: Path | None) -> CrawlerParams:
-    folder = None
-    if tables is not None:
-        folder = str(tables / "crawler" if (tables / "crawler").is_dir() else tables)
+    folder = tables_folder(tables, "crawler")
     params = CrawlerParams.parse(board=board, zone=zone, size=size, boss_size=boss_size, start=start,
                                  fill_chance=fill_chance, stock=stock, early_boss=not no_early_boss,
                                  contents=contents, tables=folder)
@@ -63,11 +75,9 @@ def crawler(
     no_early_boss: NoEarlyBoss = False,
     contents: Contents = "tables",
     tables: Tables = None,
-    count: Annotated[int, typer.Option("--count", help="How many dungeons (seeds S, S+1, ...).")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one line each with --count).")] = False,
-    output: Annotated[str | None, typer.Option(
-        "-o", "--output", help="Write .json .svg .png .txt or .pdf; with --count, a folder or a pattern with {seed}.",
-    )] = None,
+    count: Count = 1,
+    as_json: AsJson = False,
+    output: Output = None,
     lang: Lang = "en",
 ) -> None:
     """Generate dungeons with the autopilot (the text view on stdout unless --json or -o)."""
@@ -81,9 +91,9 @@ def crawler(
 @app.command()
 def play(
     seed: Seed = None,
-    table_dice: Annotated[bool, typer.Option("--table-dice", help="Roll real dice: enter each result.")] = False,
-    save: Annotated[Path | None, typer.Option("--save", help="Where to save the session (also on Ctrl-C).")] = None,
-    load: Annotated[Path | None, typer.Option("--load", help="Resume a saved session.")] = None,
+    table_dice: TableDice = False,
+    save: Save = None,
+    load: Load = None,
     size: Size = "3d6",
     boss_size: BossSize = None,
     board: BoardZones = 5,

@@ -7,7 +7,21 @@ from typing import Annotated
 
 import typer
 
-from dedale.cli.common import Lang, Seed, generate, resolve_seed, set_lang
+from dedale.cli.common import (
+    AsJson,
+    Count,
+    Lang,
+    Load,
+    Output,
+    Save,
+    Seed,
+    TableDice,
+    Tables,
+    generate,
+    resolve_seed,
+    set_lang,
+    tables_folder,
+)
 from dedale.cli.play import play as run_play
 from dedale.paper.contents import load_tables
 from dedale.paper.params import PaperParams
@@ -24,14 +38,11 @@ MaxCards = Annotated[int, typer.Option("--max-cards", help="The card budget (Kin
 Order = Annotated[str, typer.Option("--order", help="Which open end the autopilot takes: oldest, newest, random.")]
 Kings = Annotated[str, typer.Option("--kings", help="reshuffle, or set-aside (the fourth King reshuffles).")]
 StartSize = Annotated[int, typer.Option("--start-size", help="The starting room's side, in squares.")]
-Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
 
 
 def _params(width: int, height: int, max_cards: int, order: str, kings: str, start_size: int,
             tables: Path | None) -> PaperParams:
-    folder = None
-    if tables is not None:
-        folder = str(tables / "paper" if (tables / "paper").is_dir() else tables)
+    folder = tables_folder(tables, "paper")
     params = PaperParams(width=width, height=height, max_cards=max_cards, order=order, kings=kings,
                          start_size=start_size, tables=folder)
     load_tables(params.tables)  # a broken table file is bad input too: say so before anything else
@@ -50,11 +61,9 @@ def paper(
     start_size: StartSize = 4,
     tables: Tables = None,
     cards: Annotated[bool, typer.Option("--cards", help="Show the card that made each feature.")] = False,
-    count: Annotated[int, typer.Option("--count", help="How many dungeons (seeds S, S+1, ...).")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one line each with --count).")] = False,
-    output: Annotated[str | None, typer.Option(
-        "-o", "--output", help="Write .json .svg .png .txt or .pdf; with --count, a folder or a pattern with {seed}.",
-    )] = None,
+    count: Count = 1,
+    as_json: AsJson = False,
+    output: Output = None,
     lang: Lang = "en",
 ) -> None:
     """Generate paper dungeons with the autopilot (the text view on stdout unless --json or -o)."""
@@ -69,10 +78,9 @@ def paper(
 @app.command()
 def play(
     seed: Seed = None,
-    table_dice: Annotated[bool, typer.Option(
-        "--table-dice", help="Real cards and dice: enter each card drawn and each die rolled.")] = False,
-    save: Annotated[Path | None, typer.Option("--save", help="Where to save the session (also on Ctrl-C).")] = None,
-    load: Annotated[Path | None, typer.Option("--load", help="Resume a saved session.")] = None,
+    table_dice: TableDice = False,
+    save: Save = None,
+    load: Load = None,
     width: Width = 60,
     height: Height = 60,
     max_cards: MaxCards = 80,

@@ -29,6 +29,14 @@ Event = dict[str, Any]
 ENTER = "enter:"
 
 
+def check_format(data: Any, system: str) -> dict[str, Any]:
+    """`data` is a JSON document of `system` ("format": "dedale/SYSTEM"), or a clear error."""
+    if not isinstance(data, dict) or data.get("format") != f"dedale/{system}":
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise DedaleError("error.format", expected=f"dedale/{system}", found=found)
+    return data
+
+
 @dataclass(frozen=True)
 class Choice:
     """A legal choice: a stable `id`, a human `label`, and `data` saying what it points at (for UIs).
@@ -298,9 +306,7 @@ class Session(ABC):
     @classmethod
     def from_json(cls, data: Any) -> Self:
         """Rebuild a session from its JSON by replaying its events, and check it matches what was saved."""
-        if not isinstance(data, dict) or data.get("format") != f"dedale/{cls.system}":
-            found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise DedaleError("error.format", expected=f"dedale/{cls.system}", found=found)
+        check_format(data, cls.system)
         if data.get("version") != cls.version:
             raise DedaleError("error.version", found=data.get("version"), supported=cls.version)
         seed, events = data.get("seed"), data.get("events")

@@ -8,6 +8,7 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.grid import Cell, Dir, Rect
+from dedale.core.session import check_format
 from dedale.crawler.board import Zone
 
 
@@ -94,9 +95,7 @@ class Dungeon:
     @classmethod
     def from_json(cls, data: Any) -> Dungeon:
         """Load a crawler document for rendering (no replay, so no tables needed)."""
-        if not isinstance(data, dict) or data.get("format") != "dedale/crawler":
-            raise DedaleError("error.format", expected="dedale/crawler",
-                              found=data.get("format") if isinstance(data, dict) else type(data).__name__)
+        check_format(data, "crawler")
         try:
             params = data["params"]
             return cls(params["board_zones"], params["zone_cells"], data["size"], data["outcome"],

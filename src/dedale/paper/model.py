@@ -8,6 +8,7 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.grid import Cell, Dir, Rect
+from dedale.core.session import check_format
 
 
 @dataclass(frozen=True)
@@ -81,9 +82,7 @@ class PaperMap:
     @classmethod
     def from_json(cls, data: Any) -> PaperMap:
         """Load a paper document for rendering (no replay)."""
-        if not isinstance(data, dict) or data.get("format") != "dedale/paper":
-            raise DedaleError("error.format", expected="dedale/paper",
-                              found=data.get("format") if isinstance(data, dict) else type(data).__name__)
+        check_format(data, "paper")
         try:
             params = data["params"]
             cells = {(c["x"], c["y"]): (c["kind"], c["feature"]) for c in data["cells"]}
