@@ -69,13 +69,29 @@ def _paper() -> System:
     }, render_text, load_tables)
 
 
+def _hexcrawl() -> System:
+    from dedale.hexcrawl.model import HexMap
+    from dedale.hexcrawl.session import HexcrawlSession
+    from dedale.hexcrawl.tables import load_tables
+    from dedale.render.hex_svg import render_svg
+    from dedale.render.hex_text import render_text
+    from dedale.render.png import svg_to_png
+
+    return System("hexcrawl", HexcrawlSession, HexMap.from_json, {
+        ".svg": lambda m, _: render_svg(m).encode("utf-8"),
+        ".png": lambda m, _: svg_to_png(render_svg(m)),
+        ".txt": lambda m, _: render_text(m).encode("utf-8"),
+        ".pdf": lambda m, _: _pdf(render_svg(m)),
+    }, render_text, load_tables)
+
+
 def _pdf(svg_text: str) -> bytes:
     import cairosvg  # loads cairo: only when a PDF is asked for
 
     return cairosvg.svg2pdf(bytestring=svg_text.encode("utf-8"))
 
 
-_FACTORIES: dict[str, Callable[[], System]] = {"crawler": _crawler, "paper": _paper}
+_FACTORIES: dict[str, Callable[[], System]] = {"crawler": _crawler, "paper": _paper, "hexcrawl": _hexcrawl}
 
 
 def system(name: str) -> System:

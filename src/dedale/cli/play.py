@@ -54,7 +54,7 @@ class Player:
         log = self.session.log
         self.shown = min(self.shown, len(log))
         for entry in log[self.shown:]:
-            typer.echo("  " + describe(entry, self.lang))
+            typer.echo("  " + describe(self.session.log_entry(entry), self.lang))
         self.shown = len(log)
 
     def _prompt(self) -> str:
@@ -70,7 +70,8 @@ class Player:
             return t("play.enter", self.lang, what=describe_request(session.pending, self.lang),
                      accepted=accepted) + " "
         for number, choice in enumerate(session.choices(), 1):
-            typer.echo(f"  {number:>3}. {choice.label}")
+            key = f" [{choice.data['key']}]" if "key" in choice.data else ""
+            typer.echo(f"  {number:>3}. {choice.label}{key}")
         return t("play.choose", self.lang, count=len(session.choices())) + " "
 
     def _turn(self, line: str) -> bool:
@@ -89,8 +90,14 @@ class Player:
                     if session.pending is None:
                         break
                 return session.pending is None
+            keys = {str(c.data["key"]).lower(): c.id for c in session.choices() if "key" in c.data}
+            if line in keys:  # a choice's own key, such as a direction
+                session.step(keys[line])
+                return True
             if not line.isdigit() or not 1 <= int(line) <= len(session.choices()):
-                self.say("play.bad_number", value=line, count=len(session.choices()))
+                shown = [str(c.data["key"]) for c in session.choices() if "key" in c.data]
+                self.say("play.bad_keys" if shown else "play.bad_number", value=line, count=len(session.choices()),
+                         keys=", ".join(shown))
                 return False
             session.step(session.choices()[int(line) - 1].id)
             return True

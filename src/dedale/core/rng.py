@@ -165,6 +165,14 @@ class Roller:
         self.log.append(entry)
         return Roll(entry)
 
+    def die(self, sides: int, purpose: str, **args: Any) -> int:
+        """One die, not logged: for a caller that keeps the result in a record of its own (a hexcrawl
+        hex keeps its dice; logging each again would double a large map's memory)."""
+        if isinstance(self.source, SeededSource):
+            return self.source.gen.below(sides) + 1
+        spec = DiceExpr(1, sides)
+        return self._uniform(sides, _die_request(spec, _text(spec), 0, purpose, args)) + 1
+
     def chance(self, probability: float, purpose: str, **args: Any) -> bool:
         """A chance such as 0.3 is a percentile die, hit on `<= 100 * p`."""
         roll = self.roll("1d100", purpose, **args)

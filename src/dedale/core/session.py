@@ -129,6 +129,11 @@ class Session(ABC):
     def log(self) -> list[LogEntry]:
         return self.state.log
 
+    def log_entry(self, entry: Any) -> LogEntry:
+        """A log entry as JSON. Systems with huge logs may keep records of their own in the log (a hexcrawl
+        hex) and say here how each reads."""
+        return entry
+
     def choices(self) -> list[Choice]:
         if self.pending is not None:
             return [Choice(ENTER + option, option, {"kind": "enter"}) for option in self.pending.options]
@@ -274,7 +279,7 @@ class Session(ABC):
             "over": self.is_over,
             **self.result_json(),
             "events": self.events,
-            "log": self.log,
+            "log": [self.log_entry(entry) for entry in self.log],
         }
         if self.pending is not None:
             document["pending"] = {"kind": self.pending.kind, "for": self.pending.purpose,

@@ -1,0 +1,1 @@
+"""The hexcrawl: a hex map that appears as the party explores, each hex inheriting from its neighbours."""

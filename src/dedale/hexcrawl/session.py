@@ -1,0 +1,289 @@
+"""The hexcrawl session: communities placed before play, then each hex explored when the party first
+enters it (the rules of `hexcrawl.md`). The party moves to a neighbour (N, NE, SE, S, SW, NW); the
+autopilot explores the rest of the map in the order the parameters name (spiral, breadth-first or a
+random walk of the party), one step for the whole map."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from dedale.core.session import Choice, Session, State
+from dedale.hexcrawl.hexes import (
+    DIRECTION_NAMES,
+    Hex,
+    distance,
+    hex_count,
+    label,
+    map_hexes,
+    neighbour,
+    neighbours,
+    on_map,
+    spiral,
+)
+from dedale.hexcrawl.model import RELIEFS, HexMap, HexRecord
+from dedale.hexcrawl.params import HexParams
+from dedale.hexcrawl.tables import load_tables
+from dedale.i18n import t, word
+
+COMMUNITY_TABLES = {"city": "city_nature", "community": "community_nature", "fae": "fae_nature"}
+
+
+class RestPolicy:
+    """The batch autopilot: explore everything left, in the map's order, in one step."""
+
+    name = "default"
+
+    def choose(self, session: HexcrawlSession) -> str:
+        return "explore-rest"
+
+
+@dataclass
+class HexState(State):
+    hexes: dict[Hex, HexRecord] = field(default_factory=dict)
+    party: Hex = (0, 0)
+    communities: list[dict[str, Any]] = field(default_factory=list)
+    sites: list[dict[str, Any]] = field(default_factory=list)
+    stopped: bool = False
+
+
+class HexcrawlSession(Session):
+    system = "hexcrawl"
+    version = 1
+    policies: ClassVar[dict[str, Any]] = {"default": lambda s: RestPolicy()}
+
+    params: HexParams
+    state: HexState
+
+    def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False,
+                 lang: str = "en") -> None:
+        params = params or HexParams()
+        self.tables = load_tables(params.tables)
+        # Each face of the one-die tables, read once: a hex is explored hundreds of thousands of times.
+        self.vegetation = [self.tables["vegetation"].row_for(face).id
+                           for face in range(1, self.tables["vegetation"].dice.sides + 1)]  # type: ignore[union-attr]
+        self.obstacles = [self.tables["obstacles"].row_for(face).id
+                          for face in range(1, self.tables["obstacles"].dice.sides + 1)]  # type: ignore[union-attr]
+        self.labels = {row.id: row.label(lang) for name in ("vegetation", "obstacles")
+                       for row in self.tables[name].rows}
+        super().__init__(params, seed, table, lang)
+
+    @classmethod
+    def params_from_json(cls, data: Any) -> HexParams:
+        return HexParams.from_json(data)
+
+    def new_state(self) -> HexState:
+        return HexState(party=self.params.start)
+
+    @property
+    def over(self) -> bool:
+        return self.state.stopped or len(self.state.hexes) == hex_count(self.params.radius)
+
+    def log_entry(self, entry: Any) -> dict[str, Any]:
+        return entry.log_entry(self.params.radius, self.labels) if isinstance(entry, HexRecord) else entry
+
+    # --- before play: communities -------------------------------------------------------------------
+    def start(self) -> None:
+        roller = self.roller
+        taken: set[Hex] = set()
+        self._community("city", taken)
+        others = roller.roll("1d8+2", "hexcrawl.community_count")
+        others.decide("hexcrawl.count_is", count=others.total)
+        fae = roller.roll("1d8", "hexcrawl.fae_count")
+        fae.decide("hexcrawl.count_is", count=fae.total)
+        for kind, count in (("community", others.total), ("fae", fae.total)):
+            for _ in range(count):
+                self._community(kind, taken)
+        if self.params.sites:
+            self._sites(taken)
+        self._enter(self.params.start)
+
+    def _random_hex(self, purpose: str, taken: set[Hex]) -> Hex:
+        """A hex off the outer rim, rolled as a column and a row die (rerolled off the inner map, or onto
+        a hex already taken while free ones remain): a table can roll it too."""
+        inner = self.params.radius - 1
+        if inner <= 0:
+            return 0, 0
+        free = hex_count(inner) > sum(1 for h in taken if distance(h, (0, 0)) <= inner)
+        sides = 2 * inner + 1
+        while True:
+            q = self.roller.roll(f"1d{sides}", purpose, axis="q").total - inner - 1
+            r = self.roller.roll(f"1d{sides}", purpose, axis="r").total - inner - 1
+            h = (q, r)
+            if abs(q + r) <= inner and (h not in taken or not free):
+                taken.add(h)
+                return h
+
+    def _row(self, table: str, purpose: str, **args: Any) -> dict[str, str]:
+        row = self.tables.roll(table, self.roller, purpose, self.lang, **args)
+        return {"id": row.id, "label": row.label(self.lang)}
+
+    def _community(self, kind: str, taken: set[Hex]) -> None:
+        number = len(self.state.communities) + 1
+        h = self._random_hex("hexcrawl.community_hex", taken)
+        name = self._name(number)
+        position = self.roller.roll("1d7", "hexcrawl.position", community=number).total
+        self.state.communities.append({
+            "id": number, "kind": kind, "name": name, "q": h[0], "r": h[1], "label": label(h, self.params.radius),
+            "position": position,
+            "nature": self._row(COMMUNITY_TABLES[kind], "hexcrawl.nature", community=number),
+            "themes": self._themes(number),
+            "function": self._row("function", "hexcrawl.function", community=number),
+            "people": self._row("people", "hexcrawl.people", community=number),
+        })
+        self.roller.note("hexcrawl.community_placed", name=name, kind=word(f"hexcrawl.kind.{kind}"),
+                         label=label(h, self.params.radius))
+
+    def _name(self, number: int) -> str:
+        """Two syllables from the name tables, rolled again for a name already given or a stutter."""
+        given = {community["name"] for community in self.state.communities}
+        while True:
+            start = self._row("name_start", "hexcrawl.name", community=number)["label"]
+            end = self._row("name_end", "hexcrawl.name", community=number)["label"]
+            if start.lower() != end.lower() and start + end not in given:
+                return start + end
+
+    def _themes(self, number: int) -> list[dict[str, str]]:
+        """Two themes, the second rerolled while it repeats the first."""
+        first = self._row("themes", "hexcrawl.theme", community=number)
+        while (second := self._row("themes", "hexcrawl.theme", community=number))["id"] == first["id"]:
+            pass
+        return [first, second]
+
+    def _sites(self, taken: set[Hex]) -> None:
+        """Beyond the seed: the city's satellites (1D4, within 2 hexes of it) and ruins (1D6, anywhere)."""
+        radius = self.params.radius
+        city = (self.state.communities[0]["q"], self.state.communities[0]["r"])
+        around = sorted(h for h in map_hexes(radius) if 1 <= distance(h, city) <= 2)
+        satellites = self.roller.roll("1d4", "hexcrawl.satellite_count").total if around else 0
+        for _ in range(satellites):
+            h = around[self.roller.pick(len(around), "hexcrawl.satellite_hex", among=len(around))]
+            self._site("satellite", "satellites", h)
+        for _ in range(self.roller.roll("1d6", "hexcrawl.ruin_count").total):
+            self._site("ruin", "ruins", self._random_hex("hexcrawl.ruin_hex", taken))
+
+    def _site(self, kind: str, table: str, h: Hex) -> None:
+        number = len(self.state.sites) + 1
+        self.state.sites.append({
+            "id": number, "kind": kind, "q": h[0], "r": h[1], "label": label(h, self.params.radius),
+            "position": self.roller.roll("1d7", "hexcrawl.position", site=number).total,
+            "type": self._row(table, f"hexcrawl.{kind}", site=number)})
+
+    # --- exploring a hex ----------------------------------------------------------------------------
+    def _explore(self, h: Hex) -> None:
+        """Relief (inherited from the neighbour the die names when it is explored, else the relief die),
+        vegetation, and perhaps a natural obstacle with its place in the hex."""
+        hexes, die = self.state.hexes, self.roller.die
+        neighbour_die = relief_die = weights_die = None
+        inherited = None
+        if self.params.variant == "rule":
+            neighbour_die, relief_die = die(8, "hexcrawl.neighbour_die"), die(8, "hexcrawl.relief_die")
+            relief = relief_die - 1
+            if neighbour_die <= 6:
+                name = DIRECTION_NAMES[neighbour_die - 1]
+                found = hexes.get(neighbour(h, name))
+                if found is not None:
+                    relief, inherited = found.relief, name
+        else:  # the simulator: each relief weighs 1/4, plus 1 for each explored neighbour with it (x 4)
+            weights = [1] * len(RELIEFS)
+            for other in neighbours(h):
+                found = hexes.get(other)
+                if found is not None:
+                    weights[found.relief] += 4
+            weights_die = die(sum(weights), "hexcrawl.weights_die")
+            relief, left = 0, weights_die
+            while left > weights[relief]:
+                left -= weights[relief]
+                relief += 1
+        vegetation_die = die(len(self.vegetation), "hexcrawl.vegetation")
+        obstacle_roll = die(100, "hexcrawl.obstacle_roll")
+        obstacle = obstacle_die = position = None
+        if obstacle_roll <= round(100 * self.params.obstacle_chance):
+            obstacle_die = die(len(self.obstacles), "hexcrawl.obstacle")
+            obstacle, position = self.obstacles[obstacle_die - 1], die(7, "hexcrawl.position")
+        record = HexRecord(h[0], h[1], len(hexes), neighbour_die, relief_die, relief, inherited, vegetation_die,
+                           self.vegetation[vegetation_die - 1], obstacle_roll, obstacle, obstacle_die, position,
+                           weights_die)
+        hexes[h] = record
+        self.state.log.append(record)
+        if relief == 0:
+            for community in self.state.communities:
+                if (community["q"], community["r"]) == h:
+                    self.roller.note("hexcrawl.absurd", name=community["name"])
+
+    def _enter(self, h: Hex) -> None:
+        self.state.party = h
+        if h not in self.state.hexes:
+            self._explore(h)
+
+    def _explore_rest(self) -> None:
+        radius, hexes = self.params.radius, self.state.hexes
+        order = self.params.order
+        if order == "walk":
+            total = hex_count(radius)
+            while len(hexes) < total:
+                options = [h for h in neighbours(self.state.party) if on_map(h, radius)]
+                self._enter(options[self.roller.pick(len(options), "autopilot.walk", among=len(options))])
+            return
+        for h in spiral(radius) if order == "spiral" else _breadth_first(self.params.start, radius):
+            if h not in hexes:
+                self._explore(h)
+
+    # --- choices ------------------------------------------------------------------------------------
+    def rule_choices(self) -> list[Choice]:
+        lang, radius = self.lang, self.params.radius
+        party, hexes = self.state.party, self.state.hexes
+        choices = []
+        for name in DIRECTION_NAMES:
+            h = neighbour(party, name)
+            if on_map(h, radius):
+                state = "explored_hex" if h in hexes else "unexplored"
+                choices.append(Choice(
+                    f"move:{name}",
+                    lambda name=name, h=h, state=state: t("hexcrawl.choice.move", lang, dir=t(f"hexdir.{name}", lang),
+                                                          label=label(h, radius), state=t(f"hexcrawl.{state}", lang)),
+                    {"kind": "move", "dir": name, "key": name, "hex": list(h), "explored": h in hexes}))
+        choices.append(Choice("explore-rest", t("hexcrawl.choice.rest", lang,
+                                                 order=t(f"hexcrawl.order.{self.params.order}", lang)),
+                              {"kind": "explore-rest"}))
+        choices.append(Choice("stop", t("hexcrawl.choice.stop", lang), {"kind": "stop", "key": "stop"}))
+        return choices
+
+    def apply(self, choice: Choice) -> None:
+        kind, _, arg = choice.id.partition(":")
+        if kind == "move":
+            self._enter(neighbour(self.state.party, arg))
+        elif kind == "explore-rest":
+            self._explore_rest()
+        else:
+            self.state.stopped = True
+        if self.over:
+            self.roller.note("hexcrawl.over", hexes=len(self.state.hexes))
+
+    # --- results ------------------------------------------------------------------------------------
+    def hex_map(self) -> HexMap:
+        state = self.state
+        return HexMap(self.params.radius, state.hexes, state.communities, state.sites, state.party, self.labels,
+                      self.seed, self.lang)
+
+    def result_json(self) -> dict[str, Any]:
+        radius = self.params.radius
+        return {"hexes": [h.to_json(radius, self.labels) for h in self.state.hexes.values()],
+                "communities": self.state.communities, "sites": self.state.sites,
+                "party": list(self.state.party), "explored": len(self.state.hexes),
+                "total": hex_count(radius), "stopped": self.state.stopped}
+
+
+def _breadth_first(start: Hex, radius: int) -> list[Hex]:
+    seen = {start}
+    queue = deque([start])
+    ordered = []
+    while queue:
+        h = queue.popleft()
+        ordered.append(h)
+        for other in neighbours(h):
+            if other not in seen and on_map(other, radius):
+                seen.add(other)
+                queue.append(other)
+    return ordered

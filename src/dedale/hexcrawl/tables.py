@@ -1,0 +1,27 @@
+"""The hexcrawl's tables: vegetation and obstacles (rolled for every hex), communities, satellites, ruins."""
+
+from __future__ import annotations
+
+from dedale.core.errors import DedaleError
+from dedale.core.tables import TableSet, load_system_tables
+
+# Rolled for every hex, as one die each (their dice are kept in the hex's record, not logged again).
+ONE_DIE = ("vegetation", "obstacles")
+NEEDED = (*ONE_DIE, "city_nature", "community_nature", "fae_nature", "themes", "function", "people", "name_start",
+          "name_end", "satellites", "ruins")
+
+
+def check(tables: TableSet) -> TableSet:
+    for name in NEEDED:
+        if name not in tables.tables:
+            raise DedaleError("table.missing_table", table=name)
+        table = tables[name]
+        if table.dice is None:
+            raise table.fail("", "table.needs_dice")
+        if name in ONE_DIE and (table.dice.count != 1 or table.dice.modifier or any(row.then for row in table.rows)):
+            raise table.fail("", "table.one_die")
+    return tables
+
+
+def load_tables(user_dir: str | None) -> TableSet:
+    return load_system_tables("dedale.hexcrawl", user_dir, check)

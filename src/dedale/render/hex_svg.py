@@ -1,0 +1,170 @@
+"""The hexcrawl map as SVG: hexes coloured and patterned by relief, vegetation and obstacle symbols,
+communities and sites marked and named, offset labels, fog over unexplored hexes, the party's hex, and a
+legend. Details give way to legibility as the map grows: at small hex sizes only the relief colours, the
+communities and the party remain."""
+
+from __future__ import annotations
+
+from html import escape
+
+from dedale.hexcrawl.hexes import corners, label, map_hexes, position_offset, to_pixel
+from dedale.hexcrawl.model import RELIEFS, HexMap
+from dedale.i18n import t
+from dedale.render import svg
+
+# Relief: a colour (sea to snow) and a pattern, so that no relief is told by colour alone.
+RELIEF_COLOURS = ("#6fa8dc", "#e8dca8", "#cfe3a6", "#93c47d", "#d3b77c", "#b9a37a", "#9c8c7a", "#eeeeee")
+FOG = "#cfcac0"
+VEGETATION_MARKS = {
+    "dense_forest": "♣♣", "woods": "♣", "groves": "♠", "clearings": "○", "sands": "∴", "rocky_ground": "▴",
+    "marsh": "≈", "wasteland": "×", "moor": "ʌ", "grassland": "\"", "pasture": "ᵥ", "farmland": "#",
+    "meadow": "✿", "heath": "*", "copses": "♤", "peat_bog": "≋"}
+OBSTACLE_MARKS = {"mountain_chain": "▲", "huge_cliff": "⊥", "geothermal": "♨", "lake": "●", "wide_river": "∿",
+                  "canyon": "∨", "dead_lands": "☠", "wild_magic": "✶"}
+COMMUNITY_MARKS = {"city": "★", "community": "●", "fae": "◆", "satellite": "■", "ruin": "†"}
+MARGIN = 28
+HEADER = 50
+LEGEND = 330
+
+
+def hex_size(radius: int) -> float:
+    """The hexes' circumradius in pixels: 18 up to radius 12, then smaller so the map stays about 1,100
+    pixels wide (never under 4)."""
+    return 18.0 if radius <= 12 else max(4.0, 1100 / (3 * radius + 2))
+
+
+def mark(marks: dict[str, str], key: str, labels: dict[str, str]) -> str:
+    """The symbol of a table row; a player's own rows get their label's first letter."""
+    return marks.get(key) or (labels.get(key) or key)[:1].upper()
+
+
+def render_svg(hex_map: HexMap) -> str:
+    lang, radius = hex_map.lang, hex_map.radius
+    size = hex_size(radius)
+    half_w, half_h = size * (1.5 * radius + 1), size * svg_sqrt3() * (radius + 0.5)
+    ox, oy = MARGIN + half_w, MARGIN + HEADER + half_h
+    body = [svg.text(MARGIN, MARGIN + 6, t("render.hex_title", lang), 20, weight="bold"),
+            svg.text(MARGIN, MARGIN + 26, _summary(hex_map), 12.5)]
+    detailed = size >= 12
+    cells, details = [], []
+    for h in map_hexes(radius):
+        x, y = to_pixel(h, size)
+        x, y = ox + x, oy + y
+        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in corners(x, y, size))
+        record = hex_map.hexes.get(h)
+        if record is None:
+            cells.append(f'<polygon points="{points}" fill="{FOG}" stroke="#b8b2a6" stroke-width="0.5"/>')
+            continue
+        relief = record.relief
+        cells.append(f'<polygon points="{points}" fill="{RELIEF_COLOURS[relief]}" stroke="#8a8478" '
+                     f'stroke-width="{0.6 if detailed else 0.3}"/>')
+        if detailed:
+            cells.append(f'<polygon points="{points}" fill="url(#relief{relief})"/>')
+            details.append(svg.text(x, y + size * 0.15, mark(VEGETATION_MARKS, record.vegetation, hex_map.labels),
+                                    size * 0.42, "middle", fill="#3d5a2a"))
+            if size >= 16:
+                details.append(svg.text(x, y - size * 0.55, label(h, radius), size * 0.26, "middle", fill="#5b554b"))
+            if record.obstacle is not None and record.position is not None:
+                dx, dy = position_offset(record.position)
+                details.append(svg.text(x + dx * size * 0.55, y + dy * size * 0.55 + size * 0.15,
+                                        mark(OBSTACLE_MARKS, record.obstacle, hex_map.labels), size * 0.45,
+                                        "middle", "bold", svg.ACCENT))
+    body += cells + details
+    body += _places(hex_map, ox, oy, size)
+    if hex_map.party is not None:
+        x, y = to_pixel(hex_map.party, size)
+        body.append(f'<circle cx="{ox + x:.1f}" cy="{oy + y:.1f}" r="{size * 0.62:.1f}" fill="none" '
+                    f'stroke="{svg.ACCENT}" stroke-width="{max(1.5, size / 7):.1f}" stroke-dasharray="4 2"/>')
+    width = MARGIN * 2 + 2 * half_w
+    legend, legend_height = _legend(hex_map, width, MARGIN + HEADER)
+    body += legend
+    height = MARGIN * 2 + HEADER + max(2 * half_h, legend_height)
+    return svg.document(width + LEGEND, height, body, t("render.hex_title", lang), _patterns())
+
+
+def svg_sqrt3() -> float:
+    return 3 ** 0.5
+
+
+def _summary(hex_map: HexMap) -> str:
+    lang = hex_map.lang
+    seed = "" if hex_map.seed is None else t("render.seed", lang, seed=hex_map.seed) + " · "
+    total = 1 + 3 * hex_map.radius * (hex_map.radius + 1)
+    return seed + t("render.hex_summary", lang, radius=hex_map.radius, explored=len(hex_map.hexes), total=total,
+                    communities=len(hex_map.communities))
+
+
+def _places(hex_map: HexMap, ox: float, oy: float, size: float) -> list[str]:
+    """Communities and sites at their place in the hex, named when there is room."""
+    out = []
+    for place in [*hex_map.sites, *hex_map.communities]:
+        x, y = to_pixel((place["q"], place["r"]), size)
+        dx, dy = position_offset(place["position"])
+        px, py = ox + x + dx * size * 0.5, oy + y + dy * size * 0.5
+        kind = place["kind"]
+        big = kind == "city"
+        font = max(7.0, size * (0.8 if big else 0.55))
+        out.append(svg.text(px, py + font * 0.35, COMMUNITY_MARKS[kind], font, "middle", "bold",
+                            svg.INK if kind != "fae" else "#7a3e9d", ' stroke="white" stroke-width="0.6"'))
+        if "name" in place:  # communities are few: always named, on a white halo
+            where = f'x="{px + font * 0.6:.1f}" y="{py - font * 0.45:.1f}" font-size="{max(8.0, font * 0.8):.1f}"'
+            name = escape(place["name"])
+            out.append(f'<text {where} font-weight="bold" fill="white" stroke="white" stroke-width="2.5" '
+                       f'stroke-linejoin="round">{name}</text>'
+                       f'<text {where} font-weight="bold" fill="{svg.INK}">{name}</text>')
+    return out
+
+
+def _patterns() -> str:
+    """One pattern a relief, drawn over its colour."""
+    ink = "#4d4a44"
+    shapes = [
+        '<path d="M0 3 q1.5 -2 3 0 t3 0" stroke="#1f4e79" stroke-width="0.6" fill="none"/>',  # waters: waves
+        f'<circle cx="3" cy="3" r="0.6" fill="{ink}"/>',  # shores: dots
+        "",  # plains: plain
+        '<path d="M0 0 L6 6" stroke="#2f6b2f" stroke-width="0.5"/>',  # river valley: diagonals
+        f'<path d="M1 4 q2 -3 4 0" stroke="{ink}" stroke-width="0.5" fill="none"/>',  # hills: arcs
+        f'<path d="M0 3 H6" stroke="{ink}" stroke-width="0.5"/>',  # plateaus: level lines
+        f'<path d="M1 5 L3 1.5 L5 5" stroke="{ink}" stroke-width="0.5" fill="none"/>',  # low mountains
+        f'<path d="M1 5 L3 1 L5 5 Z" fill="{ink}"/>',  # high mountains
+    ]
+    return "".join(f'<pattern id="relief{i}" width="6" height="6" patternUnits="userSpaceOnUse" '
+                   f'patternTransform="scale(1.5)" opacity="0.5">{shape}</pattern>' for i, shape in enumerate(shapes))
+
+
+def _legend(hex_map: HexMap, x0: float, y0: float) -> tuple[list[str], float]:
+    lang = hex_map.lang
+    out = [svg.text(x0, y0 + 4, t("render.hex_reliefs", lang), 13, weight="bold")]
+    y = y0 + 22
+    for i, relief in enumerate(RELIEFS):
+        out.append(f'<rect x="{x0}" y="{y - 10}" width="20" height="13" fill="{RELIEF_COLOURS[i]}" stroke="#8a8478"/>'
+                   f'<rect x="{x0}" y="{y - 10}" width="20" height="13" fill="url(#relief{i})"/>')
+        out.append(svg.text(x0 + 28, y, t(f"hexcrawl.relief.{relief}", lang), 11))
+        y += 17
+    y += 8
+    out.append(svg.text(x0, y, t("render.hex_places", lang), 13, weight="bold"))
+    y += 18
+    for kind, key in (("city", "hexcrawl.kind.city"), ("community", "hexcrawl.kind.community"),
+                      ("fae", "hexcrawl.kind.fae"), ("satellite", "render.hex_satellite"), ("ruin", "render.hex_ruin")):
+        out.append(svg.text(x0 + 10, y, COMMUNITY_MARKS[kind], 12, "middle", "bold"))
+        out.append(svg.text(x0 + 28, y, t(key, lang), 11))
+        y += 16
+    obstacles = sorted({h.obstacle for h in hex_map.hexes.values() if h.obstacle})
+    if obstacles:
+        y += 8
+        out.append(svg.text(x0, y, t("render.hex_obstacles", lang), 13, weight="bold"))
+        y += 18
+        for key in obstacles:
+            out.append(svg.text(x0 + 10, y, mark(OBSTACLE_MARKS, key, hex_map.labels), 12, "middle", "bold",
+                                svg.ACCENT))
+            out.append(svg.text(x0 + 28, y, hex_map.labels.get(key, key), 11))
+            y += 16
+    y += 8
+    out.append(svg.text(x0, y, t("render.hex_communities", lang), 13, weight="bold"))
+    y += 18
+    for community in hex_map.communities:
+        line = f'{community["name"]} ({community["label"]}): {community["nature"]["label"]}'
+        for part in svg.wrap(line, 46):
+            out.append(svg.text(x0, y, part, 10.5))
+            y += 14
+    return out, y - y0
