@@ -5,13 +5,17 @@
 - Paper dungeon (issue 3): the median time for an 80-card dungeon with its SVG. Target: at most 5 ms.
   Measured on the default 80-card budget (most maps run out of open ends before the budget), and, for
   the heaviest case, on maps that draw all 80 cards.
+- Hexcrawl (issue 4): the full exploration of radius 50 (7,651 hexes) and radius 500 (751,501 hexes),
+  time and peak memory, each in a fresh process. Targets: at most 100 ms and 10 s; at most 1 GiB.
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -41,6 +45,26 @@ def median_ms(work: Callable[[int], object], seeds: Iterable[int], rounds: int =
     return min(medians) * 1000
 
 
+EXPLORE = """
+import json, resource, sys, time
+from dedale.hexcrawl.params import HexParams
+from dedale.hexcrawl.session import HexcrawlSession
+HexcrawlSession(HexParams(radius=1), 0).run_autopilot()  # imports and tables loaded before the clock starts
+start = time.perf_counter()
+session = HexcrawlSession(HexParams(radius=int(sys.argv[1])), 1).run_autopilot()
+seconds = time.perf_counter() - start
+assert len(session.state.hexes) == 1 + 3 * int(sys.argv[1]) * (int(sys.argv[1]) + 1)
+print(json.dumps({"seconds": seconds, "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def explore(radius: int, rounds: int) -> tuple[float, float]:
+    """The best time of `rounds` fresh processes exploring a whole map, and the largest peak memory (MiB)."""
+    runs = [json.loads(subprocess.run([sys.executable, "-c", EXPLORE, str(radius)], check=True, capture_output=True,
+                                      text=True).stdout) for _ in range(rounds)]
+    return min(r["seconds"] for r in runs), max(r["peak_kib"] for r in runs) / 1024
+
+
 def main() -> int:
     crawler, paper = CrawlerParams(), PaperParams()
     full_budget = [seed for seed in range(400) if PaperSession(paper, seed).run_autopilot().state.cards_used == 80]
@@ -61,6 +85,13 @@ def main() -> int:
         verdict = ("ok" if value <= TARGET_MS else "OVER TARGET") if target else "for reference"
         failed |= target and value > TARGET_MS
         print(f"{name:<48} median {value:6.2f} ms   (target <= {TARGET_MS:g} ms: {verdict})")
+    for radius, rounds, limit in ((50, 5, 0.1), (500, 1, 10.0)):
+        seconds, mib = explore(radius, rounds)
+        ok = seconds <= limit and mib <= 1024
+        failed |= not ok
+        print(f"hexcrawl: explore radius {radius} ({1 + 3 * radius * (radius + 1):,} hexes)".ljust(48)
+              + f" {seconds * 1000:9.1f} ms, peak {mib:6.0f} MiB (target <= {limit * 1000:g} ms, 1024 MiB: "
+              + ("ok" if ok else "OVER TARGET") + ")")
     return 1 if failed else 0
 
 

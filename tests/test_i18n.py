@@ -9,9 +9,10 @@ from pathlib import Path
 from dedale.i18n import _flatten, catalogue, t
 
 SRC = Path(__file__).parents[1] / "src" / "dedale"
-KEY = re.compile(r'''(?:\bt\(|\bword\(|DedaleError\(|\.note\(|\.decide\(|\.fail\(\s*[^,]+,|say\()\s*f?"([a-z_]+\.[a-z_.-]+)"''')
+KEY = re.compile(
+    r'''(?:\bt\(|\bword\(|DedaleError\(|\.note\(|\.decide\(|\.fail\(\s*[^,]+,|say\()\s*f?"([a-z_]+\.[a-z_.-]+)"''')
 PURPOSE = re.compile(
-    r'''(?:roll|chance|pick|tables\.roll|roll_each|roll_contents)\([^)]*?"((?:crawler|paper|autopilot)\.[a-z_.]+)"''')
+    r'''(?:roll|chance|pick|tables\.roll|roll_each|roll_contents)\([^)]*?"((?:crawler|paper|hexcrawl|autopilot)\.[a-z_.]+)"''')
 
 
 def test_the_catalogues_have_the_same_keys_and_placeholders() -> None:

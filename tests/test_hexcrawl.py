@@ -1,0 +1,236 @@
+"""The hexcrawl: hex geometry, the exploration rule over many seeds, communities, orders, play, faces."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from pathlib import Path
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dedale.core.errors import DedaleError
+from dedale.hexcrawl.hexes import (
+    DIRECTION_NAMES,
+    distance,
+    hex_count,
+    label,
+    map_hexes,
+    neighbour,
+    neighbours,
+    offset,
+    on_map,
+    ring,
+    spiral,
+    to_pixel,
+)
+from dedale.hexcrawl.model import HexMap
+from dedale.hexcrawl.params import HexParams
+from dedale.hexcrawl.session import HexcrawlSession
+from dedale.render.hex_svg import render_svg
+from dedale.render.hex_text import render_text
+from dedale.systems import system
+
+SCHEMA = json.loads(system("hexcrawl").schema())
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+
+
+# --- geometry ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("radius", [0, 1, 2, 5, 12, 49, 50])
+def test_map_size_spiral_and_labels(radius: int) -> None:
+    hexes = list(map_hexes(radius))
+    assert len(hexes) == len(set(hexes)) == hex_count(radius) == 1 + 3 * radius * (radius + 1)
+    assert sorted(spiral(radius)) == sorted(hexes)
+    labels = {label(h, radius) for h in hexes}
+    assert len(labels) == len(hexes)  # offset labels are one to one
+    width = 2 if radius <= 49 else 3
+    assert all(len(name) == 2 * width for name in labels)
+    cols = {offset(h, radius)[0] for h in hexes}
+    rows = {offset(h, radius)[1] for h in hexes}
+    assert min(cols) == min(rows) == 1
+
+
+def test_directions_and_rings() -> None:
+    assert neighbours((0, 0)) == [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]  # N NE SE S SW NW
+    for k in range(1, 8):
+        assert len(ring(k)) == 6 * k and ring(k)[0] == (0, -k)  # each ring starts at its north hex
+        assert all(distance(h, (0, 0)) == k for h in ring(k))
+        assert all(distance(a, b) == 1 for a, b in zip(ring(k), ring(k)[1:], strict=False))
+    assert ring(1) == [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]  # clockwise from north
+    x, y = to_pixel((0, -1), 10)
+    assert x == 0 and y < 0  # flat-topped: a north neighbour straight up
+    for h in neighbours((0, 0)):
+        assert math.isclose(math.dist(to_pixel(h, 10), (0, 0)), 10 * math.sqrt(3))
+
+
+# --- the rules --------------------------------------------------------------------------------------
+def check(session: HexcrawlSession) -> None:
+    """Every hex obeys the rule: inherit exactly when the neighbour die names an explored neighbour."""
+    params, hexes = session.params, session.state.hexes
+    assert [h.order for h in hexes.values()] == list(range(len(hexes)))
+    for record in hexes.values():
+        assert on_map(record.hex, params.radius)
+        if params.variant == "rule":
+            named = DIRECTION_NAMES[record.neighbour_die - 1] if record.neighbour_die <= 6 else None
+            other = hexes.get(neighbour(record.hex, named)) if named else None
+            if other is not None and other.order < record.order:
+                assert record.relief == other.relief and record.inherited_from == named
+            else:
+                assert record.relief == record.relief_die - 1 and record.inherited_from is None
+        assert 1 <= record.vegetation_die <= 16 and 1 <= record.obstacle_roll <= 100
+        assert (record.obstacle is not None) == (record.obstacle_roll <= round(100 * params.obstacle_chance))
+        if record.obstacle is not None:
+            assert 1 <= record.position <= 7
+    communities = session.state.communities
+    kinds = Counter(c["kind"] for c in communities)
+    assert kinds["city"] == 1 and 3 <= kinds["community"] <= 10 and 1 <= kinds["fae"] <= 8
+    if params.radius >= 2:
+        assert all(distance((c["q"], c["r"]), (0, 0)) < params.radius for c in communities)  # off the rim
+    places = [(c["q"], c["r"]) for c in communities]
+    if hex_count(params.radius - 1) >= len(places) + len(session.state.sites):
+        assert len(set(places)) == len(places)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds, radius=st.integers(0, 9), order=st.sampled_from(["spiral", "bfs", "walk"]),
+       chance=st.floats(0, 1), variant=st.sampled_from(["rule", "weighted"]))
+def test_every_hex_obeys_the_rule(seed: int, radius: int, order: str, chance: float, variant: str) -> None:
+    start = (0, 0) if radius == 0 else (0, -radius)
+    session = HexcrawlSession(HexParams(radius=radius, order=order, obstacle_chance=chance, variant=variant,
+                                        start=start), seed).run_autopilot()
+    assert session.is_over and len(session.state.hexes) == hex_count(radius)
+    check(session)
+
+
+def test_spiral_and_breadth_first_orders() -> None:
+    spiral_map = HexcrawlSession(HexParams(radius=6), 1).run_autopilot()
+    assert list(spiral_map.state.hexes) == list(spiral(6))
+    bfs = HexcrawlSession(HexParams(radius=6, order="bfs", start=(2, -1)), 1).run_autopilot()
+    ordered = list(bfs.state.hexes)
+    assert ordered[0] == (2, -1)
+    assert [distance(h, (2, -1)) for h in ordered] == sorted(distance(h, (2, -1)) for h in ordered)
+
+
+def test_the_weighted_variant_follows_the_neighbours() -> None:
+    session = HexcrawlSession(HexParams(radius=8, variant="weighted"), 5).run_autopilot()
+    hexes = session.state.hexes
+    for record in hexes.values():
+        weights = [1] * 8
+        for other in neighbours(record.hex):
+            found = hexes.get(other)
+            if found is not None and found.order < record.order:
+                weights[found.relief] += 4
+        cumulative = [sum(weights[: i + 1]) for i in range(8)]
+        assert record.neighbour_die is None and 1 <= record.weights_die <= cumulative[-1]
+        assert record.relief == next(i for i, c in enumerate(cumulative) if record.weights_die <= c)
+
+
+def test_die_frequencies_are_sane() -> None:
+    hexes = list(HexcrawlSession(HexParams(radius=40), 9).run_autopilot().state.hexes.values())  # 4,921 hexes
+    n = len(hexes)
+    for values, faces in (([h.neighbour_die for h in hexes], 8), ([h.relief_die for h in hexes], 8),
+                          ([h.vegetation_die for h in hexes], 16)):
+        counts = Counter(values)
+        chi2 = sum((counts[f] - n / faces) ** 2 / (n / faces) for f in range(1, faces + 1))
+        assert chi2 < 40, chi2  # far beyond the 99.9th percentile for 7 or 15 degrees of freedom
+    rate = sum(h.obstacle is not None for h in hexes) / n
+    assert 0.22 < rate < 0.28
+    inherited = sum(h.inherited_from is not None for h in hexes) / n
+    assert 0.3 < inherited < 0.75  # a 6 in 8 die, naming an explored neighbour about half the time
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, radius=st.integers(0, 6))
+def test_determinism_json_round_trip_and_schema(seed: int, radius: int) -> None:
+    first = HexcrawlSession(HexParams(radius=radius), seed).run_autopilot().to_json()
+    assert json.dumps(HexcrawlSession(HexParams(radius=radius), seed).run_autopilot().to_json()) == json.dumps(first)
+    document = json.loads(json.dumps(first))
+    jsonschema.validate(document, SCHEMA)
+    assert HexcrawlSession.from_json(document).to_json() == first
+    assert render_svg(HexMap.from_json(document)) == render_svg(HexcrawlSession.from_json(document).hex_map())
+
+
+# --- play -------------------------------------------------------------------------------------------
+def test_play_moves_and_explores_on_entering() -> None:
+    session = HexcrawlSession(HexParams(radius=3), 2)
+    assert list(session.state.hexes) == [(0, 0)]
+    session.step("move:N")
+    session.step("move:N")
+    assert session.state.party == (0, -2) and list(session.state.hexes) == [(0, 0), (0, -1), (0, -2)]
+    session.step("move:S")  # back on an explored hex: nothing new
+    assert len(session.state.hexes) == 3
+    session.step("move:N")
+    session.step("move:N")  # (0, -3): the rim
+    with pytest.raises(DedaleError):
+        session.step("move:N")  # off the map
+    session.step("stop")
+    assert session.is_over and len(session.state.hexes) == 4
+
+
+def test_table_mode_asks_for_each_die() -> None:
+    session = HexcrawlSession(HexParams(radius=0, sites=False), 0, table=True)
+    asked = []
+    while session.pending is not None:
+        options = session.pending.options
+        asked.append(session.pending.purpose)
+        session.step("enter:" + options[len(asked) % len(options)])  # varied results: names and themes differ
+    assert asked[-4:] == ["hexcrawl.neighbour_die", "hexcrawl.relief_die", "hexcrawl.vegetation",
+                          "hexcrawl.obstacle_roll"]
+    record = session.state.hexes[(0, 0)]
+    assert (record.neighbour_die, record.relief_die) == ((len(asked) - 3) % 8 + 1, (len(asked) - 2) % 8 + 1)
+
+
+def test_communities_on_waters_prompt_a_reason() -> None:
+    for seed in range(60):
+        session = HexcrawlSession(HexParams(radius=4), seed).run_autopilot()
+        wet = [c for c in session.state.communities if session.state.hexes[(c["q"], c["r"])].relief == 0]
+        notes = [e for e in session.log if isinstance(e, dict) and e.get("note") == "hexcrawl.absurd"]
+        assert len(notes) == len(wet)
+
+
+# --- faces ------------------------------------------------------------------------------------------
+def test_svg_at_radius_12_and_50() -> None:
+    session = HexcrawlSession(HexParams(radius=12), 3)
+    session.step("move:NE")
+    svg_text = render_svg(session.hex_map())
+    root = ElementTree.fromstring(svg_text)
+    texts = " ".join(el.text or "" for el in root.iter("{http://www.w3.org/2000/svg}text"))
+    assert all(c["name"] in texts for c in session.state.communities)
+    assert svg_text.count('fill="#cfcac0"') == hex_count(12) - 2  # fog over the unexplored
+    assert "stroke-dasharray" in svg_text  # the party
+    big = render_svg(HexcrawlSession(HexParams(radius=50), 3).run_autopilot().hex_map())
+    assert big.count("<polygon") >= hex_count(50)
+
+
+def test_text_view() -> None:
+    session = HexcrawlSession(HexParams(radius=4), 3)
+    session.step("move:S")
+    text = render_text(session.hex_map())
+    assert "@" in text and "★" in text and "2 of 61 hexes explored" in text
+
+
+def test_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = cli("hexcrawl", "--seed", "2", "--radius", "4", "--json")
+    document = json.loads(out)
+    assert code == 0 and len(document["hexes"]) == 61
+    assert {"radius", "order", "obstacle_chance", "variant"} <= set(document["params"])
+    for ext in (".svg", ".png", ".txt", ".pdf"):
+        assert cli("hexcrawl", "--seed", "2", "--radius", "4", "-o", str(tmp_path / f"h{ext}"))[0] == 0
+    for args, name in ((["--radius", "-1"], "radius"), (["--radius", "100000"], "radius"),
+                       (["--obstacle-chance", "1.5"], "obstacle-chance"), (["--order", "zigzag"], "order"),
+                       (["--variant", "x"], "variant"), (["--start", "99,0"], "start"), (["--start", "a"], "start")):
+        code, _, err = cli("hexcrawl", *args)
+        assert code == 2 and name in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_play_with_direction_keys(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    save = tmp_path / "h.json"
+    code, out, _ = cli("hexcrawl", "play", "--seed", "1", "--radius", "2", "--save", str(save),
+                       stdin="n\nNE\nne\nup\nq\n")
+    assert code == 0 and "'ne' is not a choice" in out and "'up' is not a choice" in out
+    document = json.loads(save.read_text())
+    assert [e["choice"] for e in document["events"]] == ["move:N", "move:NE"]
