@@ -85,13 +85,40 @@ def _hexcrawl() -> System:
     }, render_text, load_tables)
 
 
+def _keylock() -> System:
+    from dedale.keylock.session import KeylockSession
+    from dedale.render.keylock_dot import render_dot
+    from dedale.render.keylock_svg import render_svg
+    from dedale.render.keylock_text import render_text
+    from dedale.render.png import svg_to_png
+
+    return System("keylock", KeylockSession, _keylock_load, {
+        ".svg": lambda d, _: render_svg(*d).encode("utf-8"),
+        ".png": lambda d, _: svg_to_png(render_svg(*d)),
+        ".txt": lambda d, _: render_text(*d).encode("utf-8"),
+        ".pdf": lambda d, _: _pdf(render_svg(*d)),
+        ".dot": lambda d, _: render_dot(*d).encode("utf-8"),
+    }, lambda d: render_text(*d))
+
+
+def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
+    """A diagram and its analysis (worked out again if the document has none)."""
+    from dedale.keylock.analysis import analyse
+    from dedale.keylock.model import Diagram
+
+    diagram = Diagram.from_json(document)
+    analysis = document.get("analysis")
+    return diagram, analysis if isinstance(analysis, dict) else analyse(diagram)
+
+
 def _pdf(svg_text: str) -> bytes:
     import cairosvg  # loads cairo: only when a PDF is asked for
 
     return cairosvg.svg2pdf(bytestring=svg_text.encode("utf-8"))
 
 
-_FACTORIES: dict[str, Callable[[], System]] = {"crawler": _crawler, "paper": _paper, "hexcrawl": _hexcrawl}
+_FACTORIES: dict[str, Callable[[], System]] = {
+    "crawler": _crawler, "paper": _paper, "hexcrawl": _hexcrawl, "keylock": _keylock}
 
 
 def system(name: str) -> System:

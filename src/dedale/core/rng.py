@@ -197,7 +197,7 @@ class Roller:
             index = self._uniform(len(options), request)
         else:
             total = sum(weights)
-            point = self.source.gen.below(1 << 53) / (1 << 53) * total
+            point = self.fraction() * total
             index = len(weights) - 1
             for i, weight in enumerate(weights):
                 point -= weight
@@ -210,6 +210,12 @@ class Roller:
             entry["args"] = args
         self.log.append(entry)
         return index
+
+    def fraction(self) -> float:
+        """A uniform number in [0, 1), for the caller's own weighted pick (logged by the caller, with the
+        weight picked and the total). Seeded runs only: a table cannot roll it."""
+        assert isinstance(self.source, SeededSource)
+        return self.source.gen.below(1 << 53) / (1 << 53)
 
     def draw_from(self, count: int, options: Callable[[], Sequence[str]], purpose: str, **args: Any) -> int:
         """Draw one of `count` things (the cards left in a pile), uniformly; the caller logs the draw.

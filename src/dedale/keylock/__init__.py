@@ -1,0 +1,1 @@
+"""Key-lock diagrams: level-design trees of unique, multi and permanent keys, solvable by construction."""

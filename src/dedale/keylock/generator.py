@@ -1,0 +1,133 @@
+"""The key-lock generator (`keylock.md`): the list of objects, then the tree grown like a player exploring.
+
+Step 1 makes the sets in the spec's order (unique, multi, permanent), each set's keys then its locks.
+Step 2 places one object a step behind an accessible node (Start, or an open lock), both picked at random
+with the seed's weights:
+- an object weighs K (the number of sets), times 1/spread once its counterpart is in the tree;
+- an accessible node weighs 1/(N+1) + spread * N, N being the objects already behind it.
+A key in the tree counts as obtained; a lock opens when enough keys of its set are in the tree. Each step
+the tree is all the player can reach, so every diagram is solvable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from dedale.core.rng import Roller
+from dedale.keylock.fenwick import Fenwick
+from dedale.keylock.model import KeySet, Node
+from dedale.keylock.params import KeylockParams
+
+
+class Picker(Protocol):
+    """Weights by index, and the index a point of [0, total) falls on."""
+
+    @property
+    def total(self) -> float: ...
+
+    def weight(self, index: int) -> float: ...
+
+    def set(self, index: int, weight: float) -> None: ...
+
+    def find(self, point: float) -> int: ...
+
+
+def make_sets(params: KeylockParams, roller: Roller) -> tuple[list[KeySet], list[Node]]:
+    """Step 1: the sets and their objects (keys then locks), in the spec's order."""
+    sets: list[KeySet] = []
+    nodes = [Node(0, "start", None, None, 0)]
+
+    def add(kind: str, keys: int, requirements: list[int]) -> None:
+        number = len(sets) + 1
+        sets.append(KeySet(number, kind, keys, len(requirements), requirements))
+        first = len(nodes)
+        nodes.extend([Node(first + i, "key", number) for i in range(keys)])
+        first = len(nodes)
+        nodes.extend([Node(first + i, "lock", number, required=r) for i, r in enumerate(requirements)])
+
+    for _ in range(params.unique):
+        add("unique", 1, [1])
+    for number in range(params.multi):
+        keys = _uniform(roller, params.multi_max_keys, "keylock.multi_keys", set=number + 1)
+        locks = min(_uniform(roller, params.multi_max_locks, "keylock.multi_locks", set=number + 1), keys)
+        add("multi", keys, _requirements(roller, keys, locks, number + 1))
+    for number in range(params.permanent):
+        locks = _uniform(roller, params.permanent_max_locks, "keylock.permanent_locks", set=number + 1)
+        add("permanent", 1, [1] * locks)
+    return sets, nodes
+
+
+def _uniform(roller: Roller, high: int, purpose: str, **args: int) -> int:
+    """Uniform in 1..high: a die of `high` faces (none to roll for 1)."""
+    return roller.pick(high, purpose, **args) + 1
+
+
+def _requirements(roller: Roller, keys: int, locks: int, number: int) -> list[int]:
+    """Lock i needs r_i = r_(i-1) + 1 + e_i keys, e_i drawn from 0 to what is left of the surplus, and taken
+    off it: strictly increasing, never more than the set's keys."""
+    surplus, needed, requirements = keys - locks, 0, []
+    for _ in range(locks):
+        extra = roller.pick(surplus + 1, "keylock.extra", set=number)
+        surplus -= extra
+        needed += 1 + extra
+        requirements.append(needed)
+    return requirements
+
+
+def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: Roller,
+         picker: Callable[[int], Picker] = Fenwick) -> None:
+    """Step 2: place every object, setting each node's `parent` and `order`."""
+    objects = nodes[1:]
+    count, spread = len(objects), params.spread
+    weight = float(len(sets))  # K
+    boosted = weight / spread
+    to_place, accessible = picker(count), picker(count + 1)  # objects by index; nodes by id
+    for index in range(count):
+        to_place.set(index, weight)
+    accessible.set(0, 1.0)  # Start, with nothing behind it yet
+    behind = [0] * (count + 1)
+    keys_in_tree = {s.id: 0 for s in sets}
+    placed = {s.id: [False, False] for s in sets}  # (a key placed, a lock placed)
+    members: dict[int, list[Node]] = {s.id: [] for s in sets}
+    for node in objects:
+        members[node.set].append(node)  # type: ignore[index]
+    is_open = [True] + [False] * count
+
+    def node_weight(n: int) -> float:
+        return 1 / (n + 1) + spread * n
+
+    def open_lock(lock: Node) -> None:
+        is_open[lock.id] = True
+        accessible.set(lock.id, node_weight(behind[lock.id]))
+
+    for step in range(1, count + 1):
+        total = to_place.total
+        node = objects[to_place.find(roller.fraction() * total)]
+        roller.log.append({"pick": node.id, "weight": to_place.weight(node.id - 1), "total": total,
+                           "for": "keylock.object", "args": {"step": step}})
+        totals = accessible.total
+        parent = accessible.find(roller.fraction() * totals)
+        roller.log.append({"pick": parent, "weight": node_weight(behind[parent]), "total": totals,
+                           "for": "keylock.node", "args": {"step": step}})
+        node.parent, node.order = parent, step
+        to_place.set(node.id - 1, 0.0)
+        behind[parent] += 1
+        accessible.set(parent, node_weight(behind[parent]))
+        s = node.set
+        assert s is not None
+        counterpart = 1 if node.type == "key" else 0  # a key boosts its set's locks; a lock, its keys
+        if not placed[s][1 - counterpart]:
+            placed[s][1 - counterpart] = True
+            for other in members[s]:
+                if other.parent is None and (other.type == "lock") == (node.type == "key"):
+                    to_place.set(other.id - 1, boosted)
+        if node.type == "key":
+            keys_in_tree[s] += 1
+            for lock in members[s]:
+                if lock.type == "lock" and lock.parent is not None and not is_open[lock.id] \
+                        and lock.required <= keys_in_tree[s]:  # type: ignore[operator]
+                    open_lock(lock)
+        elif node.required <= keys_in_tree[s]:  # type: ignore[operator]
+            open_lock(node)
+

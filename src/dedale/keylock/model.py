@@ -1,0 +1,95 @@
+"""A key-lock diagram: its key-lock sets and its tree of nodes (field names fixed by the JSON contract)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dedale.core.errors import DedaleError
+from dedale.core.session import check_format
+
+KINDS = ("unique", "multi", "permanent")
+
+
+@dataclass
+class KeySet:
+    id: int
+    kind: str
+    keys: int
+    locks: int
+    requirements: list[int]  # keys needed by each lock, in order ([1] for unique and permanent sets)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "keys": self.keys, "locks": self.locks,
+                "requirements": self.requirements}
+
+
+@dataclass
+class Node:
+    id: int
+    type: str  # "start", "key" or "lock"
+    set: int | None
+    parent: int | None = None
+    order: int | None = None  # the step at which it was placed (start: 0)
+    required: int | None = None  # a lock's keys needed
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "type": self.type, "set": self.set, "parent": self.parent,
+                                "order": self.order}
+        if self.type == "lock":
+            data["required"] = self.required
+        return data
+
+
+@dataclass
+class Diagram:
+    sets: list[KeySet]
+    nodes: list[Node]  # by id; node 0 is Start
+    seed: int | None = None
+    lang: str = "en"
+    children: dict[int, list[int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.children:
+            for node in self.nodes:
+                if node.parent is not None:
+                    self.children.setdefault(node.parent, []).append(node.id)
+            for kids in self.children.values():
+                kids.sort(key=lambda i: (self.nodes[i].order or 0, i))
+
+    def kids(self, node: int) -> list[int]:
+        return self.children.get(node, [])
+
+    @classmethod
+    def from_json(cls, data: Any) -> Diagram:
+        """Load a key-lock document (no replay: a nested diagram has no seed to replay), checking that it
+        is a tree rooted at Start whose locks and keys name existing sets."""
+        check_format(data, "keylock")
+        try:
+            sets = [KeySet(int(s["id"]), str(s["kind"]), int(s["keys"]), int(s["locks"]),
+                           [int(r) for r in s["requirements"]]) for s in data["sets"]]
+            nodes = [Node(int(n["id"]), str(n["type"]), n["set"], n["parent"], n["order"], n.get("required"))
+                     for n in data["nodes"]]
+        except (KeyError, TypeError, ValueError):
+            raise DedaleError("error.bad_document", field="sets/nodes") from None
+        _check_tree(sets, nodes)
+        return cls(sets, nodes, data.get("seed"), str(data.get("lang", "en")))
+
+
+def _check_tree(sets: list[KeySet], nodes: list[Node]) -> None:
+    set_ids = {s.id for s in sets}
+    if not nodes or nodes[0].type != "start" or nodes[0].parent is not None:
+        raise DedaleError("error.bad_document", field="nodes[0] (Start)")
+    for index, node in enumerate(nodes):
+        if node.id != index or node.type not in ("start", "key", "lock") or (index and node.type == "start"):
+            raise DedaleError("error.bad_document", field=f"nodes[{index}]")
+        if index and (node.set not in set_ids or not isinstance(node.parent, int)
+                      or not 0 <= node.parent < len(nodes) or nodes[node.parent].type == "key"):
+            raise DedaleError("error.bad_document", field=f"nodes[{index}]")
+    for node in nodes:  # every node reaches Start: no cycles
+        seen, current = set(), node
+        while current.parent is not None:
+            if current.id in seen:
+                raise DedaleError("error.bad_document", field=f"nodes[{node.id}].parent")
+            seen.add(current.id)
+            current = nodes[current.parent]

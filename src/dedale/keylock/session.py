@@ -1,0 +1,57 @@
+"""The key-lock generator on the session protocol. It has no player choices (its interactive form is
+regenerate): the whole diagram is made at the start, and the document carries the spine's envelope
+(format, version, seed, parameters, log) with its sets, nodes and analysis."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from dedale.core.session import Choice, Session, State
+from dedale.keylock.analysis import analyse
+from dedale.keylock.generator import grow, make_sets
+from dedale.keylock.model import Diagram
+from dedale.keylock.params import KeylockParams
+
+
+class KeylockSession(Session):
+    system = "keylock"
+    version = 1
+    policies: ClassVar[dict[str, Any]] = {}
+
+    params: KeylockParams
+
+    def __init__(self, params: KeylockParams | None = None, seed: int = 0, table: bool = False,
+                 lang: str = "en") -> None:
+        self.diagram: Diagram | None = None
+        super().__init__(params or KeylockParams(), seed, table, lang)
+
+    @classmethod
+    def params_from_json(cls, data: Any) -> KeylockParams:
+        return KeylockParams.from_json(data)
+
+    def new_state(self) -> State:
+        return State()
+
+    def start(self) -> None:
+        sets, nodes = make_sets(self.params, self.roller)
+        grow(sets, nodes, self.params, self.roller)
+        self.diagram = Diagram(sets, nodes, self.seed, self.lang)
+        self.analysis = analyse(self.diagram)
+
+    @property
+    def over(self) -> bool:
+        return True
+
+    def rule_choices(self) -> list[Choice]:
+        return []
+
+    def apply(self, choice: Choice) -> None:
+        raise AssertionError("a key-lock diagram has no choices")
+
+    def run_autopilot(self, policy: Any = None, max_steps: int = 0) -> KeylockSession:
+        return self
+
+    def result_json(self) -> dict[str, Any]:
+        assert self.diagram is not None
+        return {"sets": [s.to_json() for s in self.diagram.sets], "nodes": [n.to_json() for n in self.diagram.nodes],
+                "analysis": self.analysis}

@@ -1,0 +1,47 @@
+"""A key-lock diagram as an indented tree for the terminal, with the designer's analysis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dedale.i18n import t
+from dedale.keylock.model import Diagram
+from dedale.render.keylock_svg import _summary, set_line
+
+
+def render_text(diagram: Diagram, analysis: dict[str, Any]) -> str:
+    lang = diagram.lang
+    empty, candidates = set(analysis.get("empty_locks", [])), analysis.get("end_candidates", [])
+    lines = [_summary(diagram, analysis), "", t("render.keylock_start", lang)]
+    stack = [(kid, "", i == len(diagram.kids(0)) - 1) for i, kid in reversed(list(enumerate(diagram.kids(0))))]
+    while stack:
+        node_id, prefix, last = stack.pop()
+        node = diagram.nodes[node_id]
+        mark = "◆" if node.type == "key" else "■"
+        text = f"{mark} {t(f'render.keylock_{node.type}_of', lang, set=node.set)} #{node.id}"
+        if node.type == "lock" and diagram.sets[(node.set or 1) - 1].kind == "multi":
+            text += f" ×{node.required}"
+        if node.id in empty:
+            text += "  ∅"
+        if candidates and node.id == candidates[0]:
+            text += "  ← " + t("render.keylock_end", lang)
+        lines.append(f"{prefix}{'└── ' if last else '├── '}{text}")
+        kids = diagram.kids(node_id)
+        below = prefix + ("    " if last else "│   ")
+        stack.extend((kid, below, i == len(kids) - 1) for i, kid in reversed(list(enumerate(kids))))
+    lines.append("")
+    lines += [f"  {set_line(diagram, s.id)}" for s in diagram.sets]
+    lines.append("")
+    lines.append(analysis_text(diagram, analysis))
+    return "\n".join(lines) + "\n"
+
+
+def analysis_text(diagram: Diagram, analysis: dict[str, Any]) -> str:
+    lang, walk = diagram.lang, analysis["walk"]
+    ids = lambda items: ", ".join(f"#{i}" for i in items) or t("render.keylock_none", lang)  # noqa: E731
+    return "\n".join([
+        t("render.keylock_walk", lang, steps=walk["steps"], revisits=walk["revisits"]),
+        t("render.keylock_walk_order", lang, order=ids(walk["order"][1:])),
+        t("render.keylock_candidates", lang, locks=ids(analysis["end_candidates"][:5])),
+        t("render.keylock_empty_list", lang, locks=ids(analysis["empty_locks"])),
+    ])
