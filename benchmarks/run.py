@@ -7,6 +7,9 @@
   the heaviest case, on maps that draw all 80 cards.
 - Hexcrawl (issue 4): the full exploration of radius 50 (7,651 hexes) and radius 500 (751,501 hexes),
   time and peak memory, each in a fresh process. Targets: at most 100 ms and 10 s; at most 1 GiB.
+- Key-lock diagrams (issue 5): diagrams of 100, 1,000 and 10,000 objects (Fenwick-tree picks), and the
+  plain reference picks of the tests at 1,000. Target: at most 1 s for 10,000 (the analysis, timed
+  apart, is for reference).
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
@@ -19,9 +22,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
+from dedale.core.rng import Roller, SeededSource
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
+from dedale.keylock.analysis import analyse
+from dedale.keylock.fenwick import Fenwick
+from dedale.keylock.generator import grow, make_sets
+from dedale.keylock.model import Diagram
+from dedale.keylock.params import KeylockParams
 from dedale.paper.params import PaperParams
 from dedale.paper.session import PaperSession
 from dedale.render.crawler_svg import render_svg as crawler_svg
@@ -65,6 +75,21 @@ def explore(radius: int, rounds: int) -> tuple[float, float]:
     return min(r["seconds"] for r in runs), max(r["peak_kib"] for r in runs) / 1024
 
 
+def keylock_seconds(objects: int, picker: type = Fenwick) -> tuple[float, float]:
+    """The best of three generations of a diagram of `objects` keys and locks, and its analysis."""
+    params = KeylockParams(unique=objects // 2, multi=0, permanent=0)
+    best = best_analysis = float("inf")
+    for seed in range(3):
+        start = time.perf_counter()
+        roller = Roller(SeededSource(seed), [])
+        sets, nodes = make_sets(params, roller)
+        grow(sets, nodes, params, roller, picker)
+        middle = time.perf_counter()
+        analyse(Diagram(sets, nodes))
+        best, best_analysis = min(best, middle - start), min(best_analysis, time.perf_counter() - middle)
+    return best, best_analysis
+
+
 def main() -> int:
     crawler, paper = CrawlerParams(), PaperParams()
     full_budget = [seed for seed in range(400) if PaperSession(paper, seed).run_autopilot().state.cards_used == 80]
@@ -92,6 +117,18 @@ def main() -> int:
         print(f"hexcrawl: explore radius {radius} ({1 + 3 * radius * (radius + 1):,} hexes)".ljust(48)
               + f" {seconds * 1000:9.1f} ms, peak {mib:6.0f} MiB (target <= {limit * 1000:g} ms, 1024 MiB: "
               + ("ok" if ok else "OVER TARGET") + ")")
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    from test_keylock import Reference  # the tests' plain reference picks
+
+    for objects, picker, name in ((100, Fenwick, "Fenwick"), (1_000, Fenwick, "Fenwick"),
+                                  (10_000, Fenwick, "Fenwick"), (1_000, Reference, "reference")):
+        seconds, analysis = keylock_seconds(objects, picker)
+        target = objects == 10_000 and picker is Fenwick
+        ok = seconds <= 1.0
+        failed |= target and not ok
+        verdict = ("ok" if ok else "OVER TARGET") if target else "for reference"
+        print(f"keylock: {objects:,} objects, {name} picks".ljust(48)
+              + f" {seconds * 1000:9.1f} ms (analysis {analysis * 1000:.0f} ms) (target <= 1000 ms: {verdict})")
     return 1 if failed else 0
 
 
