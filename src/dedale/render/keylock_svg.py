@@ -91,6 +91,7 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any]) -> str:
         body.append(f'<text x="{x:.1f}" y="{y + 4.5:.1f}" font-size="13" text-anchor="middle" font-weight="bold" '
                     f'fill="white" stroke="white" stroke-width="3" stroke-linejoin="round">{node.set}</text>')
         body.append(svg.text(x, y + 4.5, str(node.set), 13, "middle", "bold"))
+        body.append(svg.text(x, y + half + 15, f"#{node.id}", 8.5, "middle", fill=svg.ZONE))  # for analyse, nest
     legend, legend_height = _legend(diagram, analysis, MARGIN * 2 + width, MARGIN + HEADER)
     body += legend
     height = MARGIN * 2 + HEADER + max(depth * ROW + SIDE + 40, legend_height)
@@ -126,7 +127,8 @@ def _legend(diagram: Diagram, analysis: dict[str, Any], x0: float, y0: float) ->
         out.append(svg.text(x0 + 22, y, t("render.keylock_more", lang, more=len(diagram.sets) - 40), 11))
         y += 17
     y += 10
-    for mark, key in (("◇", "render.keylock_key"), ("□", "render.keylock_lock"), ("×3", "render.keylock_needs"),
+    for mark, key in (("◇", "render.keylock_key"), ("□", "render.keylock_lock"), ("#7", "render.keylock_node_id"),
+                      ("×3", "render.keylock_needs"),
                       ("∅", "render.keylock_empty"), ("END", "render.keylock_end_key")):
         out.append(svg.text(x0 + 8, y, mark, 11, "middle", "bold"))
         out.append(svg.text(x0 + 26, y, t(key, lang), 11))
