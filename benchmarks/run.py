@@ -10,6 +10,10 @@
 - Key-lock diagrams (issue 5): diagrams of 100, 1,000 and 10,000 objects (Fenwick-tree picks), and the
   plain reference picks of the tests at 1,000. Target: at most 1 s for 10,000 (the analysis, timed
   apart, is for reference).
+- Zombstone (issue 6), each in a fresh process: the hand distributions for Potential -4 to 5 under every
+  single-roll objective and target, with no card or one card of each face (at most 1 s); the confrontation
+  tables for every pair of Potentials, weapon, cover and reaction (at most 30 s); Monte Carlo
+  confrontations a second on one core (at least 1,000,000).
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
@@ -75,6 +79,29 @@ def explore(radius: int, rounds: int) -> tuple[float, float]:
     return min(r["seconds"] for r in runs), max(r["peak_kib"] for r in runs) / 1024
 
 
+ZOMBSTONE = """
+import json, sys, time
+start = time.perf_counter()
+if sys.argv[1] == "hands":
+    from dedale.zombstone.charts import hand_tables
+    rows = hand_tables()
+    print(json.dumps({"seconds": time.perf_counter() - start, "rows": len(rows)}))
+elif sys.argv[1] == "confrontations":
+    from dedale.zombstone.charts import confrontation_tables
+    rows = confrontation_tables()
+    print(json.dumps({"seconds": time.perf_counter() - start, "rows": len(rows)}))
+else:
+    from dedale.zombstone.confront import Situation
+    from dedale.zombstone.montecarlo import rolls_per_second
+    print(json.dumps({"per_second": max(rolls_per_second(Situation(2, 2), 1_000_000, seed) for seed in range(3))}))
+"""
+
+
+def zombstone(what: str) -> dict[str, float]:
+    run = subprocess.run([sys.executable, "-c", ZOMBSTONE, what], check=True, capture_output=True, text=True)
+    return json.loads(run.stdout)
+
+
 def keylock_seconds(objects: int, picker: type = Fenwick) -> tuple[float, float]:
     """The best of three generations of a diagram of `objects` keys and locks, and its analysis."""
     params = KeylockParams(unique=objects // 2, multi=0, permanent=0)
@@ -129,6 +156,16 @@ def main() -> int:
         verdict = ("ok" if ok else "OVER TARGET") if target else "for reference"
         print(f"keylock: {objects:,} objects, {name} picks".ljust(48)
               + f" {seconds * 1000:9.1f} ms (analysis {analysis * 1000:.0f} ms) (target <= 1000 ms: {verdict})")
+    hands, tables, monte_carlo = zombstone("hands"), zombstone("confrontations"), zombstone("monte-carlo")
+    for name, seconds, limit in ((f"zombstone: hand tables ({hands['rows']:.0f} rows)", hands["seconds"], 1.0),
+                                 (f"zombstone: confrontation tables ({tables['rows']:.0f})", tables["seconds"], 30.0)):
+        failed |= seconds > limit
+        print(f"{name:<48} {seconds * 1000:9.1f} ms (target <= {limit * 1000:g} ms: "
+              + ("ok" if seconds <= limit else "OVER TARGET") + ")")
+    rate = monte_carlo["per_second"]
+    failed |= rate < 1_000_000
+    print(f"{'zombstone: Monte Carlo confrontations a second':<48} {rate:12,.0f} (target >= 1,000,000: "
+          + ("ok" if rate >= 1_000_000 else "UNDER TARGET") + ")")
     return 1 if failed else 0
 
 

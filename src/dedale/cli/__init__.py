@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from dedale.cli import crawler, hexcrawl, keylock, paper
+from dedale.cli import crawler, hexcrawl, keylock, paper, zombstone
 from dedale.cli.common import Lang, current_lang, say, set_lang, write_atomic
 from dedale.core.errors import DedaleError
 
@@ -20,6 +20,7 @@ app.add_typer(crawler.app, name="crawler")
 app.add_typer(paper.app, name="paper")
 app.add_typer(hexcrawl.app, name="hexcrawl")
 app.add_typer(keylock.app, name="keylock")
+app.add_typer(zombstone.app, name="zombstone")
 tables_app = typer.Typer(add_completion=False, no_args_is_help=True,
                          help="The content tables: export the defaults, check your own.")
 app.add_typer(tables_app, name="tables")

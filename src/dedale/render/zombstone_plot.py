@@ -1,0 +1,69 @@
+"""Zombstone's odds as plots (matplotlib, drawn off screen): hand distributions across Potentials, and the
+attacker's chance to win across both Potentials. Bars carry the hands' names and the cells their values,
+so no plot relies on colour."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+from dedale.i18n import t
+from dedale.zombstone.hands import HANDS
+from dedale.zombstone.odds import Odds
+
+# Okabe-Ito, light to dark as the hands rise, and hatched so that print and colour blindness lose nothing.
+COLOURS = ("#eeeeee", "#f0e442", "#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00")
+HATCHES = ("", "..", "//", "\\\\", "xx", "oo", "**")
+
+
+def _figure(width: float, height: float):  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt, plt.subplots(figsize=(width, height), dpi=110)
+
+
+def _png(plt, figure) -> bytes:  # type: ignore[no-untyped-def]
+    buffer = io.BytesIO()
+    figure.tight_layout()
+    figure.savefig(buffer, format="png")
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+def hands_plot(by_potential: dict[int, Odds], chosen: int, title: str, lang: str) -> bytes:
+    """Stacked bars: the hand distribution for each Potential, the chosen one outlined."""
+    plt, (figure, axes) = _figure(9, 5)
+    potentials = sorted(by_potential)
+    bottoms = [0.0] * len(potentials)
+    for i, hand in enumerate(HANDS):
+        heights = [float(by_potential[p].probability(i)) for p in potentials]
+        axes.bar(potentials, heights, bottom=bottoms, color=COLOURS[i], hatch=HATCHES[i], edgecolor="#333333",
+                 linewidth=[2.5 if p == chosen else 0.6 for p in potentials], label=t(f"zombstone.hand.{hand}", lang))
+        bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
+    axes.set_xticks(potentials)
+    axes.set_xlabel(t("zombstone.plot.potential", lang))
+    axes.set_ylabel(t("zombstone.plot.probability", lang))
+    axes.set_title(title)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return _png(plt, figure)
+
+
+def grid_plot(values: Callable[[int, int], float], potentials: range, title: str, lang: str) -> bytes:
+    """A heat map of the attacker's chance to win, each cell written out."""
+    plt, (figure, axes) = _figure(8, 7)
+    grid = [[values(a, d) for d in potentials] for a in potentials]
+    image = axes.imshow(grid, cmap="cividis", vmin=0, vmax=1, origin="lower")
+    for i, row in enumerate(grid):
+        for j, value in enumerate(row):
+            axes.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=8,
+                      color="black" if value > 0.55 else "white")
+    axes.set_xticks(range(len(potentials)), [str(p) for p in potentials])
+    axes.set_yticks(range(len(potentials)), [str(p) for p in potentials])
+    axes.set_xlabel(t("zombstone.plot.defender", lang))
+    axes.set_ylabel(t("zombstone.plot.attacker", lang))
+    axes.set_title(title)
+    figure.colorbar(image, ax=axes, label=t("zombstone.plot.win", lang))
+    return _png(plt, figure)

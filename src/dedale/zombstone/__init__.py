@@ -1,0 +1,1 @@
+"""Zombstone: a weird-west skirmish game on poker dice, with its exact odds."""

@@ -1,0 +1,62 @@
+"""The odds tables a designer reads: hand distributions for every Potential from -4 to 5 under every
+objective (and with no card, or one card of a given face), Guts success, and confrontations for every
+pair of Potentials with weapons, cover and both reactions (win, tie, loss, expected damage)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dedale.zombstone.confront import Situation, confront
+from dedale.zombstone.hands import FACES, HANDS, counts_of
+from dedale.zombstone.odds import GUTS, Odds, odds
+from dedale.zombstone.policy import RollSpec
+
+POTENTIALS = range(-4, 6)
+SHOOTING_WEAPONS = ("light_colt", "heavy_colt", "shotgun")  # damage +0, +1, +2
+MELEE_WEAPONS = ("fists", "improvised", "sabre", "spear")  # -1 (and a die fewer), 0, +1, +2
+
+
+def spec_for(potential: int, card: int | None = None, rounds: int = 1) -> RollSpec:
+    cards = counts_of([card]) if card is not None else (0, 0, 0, 0, 0, 0)
+    return RollSpec.from_potential(potential, rounds, cards)  # type: ignore[arg-type]
+
+
+def hand_tables(cards: tuple[int | None, ...] = (None, *range(6))) -> list[dict[str, Any]]:
+    """Every Potential, every card option, every objective: rank, and target for each hand."""
+    rows = []
+    for card in cards:
+        for potential in POTENTIALS:
+            spec = spec_for(potential, card)
+            found: list[tuple[str, int | None, Odds]] = [("rank", None, odds(spec, "rank"))]
+            found += [("target", t, odds(spec, "target", t)) for t in range(1, len(HANDS))]
+            for objective, target, result in found:
+                rows.append({"potential": potential, "card": None if card is None else FACES[card],
+                             "objective": objective, "target": None if target is None else HANDS[target],
+                             "hands": [float(result.probability(i)) for i in range(len(HANDS))],
+                             "expected_rank": float(result.expected_rank()),
+                             "at_least_target": None if target is None else float(result.at_least(target))})
+    return rows
+
+
+def guts(potential: int, card: int | None = None) -> float:
+    """The chance to pass a Guts test (two pairs or better), rerolling for it."""
+    return float(odds(spec_for(potential, card), "target", GUTS).at_least(GUTS))
+
+
+def situations() -> list[Situation]:
+    """Every confrontation the tables cover, for every pair of Potentials."""
+    found = []
+    for attacker in POTENTIALS:
+        for defender in POTENTIALS:
+            for cover in (None, "light", "heavy"):
+                for weapon_a in SHOOTING_WEAPONS:
+                    found.append(Situation(attacker, defender, cover=cover, attacker_weapon=weapon_a))
+                    found += [Situation(attacker, defender, cover=cover, reaction="return", attacker_weapon=weapon_a,
+                                        defender_weapon=weapon_d) for weapon_d in SHOOTING_WEAPONS]
+            found += [Situation(attacker, defender, melee=True, attacker_weapon=a, defender_weapon=d)
+                      for a in MELEE_WEAPONS for d in MELEE_WEAPONS]
+    return found
+
+
+def confrontation_tables() -> list[dict[str, Any]]:
+    return [confront(situation).to_json() for situation in situations()]

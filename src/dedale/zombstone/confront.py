@@ -1,0 +1,174 @@
+"""Confrontations (`zombstone.md`): both sides roll, the better hand wins, and the loser loses cartridges.
+
+Damage is `1 + winner's rank - loser's rank`, plus the winner's weapon, never below 0; a winner holding
+Nothing deals none, nor does an exact tie. Shooting: the target dodges (only the shooter can deal damage)
+or returns fire at Potential -2 (both can); light cover takes a reroll die off the shooter, heavy cover
+gives the target one more, and under return fire every cover is light and hampers both. Melee: both can
+deal damage; one without a melee weapon rolls a die fewer on its first roll.
+
+The attacker rolls and rerolls first; the defender sees the attacker's dice. Each plays optimally for the
+objective, the defender to minimise what the attacker gains (`win`: the chance of beating it, less the
+chance of being beaten when the defender can deal damage; `damage`: the damage dealt, less the damage
+taken). The result is exact: integer counts out of 6^(dice x (rounds + 1)) for each side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from dedale.core.errors import DedaleError
+from dedale.zombstone.odds import compare
+from dedale.zombstone.policy import Policy, RollSpec, categories, final_counts, optimise, total_ways
+from dedale.zombstone.weapons import weapon
+
+COVERS = (None, "light", "heavy")
+REACTIONS = ("dodge", "return")
+
+
+@dataclass(frozen=True)
+class Situation:
+    attacker: int  # Potential
+    defender: int
+    melee: bool = False
+    cover: str | None = None
+    reaction: str = "dodge"
+    attacker_weapon: str = "light_colt"
+    defender_weapon: str = "light_colt"
+    objective: str = "win"
+    rounds: int = 1
+
+    def __post_init__(self) -> None:
+        if self.cover not in COVERS:
+            raise DedaleError("error.one_of", param="cover", value=self.cover, accepted="light, heavy")
+        if self.reaction not in REACTIONS:
+            raise DedaleError("error.one_of", param="reaction", value=self.reaction, accepted=", ".join(REACTIONS))
+        if self.objective not in ("win", "damage"):
+            raise DedaleError("error.one_of", param="objective", value=self.objective, accepted="win, damage")
+        for side in (self.attacker_weapon, self.defender_weapon):
+            weapon(side, self.melee)  # a weapon that exists, and suits the fight
+
+    def specs(self) -> tuple[RollSpec, RollSpec, bool]:
+        """Each side's roll once cover and reaction are counted, and whether the defender deals damage."""
+        attacker, defender = self.attacker, self.defender
+        if self.melee:
+            return (_spec(attacker, self.rounds, weapon(self.attacker_weapon).unarmed),
+                    _spec(defender, self.rounds, weapon(self.defender_weapon).unarmed), True)
+        if self.reaction == "return":
+            defender -= 2
+            if self.cover:  # every cover counts as light, and hampers both shooters
+                attacker, defender = attacker - 1, defender - 1
+        elif self.cover == "light":
+            attacker -= 1
+        elif self.cover == "heavy":
+            defender += 1
+        return _spec(attacker, self.rounds, False), _spec(defender, self.rounds, False), self.reaction == "return"
+
+
+def _spec(potential: int, rounds: int, unarmed: bool) -> RollSpec:
+    return RollSpec.from_potential(potential, rounds, first_roll_malus=1 if unarmed else 0)
+
+
+def damage_table(winner_category: np.ndarray, loser_category: np.ndarray, bonus: int) -> np.ndarray:
+    """Damage for every pair (winner's hand, loser's hand), counted when the first wins."""
+    base = 1 + winner_category[:, None] - loser_category[None, :] + bonus
+    return np.where(winner_category[:, None] > 0, np.maximum(base, 0), 0)
+
+
+@dataclass
+class Outcome:
+    situation: Situation
+    win: Fraction  # the attacker wins
+    tie: Fraction
+    loss: Fraction
+    damage_to_defender: Fraction  # expected cartridges
+    damage_to_attacker: Fraction
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.situation
+        return {"format": "dedale/zombstone-confrontation", "version": 1, "attacker": s.attacker,
+                "defender": s.defender, "melee": s.melee, "cover": s.cover, "reaction": s.reaction,
+                "attacker_weapon": s.attacker_weapon, "defender_weapon": s.defender_weapon,
+                "objective": s.objective, "rounds": s.rounds,
+                **{name: {"p": float(value), "exact": f"{value.numerator}/{value.denominator}"}
+                   for name, value in (("win", self.win), ("tie", self.tie), ("loss", self.loss))},
+                "damage_to_defender": float(self.damage_to_defender),
+                "damage_to_attacker": float(self.damage_to_attacker)}
+
+
+def confront(situation: Situation) -> Outcome:
+    a_spec, d_spec, defender_deals = situation.specs()
+    bonus_a = weapon(situation.attacker_weapon).damage
+    bonus_d = weapon(situation.defender_weapon).damage if defender_deals else 0
+    joint, versus, to_defender, to_attacker = _joint(a_spec, d_spec, defender_deals, bonus_a, bonus_d,
+                                                    situation.objective)
+    total = total_ways(a_spec) * total_ways(d_spec)
+
+    def share(mask_or_weights: np.ndarray) -> Fraction:
+        return Fraction(int((joint * mask_or_weights).sum()), total)
+
+    return Outcome(situation, share(versus > 0), share(versus == 0), share(versus < 0), share(to_defender),
+                   share(to_attacker))
+
+
+@dataclass(frozen=True)
+class Play:
+    """Both sides' optimal policies in a confrontation, and what every pair of final hands means."""
+
+    attacker: Policy
+    defender: Policy  # one column per attacker final: the defender sees the attacker's dice
+    versus: np.ndarray  # attacker final x defender final: 1 the attacker wins, -1 it loses, 0 a tie
+    to_defender: np.ndarray  # the damage each pair deals
+    to_attacker: np.ndarray
+
+
+def play(situation: Situation) -> Play:
+    a_spec, d_spec, defender_deals = situation.specs()
+    bonus_d = weapon(situation.defender_weapon).damage if defender_deals else 0
+    return _play(a_spec, d_spec, defender_deals, weapon(situation.attacker_weapon).damage, bonus_d,
+                 situation.objective)
+
+
+def _play(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
+          objective: str) -> Play:
+    versus = compare(a_spec, d_spec)
+    cat_a, cat_d = categories(a_spec), categories(d_spec)
+    to_defender = np.where(versus > 0, damage_table(cat_a, cat_d, bonus_a), 0)
+    to_attacker = np.where(versus < 0, damage_table(cat_d, cat_a, bonus_d).T, 0) if defender_deals else 0 * versus
+    if objective == "win":  # the policies do not depend on the weapons: kept apart, shared by all of them
+        attacker, defender = _policies(a_spec, d_spec, defender_deals, 0, 0, objective)
+    else:
+        attacker, defender = _policies(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective)
+    return Play(attacker, defender, versus, to_defender, to_attacker)
+
+
+@lru_cache(maxsize=64)  # the tables go through the situations of one pair of Potentials at a time
+def _policies(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
+              objective: str) -> tuple[Policy, Policy]:
+    versus = compare(a_spec, d_spec)
+    if objective == "win":
+        payoff = (versus > 0).astype(np.int64) - ((versus < 0) if defender_deals else 0)
+    else:
+        cat_a, cat_d = categories(a_spec), categories(d_spec)
+        payoff = np.where(versus > 0, damage_table(cat_a, cat_d, bonus_a), 0)
+        if defender_deals:
+            payoff = payoff - np.where(versus < 0, damage_table(cat_d, cat_a, bonus_d).T, 0)
+    defender = optimise(d_spec, -payoff.T)  # it keeps what leaves the attacker least
+    gain = (final_counts(defender).T * payoff).sum(axis=1)  # the attacker's value of each of its finals
+    return optimise(a_spec, gain), defender
+
+
+def _joint(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
+           objective: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The joint counts of final hands under both optimal policies."""
+    found = _play(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective)
+    return _counts(found.attacker, found.defender), found.versus, found.to_defender, found.to_attacker
+
+
+@lru_cache(maxsize=64)
+def _counts(attacker: Policy, defender: Policy) -> np.ndarray:
+    return final_counts(attacker)[:, None] * final_counts(defender).T

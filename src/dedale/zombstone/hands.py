@@ -1,0 +1,97 @@
+"""Poker dice and the hands they make (`zombstone.md`).
+
+A die's faces, low to high, are 9, 10, J, Q, K, A (indices 0 to 5). A hand is a multiset of faces, kept
+as counts per face. Hands rank by category (nothing, pair, two pairs, three, full, four, five; no
+straights), then by their groups, largest group first and higher face first, then by the remaining
+faces, highest first; identical hands tie. With more than five dice and cards, the hand is the best five.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+from dedale.core.errors import DedaleError
+
+FACES = ("9", "10", "J", "Q", "K", "A")
+HANDS = ("nothing", "pair", "two_pairs", "three", "full", "four", "five")
+Counts = tuple[int, int, int, int, int, int]  # how many of each face, 9 to Ace
+
+
+def parse_face(text: str) -> int:
+    face = text.strip().upper()
+    if face in ("T", "1"):
+        face = "10"
+    if face not in FACES:
+        raise DedaleError("error.face", value=text, accepted=" ".join(FACES))
+    return FACES.index(face)
+
+
+def parse_hand(text: str) -> int:
+    name = text.strip().lower().replace("-", "_").replace(" ", "_")
+    if name not in HANDS:
+        raise DedaleError("error.hand", value=text, accepted=", ".join(HANDS))
+    return HANDS.index(name)
+
+
+def counts_of(faces: list[int] | tuple[int, ...]) -> Counts:
+    counts = [0] * 6
+    for face in faces:
+        counts[face] += 1
+    return tuple(counts)  # type: ignore[return-value]
+
+
+@cache
+def key(counts: Counts) -> tuple[int, ...]:
+    """A sortable key of the hand: (category, faces by group size then face, highest first), for at most
+    five faces. Compare keys to compare hands."""
+    groups = sorted(((n, face) for face, n in enumerate(counts) if n), reverse=True)
+    sizes = [n for n, _ in groups]
+    if sizes[:1] == [5]:
+        category = 6
+    elif sizes[:1] == [4]:
+        category = 5
+    elif sizes[:2] == [3, 2]:
+        category = 4
+    elif sizes[:1] == [3]:
+        category = 3
+    elif sizes[:2] == [2, 2]:
+        category = 2
+    elif sizes[:1] == [2]:
+        category = 1
+    else:
+        category = 0
+    return (category, *(face for n, face in groups for _ in range(n)))
+
+
+@cache
+def best_key(counts: Counts) -> tuple[int, ...]:
+    """The key of the best five of any number of faces (dice and cards together)."""
+    total = sum(counts)
+    if total <= 5:
+        return key(counts)
+    faces = [face for face, n in enumerate(counts) for _ in range(n)]
+    return max(key(counts_of(five)) for five in set(combinations(faces, 5)))
+
+
+def category(counts: Counts) -> int:
+    return best_key(counts)[0]
+
+
+def with_skill(counts: Counts, turn_into: int | None) -> Counts:
+    """A skill that turns one die into a King or a Queen, used at best (or not at all)."""
+    if turn_into is None:
+        return counts
+    options = [counts]
+    for face, n in enumerate(counts):
+        if n and face != turn_into:
+            changed = list(counts)
+            changed[face] -= 1
+            changed[turn_into] += 1
+            options.append(tuple(changed))  # type: ignore[arg-type]
+    return max(options, key=best_key)
+
+
+def describe(counts: Counts) -> str:
+    """The faces, highest first: 'A K K 9 9'."""
+    return " ".join(FACES[face] for face in range(5, -1, -1) for _ in range(counts[face]))
