@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 DEDALE := $(VENV)/bin/dedale
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint system-deps clean
+.PHONY: run test bench lint system-deps browser-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || { [ "$$(id -u)" = 0 ] && apt-get update -qq \
@@ -25,16 +25,24 @@ system-deps:
 		fi; \
 	fi
 
+# Debian's Chromium, driven by Playwright in the browser tests (never `playwright install`).
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "The browser tests will be skipped: please install Chromium (sudo apt-get install chromium)"; \
+		fi; \
+	fi
+
+# The web app on the embedded defaults: sessions in ./dedale.db, at http://127.0.0.1:8000/
 run: $(STAMP) system-deps
-	$(DEDALE) crawler -o dungeon.json
-	$(DEDALE) render dungeon.json -o dungeon.svg -o dungeon.png
-	$(DEDALE) render dungeon.json
-	@echo "Wrote dungeon.json, dungeon.svg and dungeon.png."
+	$(DEDALE) serve --host 127.0.0.1 --port 8000 --db dedale.db
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
 
-test: $(STAMP) system-deps lint
+test: $(STAMP) system-deps browser-deps lint
 	$(PY) -m pytest
 
 bench: $(STAMP) system-deps

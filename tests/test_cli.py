@@ -16,7 +16,7 @@ SCHEMA = json.loads(system("crawler").schema())
 
 def test_generate_prints_the_text_view_and_the_random_seed(cli) -> None:  # type: ignore[no-untyped-def]
     code, out, err = cli("crawler")
-    assert code == 0 and "seed:" in err and "rooms laid of" in out
+    assert code == 0 and "seed:" in err and "rooms laid:" in out
     seed = int(err.split("seed:")[1].split()[0])
     assert cli("crawler", "--seed", str(seed))[1] == out  # the printed seed remakes it
 
@@ -53,7 +53,7 @@ def test_output_format_by_extension(cli, tmp_path: Path, ext: str) -> None:  # t
     elif ext == ".pdf":
         assert data.startswith(b"%PDF")
     else:
-        assert "rooms laid of" in data.decode("utf-8")
+        assert "rooms laid:" in data.decode("utf-8")
 
 
 def test_batches_name_files_by_seed(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -68,7 +68,7 @@ def test_text_view_shows_rooms_walls_doors_and_the_entrance() -> None:
     for room in d.rooms:
         assert f"│{room.number:>2}" in text or f"│{room.number}" in text
     assert "↑" in text and "┌" in text and "░░" in text  # entrance, walls, the secret passage
-    assert "BOSS" in text and "13 rooms laid of 14" in text
+    assert "BOSS" in text and "rooms laid: 13 of 14" in text
 
 
 def test_french_pictures_and_text() -> None:

@@ -40,3 +40,30 @@ def test_the_catalogues_are_valid_toml() -> None:
 
 def test_unknown_keys_and_languages_fall_back() -> None:
     assert t("dir.N", "fr") == "nord" and t("dir.N", "de") == "north" and t("no.such.key") == "no.such.key"
+
+
+def _keys_of(entry: dict) -> set[str]:
+    """The message keys a log entry is shown with."""
+    keys = {entry[field] for field in ("for", "note") if field in entry}
+    if isinstance(entry.get("decided"), dict):
+        keys.add(entry["decided"]["key"])
+    keys |= {value["t"] for value in entry.get("args", {}).values() if isinstance(value, dict) and "t" in value}
+    return keys
+
+
+def test_every_log_entry_of_every_system_reads_as_words_in_both_languages() -> None:
+    from dedale.systems import names, system
+
+    en, fr = catalogue("en"), catalogue("fr")
+    seen: set[str] = set()
+    for name in names():
+        session_class = system(name).session
+        if session_class is None:
+            continue
+        for seed in range(6):
+            session = session_class(session_class.params_from_json({}), seed)
+            session.run_autopilot()
+            for entry in session.log:
+                seen |= _keys_of(session.log_entry(entry))
+    missing = sorted(key for key in seen if key not in en or key not in fr)
+    assert len(seen) > 40 and not missing

@@ -3,6 +3,7 @@ and the file formats it can be written as. The CLI and the web app both look sys
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -26,6 +27,12 @@ class System:
     @property
     def package(self) -> str:
         return self.session.__module__.rsplit(".", 1)[0]
+
+    def export(self, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None) -> bytes:
+        """A result document in a file format: .json as it is, the others drawn."""
+        if ext == ".json":
+            return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        return self.formats[ext](self.load(document), options or {})
 
     def schema(self) -> str:
         return resources.files(self.package).joinpath("schema.json").read_text(encoding="utf-8")

@@ -57,6 +57,24 @@ def render_file(
         write_atomic(Path(path), render(data, Path(path).suffix.lower(), found, {"cards": cards}))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(
+        "--host", help="The address to listen on (only this machine by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="The port.")] = 8000,
+    db: Annotated[Path, typer.Option("--db", help="The SQLite file the sessions are kept in.")] = Path("dedale.db"),
+) -> None:
+    """The web app: every system playable in the browser, sessions kept in SQLite."""
+    import uvicorn
+
+    from dedale.web.app import create_app
+
+    if not 0 < port < 65536:
+        raise DedaleError("error.range", param="port", value=port, low=1, high=65535)
+    typer.echo(f"Dédale is at http://{host}:{port}/  (sessions in {db}; Ctrl-C stops it)", err=True)
+    uvicorn.run(create_app(db), host=host, port=port, log_level="warning")
+
+
 @tables_app.command("export")
 def tables_export(folder: Annotated[Path, typer.Argument(help="Where to write the default tables.")],
                   lang: Lang = "en") -> None:

@@ -98,9 +98,7 @@ def batch_path(pattern: str, seed: int, system: System) -> Path:
 
 
 def render(document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None) -> bytes:
-    if ext == ".json":
-        return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    return system.formats[ext](system.load(document), options or {})
+    return system.export(document, ext, options)
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -15,9 +15,17 @@ from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
 from dedale.i18n import t
 from dedale.zombstone.advice import advise as advise_options
-from dedale.zombstone.charts import POTENTIALS, confrontation_tables, guts, hand_tables, spec_for
+from dedale.zombstone.charts import (
+    POTENTIALS,
+    confrontation_tables,
+    goal_for,
+    guts,
+    hand_tables,
+    situation_for,
+    spec_for,
+)
 from dedale.zombstone.combinatorics import index_of, multisets
-from dedale.zombstone.confront import Situation, confront, damage_table
+from dedale.zombstone.confront import confront, damage_table
 from dedale.zombstone.hands import FACES, HANDS, Counts, category, counts_of, describe, parse_face, parse_hand
 from dedale.zombstone.odds import GUTS, OBJECTIVES, odds, terminal_values
 from dedale.zombstone.policy import MAX_ROUNDS, RollSpec, categories, final_counts, optimise, total_ways
@@ -73,17 +81,15 @@ def odds_command(potential: PotentialOption, objective: Objective = "rank", targ
     set_lang(lang)
     if objective not in ("target", "rank"):
         raise DedaleError("error.one_of", param="objective", value=objective, accepted="target, rank")
-    goal = parse_hand(target) if target else (GUTS if objective == "target" else None)
+    goal = goal_for(objective, target)
     spec = _spec(potential, card, rounds)
     result = odds(spec, objective, goal)
     document = result.to_json(potential)
 
     def plot() -> bytes:
-        from dedale.render.zombstone_plot import hands_plot
+        from dedale.render.zombstone_plot import odds_chart
 
-        by_potential = {p: odds(spec_for(p, spec.cards.index(1) if any(spec.cards) else None, rounds), objective, goal)
-                        for p in POTENTIALS}
-        return hands_plot(by_potential, potential, t("zombstone.plot.hands", lang, objective=objective), lang)
+        return odds_chart(potential, objective, goal, None if card is None else parse_face(card), rounds, lang)
 
     if as_json:
         typer.echo(json.dumps(document, indent=2))
@@ -115,19 +121,15 @@ def duel_odds(
 ) -> None:
     """Win, tie, loss and expected damage of a confrontation, both sides rerolling optimally."""
     set_lang(lang)
-    default = "improvised" if melee else "light_colt"
-    situation = Situation(_potential(attacker, "attacker"), _potential(defender, "defender"), melee, cover, reaction,
-                          attacker_weapon or default, defender_weapon or default, objective)
+    situation = situation_for(_potential(attacker, "attacker"), _potential(defender, "defender"), melee, cover,
+                              reaction, attacker_weapon, defender_weapon, objective)
     outcome = confront(situation)
     document = outcome.to_json()
 
     def plot() -> bytes:
-        from dataclasses import replace
+        from dedale.render.zombstone_plot import duel_chart
 
-        from dedale.render.zombstone_plot import grid_plot
-
-        return grid_plot(lambda a, d: float(confront(replace(situation, attacker=a, defender=d)).win), POTENTIALS,
-                         t("zombstone.plot.grid", lang), lang)
+        return duel_chart(situation, lang)
 
     if as_json:
         typer.echo(json.dumps(document, indent=2))

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from dataclasses import replace
 
 from dedale.i18n import t
+from dedale.zombstone.confront import Situation, confront
 from dedale.zombstone.hands import HANDS
 from dedale.zombstone.odds import Odds
 
@@ -67,3 +69,21 @@ def grid_plot(values: Callable[[int, int], float], potentials: range, title: str
     axes.set_title(title)
     figure.colorbar(image, ax=axes, label=t("zombstone.plot.win", lang))
     return _png(plt, figure)
+
+
+def odds_chart(potential: int, objective: str, goal: int | None, card: int | None, rounds: int, lang: str) -> bytes:
+    """The hand distribution of every Potential for one objective, `potential` outlined."""
+    from dedale.zombstone.charts import odds_by_potential
+
+    return hands_plot(odds_by_potential(objective, goal, card, rounds), potential,
+                      t("zombstone.plot.hands", lang, objective=objective), lang)
+
+
+def duel_chart(situation: Situation, lang: str) -> bytes:
+    """The attacker's chance to win the situation, for every pair of Potentials."""
+    from dedale.zombstone.charts import POTENTIALS
+
+    def win(attacker: int, defender: int) -> float:
+        return float(confront(replace(situation, attacker=attacker, defender=defender)).win)
+
+    return grid_plot(win, POTENTIALS, t("zombstone.plot.grid", lang), lang)

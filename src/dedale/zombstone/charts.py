@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from dedale.zombstone.confront import Situation, confront
-from dedale.zombstone.hands import FACES, HANDS, counts_of
+from dedale.zombstone.hands import FACES, HANDS, counts_of, parse_hand
 from dedale.zombstone.odds import GUTS, Odds, odds
 from dedale.zombstone.policy import RollSpec
 
@@ -19,6 +19,25 @@ MELEE_WEAPONS = ("fists", "improvised", "sabre", "spear")  # -1 (and a die fewer
 def spec_for(potential: int, card: int | None = None, rounds: int = 1) -> RollSpec:
     cards = counts_of([card]) if card is not None else (0, 0, 0, 0, 0, 0)
     return RollSpec.from_potential(potential, rounds, cards)  # type: ignore[arg-type]
+
+
+def goal_for(objective: str, target: str | None) -> int | None:
+    """The hand a roll aims at: the one named, else Guts' pair when aiming at a target, else none (rank)."""
+    return parse_hand(target) if target else (GUTS if objective == "target" else None)
+
+
+def situation_for(attacker: int, defender: int, melee: bool = False, cover: str | None = None,
+                  reaction: str = "dodge", attacker_weapon: str | None = None, defender_weapon: str | None = None,
+                  objective: str = "win") -> Situation:
+    """A confrontation, each side armed by default as the rules arm a model (a Light Colt, or an improvised
+    weapon in melee)."""
+    default = "improvised" if melee else "light_colt"
+    return Situation(attacker, defender, melee, cover, reaction, attacker_weapon or default,
+                     defender_weapon or default, objective)
+
+
+def odds_by_potential(objective: str, goal: int | None, card: int | None = None, rounds: int = 1) -> dict[int, Odds]:
+    return {p: odds(spec_for(p, card, rounds), objective, goal) for p in POTENTIALS}
 
 
 def hand_tables(cards: tuple[int | None, ...] = (None, *range(6))) -> list[dict[str, Any]]:

@@ -1,0 +1,207 @@
+"""Sessions kept in SQLite (WAL): a session is its system, seed, parameters and events, appended one
+transaction a step; its state is rebuilt by replaying them (and kept in memory while in use).
+
+A process killed at any moment loses no completed step: a step completes when its event is committed,
+and a committed WAL transaction survives the process (`synchronous=NORMAL` trades only the last steps
+before a power cut for speed).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dedale.core.errors import DedaleError
+from dedale.core.session import Event, Session
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    system TEXT NOT NULL,
+    name TEXT NOT NULL,
+    seed TEXT NOT NULL,            -- up to 2^64 - 1: more than SQLite's signed integers hold
+    params TEXT NOT NULL,          -- JSON
+    table_dice INTEGER NOT NULL,
+    lang TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,           -- JSON
+    PRIMARY KEY (session, seq)
+);
+"""
+
+
+@dataclass
+class Record:
+    id: str
+    system: str
+    name: str
+    seed: int
+    params: dict[str, Any]
+    table_dice: bool
+    lang: str
+    created: float
+    updated: float
+    steps: int = 0
+
+
+class Store:
+    """The SQLite file. One connection, used under a lock (SQLite serialises writers anyway)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool, lang: str,
+               name: str, events: list[Event] = ()) -> str:  # type: ignore[assignment]
+        session_id = secrets.token_urlsafe(9)
+        now = time.time()
+        with self._transaction() as db:
+            db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (session_id, system, name, str(seed), json.dumps(params), int(table_dice), lang, now, now))
+            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
+                           [(session_id, i, json.dumps(e)) for i, e in enumerate(events)])
+        return session_id
+
+    def append(self, session_id: str, first: int, events: list[Event]) -> None:
+        """Record events `first`, `first + 1`, ... in one transaction."""
+        with self._transaction() as db:
+            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
+                           [(session_id, first + i, json.dumps(e)) for i, e in enumerate(events)])
+            db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
+
+    def truncate(self, session_id: str, keep: int) -> None:
+        """Forget events from number `keep` on (undo)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM events WHERE session = ? AND seq >= ?", (session_id, keep))
+            db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
+
+    def get(self, session_id: str) -> tuple[Record, list[Event]]:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None:
+                raise DedaleError("error.no_session", value=session_id)
+            events = [json.loads(e) for (e,) in self._db.execute(
+                "SELECT event FROM events WHERE session = ? ORDER BY seq", (session_id,))]
+        return _record(row, len(events)), events
+
+    def list(self) -> list[Record]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT s.*, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s "
+                "ORDER BY updated DESC").fetchall()
+        return [_record(row[:-1], row[-1]) for row in rows]
+
+    def rename(self, session_id: str, name: str) -> None:
+        with self._transaction() as db:
+            if db.execute("UPDATE sessions SET name = ? WHERE id = ?", (name, session_id)).rowcount == 0:
+                raise DedaleError("error.no_session", value=session_id)
+
+    def delete(self, session_id: str) -> None:
+        with self._transaction() as db:
+            if db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount == 0:
+                raise DedaleError("error.no_session", value=session_id)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _record(row: tuple[Any, ...], steps: int) -> Record:
+    return Record(row[0], row[1], row[2], int(row[3]), json.loads(row[4]), bool(row[5]), row[6], row[7], row[8],
+                  steps)
+
+
+class Sessions:
+    """The store with live sessions kept in memory (rebuilt by replay when not), one lock a session."""
+
+    def __init__(self, store: Store, build: Any, cache_size: int = 256) -> None:
+        self.store = store
+        self.build = build  # (record, events) -> Session: the system's replay
+        self.cache: OrderedDict[str, Session] = OrderedDict()
+        self.cache_size = cache_size
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def lock(self, session_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(session_id, threading.Lock())
+
+    def get(self, session_id: str) -> Session:
+        with self._guard:
+            session = self.cache.get(session_id)
+            if session is not None:
+                self.cache.move_to_end(session_id)
+                return session
+        record, events = self.store.get(session_id)
+        session = self.build(record, events)
+        self._keep(session_id, session)
+        return session
+
+    def _keep(self, session_id: str, session: Session) -> None:
+        with self._guard:
+            self.cache[session_id] = session
+            self.cache.move_to_end(session_id)
+            while len(self.cache) > self.cache_size:
+                self.cache.popitem(last=False)
+
+    def forget(self, session_id: str) -> None:
+        with self._guard:
+            self.cache.pop(session_id, None)
+
+    def add(self, session: Session, name: str) -> str:
+        session_id = self.store.create(session.system, session.seed, session.params.to_json(), session.table,
+                                       session.lang, name, session.events)
+        self._keep(session_id, session)
+        return session_id
+
+    @contextmanager
+    def changing(self, session_id: str) -> Iterator[Session]:
+        """Change a session under its lock; its new events are committed at the end, or, if anything
+        fails, the session is dropped from memory (to be rebuilt from what was committed)."""
+        with self.lock(session_id):
+            session = self.get(session_id)
+            before = len(session.events)
+            try:
+                yield session
+                if len(session.events) < before:  # an undo
+                    self.store.truncate(session_id, len(session.events))
+                elif len(session.events) > before:
+                    self.store.append(session_id, before, session.events[before:])
+            except DedaleError:  # refused (an illegal choice): the session is as it was
+                if len(session.events) != before:
+                    self.forget(session_id)
+                raise
+            except BaseException:
+                self.forget(session_id)
+                raise

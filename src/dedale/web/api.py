@@ -1,0 +1,140 @@
+"""The JSON API (`/api/...`, described at `/openapi.json`): the same calls the pages make."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Query, Request, Response
+from pydantic import BaseModel, Field
+
+from dedale.core.store import Sessions
+from dedale.web import forms, service
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+class NewSession(BaseModel):
+    system: Literal["crawler", "paper", "hexcrawl", "keylock"]
+    params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
+    seed: int | None = Field(default=None, ge=0, le=2**64 - 1, description="Random when not given")
+    table_dice: bool = False
+    lang: Literal["en", "fr"] = "en"
+    name: str = Field(default="", max_length=200)
+    autopilot: bool = Field(default=False, description="Let the autopilot play to the end at once")
+
+
+class StepBody(BaseModel):
+    choice: str = Field(max_length=200)
+
+
+class AutopilotBody(BaseModel):
+    to_end: bool = False
+
+
+class RenameBody(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+
+
+def _sessions(request: Request) -> Sessions:
+    return request.app.state.sessions
+
+
+def _state(request: Request, session_id: str) -> dict[str, Any]:
+    sessions = _sessions(request)
+    session = sessions.get(session_id)
+    record, _ = sessions.store.get(session_id)
+    return service.state(session, session_id, record.name)
+
+
+@router.get("/systems")
+def systems() -> dict[str, Any]:
+    """The systems one can play, with their fields and defaults."""
+    return {name: [{"name": f.name, "kind": f.kind, "default": f.default, "low": f.low, "high": f.high,
+                    "options": list(f.options)} for f in fields] for name, fields in forms.FIELDS.items()}
+
+
+@router.post("/sessions", status_code=201)
+def create_session(request: Request, body: NewSession) -> dict[str, Any]:
+    session_id = service.create(_sessions(request), body.system, body.params, body.seed, body.table_dice, body.lang,
+                                body.name, body.autopilot)
+    return _state(request, session_id)
+
+
+@router.get("/sessions")
+def list_sessions(request: Request) -> list[dict[str, Any]]:
+    return [{"id": r.id, "system": r.system, "name": r.name, "seed": r.seed, "steps": r.steps,
+             "created": r.created, "updated": r.updated} for r in _sessions(request).store.list()]
+
+
+@router.get("/sessions/{session_id}")
+def get_session(request: Request, session_id: str) -> dict[str, Any]:
+    return _state(request, session_id)
+
+
+@router.post("/sessions/{session_id}/step")
+def step(request: Request, session_id: str, body: StepBody) -> dict[str, Any]:
+    service.step(_sessions(request), session_id, body.choice)
+    return _state(request, session_id)
+
+
+@router.post("/sessions/{session_id}/autopilot")
+def autopilot(request: Request, session_id: str, body: AutopilotBody) -> dict[str, Any]:
+    service.autopilot(_sessions(request), session_id, body.to_end)
+    return _state(request, session_id)
+
+
+@router.post("/sessions/{session_id}/undo")
+def undo(request: Request, session_id: str) -> dict[str, Any]:
+    service.undo(_sessions(request), session_id)
+    return _state(request, session_id)
+
+
+@router.patch("/sessions/{session_id}")
+def rename(request: Request, session_id: str, body: RenameBody) -> dict[str, Any]:
+    _sessions(request).store.rename(session_id, body.name)
+    return _state(request, session_id)
+
+
+@router.delete("/sessions/{session_id}", status_code=204)
+def delete(request: Request, session_id: str) -> Response:
+    sessions = _sessions(request)
+    sessions.store.delete(session_id)
+    sessions.forget(session_id)
+    return Response(status_code=204)
+
+
+@router.get("/sessions/{session_id}/export/{fmt}")
+def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png", "pdf", "txt", "dot"]) -> Response:
+    content, media = service.export(_sessions(request).get(session_id), fmt)
+    return Response(content, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="dedale-{session_id}.{fmt}"'})
+
+
+@router.post("/upload", status_code=201)
+def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+    """Continue a saved document: it is replayed from its events, checked, and kept as a new session."""
+    import json
+
+    session_id = service.upload(_sessions(request), json.dumps(document).encode("utf-8"))
+    return _state(request, session_id)
+
+
+@router.get("/zombstone/odds")
+def zombstone_odds(potential: Annotated[int, Query(ge=-4, le=5)],
+                   objective: Literal["target", "rank"] = "rank",
+                   target: Literal["pair", "two_pairs", "three", "full", "four", "five"] | None = None,
+                   card: Literal["9", "10", "J", "Q", "K", "A"] | None = None) -> dict[str, Any]:
+    from dedale.web.zombstone import odds_document
+
+    return odds_document(potential, objective, target, card)
+
+
+@router.get("/zombstone/duel-odds")
+def zombstone_duel(attacker: Annotated[int, Query(ge=-4, le=5)], defender: Annotated[int, Query(ge=-4, le=5)],
+                   melee: bool = False, cover: Literal["light", "heavy"] | None = None,
+                   reaction: Literal["dodge", "return"] = "dodge", attacker_weapon: str | None = None,
+                   defender_weapon: str | None = None,
+                   objective: Literal["win", "damage"] = "win") -> dict[str, Any]:
+    from dedale.web.zombstone import duel_document
+
+    return duel_document(attacker, defender, melee, cover, reaction, attacker_weapon, defender_weapon, objective)

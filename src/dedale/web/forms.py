@@ -1,0 +1,126 @@
+"""Each system's parameters as a web form (and as the API's `params`): the fields, their defaults, and
+limits tighter than the command line's, so that no request can exhaust the machine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from dedale.core.errors import DedaleError
+from dedale.crawler.params import CrawlerParams
+from dedale.hexcrawl.params import HexParams, parse_hex
+from dedale.keylock.params import KeylockParams
+from dedale.paper.params import PaperParams
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: str  # "int", "float", "text", "choice" or "bool"
+    default: Any
+    low: float | None = None
+    high: float | None = None
+    options: tuple[str, ...] = ()
+    optional: bool = False
+
+
+FIELDS: dict[str, tuple[Field, ...]] = {
+    "crawler": (
+        Field("size", "text", "3d6"), Field("board", "int", 5, 2, 10), Field("zone", "int", 5, 2, 12),
+        Field("boss_size", "text", "", optional=True), Field("start", "text", "", optional=True),
+        Field("fill_chance", "float", 0.3, 0, 1), Field("stock", "text", "", optional=True),
+        Field("early_boss", "bool", True), Field("contents", "choice", "tables", options=("tables", "dungeon-roll")),
+    ),
+    "paper": (
+        Field("width", "int", 60, 4, 150), Field("height", "int", 60, 4, 150), Field("max_cards", "int", 80, 1, 500),
+        Field("order", "choice", "oldest", options=("oldest", "newest", "random")),
+        Field("kings", "choice", "reshuffle", options=("reshuffle", "set-aside")),
+        Field("start_size", "int", 4, 3, 20),
+    ),
+    "hexcrawl": (
+        Field("radius", "int", 12, 0, 40), Field("order", "choice", "spiral", options=("spiral", "bfs", "walk")),
+        Field("obstacle_chance", "float", 0.25, 0, 1), Field("variant", "choice", "rule", options=("rule", "weighted")),
+        Field("start", "text", "0,0"), Field("sites", "bool", True),
+    ),
+    "keylock": (
+        Field("unique", "int", 3, 0, 200), Field("multi", "int", 1, 0, 50), Field("multi_max_locks", "int", 2, 1, 10),
+        Field("multi_max_keys", "int", 4, 1, 20), Field("permanent", "int", 1, 0, 50),
+        Field("permanent_max_locks", "int", 2, 1, 10), Field("spread", "float", 0.01, 0.0001, 100),
+    ),
+}
+MAX_KEYLOCK_OBJECTS = 2000
+
+
+def read(system: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The typed value of each field from a form or an API body (missing: the default), checked."""
+    if system not in FIELDS:
+        raise DedaleError("error.system", value=system, accepted=", ".join(FIELDS))
+    typed: dict[str, Any] = {}
+    for field in FIELDS[system]:
+        raw = values.get(field.name)
+        typed[field.name] = field.default if raw is None or raw == "" else _typed(field, raw)
+    return typed
+
+
+def _typed(field: Field, raw: Any) -> Any:
+    try:
+        if field.kind == "bool":
+            return raw if isinstance(raw, bool) else str(raw).lower() in ("1", "true", "on", "yes")
+        if field.kind == "int":
+            value: Any = int(raw) if not isinstance(raw, bool) else None
+        elif field.kind == "float":
+            value = float(raw) if not isinstance(raw, bool) else None
+        else:
+            value = str(raw).strip()
+    except (TypeError, ValueError):
+        value = None
+    if value is None or (field.low is not None and field.high is not None and not field.low <= value <= field.high):
+        if field.kind in ("int", "float"):
+            raise DedaleError("error.web_range", param=field.name, value=raw, low=field.low, high=field.high)
+        raise DedaleError("error.one_of", param=field.name, value=raw, accepted=", ".join(field.options))
+    if field.kind == "choice" and value not in field.options:
+        raise DedaleError("error.one_of", param=field.name, value=raw, accepted=", ".join(field.options))
+    return value
+
+
+def _crawler(v: dict[str, Any]) -> CrawlerParams:
+    return CrawlerParams.parse(board=v["board"], zone=v["zone"], size=v["size"], boss_size=v["boss_size"] or None,
+                               start=v["start"] or None, fill_chance=v["fill_chance"], stock=v["stock"] or None,
+                               early_boss=v["early_boss"], contents=v["contents"])
+
+
+def _paper(v: dict[str, Any]) -> PaperParams:
+    return PaperParams(width=v["width"], height=v["height"], max_cards=v["max_cards"], order=v["order"],
+                       kings=v["kings"], start_size=v["start_size"])
+
+
+def _hexcrawl(v: dict[str, Any]) -> HexParams:
+    return HexParams(radius=v["radius"], order=v["order"], obstacle_chance=v["obstacle_chance"],
+                     variant=v["variant"], start=parse_hex(v["start"], "start"), sites=v["sites"])
+
+
+def _keylock(v: dict[str, Any]) -> KeylockParams:
+    params = KeylockParams(**v)
+    if params.most_objects > MAX_KEYLOCK_OBJECTS:
+        raise DedaleError("error.too_many_objects", value=params.most_objects, high=MAX_KEYLOCK_OBJECTS)
+    return params
+
+
+BUILDERS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "crawler": _crawler, "paper": _paper, "hexcrawl": _hexcrawl, "keylock": _keylock}
+
+
+def params_for(system: str, values: dict[str, Any]) -> Any:
+    return BUILDERS[system](read(system, values))
+
+
+def check_limits(system: str, params: Any) -> None:
+    """An uploaded document's parameters within the web's limits too."""
+    document = params.to_json()
+    for field in FIELDS[system]:
+        names = {"board": "board_zones", "zone": "zone_cells"}
+        value = document.get(names.get(field.name, field.name))
+        if field.kind in ("int", "float") and isinstance(value, int | float) and field.high is not None \
+                and not (field.low or 0) <= value <= field.high:
+            raise DedaleError("error.web_range", param=field.name, value=value, low=field.low, high=field.high)

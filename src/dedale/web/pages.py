@@ -1,0 +1,198 @@
+"""The HTML pages: server-rendered, with a little htmx (a click swaps the play panel; without JavaScript
+the same forms post and redirect)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from fastapi import APIRouter, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from dedale.core.errors import DedaleError
+from dedale.core.store import Sessions
+from dedale.i18n import LANGUAGES, t
+from dedale.web import forms, service, views
+from dedale.web.render import lang_of, page
+
+router = APIRouter(include_in_schema=False)
+
+
+def _sessions(request: Request) -> Sessions:
+    return request.app.state.sessions
+
+
+def _after(request: Request, session_id: str) -> Response:
+    """The play panel for htmx, a redirect to the play page otherwise."""
+    if request.headers.get("HX-Request"):
+        return panel(request, session_id)
+    return RedirectResponse(f"/play/{session_id}", status_code=303)
+
+
+def panel(request: Request, session_id: str, status: int = 200) -> HTMLResponse:
+    session = _sessions(request).get(session_id)
+    return page(request, "panel.html", views.context(session, session_id, lang_of(request)), status)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    return page(request, "home.html", {"systems": service.PLAYABLE})
+
+
+@router.get("/lang/{code}")
+def set_language(code: str, next: str = "/") -> Response:
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    if code in LANGUAGES:
+        response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+@router.get("/new/{system}", response_class=HTMLResponse)
+def new(request: Request, system: str) -> HTMLResponse:
+    if system not in forms.FIELDS:
+        raise DedaleError("error.system", value=system, accepted=", ".join(forms.FIELDS))
+    return page(request, "new.html", {"system": system, "fields": forms.FIELDS[system], "values": {}})
+
+
+@router.post("/new/{system}")
+async def create(request: Request, system: str) -> Response:
+    form = await request.form()
+    values = {key: form.getlist(key)[-1] for key in form}  # a checkbox follows its hidden "0"
+    session_id = service.create(_sessions(request), system, values, values.get("seed"),
+                                values.get("table_dice") == "1", lang_of(request), str(values.get("name", "")),
+                                autopilot=values.get("autopilot") == "1" or system == "keylock")
+    return RedirectResponse(f"/play/{session_id}", status_code=303)
+
+
+@router.get("/play/{session_id}", response_class=HTMLResponse)
+def play(request: Request, session_id: str) -> HTMLResponse:
+    sessions = _sessions(request)
+    session = sessions.get(session_id)
+    record, _ = sessions.store.get(session_id)
+    permalink = f"/permalink/{session.system}?" + urlencode(
+        {"seed": session.seed, "params": json.dumps(session.params.to_json(), separators=(",", ":"))})
+    context: dict[str, Any] = {**views.context(session, session_id, lang_of(request)), "name": record.name,
+                               "permalink": permalink, "formats": service.formats_of(session)}
+    return page(request, "play.html", context)
+
+
+@router.post("/play/{session_id}/step")
+def step(request: Request, session_id: str, choice: str = Form(max_length=200)) -> Response:
+    service.step(_sessions(request), session_id, choice)
+    return _after(request, session_id)
+
+
+@router.post("/play/{session_id}/auto")
+def auto(request: Request, session_id: str, to: str = Form("one")) -> Response:
+    service.autopilot(_sessions(request), session_id, to == "end")
+    return _after(request, session_id)
+
+
+@router.post("/play/{session_id}/undo")
+def undo(request: Request, session_id: str) -> Response:
+    service.undo(_sessions(request), session_id)
+    return _after(request, session_id)
+
+
+@router.get("/play/{session_id}/export.{fmt}")
+def export(request: Request, session_id: str, fmt: str) -> Response:
+    content, media = service.export(_sessions(request).get(session_id), fmt)
+    return Response(content, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="dedale-{quote(session_id)}.{fmt}"'})
+
+
+@router.get("/sessions", response_class=HTMLResponse)
+def saved(request: Request) -> HTMLResponse:
+    return page(request, "sessions.html", {"records": _sessions(request).store.list()})
+
+
+@router.post("/sessions/{session_id}/rename")
+def rename(request: Request, session_id: str, name: str = Form(min_length=1, max_length=200)) -> Response:
+    _sessions(request).store.rename(session_id, name)
+    return RedirectResponse("/sessions", status_code=303)
+
+
+@router.post("/sessions/{session_id}/delete")
+def delete(request: Request, session_id: str) -> Response:
+    sessions = _sessions(request)
+    sessions.store.delete(session_id)
+    sessions.forget(session_id)
+    return RedirectResponse("/sessions", status_code=303)
+
+
+@router.get("/upload", response_class=HTMLResponse)
+def upload_form(request: Request) -> HTMLResponse:
+    return page(request, "upload.html", {})
+
+
+@router.post("/upload")
+async def upload(request: Request, document: UploadFile) -> Response:
+    raw = await document.read(service.MAX_UPLOAD + 1)
+    session_id = service.upload(_sessions(request), raw)
+    return RedirectResponse(f"/play/{session_id}", status_code=303)
+
+
+@router.get("/permalink/{system}")
+def permalink(request: Request, system: str, seed: str, params: str = "{}") -> Response:
+    try:
+        params_json = json.loads(params)
+    except json.JSONDecodeError:
+        raise DedaleError("error.bad_document", field="params") from None
+    session_id = service.create_from_params(_sessions(request), system, params_json, seed, lang_of(request))
+    return RedirectResponse(f"/play/{session_id}", status_code=303)
+
+
+@router.get("/zombstone", response_class=HTMLResponse)
+def zombstone(request: Request, potential: int | None = None, objective: str = "rank", target: str | None = None,
+              card: str | None = None, attacker: int | None = None, defender: int | None = None,
+              melee: bool = False, cover: str | None = None, reaction: str = "dodge",
+              attacker_weapon: str | None = None, defender_weapon: str | None = None) -> HTMLResponse:
+    from dedale.web import zombstone as calculator
+    from dedale.zombstone.hands import FACES, HANDS
+    from dedale.zombstone.weapons import weapons
+
+    lang = lang_of(request)
+    odds = duel = None
+    odds_query = {"potential": potential, "objective": objective, "target": target or "", "card": card or ""}
+    duel_query = {"attacker": attacker, "defender": defender, "melee": str(melee).lower(), "cover": cover or "",
+                  "reaction": reaction, "attacker_weapon": attacker_weapon or "",
+                  "defender_weapon": defender_weapon or ""}
+    if potential is not None:
+        service.check_potential(potential, "potential")
+        odds = calculator.odds_document(potential, objective, target or None, card or None)
+    if attacker is not None and defender is not None:
+        service.check_potential(attacker, "attacker")
+        service.check_potential(defender, "defender")
+        duel = calculator.duel_document(attacker, defender, melee, cover or None, reaction, attacker_weapon or None,
+                                        defender_weapon or None, "win")
+    return page(request, "zombstone.html", {
+        "odds": odds, "duel": duel, "query": dict(request.query_params),
+        "weapons": [(w.id, w.label(lang), w.melee) for w in weapons().values()],
+        "hands": [(h, t(f"zombstone.hand.{h}", lang)) for h in HANDS[1:]], "faces": [(f, f) for f in FACES],
+        "odds_plot": "/zombstone/odds.png?" + urlencode(odds_query),
+        "duel_plot": "/zombstone/duel.png?" + urlencode(duel_query)})
+
+
+@router.get("/zombstone/odds.png")
+def zombstone_odds_plot(request: Request, potential: int, objective: str = "rank", target: str | None = None,
+                        card: str | None = None) -> Response:
+    from dedale.web import zombstone as calculator
+
+    service.check_potential(potential, "potential")
+    png = calculator.odds_plot(potential, objective, target or None, card or None, lang_of(request))
+    return Response(png, media_type="image/png")
+
+
+@router.get("/zombstone/duel.png")
+def zombstone_duel_plot(request: Request, attacker: int, defender: int, melee: bool = False,
+                        cover: str | None = None, reaction: str = "dodge", attacker_weapon: str | None = None,
+                        defender_weapon: str | None = None) -> Response:
+    from dedale.web import zombstone as calculator
+
+    service.check_potential(attacker, "attacker")
+    service.check_potential(defender, "defender")
+    png = calculator.duel_plot(lang_of(request), attacker, defender, melee, cover or None, reaction,
+                               attacker_weapon or None, defender_weapon or None, "win")
+    return Response(png, media_type="image/png")

@@ -1,0 +1,134 @@
+"""What the pages and the API do, once: create, step, let the autopilot play, undo, export, upload."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from dedale.core.errors import DedaleError
+from dedale.core.session import Session
+from dedale.core.store import Record, Sessions
+from dedale.i18n import check_lang
+from dedale.systems import system, system_of
+from dedale.web import forms
+
+PLAYABLE = tuple(forms.FIELDS)  # the systems with sessions (Zombstone's odds are a calculator)
+MAX_SEED = 2**64 - 1
+MAX_AUTOPILOT_STEPS = 20_000
+MAX_UPLOAD = 4 * 1024 * 1024
+EXPORTS = {"json": "application/json", "svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf",
+           "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz"}
+
+
+def build(record: Record, events: list[dict[str, Any]]) -> Session:
+    """A stored session, replayed."""
+    session_class = system(record.system).session
+    params = session_class.params_from_json(record.params)
+    return session_class.replay(params, record.seed, events, record.table_dice, record.lang)
+
+
+def seed_of(value: Any) -> int:
+    if value is None or value == "":
+        return secrets.randbelow(2**32)
+    try:
+        seed = int(value)
+    except (TypeError, ValueError):
+        seed = -1
+    if isinstance(value, bool) or not 0 <= seed <= MAX_SEED:
+        raise DedaleError("error.seed", value=value)
+    return seed
+
+
+def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: Any, table_dice: bool,
+           lang: str, name: str = "", autopilot: bool = False) -> str:
+    if system_name not in PLAYABLE:
+        raise DedaleError("error.system", value=system_name, accepted=", ".join(PLAYABLE))
+    params = forms.params_for(system_name, values)
+    session = system(system_name).session(params, seed_of(seed), table_dice, check_lang(lang))
+    if autopilot:
+        session.run_autopilot(max_steps=MAX_AUTOPILOT_STEPS)
+    return sessions.add(session, name or f"{system_name} {session.seed}")
+
+
+def create_from_params(sessions: Sessions, system_name: str, params_json: Any, seed: Any, lang: str) -> str:
+    """A permalink: the system, its seed and its parameters (as the JSON documents give them)."""
+    if system_name not in PLAYABLE:
+        raise DedaleError("error.system", value=system_name, accepted=", ".join(PLAYABLE))
+    session_class = system(system_name).session
+    params = session_class.params_from_json(params_json)
+    forms.check_limits(system_name, params)
+    session = session_class(params, seed_of(seed), False, check_lang(lang))
+    session.run_autopilot(max_steps=MAX_AUTOPILOT_STEPS)
+    return sessions.add(session, f"{system_name} {session.seed}")
+
+
+def step(sessions: Sessions, session_id: str, choice: str) -> Session:
+    with sessions.changing(session_id) as session:
+        session.step(choice)
+    return session
+
+
+def autopilot(sessions: Sessions, session_id: str, to_end: bool) -> Session:
+    with sessions.changing(session_id) as session:
+        if session.pending is not None:
+            raise DedaleError("error.autopilot_pending")
+        if session.is_over:
+            raise DedaleError("error.session_over")
+        if to_end:
+            session.run_autopilot(max_steps=MAX_AUTOPILOT_STEPS)
+        else:
+            session.auto_step()
+    return session
+
+
+def undo(sessions: Sessions, session_id: str) -> Session:
+    with sessions.changing(session_id) as session:
+        session.undo()
+    return session
+
+
+def export(session: Session, fmt: str, options: dict[str, Any] | None = None) -> tuple[bytes, str]:
+    found = system(session.system)
+    ext = "." + fmt
+    if fmt not in EXPORTS or (ext != ".json" and ext not in found.formats):
+        accepted = ["json", *(f[1:] for f in found.formats)]
+        raise DedaleError("error.output", value=fmt, accepted=" ".join(accepted))
+    return found.export(session.to_json(), ext, options), EXPORTS[fmt]
+
+
+def upload(sessions: Sessions, raw: bytes) -> str:
+    """A document to continue: replayed from its events, and kept as a new session."""
+    if len(raw) > MAX_UPLOAD:
+        raise DedaleError("error.upload_size", high=MAX_UPLOAD // 1024)
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DedaleError("error.json", path="upload", problem=str(exc)) from None
+    found = system_of(document)
+    if found.name not in PLAYABLE:
+        raise DedaleError("error.system", value=found.name, accepted=", ".join(PLAYABLE))
+    session = found.session.from_json(document)
+    forms.check_limits(found.name, session.params)
+    return sessions.add(session, str(document.get("name") or f"{found.name} {session.seed}"))
+
+
+def state(session: Session, session_id: str, record_name: str | None = None) -> dict[str, Any]:
+    """What the API says of a session."""
+    pending = session.pending
+    return {"id": session_id, "system": session.system, "name": record_name, "seed": session.seed,
+            "over": session.is_over, "steps": len(session.events),
+            "pending": None if pending is None else {"kind": pending.kind, "for": pending.purpose,
+                                                     "roll": pending.expr, "options": list(pending.options)},
+            "choices": [] if session.is_over else [{"id": c.id, "label": c.label, "data": c.data}
+                                                   for c in session.choices()]}
+
+
+def formats_of(session: Session) -> list[str]:
+    """The formats a session's result downloads in."""
+    return ["json", *(ext[1:] for ext in system(session.system).formats)]
+
+
+def check_potential(value: int, param: str) -> None:
+    if not -4 <= value <= 5:
+        raise DedaleError("error.potential", param=param, value=value)

@@ -1,0 +1,67 @@
+"""What a page shows of a session: its picture (with the choices one can click on it), its summary, its
+log in words, and the result the table is asked for. Presentation only: the rules are the library's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dedale.core.logtext import describe, describe_request
+from dedale.core.session import Choice, Session
+from dedale.i18n import t
+
+LOG_LINES = 80
+
+
+def picture(session: Session) -> str:
+    """The session's SVG, with what the choices point at marked on it."""
+    system = session.system
+    if system == "crawler":
+        from dedale.core.grid import Rect
+        from dedale.render.crawler_svg import Highlight, render_svg
+
+        highlights = [Highlight(Rect(*c.data["rect"]), str(n)) for n, c in enumerate(session.choices(), 1)
+                      if c.data.get("kind") == "place"]
+        return render_svg(session.dungeon(), highlights)  # type: ignore[attr-defined]
+    if system == "paper":
+        from dedale.render.paper_svg import render_svg as paper_svg
+
+        return paper_svg(session.paper_map())  # type: ignore[attr-defined]
+    if system == "hexcrawl":
+        from dedale.render.hex_svg import render_svg as hex_svg
+
+        links = {tuple(c.data["hex"]): c.id for c in session.choices() if c.data.get("kind") == "move"}
+        return hex_svg(session.hex_map(), links)  # type: ignore[attr-defined, arg-type]
+    from dedale.render.keylock_svg import render_svg as keylock_svg
+
+    return keylock_svg(session.diagram, session.analysis)  # type: ignore[attr-defined]
+
+
+def log_lines(session: Session, lang: str) -> list[str]:
+    """The newest lines of the log, newest first."""
+    entries = session.log[-LOG_LINES:]
+    return [describe(session.log_entry(entry), lang) for entry in reversed(entries)]
+
+
+def prompt(session: Session, lang: str) -> str | None:
+    return None if session.pending is None else describe_request(session.pending, lang)
+
+
+def choices(session: Session) -> list[Choice]:
+    return [] if session.is_over else session.choices()
+
+
+def analysis_lines(session: Session) -> list[str]:
+    """A key-lock diagram's analysis in words (the walk, the suggested ends, the empty locks)."""
+    if session.system != "keylock":
+        return []
+    from dedale.render.keylock_text import analysis_text
+
+    return analysis_text(session.diagram, session.analysis).splitlines()  # type: ignore[attr-defined]
+
+
+def context(session: Session, session_id: str, lang: str) -> dict[str, Any]:
+    """Everything the play page's panel needs."""
+    return {"id": session_id, "session": session, "system": session.system, "picture": picture(session),
+            "choices": choices(session), "prompt": prompt(session, lang), "log": log_lines(session, lang),
+            "over": session.is_over, "steps": len(session.events), "pending": session.pending,
+            "analysis": analysis_lines(session), "title": t(f"web.system.{session.system}", lang)}

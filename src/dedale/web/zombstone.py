@@ -1,0 +1,32 @@
+"""The Zombstone odds calculator's pages and API: the dice engine's exact odds, and their plots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dedale.render.zombstone_plot import duel_chart, odds_chart
+from dedale.zombstone.charts import goal_for, situation_for, spec_for
+from dedale.zombstone.confront import confront
+from dedale.zombstone.hands import parse_face
+from dedale.zombstone.odds import odds
+
+
+def _card(card: str | None) -> int | None:
+    return None if card is None else parse_face(card)
+
+
+def odds_document(potential: int, objective: str, target: str | None, card: str | None) -> dict[str, Any]:
+    return odds(spec_for(potential, _card(card)), objective, goal_for(objective, target)).to_json(potential)
+
+
+def odds_plot(potential: int, objective: str, target: str | None, card: str | None, lang: str) -> bytes:
+    return odds_chart(potential, objective, goal_for(objective, target), _card(card), 1, lang)
+
+
+def duel_document(*args: Any) -> dict[str, Any]:
+    """`situation_for`'s arguments."""
+    return confront(situation_for(*args)).to_json()
+
+
+def duel_plot(lang: str, *args: Any) -> bytes:
+    return duel_chart(situation_for(*args), lang)
