@@ -14,6 +14,8 @@
   single-roll objective and target, with no card or one card of each face (at most 1 s); the confrontation
   tables for every pair of Potentials, weapon, cover and reaction (at most 30 s); Monte Carlo
   confrontations a second on one core (at least 1,000,000).
+- The web app (issue 7): 20 clients on loopback each playing crawler sessions with 100 ms between clicks
+  (`web_load.py`): the p50 and p95 latency of a click (target: p95 at most 25 ms), and of an API step.
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
@@ -166,7 +168,22 @@ def main() -> int:
     failed |= rate < 1_000_000
     print(f"{'zombstone: Monte Carlo confrontations a second':<48} {rate:12,.0f} (target >= 1,000,000: "
           + ("ok" if rate >= 1_000_000 else "UNDER TARGET") + ")")
+    failed |= not web()
     return 1 if failed else 0
+
+
+def web() -> bool:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from web_load import CLIENTS, measure
+
+    results = measure()
+    for name, what in (("click", "a click (htmx panel)"), ("api", "an API step")):
+        found = results[name]
+        target = name == "click"
+        verdict = ("ok" if found["p95"] <= 25 else "OVER TARGET") if target else "for reference"
+        print(f"web: {CLIENTS} clients, {what}".ljust(48) + f" p50 {found['p50']:5.1f} ms, p95 {found['p95']:5.1f} ms "
+              f"over {found['steps']:,.0f} steps (target p95 <= 25 ms: {verdict})")
+    return results["click"]["p95"] <= 25
 
 
 if __name__ == "__main__":

@@ -43,6 +43,8 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 
+WITH_STEPS = "SELECT s.*, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
+
 
 @dataclass
 class Record:
@@ -115,11 +117,17 @@ class Store:
                 "SELECT event FROM events WHERE session = ? ORDER BY seq", (session_id,))]
         return _record(row, len(events)), events
 
+    def record(self, session_id: str) -> Record:
+        """A session's name, seed, parameters and number of steps, without its events."""
+        with self._lock:
+            row = self._db.execute(f"{WITH_STEPS} WHERE s.id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise DedaleError("error.no_session", value=session_id)
+        return _record(row[:-1], row[-1])
+
     def list(self) -> list[Record]:
         with self._lock:
-            rows = self._db.execute(
-                "SELECT s.*, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s "
-                "ORDER BY updated DESC").fetchall()
+            rows = self._db.execute(f"{WITH_STEPS} ORDER BY updated DESC").fetchall()
         return [_record(row[:-1], row[-1]) for row in rows]
 
     def rename(self, session_id: str, name: str) -> None:

@@ -5,6 +5,7 @@ would lay a room (solo play)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 
 from dedale.core.grid import Rect
 from dedale.crawler.model import Door, Dungeon
@@ -22,6 +23,8 @@ LEGEND = 380
 class Highlight:
     rect: Rect
     label: str
+    choice: str | None = None  # the choice a click on it makes (in a browser), and its words
+    title: str = ""
 
 
 def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, legend: bool = True) -> str:
@@ -162,8 +165,10 @@ def _labels(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
 def _highlight(h: Highlight, ox: int, oy: int) -> str:
     r = h.rect
     x, y = ox + r.x * CELL, oy + r.y * CELL
-    return (f'<g><rect x="{x + 2}" y="{y + 2}" width="{r.w * CELL - 4}" height="{r.h * CELL - 4}" fill="{svg.PASSAGE}" '
-            f'fill-opacity="0.12" stroke="{svg.PASSAGE}" stroke-width="2" stroke-dasharray="5 3"/>'
+    clickable = (f' class="choice" data-choice="{escape(h.choice)}" style="cursor:pointer"'
+                 f'><title>{escape(h.title)}</title') if h.choice else ""
+    return (f'<g{clickable}><rect x="{x + 2}" y="{y + 2}" width="{r.w * CELL - 4}" height="{r.h * CELL - 4}" '
+            f'fill="{svg.PASSAGE}" fill-opacity="0.12" stroke="{svg.PASSAGE}" stroke-width="2" stroke-dasharray="5 3"/>'
             + svg.text(x + 6, y + 14, h.label, 11, weight="bold", fill=svg.PASSAGE) + "</g>")
 
 

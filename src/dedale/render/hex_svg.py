@@ -38,8 +38,9 @@ def mark(marks: dict[str, str], key: str, labels: dict[str, str]) -> str:
     return marks.get(key) or (labels.get(key) or key)[:1].upper()
 
 
-def render_svg(hex_map: HexMap, links: dict[tuple[int, int], str] | None = None) -> str:
-    """The map; `links` marks hexes with the choice a click on them makes (solo play in a browser)."""
+def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | None = None) -> str:
+    """The map; `links` marks hexes with the choice a click on them makes, (id, label) (solo play in a
+    browser)."""
     lang, radius = hex_map.lang, hex_map.radius
     size = hex_size(radius)
     half_w, half_h = size * (1.5 * radius + 1), size * svg_sqrt3() * (radius + 0.5)
@@ -72,12 +73,12 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], str] | None = None)
                                         "middle", "bold", svg.ACCENT))
     body += cells + details
     body += _places(hex_map, ox, oy, size)
-    for h, choice in (links or {}).items():
+    for h, (choice, words) in (links or {}).items():
         x, y = to_pixel(h, size)
         points = " ".join(f"{px:.1f},{py:.1f}" for px, py in corners(ox + x, oy + y, size * 0.96))
-        body.append(f'<polygon class="choice" data-choice="{choice}" points="{points}" fill="{svg.PASSAGE}" '
+        body.append(f'<polygon class="choice" data-choice="{escape(choice)}" points="{points}" fill="{svg.PASSAGE}" '
                     f'fill-opacity="0.12" stroke="{svg.PASSAGE}" stroke-width="2.5" stroke-dasharray="5 3" '
-                    f'style="cursor:pointer"><title>{choice}</title></polygon>')
+                    f'style="cursor:pointer"><title>{escape(words)}</title></polygon>')
     if hex_map.party is not None:
         x, y = to_pixel(hex_map.party, size)
         body.append(f'<circle cx="{ox + x:.1f}" cy="{oy + y:.1f}" r="{size * 0.62:.1f}" fill="none" '

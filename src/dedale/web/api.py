@@ -42,7 +42,7 @@ def _sessions(request: Request) -> Sessions:
 def _state(request: Request, session_id: str) -> dict[str, Any]:
     sessions = _sessions(request)
     session = sessions.get(session_id)
-    record, _ = sessions.store.get(session_id)
+    record = sessions.store.record(session_id)
     return service.state(session, session_id, record.name)
 
 

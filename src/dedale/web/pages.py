@@ -70,7 +70,7 @@ async def create(request: Request, system: str) -> Response:
 def play(request: Request, session_id: str) -> HTMLResponse:
     sessions = _sessions(request)
     session = sessions.get(session_id)
-    record, _ = sessions.store.get(session_id)
+    record = sessions.store.record(session_id)
     permalink = f"/permalink/{session.system}?" + urlencode(
         {"seed": session.seed, "params": json.dumps(session.params.to_json(), separators=(",", ":"))})
     context: dict[str, Any] = {**views.context(session, session_id, lang_of(request)), "name": record.name,

@@ -25,6 +25,11 @@ def environment() -> Environment:
     return Environment(loader=FileSystemLoader(folder), autoescape=select_autoescape(["html"]))
 
 
+def _here(request: Request) -> str:
+    """The page's address, to come back to after switching languages."""
+    return request.url.path + (f"?{request.url.query}" if request.url.query and request.method == "GET" else "")
+
+
 def page(request: Request, template: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
     lang = lang_of(request)
 
@@ -32,5 +37,6 @@ def page(request: Request, template: str, context: dict[str, Any], status: int =
         return t(key, lang, **args)
 
     html = environment().get_template(template).render(**context, t=tr, lang=lang, languages=LANGUAGES,
-                                                       path=request.url.path, version=__version__)
+                                                       path=request.url.path, here=_here(request),
+                                                       version=__version__)
     return HTMLResponse(html, status_code=status)

@@ -93,7 +93,7 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None) ->
     ext = "." + fmt
     if fmt not in EXPORTS or (ext != ".json" and ext not in found.formats):
         accepted = ["json", *(f[1:] for f in found.formats)]
-        raise DedaleError("error.output", value=fmt, accepted=" ".join(accepted))
+        raise DedaleError("error.web_format", value=fmt, accepted=" ".join(accepted))
     return found.export(session.to_json(), ext, options), EXPORTS[fmt]
 
 

@@ -19,8 +19,8 @@ def picture(session: Session) -> str:
         from dedale.core.grid import Rect
         from dedale.render.crawler_svg import Highlight, render_svg
 
-        highlights = [Highlight(Rect(*c.data["rect"]), str(n)) for n, c in enumerate(session.choices(), 1)
-                      if c.data.get("kind") == "place"]
+        highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label)
+                      for n, c in enumerate(choices(session), 1) if c.data.get("kind") == "place"]
         return render_svg(session.dungeon(), highlights)  # type: ignore[attr-defined]
     if system == "paper":
         from dedale.render.paper_svg import render_svg as paper_svg
@@ -29,7 +29,7 @@ def picture(session: Session) -> str:
     if system == "hexcrawl":
         from dedale.render.hex_svg import render_svg as hex_svg
 
-        links = {tuple(c.data["hex"]): c.id for c in session.choices() if c.data.get("kind") == "move"}
+        links = {tuple(c.data["hex"]): (c.id, c.label) for c in choices(session) if c.data.get("kind") == "move"}
         return hex_svg(session.hex_map(), links)  # type: ignore[attr-defined, arg-type]
     from dedale.render.keylock_svg import render_svg as keylock_svg
 

@@ -1,0 +1,222 @@
+"""The HTML pages: forms, play panels (htmx partials or plain redirects), downloads, saved sessions, uploads,
+permalinks, languages, and errors shown as pages, never as tracebacks."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dedale.web.app import create_app
+from dedale.web.forms import FIELDS
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "web.db"), follow_redirects=False) as test_client:
+        yield test_client
+
+
+def start(client: TestClient, system: str, **form: str) -> str:
+    """Post the system's form; the id of the session it opens."""
+    response = client.post(f"/new/{system}", data={"seed": "8", **form})
+    assert response.status_code == 303, response.text
+    return response.headers["location"].rsplit("/", 1)[1]
+
+
+def choice_ids(html: str) -> list[str]:
+    return re.findall(r'name="choice" value="([^"]+)"', html)
+
+
+def test_the_home_page_offers_every_system(client: TestClient) -> None:
+    html = client.get("/").text
+    for path in ("/new/crawler", "/new/paper", "/new/hexcrawl", "/new/keylock", "/zombstone"):
+        assert f'href="{path}"' in html
+    assert '<script src="/static/htmx.min.js"' in html
+
+
+@pytest.mark.parametrize("system", list(FIELDS))
+def test_each_form_shows_its_fields_with_their_defaults(client: TestClient, system: str) -> None:
+    html = client.get(f"/new/{system}").text
+    for field in FIELDS[system]:
+        assert f'name="{field.name}"' in html
+    assert 'name="seed"' in html
+
+
+@pytest.mark.parametrize("system", ["crawler", "paper", "hexcrawl"])
+def test_playing_by_form_posts_until_the_end(client: TestClient, system: str) -> None:
+    small = {"paper": {"max_cards": "10"}, "hexcrawl": {"radius": "2"}}.get(system, {})
+    session_id = start(client, system, **small)
+    html = client.get(f"/play/{session_id}").text
+    assert "<svg" in html and "seed 8" in html
+    for _ in range(500):
+        ids = choice_ids(html)
+        if not ids:
+            break
+        # The last choice ends a hexcrawl at once; the first keeps exploring: alternate to see both kinds.
+        pick = ids[0] if system != "hexcrawl" or len(re.findall("<li>", html)) < 30 else ids[-1]
+        answer = client.post(f"/play/{session_id}/step", data={"choice": pick})
+        assert answer.status_code == 303 and answer.headers["location"] == f"/play/{session_id}"
+        html = client.get(f"/play/{session_id}").text
+    state = client.get(f"/api/sessions/{session_id}").json()
+    assert state["over"] and "web.over" not in html and "Finished" in html
+
+
+def test_an_htmx_click_gets_the_play_panel_only(client: TestClient) -> None:
+    session_id = start(client, "crawler")
+    first = choice_ids(client.get(f"/play/{session_id}").text)[0]
+    panel = client.post(f"/play/{session_id}/step", data={"choice": first}, headers=HX)
+    assert panel.status_code == 200 and panel.text.lstrip().startswith('<section id="play"')
+    assert "<html" not in panel.text and "choices made: 1" in panel.text
+    one = client.post(f"/play/{session_id}/auto", data={"to": "one"}, headers=HX)
+    assert "choices made: 2" in one.text
+    undone = client.post(f"/play/{session_id}/undo", headers=HX)
+    assert "choices made: 1" in undone.text
+    end = client.post(f"/play/{session_id}/auto", data={"to": "end"}, headers=HX)
+    assert "Finished" in end.text and not choice_ids(end.text)
+
+
+def test_the_crawler_board_marks_where_each_room_can_go(client: TestClient) -> None:
+    session_id = start(client, "crawler")
+    html = client.get(f"/play/{session_id}").text
+    for _ in range(40):
+        places = [c for c in choice_ids(html) if c.startswith("place:")]
+        if places:
+            break
+        html = client.post(f"/play/{session_id}/step", data={"choice": choice_ids(html)[0]}, headers=HX).text
+    assert places, "no placement was offered in 40 steps"
+    assert sorted(re.findall(r'<g class="choice" data-choice="([^"]+)"', html)) == sorted(places)
+
+
+def test_hexcrawl_hexes_one_can_move_to_carry_their_choice(client: TestClient) -> None:
+    session_id = start(client, "hexcrawl", radius="3")
+    html = client.get(f"/play/{session_id}").text
+    on_map = set(re.findall(r'data-choice="([^"]+)"', html))
+    moves = {c for c in choice_ids(html) if c.startswith("move")}
+    assert on_map == moves and len(moves) == 6  # the centre's six neighbours
+    panel = client.post(f"/play/{session_id}/step", data={"choice": sorted(moves)[0]}, headers=HX)
+    assert "choices made: 1" in panel.text
+
+
+def test_the_key_lock_page_shows_the_analysis_and_regenerates(client: TestClient) -> None:
+    session_id = start(client, "keylock", unique="4", multi="2")
+    html = client.get(f"/play/{session_id}").text
+    assert "Designer&#39;s analysis" in html or "Designer's analysis" in html
+    assert "The walk:" in html and "Empty locks:" in html and "<svg" in html
+    form = html[html.index('action="/new/keylock"'):html.index("</form>", html.index('action="/new/keylock"'))]
+    values = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+    assert values["unique"] == "4" and values["multi"] == "2" and "seed" not in values
+    again = client.post("/new/keylock", data=values)
+    assert again.status_code == 303 and again.headers["location"] != f"/play/{session_id}"
+
+
+def test_table_mode_shows_die_faces(client: TestClient) -> None:
+    session_id = start(client, "crawler", table_dice="1")
+    html = client.get(f"/play/{session_id}").text
+    assert "Roll 3d6 for" in html and html.count('class="face"') == 6
+    assert 'action="/play/' + session_id + '/auto"' not in html  # no autopilot while the table rolls
+    panel = client.post(f"/play/{session_id}/step", data={"choice": "enter:5"}, headers=HX).text
+    assert "(die 2 of 3)" in panel
+
+
+def test_downloads_from_the_play_page(client: TestClient) -> None:
+    session_id = start(client, "paper", max_cards="8", autopilot="1")
+    html = client.get(f"/play/{session_id}").text
+    for fmt in ("json", "svg", "png", "pdf", "txt"):
+        assert f'href="/play/{session_id}/export.{fmt}"' in html
+        assert client.get(f"/play/{session_id}/export.{fmt}").status_code == 200
+    assert client.get(f"/play/{session_id}/export.json").json()["seed"] == 8
+    refused = client.get(f"/play/{session_id}/export.exe")
+    assert refused.status_code == 400 and "exe" in refused.text
+    assert all(fmt in refused.text for fmt in ("json", "svg", "png", "pdf", "txt"))
+
+
+def test_the_permalink_regenerates_the_same_result(client: TestClient) -> None:
+    session_id = start(client, "hexcrawl", radius="4", obstacle_chance="0.5")
+    client.post(f"/play/{session_id}/auto", data={"to": "end"})
+    html = client.get(f"/play/{session_id}").text
+    link = re.search(r'href="(/permalink/[^"]+)"', html).group(1).replace("&amp;", "&")  # type: ignore[union-attr]
+    query = parse_qs(urlparse(link).query)
+    assert query["seed"] == ["8"] and json.loads(query["params"][0])["radius"] == 4
+    opened = client.get(link)
+    assert opened.status_code == 303
+    copy = opened.headers["location"].rsplit("/", 1)[1]
+    original, again = (client.get(f"/api/sessions/{i}/export/json").json() for i in (session_id, copy))
+    assert again["events"] == original["events"] and again["log"] == original["log"]
+
+
+@pytest.mark.parametrize("link", [
+    "/permalink/crawler?seed=x", "/permalink/crawler?seed=1&params=%7Bnot", "/permalink/chess?seed=1",
+    "/permalink/hexcrawl?seed=1&params=%7B%22radius%22%3A99%7D"])
+def test_bad_permalinks_are_refused_as_pages(client: TestClient, link: str) -> None:
+    response = client.get(link)
+    assert response.status_code in (400, 404) and "<h1>" in response.text and "Traceback" not in response.text
+
+
+def test_saved_sessions_rename_and_delete(client: TestClient) -> None:
+    session_id = start(client, "crawler", name="The long stair")
+    html = client.get("/sessions").text
+    assert "The long stair" in html and f'href="/play/{session_id}"' in html
+    assert client.post(f"/sessions/{session_id}/rename", data={"name": "The short stair"}).status_code == 303
+    assert "The short stair" in client.get("/sessions").text
+    assert client.post(f"/sessions/{session_id}/rename", data={"name": ""}).status_code == 422
+    assert client.post(f"/sessions/{session_id}/delete").status_code == 303
+    assert "The short stair" not in client.get("/sessions").text
+    gone = client.get(f"/play/{session_id}")
+    assert gone.status_code == 404 and session_id in gone.text
+
+
+def test_upload_opens_a_document_and_refuses_others(client: TestClient) -> None:
+    session_id = start(client, "crawler")
+    document = client.get(f"/play/{session_id}/export.json").content
+    opened = client.post("/upload", files={"document": ("d.json", document, "application/json")})
+    assert opened.status_code == 303 and opened.headers["location"] != f"/play/{session_id}"
+    for content, problem in ((b"\xff\xfe", "upload"), (b"[1, 2]", "format"), (b"x" * (4 * 1024 * 1024 + 1), "4096")):
+        refused = client.post("/upload", files={"document": ("d.json", content, "application/json")})
+        assert refused.status_code == 400 and problem in refused.text, problem
+
+
+def test_form_errors_are_pages_naming_the_field(client: TestClient) -> None:
+    response = client.post("/new/hexcrawl", data={"radius": "400"})
+    assert response.status_code == 400 and "radius" in response.text and "40" in response.text
+    assert client.post("/new/crawler", data={"seed": "-3"}).status_code == 400
+    assert client.get("/new/chess").status_code == 404
+    assert client.post("/play/nope/step", data={"choice": "x"}).status_code == 404
+
+
+def test_languages_switch_and_stay(client: TestClient) -> None:
+    switched = client.get("/lang/fr", params={"next": "/zombstone?potential=2"})
+    assert switched.status_code == 303 and switched.headers["location"] == "/zombstone?potential=2"
+    html = client.get("/").text
+    assert '<html lang="fr">' in html and "Parties sauvegardées" in html
+    assert client.get("/lang/de").headers["location"] == "/"
+    assert '<html lang="fr">' in client.get("/").text  # an unknown language changes nothing
+    for target in ("//evil.example/", "https://evil.example/"):
+        assert client.get("/lang/en", params={"next": target}).headers["location"] == "/"
+
+
+def test_the_zombstone_calculator(client: TestClient) -> None:
+    html = client.get("/zombstone", params={"potential": 2, "attacker": 1, "defender": 0, "melee": "true",
+                                            "attacker_weapon": "spear"}).text
+    assert "193/23328" in html and 'id="duel"' in html
+    plots = re.findall(r'<img class="plot"[^>]*src="([^"]+)"', html)
+    assert len(plots) == 2
+    for plot in plots:
+        png = client.get(plot.replace("&amp;", "&"))
+        assert png.status_code == 200 and png.content[:4] == b"\x89PNG"
+    assert client.get("/zombstone", params={"potential": 9}).status_code == 400
+    assert client.get("/zombstone", params={"potential": "x"}).status_code == 422
+    assert client.get("/zombstone/duel.png", params={"attacker": 9, "defender": 0}).status_code == 400
+
+
+def test_static_files_come_only_from_the_package_folder(client: TestClient) -> None:
+    assert client.get("/static/style.css").status_code == 200
+    for path in ("/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2fapp.py"):
+        assert client.get(path).status_code == 404

@@ -1,0 +1,21 @@
+"""Schemathesis over the API's OpenAPI schema: whatever a client sends, the answer is never a 5xx."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+
+from dedale.web.app import create_app
+
+APP = create_app(Path(tempfile.mkdtemp(prefix="dedale-schema-")) / "schema.db")
+schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+
+
+@schema.parametrize()
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+def test_no_request_makes_the_server_fail(case: schemathesis.Case) -> None:
+    response = case.call()
+    assert response.status_code < 500, (case.method, case.formatted_path, response.text[:500])
