@@ -218,5 +218,17 @@ def test_the_zombstone_calculator(client: TestClient) -> None:
 
 def test_static_files_come_only_from_the_package_folder(client: TestClient) -> None:
     assert client.get("/static/style.css").status_code == 200
-    for path in ("/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2fapp.py"):
-        assert client.get(path).status_code == 404
+    for path in ("/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2fapp.py", "/docs", "/redoc"):
+        assert client.get(path).status_code == 404  # /docs would load a CDN's scripts
+
+
+def test_table_mode_shows_cards_with_their_suits(client: TestClient) -> None:
+    session_id = start(client, "paper", table_dice="1")
+    html = client.get(f"/play/{session_id}").text
+    for _ in range(20):
+        if "Draw a card" in html:
+            break
+        html = client.post(f"/play/{session_id}/step", data={"choice": choice_ids(html)[0]}, headers=HX).text
+    assert "Draw a card" in html and len(choice_ids(html)) == 52
+    assert 'class="face red" type="submit" name="choice" value="enter:AH" aria-label="AH">A♥<' in html
+    assert 'value="enter:10S" aria-label="10S">10♠<' in html

@@ -21,7 +21,8 @@ NOT_FOUND = {"error.no_session", "error.system"}
 
 
 def create_app(db: Path | str, cache_size: int = 256) -> FastAPI:
-    app = FastAPI(title="Dédale", version=__version__,
+    # No /docs nor /redoc: their pages load scripts from a CDN, and nothing is served from outside the package.
+    app = FastAPI(title="Dédale", version=__version__, docs_url=None, redoc_url=None,
                   description="Procedural tabletop systems: sessions, choices, the autopilot, exports.")
     app.state.sessions = Sessions(Store(db), service.build, cache_size)
     static = resources.files("dedale.web").joinpath("static")

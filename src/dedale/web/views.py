@@ -12,15 +12,15 @@ from dedale.i18n import t
 LOG_LINES = 80
 
 
-def picture(session: Session) -> str:
-    """The session's SVG, with what the choices point at marked on it."""
+def picture(session: Session, listed: list[Choice]) -> str:
+    """The session's SVG, with what the `listed` choices point at marked on it."""
     system = session.system
     if system == "crawler":
         from dedale.core.grid import Rect
         from dedale.render.crawler_svg import Highlight, render_svg
 
         highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label)
-                      for n, c in enumerate(choices(session), 1) if c.data.get("kind") == "place"]
+                      for n, c in enumerate(listed, 1) if c.data.get("kind") == "place"]
         return render_svg(session.dungeon(), highlights)  # type: ignore[attr-defined]
     if system == "paper":
         from dedale.render.paper_svg import render_svg as paper_svg
@@ -29,7 +29,7 @@ def picture(session: Session) -> str:
     if system == "hexcrawl":
         from dedale.render.hex_svg import render_svg as hex_svg
 
-        links = {tuple(c.data["hex"]): (c.id, c.label) for c in choices(session) if c.data.get("kind") == "move"}
+        links = {tuple(c.data["hex"]): (c.id, c.label) for c in listed if c.data.get("kind") == "move"}
         return hex_svg(session.hex_map(), links)  # type: ignore[attr-defined, arg-type]
     from dedale.render.keylock_svg import render_svg as keylock_svg
 
@@ -44,6 +44,18 @@ def log_lines(session: Session, lang: str) -> list[str]:
 
 def prompt(session: Session, lang: str) -> str | None:
     return None if session.pending is None else describe_request(session.pending, lang)
+
+
+SUITS = {"H": ("♥", "red"), "D": ("♦", "red"), "S": ("♠", ""), "C": ("♣", "")}
+
+
+def face(session: Session, choice: Choice) -> tuple[str, str]:
+    """How a die face or a card to enter is shown: a card with its suit's symbol, hearts and diamonds red."""
+    label = choice.label
+    if session.pending is not None and session.pending.kind == "card" and label[-1:] in SUITS:
+        symbol, colour = SUITS[label[-1]]
+        return label[:-1] + symbol, colour
+    return label, ""
 
 
 def choices(session: Session) -> list[Choice]:
@@ -61,7 +73,9 @@ def analysis_lines(session: Session) -> list[str]:
 
 def context(session: Session, session_id: str, lang: str) -> dict[str, Any]:
     """Everything the play page's panel needs."""
-    return {"id": session_id, "session": session, "system": session.system, "picture": picture(session),
-            "choices": choices(session), "prompt": prompt(session, lang), "log": log_lines(session, lang),
+    listed = choices(session)
+    return {"id": session_id, "session": session, "system": session.system, "picture": picture(session, listed),
+            "choices": listed, "faces": [face(session, c) for c in listed],
+            "prompt": prompt(session, lang), "log": log_lines(session, lang),
             "over": session.is_over, "steps": len(session.events), "pending": session.pending,
             "analysis": analysis_lines(session), "title": t(f"web.system.{session.system}", lang)}
