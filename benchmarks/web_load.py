@@ -9,39 +9,20 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+from webserver import Server  # the tests' `dedale serve` process
+
 CLIENTS = 20
 THINK = 0.1
 DURATION = 15.0
 CHOICE = re.compile(r'name="choice" value="([^"]+)"')
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
-    dedale = Path(sys.executable).with_name("dedale")
-    server = subprocess.Popen([str(dedale), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.1):
-                return server
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise RuntimeError("the server did not start")
 
 
 class Player:
@@ -109,20 +90,14 @@ def percentile(values: list[float], q: float) -> float:
 
 def measure() -> dict[str, dict[str, float]]:
     """{"click": {...}, "api": {...}}, each with p50 and p95 in ms and the number of steps."""
-    with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        server = start_server(Path(folder) / "bench.db", port)
-        try:
-            load(port, api=False)  # warm up: imports, tables, first sessions
-            results = {}
-            for name, api in (("click", False), ("api", True)):
-                latencies = load(port, api)
-                results[name] = {"p50": percentile(latencies, 50) * 1000, "p95": percentile(latencies, 95) * 1000,
-                                 "steps": len(latencies)}
-            return results
-        finally:
-            server.terminate()
-            server.wait(10)
+    with tempfile.TemporaryDirectory() as folder, Server(Path(folder) / "bench.db") as server:
+        load(server.port, api=False)  # warm up: imports, tables, first sessions
+        results = {}
+        for name, api in (("click", False), ("api", True)):
+            latencies = load(server.port, api)
+            results[name] = {"p50": percentile(latencies, 50) * 1000, "p95": percentile(latencies, 95) * 1000,
+                             "steps": len(latencies)}
+        return results
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from dedale.render.crawler_legend import room_details, room_title, summary
 
 CELL = 24
 MARGIN = 36
-HEADER = 50
+HEADER = 62  # the title, the summary, then the zone numbers clear of it
 LEGEND = 380
 
 
