@@ -10,16 +10,14 @@ from dedale.i18n import t
 
 def describe(entry: LogEntry, lang: str = "en") -> str:
     args: dict[str, Any] = entry.get("args", {})
+    if "faces" in entry:  # named dice (poker dice): their faces, no total
+        return f"{t(entry['for'], lang, **args)}: {entry['roll']} → {' '.join(entry['faces'])}{_decided(entry, lang)}"
     if "roll" in entry:
         what = t(entry["for"], lang, **args)
         dice = entry["dice"]
         shown = "+".join(map(str, dice)) if len(dice) > 1 else str(dice[0])
         total = f" = {entry['total']}" if len(dice) > 1 or entry["total"] != dice[0] else ""
-        line = f"{what}: {entry['roll']} → {shown}{total}"
-        decided = entry.get("decided")
-        if decided:
-            line += " — " + t(decided["key"], lang, **{k: v for k, v in decided.items() if k != "key"})
-        return line
+        return f"{what}: {entry['roll']} → {shown}{total}{_decided(entry, lang)}"
     if "choice" in entry:
         by = "" if entry.get("by", "player") == "player" else t("log.by_autopilot", lang)
         return f"▶ {entry.get('label', entry['choice'])}{by}"
@@ -34,10 +32,17 @@ def describe(entry: LogEntry, lang: str = "en") -> str:
     return str(entry)
 
 
+def _decided(entry: LogEntry, lang: str) -> str:
+    decided = entry.get("decided")
+    if not decided:
+        return ""
+    return " — " + t(decided["key"], lang, **{k: v for k, v in decided.items() if k != "key"})
+
+
 def describe_request(request: Request, lang: str = "en") -> str:
     """What table mode asks for: 'Roll 3d6 for the dungeon size: die 2 of 3'."""
     what = t(request.purpose, lang, **request.args)
-    if request.kind == "die":
+    if request.kind in ("die", "face"):
         which = t("log.die_of", lang, index=request.index + 1, count=request.count) if request.count > 1 else ""
         return t("log.ask_die", lang, roll=request.expr, what=what, which=which)
     if request.kind == "card":

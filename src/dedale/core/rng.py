@@ -165,6 +165,20 @@ class Roller:
         self.log.append(entry)
         return Roll(entry)
 
+    def roll_faces(self, count: int, faces: tuple[str, ...], purpose: str, **args: Any) -> list[int]:
+        """`count` dice with named faces (poker dice: 9, 10, J, Q, K, A): the faces' indices. The log shows
+        the names, and table mode asks for them by name."""
+        if isinstance(self.source, SeededSource):
+            rolled = [self.source.gen.below(len(faces)) for _ in range(count)]
+        else:
+            rolled = [self._uniform(len(faces), _face_request(faces, count, index, purpose, args))
+                      for index in range(count)]
+        entry: LogEntry = {"roll": f"{count}d{len(faces)}", "faces": [faces[i] for i in rolled], "for": purpose}
+        if args:
+            entry["args"] = args
+        self.log.append(entry)
+        return rolled
+
     def die(self, sides: int, purpose: str, **args: Any) -> int:
         """One die, not logged: for a caller that keeps the result in a record of its own (a hexcrawl
         hex keeps its dice; logging each again would double a large map's memory)."""
@@ -232,6 +246,11 @@ class Roller:
         if args:
             entry["args"] = args
         self.log.append(entry)
+
+
+def _face_request(faces: tuple[str, ...], count: int, index: int, purpose: str,
+                  args: dict[str, Any]) -> Callable[[], Request]:
+    return lambda: Request("face", faces, purpose, args, f"{count}d{len(faces)}", index, count)
 
 
 def _die_request(spec: DiceExpr, text: str, index: int, purpose: str,

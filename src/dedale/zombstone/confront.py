@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from dedale.core.errors import DedaleError
+from dedale.zombstone.combinatorics import roll_counts
 from dedale.zombstone.odds import compare
 from dedale.zombstone.policy import Policy, RollSpec, categories, final_counts, optimise, total_ways
 from dedale.zombstone.weapons import weapon
@@ -140,26 +141,35 @@ def _play(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int
     to_defender = np.where(versus > 0, damage_table(cat_a, cat_d, bonus_a), 0)
     to_attacker = np.where(versus < 0, damage_table(cat_d, cat_a, bonus_d).T, 0) if defender_deals else 0 * versus
     if objective == "win":  # the policies do not depend on the weapons: kept apart, shared by all of them
-        attacker, defender = _policies(a_spec, d_spec, defender_deals, 0, 0, objective)
+        attacker, defender, _ = policies(a_spec, d_spec, defender_deals)
     else:
-        attacker, defender = _policies(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective)
+        attacker, defender, _ = policies(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective)
     return Play(attacker, defender, versus, to_defender, to_attacker)
 
 
-@lru_cache(maxsize=64)  # the tables go through the situations of one pair of Potentials at a time
-def _policies(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
-              objective: str) -> tuple[Policy, Policy]:
+def payoff(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int = 0, bonus_d: int = 0,
+           objective: str = "win") -> np.ndarray:
+    """What the attacker gains for each pair of final hands (attacker x defender): for `win`, 1 when it
+    wins, less 1 when it loses to a defender that deals damage; for `damage`, the damage dealt less taken."""
     versus = compare(a_spec, d_spec)
     if objective == "win":
-        payoff = (versus > 0).astype(np.int64) - ((versus < 0) if defender_deals else 0)
-    else:
-        cat_a, cat_d = categories(a_spec), categories(d_spec)
-        payoff = np.where(versus > 0, damage_table(cat_a, cat_d, bonus_a), 0)
-        if defender_deals:
-            payoff = payoff - np.where(versus < 0, damage_table(cat_d, cat_a, bonus_d).T, 0)
-    defender = optimise(d_spec, -payoff.T)  # it keeps what leaves the attacker least
-    gain = (final_counts(defender).T * payoff).sum(axis=1)  # the attacker's value of each of its finals
-    return optimise(a_spec, gain), defender
+        return (versus > 0).astype(np.int64) - ((versus < 0) if defender_deals else 0)
+    cat_a, cat_d = categories(a_spec), categories(d_spec)
+    gained = np.where(versus > 0, damage_table(cat_a, cat_d, bonus_a), 0)
+    if defender_deals:
+        gained = gained - np.where(versus < 0, damage_table(cat_d, cat_a, bonus_d).T, 0)
+    return gained
+
+
+@lru_cache(maxsize=64)  # the tables go through the situations of one pair of Potentials at a time
+def policies(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int = 0, bonus_d: int = 0,
+             objective: str = "win") -> tuple[Policy, Policy, np.ndarray]:
+    """Both sides' optimal policies, and the attacker's value of each of its final hands."""
+    defender = optimise(d_spec, -payoff(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective).T)
+    # The attacker's value of each of its finals: the defender's optimal value, summed over its first rolls
+    # (scaled by the same 6^(dice x (rounds + 1)) as counting its final hands, without counting them).
+    gain = -(roll_counts(d_spec.dice).astype(np.float64) @ defender.values)
+    return optimise(a_spec, gain), defender, gain
 
 
 def _joint(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,

@@ -1,4 +1,4 @@
-"""Weapons as data (`data/weapons.toml`): a damage modifier, melee or not, unarmed or not."""
+"""Weapons as data (`data/weapons.toml`): a damage modifier, melee or not, unarmed or not, a gun's range."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ class Weapon:
     damage: int
     melee: bool = False
     unarmed: bool = False
+    range: float = 0.0  # inches a gun reaches (0 for a melee weapon)
 
     def label(self, lang: str = "en") -> str:
         found = dict(self.labels)
@@ -31,7 +32,7 @@ def weapons() -> dict[str, Weapon]:
         label = entry.get("label", entry["id"])
         labels = tuple(sorted(label.items())) if isinstance(label, dict) else (("en", label),)
         found[entry["id"]] = Weapon(entry["id"], labels, int(entry["damage"]), bool(entry.get("melee", False)),
-                                    bool(entry.get("unarmed", False)))
+                                    bool(entry.get("unarmed", False)), float(entry.get("range", 0)))
     return found
 
 

@@ -1,0 +1,1 @@
+"""Zombstone's skirmish: characters and bands, the battlefield, the full turn, AI opponents, the duel."""

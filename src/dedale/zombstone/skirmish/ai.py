@@ -1,0 +1,190 @@
+"""AI opponents: deterministic policies answering a side's asks from what is on the table. Rerolls follow
+the dice engine's optimal policy (the option it marks as advised); the rest is tactics:
+
+- zombies and other brawlers without a gun close in and fight, the weakest enemy in reach first;
+- gunmen shoot the best target (the one the dice favour most: least cover, wounded, worth most), aiming
+  when they can afford it, and seek cover when nothing is in sight;
+- `cautious` takes cover before shooting and lets the opponent act first; `aggressive` plays cards for
+  initiative, always returns fire when it can hurt back, aims more and advances on the enemy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from dedale.zombstone.skirmish.battlefield import distance
+from dedale.zombstone.skirmish.model import Figure
+from dedale.zombstone.skirmish.table import Ask, Option, Table
+
+POLICIES = ("default", "cautious", "aggressive")
+STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
+
+
+@dataclass(frozen=True)
+class AI:
+    style: str = "default"
+
+    @property
+    def name(self) -> str:
+        return self.style
+
+    def choose(self, t: Table, ask: Ask) -> str:
+        handler = getattr(self, f"_{ask.kind}", None)
+        option = handler(t, ask) if handler is not None else None
+        return (option or ask.options[0]).id
+
+    # --- the turn -------------------------------------------------------------------------------------
+    def _initiative(self, t: Table, ask: Ask) -> Option | None:
+        aces = [o for o in ask.options if o.id.startswith("initiative:A")]
+        if self.style == "aggressive" and aces:
+            return aces[0]
+        return None  # roll
+
+    def _first(self, t: Table, ask: Ask) -> Option:
+        return ask.options[1] if self.style == "cautious" else ask.options[0]
+
+    def _activate(self, t: Table, ask: Ask) -> Option:
+        """Who acts first: those in a fight, then those with an enemy in range, the more important first."""
+        enemies = [e.pos for e in t.game.figures if e.in_play and e.side != ask.side and not e.hidden]
+
+        def urgency(option: Option) -> tuple[float, ...]:
+            figure = t.game.figure(option.data["figure"])
+            away = min((distance(figure.pos, e) for e in enemies), default=99.0)
+            gun = t.gun(figure)
+            return (figure.state == "ready", away <= 1.2, gun is not None and away <= gun.range,
+                    STATUS_WEIGHT[t.profile(figure).status], -away)
+        return max(ask.options, key=urgency)
+
+    def _charisma(self, t: Table, ask: Ask) -> Option:
+        sendable = [o for o in ask.options if "figure" in o.data]
+        if not sendable:
+            return ask.options[0]
+        return min(sendable, key=lambda o: _enemy_distance(t, t.game.figure(o.data["figure"])))
+
+    def _action(self, t: Table, ask: Ask) -> Option:
+        figure = t.game.figure(ask.about["figure"])
+        end = ask.options[-1]
+        melees = [o for o in ask.options if o.id.startswith("melee:")]
+        if melees:
+            return min(melees, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
+        shots = [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
+        in_cover = _in_cover(t, figure) if self.style == "cautious" or not shots else False
+        wants_cover = self.style == "cautious" and not in_cover and ask.about["actions"] == 2
+        if shots and not (wants_cover and ask.about["moves"] > 0):
+            return max(shots, key=lambda o: self._shot_worth(t, figure, o))
+        if shots:
+            cover_moves = _moves(ask, "cover")
+            return cover_moves[0] if cover_moves else max(shots, key=lambda o: self._shot_worth(t, figure, o))
+        toward = _moves(ask, "toward")
+        charges = [o for o in toward if o.data.get("charge")]
+        if t.gun(figure) is None or (t.profile(figure).has("zombie") and charges):  # a brawler closes in
+            if charges:
+                return min(charges, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
+            if toward:
+                return min(toward, key=lambda o: distance(o.data["to"], t.game.figure(o.data["figure"]).pos))
+        if in_cover and self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4:
+            return end  # wait in cover for the enemy to come into range
+        cover_moves = _moves(ask, "cover") if self.style != "aggressive" else []
+        nearer = [o for o in [*cover_moves, *toward] if _closer(t, figure, o.data["to"])]
+        if nearer:
+            return nearer[0] if nearer[0].data.get("cover") else min(
+                nearer, key=lambda o: _distance_to_enemies(t, figure, o.data["to"]))
+        return cover_moves[0] if cover_moves else end
+
+    def _shot_worth(self, t: Table, figure: Figure, option: Option) -> tuple[float, ...]:
+        target = t.game.figure(option.data["figure"])
+        aimed = option.id.startswith("aim:")
+        aim_value = aimed and (self.style == "aggressive" or option.args["cover"] > 0
+                               or t.profile(figure).has("precise"))
+        left, steadiness = _toughness(t, target)
+        return (-option.args["cover"], aim_value or not aimed, target.wounded,
+                STATUS_WEIGHT[t.profile(target).status], -left, -steadiness)
+
+    def _reaction(self, t: Table, ask: Ask) -> Option:
+        target = t.game.figure(ask.about["figure"])
+        shooter = t.game.figure(ask.about["shooter"])
+        mine = t.profile(target).potential[target.wounded] - 2
+        theirs = t.profile(shooter).potential[shooter.wounded]
+        fire_back = mine >= theirs or (self.style == "aggressive" and mine >= 1)
+        return next((o for o in ask.options if o.id == "return"), ask.options[0]) if fire_back else ask.options[0]
+
+    def _dodge(self, t: Table, ask: Ask) -> Option:
+        cover = [o for o in ask.options if o.data.get("cover")]
+        away = [o for o in ask.options if o.data.get("away")]
+        return (cover or away or list(ask.options))[0]
+
+    # --- the dice and the cards -----------------------------------------------------------------------
+    def _reroll(self, t: Table, ask: Ask) -> Option:
+        return next(o for o in ask.options if o.data.get("advised"))
+
+    def _cards(self, t: Table, ask: Ask) -> Option:
+        """A card only when it lifts the hand to a better kind (cards are few, and shared by the band)."""
+        current = ask.about["key"]
+        better = [o for o in ask.options if "key" in o.data and o.data["key"][0] > current[0]]
+        if not better:
+            return ask.options[0]
+        return max(better, key=lambda o: (o.data["key"], -o.id.count("+")))
+
+    def _fame(self, t: Table, ask: Ask) -> Option:
+        return ask.options[0]  # spend it: Fame is for rolling better
+
+    def _last_breath(self, t: Table, ask: Ask) -> Option:
+        return ask.options[0]
+
+    # --- the duel -------------------------------------------------------------------------------------
+    def _bet(self, t: Table, ask: Ask) -> Option | None:
+        from dedale.zombstone.skirmish.duel import ai_action
+
+        return ask.option(ai_action(ask.about["duel"], t.roller, "bold" if self.style == "aggressive" else "cautious"))
+
+    def _winnings(self, t: Table, ask: Ask) -> Option:
+        return max(ask.options, key=lambda o: (o.data.get("fame", 0), o.id == "winnings:bank"))
+
+    def _free_move(self, t: Table, ask: Ask) -> Option:
+        cover = [o for o in ask.options if o.data.get("cover")]
+        return cover[0] if cover else ask.options[0]
+
+
+def _moves(ask: Ask, group: str) -> list[Option]:
+    """An action ask's moves of a group: listed later for an AI, or found among all the options a person
+    (or the autopilot playing for one) sees."""
+    if ask.later:
+        return list(ask.more(group))
+    wanted = "cover" if group == "cover" else "figure"
+    return [o for o in ask.options if o.id.startswith("move:") and o.data.get(wanted) not in (None, False)]
+
+
+def _nearest(t: Table, figure: Figure) -> Figure | None:
+    enemies = [e for e in t.enemies(figure) if not e.hidden]
+    return min(enemies, key=lambda e: distance(figure.pos, e.pos)) if enemies else None
+
+
+def _enemy_distance(t: Table, figure: Figure) -> float:
+    enemy = _nearest(t, figure)
+    return distance(figure.pos, enemy.pos) if enemy else math.inf
+
+
+def _distance_to_enemies(t: Table, figure: Figure, point: tuple[float, float]) -> float:
+    enemies = [e for e in t.enemies(figure) if not e.hidden]
+    return min((distance(point, e.pos) for e in enemies), default=math.inf)
+
+
+def _closer(t: Table, figure: Figure, point: tuple[float, float]) -> bool:
+    return _distance_to_enemies(t, figure, point) < _enemy_distance(t, figure) - 0.5
+
+
+def _reach(t: Table, figure: Figure) -> float:
+    gun = t.gun(figure)
+    return gun.range if gun else 1.0
+
+
+def _in_cover(t: Table, figure: Figure) -> bool:
+    enemy = _nearest(t, figure)
+    return enemy is not None and bool(t.covers(enemy.pos, figure.pos))
+
+
+def _toughness(t: Table, figure: Figure) -> tuple[int, int]:
+    """How hard the figure is to finish: cartridges left, then its Potential."""
+    profile = t.profile(figure)
+    return (profile.cartridges - figure.ticked, profile.potential[figure.wounded])

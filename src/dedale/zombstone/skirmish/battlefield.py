@@ -1,0 +1,482 @@
+"""The skirmish's battlefield: a table in inches with rectangular terrain, line of sight, cover and moves.
+
+A point is `(x, y)` in inches, x to the right and y downwards (as in SVG), from the board's top-left corner; a
+figure is a disc of diameter `BASE` centred on its point. Terrain pieces are axis-aligned rectangles of four kinds:
+light cover (hides less than half a figure: fences, barrels, low walls), heavy cover (more than half: walls,
+wagons, troughs), buildings (block sight and movement) and difficult ground (halves moves, gives no cover). Only
+buildings, other figures' bases and the board's edge stop a move: a figure climbs over a fence or a wagon.
+
+The project's choices, where the rules leave the geometry open:
+
+- Sight: the figure at `a` sees the one at `b` when one of three lines from a's centre, to b's centre and to the
+  two points of b's base `SIGHT_OFFSET` inch either side of it, crosses no building. Other figures never block
+  sight. Sight is not always symmetric (each end aims at the other's base); the centre line is.
+- Cover is read on the centre-to-centre line: the light and heavy pieces it crosses or the target stands in, and
+  a building it crosses while the target is still seen (the building hides part of the target: heavy cover).
+  `covers` returns the pieces themselves; `is_heavy` reads a building as heavy. Cover within `COVER_REACH` of the
+  shooter does not count, buildings included. `covers` assumes the target is seen: call `sight` first.
+- Difficult ground halves the whole move action when its straight path (as it would run at full length) touches
+  difficult ground, rather than charging double for the inches inside it. Flights and dodges are moves: halved too.
+- A dodge goes `DODGE` inches along the chosen direction, stopping short where needed to end out of base contact
+  with every enemy.
+- A flight goes straight away from the danger; when its path crosses heavy cover, the figure stops in base contact
+  with the far side of the first heavy piece.
+
+Every function takes `others`, the centres of the other figures on the table (never the moving figure's own).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dedale.core.errors import DedaleError
+
+Point = tuple[float, float]
+
+BASE = 1.0
+RADIUS = BASE / 2
+CONTACT = 1.1
+COVER_REACH = 1.0
+TERRAIN_KINDS = ("light", "heavy", "building", "difficult")
+HEAVY_KINDS = frozenset({"heavy", "building"})
+SIDES = ("x", "y", "w", "h")
+DEFAULT_SIZE = 36.0
+SIGHT_OFFSET = 0.45
+DODGE = 2.0
+PUSH = 0.6  # a cover spot lies this far out from a piece's side: a base's radius and a little room
+MAX_SPOTS = 8
+STEP = 0.05
+EPS = 1e-6  # contacts: bases may touch, not overlap, give or take rounding
+GRAZE = 1e-9  # a line running along a rectangle's side or through its corner does not cross it
+
+
+def distance(a: Point, b: Point) -> float:
+    return math.dist(a, b)
+
+
+def in_contact(a: Point, b: Point) -> bool:
+    """The figures at `a` and `b` are in base contact (melee)."""
+    return math.dist(a, b) <= CONTACT
+
+
+def is_heavy(piece: Terrain) -> bool:
+    """Heavy cover as `covers` reports it: a heavy piece, or a building hiding part of the target."""
+    return piece.kind in HEAVY_KINDS
+
+
+@dataclass(frozen=True)
+class Terrain:
+    kind: str
+    x: float
+    y: float
+    w: float
+    h: float
+    name: str = ""
+
+    def contains(self, p: Point) -> bool:
+        return self.x <= p[0] <= self.x + self.w and self.y <= p[1] <= self.y + self.h
+
+    def distance(self, p: Point) -> float:
+        dx = max(self.x - p[0], 0.0, p[0] - self.x - self.w)
+        dy = max(self.y - p[1], 0.0, p[1] - self.y - self.h)
+        return math.hypot(dx, dy)
+
+    def crosses(self, a: Point, b: Point) -> bool:
+        """The segment a-b passes through the interior, not merely along a side or through a corner."""
+        if b < a:
+            a, b = b, a  # the same arithmetic both ways, so the answer is symmetric to the last bit
+        return self._clip(a, b, -GRAZE) is not None
+
+    def _clip(self, a: Point, b: Point, margin: float) -> tuple[float, float] | None:
+        """The part t0..t1 of the segment a + t(b - a), 0 <= t <= 1, inside the rectangle grown by `margin` (shrunk
+        when negative), by Liang-Barsky clipping; None when they do not meet."""
+        ax, ay = a
+        bx, by = b
+        left, top, right, bottom = self.x - margin, self.y - margin, self.x + self.w + margin, self.y + self.h + margin
+        if max(ax, bx) < left or min(ax, bx) > right or max(ay, by) < top or min(ay, by) > bottom:
+            return None
+        dx, dy = bx - ax, by - ay
+        t0, t1 = 0.0, 1.0
+        for p, q in ((-dx, ax - left), (dx, right - ax), (-dy, ay - top), (dy, bottom - ay)):
+            if p == 0.0:
+                if q < 0.0:
+                    return None
+            elif p < 0.0:
+                t0 = max(t0, q / p)
+            else:
+                t1 = min(t1, q / p)
+        return (t0, t1) if t0 <= t1 else None
+
+    def _disc_span(self, start: Point, ux: float, uy: float, r: float) -> tuple[float, float] | None:
+        """Where along the line start + s(ux, uy) (a unit direction, s any real) a disc of radius r overlaps the
+        rectangle. The rectangle rounded by r is convex, so the hull of its six parts' spans is the answer."""
+        sx, sy = start
+        x0, y0, x1, y1 = self.x, self.y, self.x + self.w, self.y + self.h
+        spans = [_slab(sx, sy, ux, uy, x0 - r, y0, x1 + r, y1), _slab(sx, sy, ux, uy, x0, y0 - r, x1, y1 + r)]
+        spans += [_circle(sx, sy, ux, uy, cx, cy, r) for cx in (x0, x1) for cy in (y0, y1)]
+        found = [span for span in spans if span is not None]
+        if not found:
+            return None
+        return min(span[0] for span in found), max(span[1] for span in found)
+
+    def _behind(self, danger: Point) -> list[Point]:
+        """Spots just outside each side the danger does not face, pushed `PUSH` out: the side's middle and its two
+        ends, drawn in from the corners by a base's radius so a figure there stays in line with the piece."""
+        x0, y0, x1, y1 = self.x, self.y, self.x + self.w, self.y + self.h
+        across = min(RADIUS, self.w / 2), min(RADIUS, self.h / 2)
+        xs = (x0 + across[0], (x0 + x1) / 2, x1 - across[0])
+        ys = (y0 + across[1], (y0 + y1) / 2, y1 - across[1])
+        spots: list[Point] = []
+        if danger[0] <= x1:
+            spots += [(x1 + PUSH, y) for y in ys]
+        if danger[0] >= x0:
+            spots += [(x0 - PUSH, y) for y in ys]
+        if danger[1] <= y1:
+            spots += [(x, y1 + PUSH) for x in xs]
+        if danger[1] >= y0:
+            spots += [(x, y0 - PUSH) for x in xs]
+        return spots
+
+    def checked(self, index: int) -> Terrain:
+        """This piece with its numbers as floats, or the error naming what is wrong with piece `index` (from 1)."""
+        if not isinstance(self.name, str):
+            raise DedaleError("error.battlefield.name", piece=str(index), value=_shown(self.name))
+        piece = _label(index, self.name)
+        if not isinstance(self.kind, str) or self.kind not in TERRAIN_KINDS:
+            raise DedaleError("error.battlefield.kind", piece=piece, value=self.kind if isinstance(self.kind, str)
+                              else _shown(self.kind), accepted=", ".join(TERRAIN_KINDS))
+        numbers = []
+        for param in SIDES:
+            value = getattr(self, param)
+            number = _number(value)
+            if number is None:
+                raise DedaleError("error.battlefield.number", piece=piece, param=param, value=_shown(value))
+            if param in ("w", "h") and number <= 0:
+                raise DedaleError("error.battlefield.extent", piece=piece, param=param, value=_shown(value))
+            numbers.append(number)
+        return Terrain(self.kind, *numbers, name=self.name)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "x": self.x, "y": self.y, "w": self.w, "h": self.h}
+        if self.name:
+            data["name"] = self.name
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any, index: int = 1) -> Terrain:
+        """A piece from its JSON object; `index` (from 1) names it in errors."""
+        if not isinstance(data, dict):
+            raise DedaleError("error.battlefield.piece", piece=str(index), value=_shown(data))
+        name = data.get("name", "")
+        piece = _label(index, name if isinstance(name, str) else "")
+        fields = ("kind", *SIDES, "name")
+        for key in data:
+            if key not in fields:
+                raise DedaleError("error.battlefield.piece_field", piece=piece, value=key, accepted=", ".join(fields))
+        for key in fields[:-1]:
+            if key not in data:
+                raise DedaleError("error.battlefield.missing", piece=piece, param=key,
+                                  accepted=", ".join(fields[:-1]))
+        return cls(data["kind"], data["x"], data["y"], data["w"], data["h"], name).checked(index)
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    width: float = DEFAULT_SIZE
+    height: float = DEFAULT_SIZE
+    terrain: tuple[Terrain, ...] = ()
+    # the terrain sorted by what each question needs, so the hot paths loop over few pieces
+    _buildings: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+    _heavy: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+    _screens: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+    _difficult: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for param in ("width", "height"):
+            value = getattr(self, param)
+            number = _number(value)
+            if number is None or number <= 0:
+                raise DedaleError("error.battlefield.size", param=param, value=_shown(value))
+            object.__setattr__(self, param, number)
+        if isinstance(self.terrain, str | bytes | dict) or not hasattr(self.terrain, "__iter__"):
+            raise DedaleError("error.battlefield.terrain_list", value=_shown(self.terrain))
+        pieces = []
+        for index, given in enumerate(self.terrain, 1):
+            if not isinstance(given, Terrain):
+                raise DedaleError("error.battlefield.piece", piece=str(index), value=_shown(given))
+            piece = given.checked(index)
+            right, bottom = piece.x + piece.w, piece.y + piece.h
+            if piece.x < 0 or piece.y < 0 or right > self.width + GRAZE or bottom > self.height + GRAZE:
+                raise DedaleError("error.battlefield.off_board", piece=_label(index, piece.name), x=_shown(piece.x),
+                                  y=_shown(piece.y), right=_shown(right), bottom=_shown(bottom),
+                                  width=_shown(self.width), height=_shown(self.height))
+            pieces.append(piece)
+        object.__setattr__(self, "terrain", tuple(pieces))
+        object.__setattr__(self, "_buildings", tuple(p for p in pieces if p.kind == "building"))
+        object.__setattr__(self, "_heavy", tuple(p for p in pieces if p.kind == "heavy"))
+        object.__setattr__(self, "_screens", tuple(p for p in pieces if p.kind != "difficult"))
+        object.__setattr__(self, "_difficult", tuple(p for p in pieces if p.kind == "difficult"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"width": self.width, "height": self.height, "terrain": [piece.to_json() for piece in self.terrain]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Battlefield:
+        if not isinstance(data, dict):
+            raise DedaleError("error.battlefield.malformed", value=_shown(data))
+        fields = ("width", "height", "terrain")
+        for key in data:
+            if key not in fields:
+                raise DedaleError("error.battlefield.field", value=key, accepted=", ".join(fields))
+        terrain = data.get("terrain", [])
+        if not isinstance(terrain, list):
+            raise DedaleError("error.battlefield.terrain_list", value=_shown(terrain))
+        pieces = tuple(Terrain.from_json(piece, index) for index, piece in enumerate(terrain, 1))
+        return cls(data.get("width", DEFAULT_SIZE), data.get("height", DEFAULT_SIZE), pieces)
+
+    def on_board(self, p: Point) -> bool:
+        """The whole base of a figure at `p` is on the board."""
+        x, y = p
+        low = RADIUS - EPS
+        return low <= x <= self.width - low and low <= y <= self.height - low
+
+    def free(self, p: Point, others: Sequence[Point]) -> bool:
+        """A figure may stand at `p`: on the board, its base overlapping no building and no other figure's base."""
+        if not self.on_board(p):
+            return False
+        if any(building.distance(p) < RADIUS - EPS for building in self._buildings):
+            return False
+        return all(math.dist(p, other) >= BASE - EPS for other in others)
+
+    def sight(self, a: Point, b: Point) -> bool:
+        """The figure at `a` sees some part of the figure at `b`."""
+        if not self._buildings or self._clear(a, b):
+            return True
+        length = math.dist(a, b)
+        if length == 0.0:
+            return True
+        nx, ny = (a[1] - b[1]) / length * SIGHT_OFFSET, (b[0] - a[0]) / length * SIGHT_OFFSET
+        return self._clear(a, (b[0] + nx, b[1] + ny)) or self._clear(a, (b[0] - nx, b[1] - ny))
+
+    def _clear(self, a: Point, b: Point) -> bool:
+        return not any(building.crosses(a, b) for building in self._buildings)
+
+    def covers(self, shooter: Point, target: Point) -> list[Terrain]:
+        """The cover between them, each piece once, nearest the shooter first; a building is heavy cover."""
+        found: list[tuple[float, int, Terrain]] = []
+        seen: bool | None = None
+        low_x, high_x = min(shooter[0], target[0]), max(shooter[0], target[0])
+        low_y, high_y = min(shooter[1], target[1]), max(shooter[1], target[1])
+        for index, piece in enumerate(self._screens):
+            if piece.x > high_x or piece.x + piece.w < low_x or piece.y > high_y or piece.y + piece.h < low_y:
+                continue  # away from the line and from the target (an end of it): most pieces, found quickly
+            span = piece._clip(shooter, target, -GRAZE)
+            if span is None and (piece.kind == "building" or not piece.contains(target)):
+                continue
+            if piece.distance(shooter) <= COVER_REACH:
+                continue
+            if piece.kind == "building":
+                if seen is None:
+                    seen = self.sight(shooter, target)
+                if not seen:
+                    continue
+            found.append((span[0] if span else 1.0, index, piece))
+        found.sort(key=lambda entry: entry[:2])
+        return [piece for _, _, piece in found]
+
+    def in_cover(self, p: Point, danger: Point) -> bool:
+        return bool(self.covers(danger, p))
+
+    def touches_difficult(self, a: Point, b: Point) -> bool:
+        """The segment a-b starts in, touches or crosses difficult ground."""
+        return any(piece._clip(a, b, GRAZE) is not None for piece in self._difficult)
+
+    def move(self, start: Point, toward: Point, distance: float, others: Sequence[Point],
+             stop_at: float = 0.0) -> Point:
+        """Where a straight move of at most `distance` inches from `start` toward `toward` ends: never past it, and
+        as soon as the centre is within `stop_at` of it (`CONTACT - 0.05` stops in base contact with a figure
+        there); at the last free point before a building, a figure or the edge; half as far if the path touches
+        difficult ground. `start` when the figure cannot move."""
+        sx, sy = start
+        dx, dy = toward[0] - sx, toward[1] - sy
+        length = math.hypot(dx, dy)
+        limit = min(distance, length - stop_at)
+        if limit <= GRAZE:
+            return start
+        ux, uy = dx / length, dy / length
+        reach = self._room(start, ux, uy, limit, others)
+        if reach <= GRAZE:
+            return start
+        if self._difficult and self.touches_difficult(start, (sx + ux * reach, sy + uy * reach)):
+            reach = min(reach, distance / 2)
+        end = (toward[0], toward[1]) if reach >= length else (sx + ux * reach, sy + uy * reach)
+        return end if self.free(end, others) else start
+
+    def _room(self, start: Point, ux: float, uy: float, limit: float, others: Sequence[Point]) -> float:
+        """How far the centre can go from `start` along the unit direction (ux, uy), up to `limit`. An obstacle the
+        base already overlaps does not stop it (it may be leaving it): `move` checks where it ends."""
+        sx, sy = start
+        room = limit
+        for position, u, size in ((sx, ux, self.width), (sy, uy, self.height)):
+            if u > 0.0:
+                room = min(room, (size - RADIUS - position) / u)
+            elif u < 0.0:
+                room = min(room, (RADIUS - position) / u)
+        room = max(room, 0.0)
+        ex, ey = sx + ux * room, sy + uy * room
+        low_x, high_x, low_y, high_y = min(sx, ex), max(sx, ex), min(sy, ey), max(sy, ey)
+        for building in self._buildings:
+            if (building.x > high_x + RADIUS or building.x + building.w < low_x - RADIUS
+                    or building.y > high_y + RADIUS or building.y + building.h < low_y - RADIUS):
+                continue
+            room = _ahead(room, building._disc_span(start, ux, uy, RADIUS))
+        for ox, oy in others:
+            if ox > high_x + BASE or ox < low_x - BASE or oy > high_y + BASE or oy < low_y - BASE:
+                continue
+            room = _ahead(room, _circle(sx, sy, ux, uy, ox, oy, BASE))
+        return room
+
+    def flee(self, start: Point, danger: Point, distance: float, others: Sequence[Point]) -> Point:
+        """The flight after a failed Guts test: `distance` inches straight away from `danger` (toward the nearest
+        edge if they coincide), stopping just behind the first heavy cover the path crosses."""
+        ux, uy = self._away(start, danger)
+        end = self.move(start, (start[0] + ux * distance, start[1] + uy * distance), distance, others)
+        if end == start or not self._heavy:
+            return end
+        first: tuple[float, Terrain] | None = None
+        for piece in self._heavy:
+            span = piece._clip(start, end, -GRAZE)
+            if span is not None and (first is None or span[0] < first[0]):
+                first = (span[0], piece)
+        if first is None:
+            return end
+        span = first[1]._disc_span(start, ux, uy, RADIUS)
+        if span is None or span[1] >= math.dist(start, end):
+            return end
+        behind = (start[0] + ux * span[1], start[1] + uy * span[1])
+        return behind if self.free(behind, others) else end
+
+    def _away(self, start: Point, danger: Point) -> Point:
+        dx, dy = start[0] - danger[0], start[1] - danger[1]
+        length = math.hypot(dx, dy)
+        if length > GRAZE:
+            return dx / length, dy / length
+        edges = ((start[0], (-1.0, 0.0)), (self.width - start[0], (1.0, 0.0)),
+                 (start[1], (0.0, -1.0)), (self.height - start[1], (0.0, 1.0)))
+        return min(edges, key=lambda edge: edge[0])[1]
+
+    def dodge(self, start: Point, direction: Point, others: Sequence[Point], enemies: Sequence[Point]) -> Point:
+        """The dodge: `DODGE` inches from `start` in the direction of the point `direction`, as far as it can go
+        and ends out of base contact with every enemy (`others` holds the enemies too); `start` if nowhere."""
+        dx, dy = direction[0] - start[0], direction[1] - start[1]
+        length = math.hypot(dx, dy)
+        if length <= GRAZE:
+            return start
+        ux, uy = dx / length, dy / length
+        reach = math.dist(start, self.move(start, (start[0] + ux * DODGE, start[1] + uy * DODGE), DODGE, others))
+        # the full dodge, or just short of where the path first comes within contact of an enemy
+        stops = {reach}
+        for ex, ey in enemies:
+            span = _circle(start[0], start[1], ux, uy, ex, ey, CONTACT)
+            if span is not None and GRAZE < span[0] - EPS < reach:
+                stops.add(span[0] - EPS)
+        for stop in sorted(stops, reverse=True):
+            spot = (start[0] + ux * stop, start[1] + uy * stop)
+            if stop > GRAZE and not any(in_contact(spot, enemy) for enemy in enemies) and self.free(spot, others):
+                return spot
+        return start
+
+    def cover_spots(self, start: Point, reach: float, dangers: Sequence[Point], others: Sequence[Point],
+                    most: int = MAX_SPOTS) -> list[Point]:
+        """Up to `most` points one straight move of `reach` inches takes the figure at `start` to, in cover from
+        the nearest danger: just behind the pieces near enough, heavy cover first, then the nearest. The spots
+        are tried in that order (by the piece they stand behind) and the search stops at `most`: checking a
+        spot (the move there, the cover from there) is the costly part."""
+        if not dangers:
+            return []
+        danger = min(dangers, key=lambda point: (math.dist(start, point), point))
+        candidates: dict[Point, tuple[bool, float, Point]] = {}
+        for piece in self._screens:
+            if piece.distance(start) > reach + PUSH + BASE:
+                continue
+            for spot in piece._behind(danger):
+                key = (round(spot[0], 6), round(spot[1], 6))
+                away = math.dist(start, spot)
+                if key not in candidates and away <= reach + STEP and self.on_board(spot):
+                    candidates[key] = (not is_heavy(piece), away, spot)
+        found: list[tuple[bool, float, Point]] = []
+        for _, _, spot in sorted(candidates.values()):
+            end = self.move(start, spot, reach, others)
+            if math.dist(end, spot) > STEP:
+                continue
+            cover = self.covers(danger, end)
+            if cover:
+                found.append((not any(is_heavy(screen) for screen in cover), math.dist(start, end), end))
+                if len(found) == most:
+                    break
+        return [end for _, _, end in sorted(found)]
+
+
+def _slab(sx: float, sy: float, ux: float, uy: float, x0: float, y0: float, x1: float,
+          y1: float) -> tuple[float, float] | None:
+    """Where the line (sx, sy) + s(ux, uy), s any real, runs inside the open rectangle x0..x1 by y0..y1."""
+    low, high = -math.inf, math.inf
+    for position, u, near, far in ((sx, ux, x0, x1), (sy, uy, y0, y1)):
+        if u == 0.0:
+            if not near < position < far:
+                return None
+        else:
+            a, b = (near - position) / u, (far - position) / u
+            low, high = max(low, min(a, b)), min(high, max(a, b))
+    return (low, high) if low < high else None
+
+
+def _circle(sx: float, sy: float, ux: float, uy: float, cx: float, cy: float, r: float) -> tuple[float, float] | None:
+    """Where the line (sx, sy) + s(ux, uy), a unit direction, runs inside the circle of centre (cx, cy), radius r."""
+    wx, wy = sx - cx, sy - cy
+    b = ux * wx + uy * wy
+    disc = b * b - (wx * wx + wy * wy - r * r)
+    if disc <= 0.0:
+        return None
+    root = math.sqrt(disc)
+    return -b - root, -b + root
+
+
+def _ahead(room: float, span: tuple[float, float] | None) -> float:
+    """`room` cut where an obstacle ahead begins; one merely grazed, behind, or already overlapped does not cut it."""
+    if span is None or span[1] - span[0] < GRAZE or span[1] <= GRAZE or span[0] < -EPS:
+        return room
+    return min(room, max(span[0], 0.0))
+
+
+def _number(value: Any) -> float | None:
+    """A finite number of inches, or None (booleans and text are not numbers)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _label(index: int, name: str) -> str:
+    return f"{index} ({name})" if name else str(index)
+
+
+def _shown(value: Any) -> str:
+    """A value as an error shows it: numbers plainly, the rest as JSON, cut short."""
+    if isinstance(value, float) and math.isfinite(value) and abs(value) < 1e9:
+        text = f"{value:.6f}".rstrip("0").rstrip(".")  # 36.099999999999994 reads 36.1
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        text = str(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

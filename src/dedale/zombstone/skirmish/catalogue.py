@@ -1,0 +1,313 @@
+"""The skirmish's data: weapons, character profiles, bands and scenarios, read from TOML files (the shipped
+ones, or a player's folder whose files replace those of the same name), each checked with a clear message
+naming the file, the entry and what is accepted."""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from dedale.core.errors import DedaleError
+from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
+from dedale.zombstone.skirmish.skills import SKILLS
+from dedale.zombstone.weapons import Weapon
+
+STATUSES = ("star", "supporting", "extra")
+SIDES = ("lawmen", "zombies")
+LIMITS = {"star": 2, "supporting": 4}  # a band's Stars and Supporting roles (Extras: no limit)
+FILES = ("weapons.toml", "profiles.toml", "bands.toml", "scenarios.toml")
+
+
+def _label(value: dict[str, str] | str, lang: str) -> str:
+    return value if isinstance(value, str) else value.get(lang) or value.get("en") or next(iter(value.values()))
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    names: dict[str, str]
+    status: str
+    potential: tuple[int, int]  # reroll dice unhurt, wounded
+    hand: int
+    cartridges: int
+    red: int
+    gun: str | None  # a weapon id
+    melee: str  # a weapon id (fists when the profile names none)
+    skills: tuple[str, ...]
+    cost: int
+    roles: dict[str, str]
+
+    def name(self, lang: str = "en") -> str:
+        return _label(self.names, lang)
+
+    def has(self, skill: str) -> bool:
+        return skill in self.skills
+
+
+@dataclass(frozen=True)
+class Band:
+    id: str
+    names: dict[str, str]
+    side: str
+    members: tuple[str, ...]
+
+    def name(self, lang: str = "en") -> str:
+        return _label(self.names, lang)
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A scenario's duel: who faces whom, how far apart, and where the others deploy."""
+
+    duellists: dict[str, str]  # side -> profile id
+    apart: float = 12.0
+    cover_within: float = 12.0
+    hidden: bool = False  # the others deploy as hidden tokens, revealed when an enemy sees them
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    names: dict[str, str]
+    story: dict[str, str]
+    battlefield: Battlefield
+    turns: int
+    first: str  # the side that declares its initiative first
+    bands: dict[str, str]  # side -> band id
+    deploy: dict[str, tuple[float, float, float, float]]  # side -> zone (x, y, w, h)
+    duel: Duel | None
+
+    def name(self, lang: str = "en") -> str:
+        return _label(self.names, lang)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    weapons: dict[str, Weapon]
+    profiles: dict[str, Profile]
+    bands: dict[str, Band]
+    scenarios: dict[str, Scenario]
+
+    def profile(self, profile_id: str) -> Profile:
+        return _find(self.profiles, profile_id, "profile")
+
+    def band(self, band_id: str) -> Band:
+        return _find(self.bands, band_id, "band")
+
+    def scenario(self, scenario_id: str) -> Scenario:
+        return _find(self.scenarios, scenario_id.strip().lower().replace("-", "_").replace(" ", "_"), "scenario")
+
+
+def _find(found: dict[str, Any], key: str, what: str) -> Any:
+    if key not in found:
+        raise DedaleError("error.skirmish.unknown", what=what, value=key, accepted=", ".join(found))
+    return found[key]
+
+
+def load_catalogue(folder: str | None = None) -> Catalogue:
+    """The shipped data, with the files of `folder` replacing those of the same name."""
+    stamp: tuple[tuple[str, int], ...] = ()
+    if folder is not None:
+        path = Path(folder)
+        if not path.is_dir():
+            raise DedaleError("error.skirmish.folder", path=folder)
+        stamp = tuple((name, (path / name).stat().st_mtime_ns) for name in FILES if (path / name).is_file())
+    return _load(folder, stamp)
+
+
+@lru_cache(maxsize=8)
+def _load(folder: str | None, stamp: tuple[tuple[str, int], ...]) -> Catalogue:
+    documents = {name: _read(folder, name) for name in FILES}
+    weapons = _weapons(*documents["weapons.toml"])
+    profiles = _profiles(*documents["profiles.toml"], weapons)
+    bands = _bands(*documents["bands.toml"], profiles)
+    return Catalogue(weapons, profiles, bands, _scenarios(*documents["scenarios.toml"], bands, profiles))
+
+
+def _read(folder: str | None, name: str) -> tuple[str, dict[str, Any]]:
+    if folder is not None and (Path(folder) / name).is_file():
+        path = Path(folder) / name
+        try:
+            file, text = str(path), path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DedaleError("table.unreadable", file=str(path), problem=str(exc)) from None
+    else:
+        package = "dedale.zombstone" if name == "weapons.toml" else "dedale.zombstone.skirmish"
+        file, text = f"{package}:data/{name}", resources.files(package).joinpath("data", name).read_text("utf-8")
+    try:
+        return file, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DedaleError("table.syntax", file=file, problem=str(exc)) from None
+
+
+class _Entry:
+    """One entry of a data file, read field by field with errors that name the file and the entry."""
+
+    def __init__(self, file: str, kind: str, index: int, data: Any) -> None:
+        self.file, self.data = file, data
+        self.where = f"{kind} {index + 1}"
+        if not isinstance(data, dict):
+            raise self.fail("error.skirmish.entry", problem="not a table")
+        if isinstance(data.get("id"), str):
+            self.where += f" ({data['id']})"
+
+    def fail(self, key: str, **args: Any) -> DedaleError:
+        return DedaleError(key, file=self.file, entry=self.where, **args)
+
+    def get(self, name: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        if name not in self.data:
+            if default is ...:
+                raise self.fail("error.skirmish.missing", field=name)
+            return default
+        value = self.data[name]
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (kind if isinstance(
+                kind, tuple) else (kind,))):
+            raise self.fail("error.skirmish.field", field=name, value=repr(value))
+        return value
+
+    def number(self, name: str, low: float, high: float, default: Any = ..., whole: bool = True) -> Any:
+        value = self.get(name, int if whole else (int, float), default)
+        if not low <= value <= high:
+            raise self.fail("error.skirmish.range", field=name, value=value, low=low, high=high)
+        return value
+
+    def labels(self, name: str, default: Any = ...) -> dict[str, str]:
+        value = self.get(name, (str, dict), default)
+        if isinstance(value, str):
+            return {"en": value}
+        if not value or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            raise self.fail("error.skirmish.field", field=name, value=repr(value))
+        return dict(value)
+
+    def choice(self, name: str, accepted: tuple[str, ...] | list[str], default: Any = ...) -> str:
+        value = self.get(name, str, default)
+        if value not in accepted:
+            raise self.fail("error.skirmish.one_of", field=name, value=value, accepted=", ".join(accepted))
+        return value
+
+
+def _entries(file: str, document: dict[str, Any], kind: str) -> list[_Entry]:
+    items = document.get(kind, [])
+    if not isinstance(items, list) or not items:
+        raise DedaleError("error.skirmish.no_entries", file=file, kind=kind)
+    entries = [_Entry(file, kind, i, item) for i, item in enumerate(items)]
+    seen = Counter(entry.get("id", str) for entry in entries)
+    twice = [key for key, n in seen.items() if n > 1]
+    if twice:
+        raise DedaleError("error.skirmish.duplicate", file=file, kind=kind, value=twice[0])
+    return entries
+
+
+def _weapons(file: str, document: dict[str, Any]) -> dict[str, Weapon]:
+    found = {}
+    for entry in _entries(file, document, "weapon"):
+        melee = entry.get("melee", bool, False)
+        reach = entry.number("range", 0, 100, 0.0, whole=False)
+        if not melee and reach <= 0:
+            raise entry.fail("error.skirmish.range", field="range", value=reach, low=1, high=100)
+        labels = entry.labels("label")
+        found[entry.get("id", str)] = Weapon(entry.get("id", str), tuple(sorted(labels.items())),
+                                             entry.number("damage", -3, 5), melee, entry.get("unarmed", bool, False),
+                                             float(reach))
+    return found
+
+
+def _profiles(file: str, document: dict[str, Any], weapons: dict[str, Weapon]) -> dict[str, Profile]:
+    found = {}
+    for entry in _entries(file, document, "profile"):
+        potential = entry.get("potential", list)
+        if not 1 <= len(potential) <= 2 or not all(isinstance(p, int) and -4 <= p <= 5 for p in potential):
+            raise entry.fail("error.skirmish.potential", value=repr(potential))
+        cartridges = entry.number("cartridges", 1, 12, 6)
+        gun = melee = None
+        for weapon_id in entry.get("weapons", list, []):
+            if weapon_id not in weapons:
+                raise entry.fail("error.skirmish.weapon", value=weapon_id, accepted=", ".join(weapons))
+            slot = "melee" if weapons[weapon_id].melee else "gun"
+            if (melee if slot == "melee" else gun) is not None:
+                raise entry.fail("error.skirmish.two_weapons", slot=slot)
+            gun, melee = (gun, weapon_id) if slot == "melee" else (weapon_id, melee)
+        skills = entry.get("skills", list, [])
+        for skill in skills:
+            if skill not in SKILLS:
+                raise entry.fail("error.skirmish.skill", value=skill, accepted=", ".join(SKILLS))
+        profile_id = entry.get("id", str)
+        found[profile_id] = Profile(
+            profile_id, entry.labels("name"), entry.choice("status", STATUSES),
+            (potential[0], potential[-1]), entry.number("hand", 0, 5, 1), cartridges,
+            entry.number("red", 1, cartridges, min(2, cartridges)), gun, melee or "fists", tuple(skills),
+            entry.number("cost", 0, 10_000, 0), entry.labels("role", {}) if "role" in entry.data else {})
+    return found
+
+
+def _bands(file: str, document: dict[str, Any], profiles: dict[str, Profile]) -> dict[str, Band]:
+    found = {}
+    for entry in _entries(file, document, "band"):
+        members = entry.get("members", list)
+        if not members:
+            raise entry.fail("error.skirmish.field", field="members", value="[]")
+        for member in members:
+            if member not in profiles:
+                raise entry.fail("error.skirmish.profile", value=member, accepted=", ".join(profiles))
+        check_limits(entry, [profiles[m] for m in members])
+        found[entry.get("id", str)] = Band(entry.get("id", str), entry.labels("name"), entry.choice("side", SIDES),
+                                           tuple(members))
+    return found
+
+
+def check_limits(entry: _Entry | None, members: list[Profile]) -> None:
+    """At most 2 Stars and 4 Supporting roles a band."""
+    counts = Counter(p.status for p in members)
+    for status, most in LIMITS.items():
+        if counts[status] > most:
+            raise DedaleError("error.skirmish.limit", file=entry.file if entry else "-",
+                              entry=entry.where if entry else "-", status=status, count=counts[status], most=most)
+
+
+def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
+               profiles: dict[str, Profile]) -> dict[str, Scenario]:
+    found = {}
+    for entry in _entries(file, document, "scenario"):
+        width = entry.number("width", 6, 120, 36.0, whole=False)
+        height = entry.number("height", 6, 120, 36.0, whole=False)
+        terrain = []
+        for i, piece in enumerate(entry.get("terrain", list, [])):
+            part = _Entry(file, f"{entry.where}: terrain", i, piece)
+            terrain.append(Terrain(part.get("kind", str), *(float(part.number(k, -1000, 1000, whole=False))
+                                                            for k in "xywh"), part.get("name", str, "")))
+        try:
+            battlefield = Battlefield(float(width), float(height), tuple(terrain))
+        except DedaleError as exc:
+            raise entry.fail("error.skirmish.entry", problem=exc.message("en")) from None
+        chosen = entry.get("bands", dict)
+        deploy = entry.get("deploy", dict)
+        for side in SIDES:
+            band = bands.get(chosen.get(side))  # type: ignore[arg-type]
+            if band is None or band.side != side:
+                accepted = ", ".join(b.id for b in bands.values() if b.side == side)
+                raise entry.fail("error.skirmish.band", side=side, value=chosen.get(side), accepted=accepted)
+            zone = deploy.get(side)
+            if not (isinstance(zone, list) and len(zone) == 4 and all(isinstance(v, int | float) for v in zone)
+                    and zone[2] > 0 and zone[3] > 0 and zone[0] >= 0 and zone[1] >= 0
+                    and zone[0] + zone[2] <= width and zone[1] + zone[3] <= height):
+                raise entry.fail("error.skirmish.deploy", side=side, value=repr(zone))
+        duel = None
+        if "duel" in entry.data:
+            part = _Entry(file, f"{entry.where}: duel", 0, entry.get("duel", dict))
+            duellists = {side: part.get(side, str) for side in SIDES}
+            for side, duellist in duellists.items():
+                if duellist not in bands[chosen[side]].members:
+                    raise part.fail("error.skirmish.duellist", value=duellist, band=chosen[side])
+            duel = Duel(duellists, float(part.number("apart", 2, 40, 12.0, whole=False)),
+                        float(part.number("cover_within", 1, 40, 12.0, whole=False)), part.get("hidden", bool, False))
+        found[entry.get("id", str)] = Scenario(
+            entry.get("id", str), entry.labels("name"), entry.labels("story", {}), battlefield,
+            entry.number("turns", 1, 50, 8), entry.choice("first", SIDES, "lawmen"),
+            {side: chosen[side] for side in SIDES}, {side: tuple(map(float, deploy[side])) for side in SIDES},
+            duel)
+    return found

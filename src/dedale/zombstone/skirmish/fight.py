@@ -1,0 +1,397 @@
+"""Confrontations at the table (`zombstone.md`): a shot (the target dodges or returns fire, cover counts) or a
+melee; each side rolls its poker dice, rerolls at most its Potential, may add inspiration cards after the
+roll; the better hand wins and the loser ticks cartridges. Then wounds, the zombie rule, Guts and flight.
+
+The attacker rolls and rerolls first, then the defender, who sees the attacker's dice. An AI rerolls with
+the dice engine's optimal policy for the confrontation (each side playing to win); a person chooses among
+every allowed reroll, each shown with its value under that policy.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from functools import cache, lru_cache
+from typing import Any
+
+import numpy as np
+
+from dedale.core.cards import Card
+from dedale.i18n import word
+from dedale.zombstone.advice import advise
+from dedale.zombstone.combinatorics import allowed_keeps, index_of, keeps, transitions
+from dedale.zombstone.confront import policies
+from dedale.zombstone.hands import FACES, HANDS, Counts, best_key, counts_of, describe, with_skill
+from dedale.zombstone.policy import RollSpec, categories, hand_keys, optimise, total_ways
+from dedale.zombstone.skirmish import skills
+from dedale.zombstone.skirmish.battlefield import distance
+from dedale.zombstone.skirmish.model import Figure
+from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+
+GUTS_HAND = HANDS.index("two_pairs")
+FLIGHT = 6.0  # inches a failed Guts test flees
+DODGE = 2.0
+RETURN_MALUS = 2  # the Potential of a target that returns fire
+CARD_FACES = {"9": 0, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
+
+
+@lru_cache(maxsize=512)  # a skirmish meets a few hundred pairs of rolls; only the keeps are kept
+def attacker_plan(a_spec: RollSpec, d_spec: RollSpec, deals: bool) -> tuple[np.ndarray, ...]:
+    """The attacker's optimal keeps (per round, per multiset), against a defender that answers optimally."""
+    return tuple(c.astype(np.int16) for c in policies(a_spec, d_spec, deals)[0].choices)
+
+
+@cache
+def _ranked(spec: RollSpec) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """The spec's hands in order, and each final multiset's place among them."""
+    order = sorted(set(hand_keys(spec)))
+    place = {key: i for i, key in enumerate(order)}
+    return order, np.array([place[k] for k in hand_keys(spec)], dtype=np.int64)
+
+
+def defender_terminal(d_spec: RollSpec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
+    """What each of the defender's finals is worth against the hand it sees (cards included): less 1 when
+    the attacker beats it, 0 for a tie, and 1 when it wins, if it deals damage (otherwise 0)."""
+    order, place = _ranked(d_spec)
+    below, above = bisect_left(order, a_key), bisect_right(order, a_key)
+    return np.where(place >= above, int(deals), np.where(place < below, -1, 0))
+
+
+def defender_keep(d_spec: RollSpec, terminal: np.ndarray, round_: int, index: int) -> int:
+    """The defender's best keep for the multiset it shows. With one round left it is worked out for that
+    multiset alone (a few dozen keeps); with more, from the whole optimal policy."""
+    if d_spec.rounds - round_ == 1:
+        allowed = allowed_keeps(d_spec.dice, d_spec.budget)[index]
+        return int(allowed[int(np.argmax(transitions(d_spec.dice)[allowed] @ terminal))])
+    later = RollSpec(d_spec.dice, d_spec.budget, d_spec.rounds - round_, d_spec.cards, d_spec.skill)
+    return int(optimise(later, terminal).choices[0][index])
+
+
+@lru_cache(maxsize=256)
+def guts_plan(spec: RollSpec) -> tuple[np.ndarray, ...]:
+    return tuple(c.astype(np.int16) for c in optimise(spec, guts_terminal(spec)).choices)
+
+
+def guts_terminal(spec: RollSpec) -> np.ndarray:
+    return (categories(spec) >= GUTS_HAND).astype(np.int64)
+
+
+def potential(t: Table, figure: Figure) -> int:
+    unhurt, wounded = t.profile(figure).potential
+    return wounded if figure.wounded else unhurt
+
+
+def spec_for(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> RollSpec:
+    return RollSpec.from_potential(potential(t, figure) + bonus, t.rounds, skill=skills.turned_face(
+        t.profile(figure).skills), first_roll_malus=1 if unarmed else 0)
+
+
+# --- rolling a hand --------------------------------------------------------------------------------------
+def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any, purpose: str,
+              budget: list[int]) -> Flow[tuple[int, ...]]:
+    """Roll, reroll round by round, then add cards: the hand's key. `advice(round)` gives the values of the
+    final multisets for a person's options; `policy(round, index)` the AI's keep."""
+    counts = counts_of((yield from t.faces(spec.dice, purpose, figure=t.who(figure))))
+    for round_ in range(spec.rounds if spec.budget else 0):
+        index = index_of(spec.dice)[counts]
+        choices = dict.fromkeys(allowed_keeps(spec.dice, spec.budget)[index].tolist())
+        if len(choices) == 1:
+            break
+        best = int(policy(round_, index))
+        if t.controllers.get(figure.side) is not None:  # an AI keeps what the optimal policy keeps
+            kept = keeps(spec.dice)[best]
+        else:  # a person: every reroll, with its value
+            options = _valued(spec, round_, counts, advice(round_), tuple(
+                _keep_option(counts, keeps(spec.dice)[k], k == best) for k in choices), best)
+            answer = yield from t.decide(Ask(figure.side, "reroll", options, {"figure": figure.id, "dice": counts,
+                                                                              "purpose": purpose}))
+            kept = keeps(spec.dice)[next(k for k in choices if _keep_id(keeps(spec.dice)[k]) == answer)]
+        rerolled = counts_of((yield from t.faces(spec.dice - sum(kept), purpose + "_again", figure=t.who(figure))))
+        counts = tuple(a + b for a, b in zip(kept, rerolled, strict=True))  # type: ignore[assignment]
+    return (yield from add_cards(t, figure, counts, spec.skill, budget))
+
+
+def _keep_id(kept: Counts) -> str:
+    return "keep:" + ("-".join(FACES[f] for f in range(5, -1, -1) for _ in range(kept[f])) or "none")
+
+
+def _keep_option(showing: Counts, kept: Counts, advised: bool) -> Option:
+    rerolled = tuple(a - b for a, b in zip(showing, kept, strict=True))
+    return Option(_keep_id(kept), "skirmish.option.keep", {"keep": describe(kept) or "-", "count": sum(rerolled)},
+                  {"advised": advised})
+
+
+def _valued(spec: RollSpec, round_: int, showing: Counts, values: tuple[np.ndarray, int],
+            options: tuple[Option, ...], best: int) -> tuple[Option, ...]:
+    """A person's options with their worth under the optimal play (the engine's pick first)."""
+    terminal, scale = values
+    later = RollSpec(spec.dice, spec.budget, spec.rounds - round_, spec.cards, spec.skill)
+    worth = {_keep_id(o.keep): o.value for o in advise(later, showing, terminal, scale)}
+    best_id = _keep_id(keeps(spec.dice)[best])
+    ranked = sorted(options, key=lambda o: (o.id != best_id, -worth[o.id]))
+    return tuple(Option(o.id, "skirmish.option.keep_valued", {**o.args, "value": f"{float(worth[o.id]):+.0%}"
+                                                             if worth[o.id] < 0 else f"{float(worth[o.id]):.0%}"},
+                        o.data) for o in ranked)
+
+
+def add_cards(t: Table, figure: Figure, counts: Counts, skill: int | None, budget: list[int]) -> Flow[tuple[int, ...]]:
+    """After the roll, inspiration cards of a face 9 to Ace may join the dice (the best five count), as
+    many as the character's Hand still allows: the hand's key."""
+    hand = t.game.sides[figure.side].hand
+    usable = [c for c in hand if c.rank in CARD_FACES]
+    key = best_key(with_skill(counts, skill))
+    if not usable or budget[0] <= 0:
+        return key
+    options = [Option("cards:none", "skirmish.option.no_card", {"hand": HANDS[key[0]]})]
+    for card in sorted(usable, key=lambda c: -CARD_FACES[c.rank]):
+        better = _with(counts, [card], skill)
+        options.append(Option(f"cards:{card.code}", "skirmish.option.card", {"card": card.code,
+                                                                              "hand": HANDS[better[0]]},
+                              {"key": better}))
+    if budget[0] >= 2 and len(usable) >= 2:
+        pairs = [(a, b) for i, a in enumerate(usable) for b in usable[i + 1:]]
+        for a, b in pairs[:6]:
+            better = _with(counts, [a, b], skill)
+            options.append(Option(f"cards:{a.code}+{b.code}", "skirmish.option.cards",
+                                  {"cards": f"{a.code} {b.code}", "hand": HANDS[better[0]]}, {"key": better}))
+    answer = yield from t.decide(Ask(figure.side, "cards", tuple(options), {"figure": figure.id, "dice": counts,
+                                                                            "key": key}))
+    if answer == "cards:none":
+        return key
+    played = [next(c for c in hand if c.code == code) for code in answer.removeprefix("cards:").split("+")]
+    for card in played:
+        hand.remove(card)
+        t.game.deck.discard(card)
+    budget[0] -= len(played)
+    t.roller.note("skirmish.cards_played", cards=" ".join(c.code for c in played), figure=t.who(figure))
+    return _with(counts, played, skill)
+
+
+def _with(counts: Counts, cards: list[Card], skill: int | None) -> tuple[int, ...]:
+    total = list(counts)
+    for card in cards:
+        total[CARD_FACES[card.rank]] += 1
+    return best_key(with_skill(tuple(total), skill))  # type: ignore[arg-type]
+
+
+# --- a confrontation -------------------------------------------------------------------------------------
+def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: bool,
+             budget: list[int]) -> Flow[None]:
+    """A shot or a melee from `attacker` (whose activation's card budget is `budget`) on `defender`."""
+    reaction = "melee" if melee else (yield from _reaction(t, attacker, defender))
+    a_bonus = d_bonus = 0
+    covers: list[str] = []
+    if not melee:
+        covers = list(t.covers(attacker.pos, defender.pos))
+        if reaction == "dodge":
+            a_bonus -= sum(1 for kind in covers if kind == "light")
+            d_bonus += sum(1 for kind in covers if kind != "light")
+        else:  # every cover counts as light, and hampers both shooters
+            d_bonus -= RETURN_MALUS
+            a_bonus -= len(covers)
+            d_bonus -= len(covers)
+    a_bonus += skills.AIM_BONUS if aimed else 0
+    a_bonus += (yield from _fame(t, attacker))
+    d_bonus += (yield from _fame(t, defender))
+    a_weapon = t.melee_weapon(attacker) if melee else t.gun(attacker)
+    d_weapon = t.melee_weapon(defender) if melee else t.gun(defender)
+    assert a_weapon is not None
+    a_spec = spec_for(t, attacker, a_bonus, melee and a_weapon.unarmed)
+    d_spec = spec_for(t, defender, d_bonus, melee and d_weapon is not None and d_weapon.unarmed)
+    deals = reaction != "dodge"
+    t.roller.note("skirmish.confront", attacker=t.who(attacker), defender=t.who(defender),
+                  how=word(f"skirmish.how.{reaction}"), covers=len(covers), a_dice=a_spec.dice, a_rerolls=a_spec.budget,
+                  d_dice=d_spec.dice, d_rerolls=d_spec.budget)
+
+    def a_advice(round_: int) -> tuple[np.ndarray, int]:
+        return policies(a_spec, d_spec, deals)[2], total_ways(d_spec)
+
+    a_plan = attacker_plan(a_spec, d_spec, deals)
+    a_key = yield from roll_hand(t, attacker, a_spec, a_advice, lambda r, i: a_plan[r][i], "skirmish.roll_attack",
+                                 budget)
+    d_terminal = defender_terminal(d_spec, a_key, deals)
+    d_budget = [t.profile(defender).hand]  # a reaction has a Hand budget of its own
+    d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1),
+                                 lambda r, i: defender_keep(d_spec, d_terminal, r, i), "skirmish.roll_defend", d_budget)
+    fire = {"from": attacker.id, "to": defender.id, "kind": reaction, "turn": t.game.turn,
+            "attacker_hand": HANDS[a_key[0]], "defender_hand": HANDS[d_key[0]]}
+    t.game.fire.append(fire)
+    if a_key > d_key and a_key[0] > 0:
+        fire["won"] = "attacker"
+        points = max(0, 1 + a_key[0] - d_key[0] + a_weapon.damage)
+        t.roller.note("skirmish.hit", winner=t.who(attacker), loser=t.who(defender), damage=points)
+        yield from damage(t, defender, points, attacker)
+    elif d_key > a_key and deals and d_key[0] > 0 and d_weapon is not None:
+        fire["won"] = "defender"
+        points = max(0, 1 + d_key[0] - a_key[0] + d_weapon.damage)
+        t.roller.note("skirmish.hit", winner=t.who(defender), loser=t.who(attacker), damage=points)
+        yield from damage(t, attacker, points, defender)
+    else:
+        fire["won"] = None
+        t.roller.note("skirmish.no_hit", attacker=t.who(attacker), defender=t.who(defender))
+    if reaction == "dodge" and defender.in_play and not t.over:
+        yield from _dodge(t, defender, attacker)
+
+
+def _reaction(t: Table, shooter: Figure, target: Figure) -> Flow[str]:
+    gun = t.gun(target)
+    options = [Option("dodge", "skirmish.option.dodge", {"figure": target.id})]
+    if gun is not None and t.sight(target.pos, shooter.pos) and \
+            distance(target.pos, shooter.pos) <= gun.range and target.state == "ready":
+        options.append(Option("return", "skirmish.option.return", {"figure": target.id}))
+    if len(options) == 1:
+        return "dodge"
+    return (yield from t.decide(Ask(target.side, "reaction", tuple(options),
+                                    {"figure": target.id, "shooter": shooter.id})))
+
+
+def _fame(t: Table, figure: Figure) -> Flow[int]:
+    """A Fame point, spent before a roll, is one more reroll die."""
+    if figure.fame <= 0:
+        return 0
+    options = (Option("fame:yes", "skirmish.option.fame_yes", {"left": figure.fame}),
+               Option("fame:no", "skirmish.option.fame_no", {}))
+    if (yield from t.decide(Ask(figure.side, "fame", options, {"figure": figure.id}))) == "fame:no":
+        return 0
+    figure.fame -= 1
+    t.roller.note("skirmish.fame_spent", figure=t.who(figure))
+    return 1
+
+
+def _dodge(t: Table, figure: Figure, shooter: Figure) -> Flow[None]:
+    """The dodging figure moves 2 inches where its player chooses (not into melee), whatever the result:
+    into cover, straight away from the shooter, or (for a person) any compass way. An AI in cover already
+    dodges away (along the line, behind the same cover) without looking for more."""
+    enemies = [f.pos for f in t.enemies(figure)]
+    others = t.others(figure)
+    options: dict[tuple[float, float], Option] = {}
+    person = t.controllers.get(figure.side) is None
+    looking = 3 if person else (0 if t.covers(shooter.pos, figure.pos) else 1)
+    for spot in t.field.cover_spots(figure.pos, DODGE, [shooter.pos], others, looking) if looking else ():
+        to = t.field.dodge(figure.pos, spot, others, enemies)
+        if to != figure.pos and bool(t.covers(shooter.pos, to)):
+            options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_cover", {},
+                                                    {"to": _rounded(to), "cover": True}))
+    away = (2 * figure.x - shooter.x, 2 * figure.y - shooter.y)
+    to = t.field.dodge(figure.pos, away, others, enemies)
+    if to != figure.pos:
+        options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_away", {},
+                                                {"to": _rounded(to), "away": True}))
+    if person:  # a person may dodge any way (an AI dodges to cover, or away)
+        for name, (dx, dy) in COMPASS.items():
+            to = t.field.dodge(figure.pos, (figure.x + dx * DODGE, figure.y + dy * DODGE), others, enemies)
+            if to != figure.pos:
+                options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_to",
+                                                        {"way": f"dir.{name}"}, {"to": _rounded(to)}))
+    if not options:  # nowhere to go
+        return
+    choices = tuple(options.values())
+    answer = yield from t.decide(Ask(figure.side, "dodge", choices, {"figure": figure.id, "shooter": shooter.id}))
+    figure.x, figure.y = next(o for o in choices if o.id == answer).data["to"]
+
+
+COMPASS = {"N": (0, -1), "NE": (0.7071, -0.7071), "E": (1, 0), "SE": (0.7071, 0.7071), "S": (0, 1),
+           "SW": (-0.7071, 0.7071), "W": (-1, 0), "NW": (-0.7071, -0.7071)}
+
+
+def _rounded(p: tuple[float, float]) -> tuple[float, float]:
+    return (round(p[0], 2), round(p[1], 2))
+
+
+def _point_id(p: tuple[float, float]) -> str:
+    x, y = _rounded(p)
+    return f"{x:g},{y:g}"
+
+
+# --- damage, wounds, Guts ---------------------------------------------------------------------------------
+def damage(t: Table, figure: Figure, points: int, source: Figure) -> Flow[None]:
+    profile = t.profile(figure)
+    if points and profile.has("zombie"):  # each point counts only on an Ace
+        rolled = yield from t.faces(points, "skirmish.zombie_roll", figure=t.who(figure))
+        points = sum(1 for face in rolled if face == skills.ACE)
+        t.roller.log[-1]["decided"] = {"key": "skirmish.zombie_counts", "points": points}
+    if points <= 0:
+        return
+    white = profile.cartridges - profile.red
+    before = figure.ticked
+    figure.ticked = min(profile.cartridges, before + points)
+    t.roller.note("skirmish.ticked", figure=t.who(figure), points=figure.ticked - before, left=profile.cartridges -
+                  figure.ticked)
+    if figure.ticked >= profile.cartridges:
+        yield from _last_cartridge(t, figure)
+        return
+    if not figure.wounded and figure.ticked > white:
+        figure.wounded = True
+        t.roller.note("skirmish.wounded", figure=t.who(figure))
+        if not (yield from guts(t, figure, "wounded")):
+            flee(t, figure, source.pos)
+
+
+def _last_cartridge(t: Table, figure: Figure) -> Flow[None]:
+    """The last cartridge: out of play, unless Last Breath (a heart card) gives one free last activation."""
+    from dedale.zombstone.skirmish.turn import activate  # the turn calls fights; a last breath calls a turn
+
+    hearts = [c for c in t.game.sides[figure.side].hand if c.suit == "hearts"]
+    if t.profile(figure).has("last_breath") and hearts and t.profile(figure).hand > 0:
+        options = (Option(f"last_breath:{hearts[0].code}", "skirmish.option.last_breath", {"card": hearts[0].code}),
+                   Option("last_breath:no", "skirmish.option.no_last_breath", {}))
+        answer = yield from t.decide(Ask(figure.side, "last_breath", options, {"figure": figure.id}))
+        if answer != "last_breath:no":
+            card = hearts[0]
+            t.game.sides[figure.side].hand.remove(card)
+            t.game.deck.discard(card)
+            t.roller.note("skirmish.last_breath", figure=t.who(figure), card=card.code)
+            yield from activate(t, figure, free=True)
+    yield from remove(t, figure, "out")
+
+
+def remove(t: Table, figure: Figure, state: str) -> Flow[None]:
+    """Out of play (killed) or gone (fled for good). A Star killed: every character of its band tests."""
+    if not figure.in_play:
+        return
+    figure.state = state
+    t.changed()
+    t.roller.note(f"skirmish.{state}", figure=t.who(figure))
+    check_end(t)
+    if state == "out" and t.profile(figure).status == "star" and not t.over:
+        for other in t.game.in_play(figure.side):
+            if not (yield from guts(t, other, "star_killed")):
+                flee(t, other, figure.pos)
+            if t.over:
+                return
+
+
+def check_end(t: Table) -> None:
+    """A side with no character left in play has lost."""
+    if t.over:
+        return
+    standing = {side: bool(t.game.in_play(side)) for side in t.game.sides}
+    if not all(standing.values()):
+        t.game.winner = next((side for side, left in standing.items() if left), None)
+        t.game.ending = "eliminated" if t.game.winner else "draw"
+        t.roller.note("skirmish.ending_eliminated" if t.game.winner else "skirmish.ending_draw",
+                      winner=t.game.winner or "-")
+
+
+def guts(t: Table, figure: Figure, why: str) -> Flow[bool]:
+    """Two pairs or better: a roll with rerolls, played for that target. Living Legends always pass."""
+    if skills.passes_guts(t.profile(figure).skills):
+        t.roller.note("skirmish.guts_legend", figure=t.who(figure))
+        return True
+    spec = spec_for(t, figure, 0)
+    terminal = guts_terminal(spec)
+    found = guts_plan(spec)
+    key = yield from roll_hand(t, figure, spec, lambda r: (terminal, 1), lambda r, i: found[r][i],
+                               "skirmish.guts_roll", [0])
+    passed = key[0] >= GUTS_HAND
+    t.roller.note("skirmish.guts_passed" if passed else "skirmish.guts_failed", figure=t.who(figure),
+                  why=word(f"skirmish.why.{why}"))
+    return passed
+
+
+def flee(t: Table, figure: Figure, danger: tuple[float, float]) -> None:
+    """A failed Guts test: 6 inches away from the danger, into heavy cover if the way crosses one."""
+    if not figure.in_play:
+        return
+    figure.x, figure.y = t.field.flee(figure.pos, danger, FLIGHT, t.others(figure))
+    figure.state = "fleeing"
+    t.roller.note("skirmish.flees", figure=t.who(figure))

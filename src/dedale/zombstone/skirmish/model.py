@@ -1,0 +1,91 @@
+"""A skirmish's state as plain data: the figures on the table, each side's hand of inspiration cards, the
+shared deck, the turn, and the lines of fire drawn on the map. It serialises to JSON as it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dedale.core.cards import Card, Deck
+from dedale.core.session import State
+
+IN_PLAY = ("ready", "fleeing")  # fleeing: it fled, and tests its Guts again at its next activation
+
+
+@dataclass
+class Figure:
+    id: int
+    profile: str
+    side: str
+    x: float
+    y: float
+    ticked: int = 0  # cartridges lost
+    state: str = "ready"  # ready, fleeing, out (killed) or gone (fled for good)
+    wounded: bool = False
+    activated: bool = False
+    hidden: bool = False  # a High Noon token no enemy has seen yet
+    fame: int = 0  # Fame points won in a duel, each worth a reroll die once
+    hired: bool = False  # joined with a duel's winnings
+
+    @property
+    def pos(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    @property
+    def in_play(self) -> bool:
+        return self.state in IN_PLAY
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "profile": self.profile, "side": self.side, "x": round(self.x, 3),
+                "y": round(self.y, 3), "ticked": self.ticked, "state": self.state, "wounded": self.wounded,
+                "hidden": self.hidden, "fame": self.fame, "hired": self.hired}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Figure:
+        return cls(**{key: data[key] for key in ("id", "profile", "side", "x", "y", "ticked", "state", "wounded",
+                                                 "hidden", "fame", "hired")})
+
+
+@dataclass
+class Side:
+    side: str
+    band: str
+    hand: list[Card] = field(default_factory=list)
+    had_stars: bool = False
+    funds: int = 0  # a duel's winnings put in the band's funds
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "band": self.band, "hand": [c.code for c in self.hand],
+                "had_stars": self.had_stars, "funds": self.funds}
+
+
+@dataclass
+class Game(State):
+    scenario: str = ""
+    figures: list[Figure] = field(default_factory=list)
+    sides: dict[str, Side] = field(default_factory=dict)
+    deck: Deck = field(default_factory=Deck)
+    turn: int = 0
+    initiative: str | None = None
+    fire: list[dict[str, Any]] = field(default_factory=list)  # this turn's lines of fire and melees
+    last_fire: list[dict[str, Any]] = field(default_factory=list)  # the previous turn's
+    winner: str | None = None
+    ending: str | None = None  # eliminated, turns (the limit, by the dollars left), draw
+    duel: dict[str, Any] | None = None  # the duel's outcome
+
+    def figure(self, figure_id: int) -> Figure:
+        return self.figures[figure_id]
+
+    def in_play(self, side: str | None = None) -> list[Figure]:
+        return [f for f in self.figures if f.in_play and (side is None or f.side == side)]
+
+    def enemies(self, figure: Figure) -> list[Figure]:
+        return [f for f in self.figures if f.in_play and f.side != figure.side]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scenario": self.scenario, "turn": self.turn, "initiative": self.initiative,
+                "figures": [f.to_json() for f in self.figures],
+                "sides": {name: side.to_json() for name, side in self.sides.items()},
+                "deck": {"pile": len(self.deck.pile), "discards": [c.code for c in self.deck.discards]},
+                "fire": self.fire, "last_fire": self.last_fire, "winner": self.winner, "ending": self.ending,
+                "duel": self.duel}

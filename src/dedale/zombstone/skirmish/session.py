@@ -1,0 +1,164 @@
+"""A skirmish on the session protocol: the player makes one side's decisions, the AI the other's.
+
+The rules run as a generator (`turn.play`) that suspends at each of the player's decisions and, in table
+mode, at each roll or card nobody has entered; the session keeps it and sends it the player's answers.
+Everything the game holds is plain data in `state`, and a session is rebuilt by replaying its events, as
+every session is (undo, loading a save, a restarted server).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from dedale.core.errors import DedaleError
+from dedale.core.rng import Request
+from dedale.core.session import ENTER, Choice, Event, Session
+from dedale.i18n import t as tr
+from dedale.zombstone.skirmish.ai import AI, POLICIES
+from dedale.zombstone.skirmish.catalogue import load_catalogue
+from dedale.zombstone.skirmish.model import Game
+from dedale.zombstone.skirmish.params import SkirmishParams
+from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.turn import play
+
+
+class Autopilot:
+    """An AI policy making the player's decisions (batch runs, "one autopilot step")."""
+
+    def __init__(self, style: str) -> None:
+        self.name = style
+        self.ai = AI(style)
+
+    def choose(self, session: SkirmishSession) -> str:
+        assert isinstance(session.ask, Ask)
+        return self.ai.choose(session.table_top, session.ask)
+
+
+class SkirmishSession(Session):
+    system = "zombstone"
+    policies: ClassVar[dict[str, Any]] = {name: (lambda s, n=name: Autopilot(n)) for name in POLICIES}
+    state: Game
+
+    def new_state(self) -> Game:
+        return Game()
+
+    def start(self) -> None:
+        params: SkirmishParams = self.params
+        catalogue = load_catalogue(params.data)
+        scenario = catalogue.scenario(params.scenario)
+        self.state.scenario = scenario.id
+        controllers = {side: None if side == params.side else AI(params.policy(side)) for side in ("lawmen", "zombies")}
+        self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers,  # type: ignore[arg-type]
+                               params.rounds, self.lang)
+        self._flow: Flow[None] = play(self.table_top)
+        self.ask: Ask | Request | None = None
+        self._resume(None)
+
+    def _resume(self, answer: str | None) -> None:
+        try:
+            self.ask = next(self._flow) if answer is None else self._flow.send(answer)
+        except StopIteration:
+            self.ask = None
+        self.pending = self.ask if isinstance(self.ask, Request) else None
+
+    # --- the protocol ----------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.ask is None
+
+    def rule_choices(self) -> list[Choice]:
+        assert isinstance(self.ask, Ask)
+        ask = self.ask
+        return [Choice(o.id, (lambda o=o: label(self, o)), {**o.data, "kind": ask.kind}) for o in ask.every()]
+
+    def apply(self, choice: Choice) -> None:
+        self._resume(choice.id)
+
+    def step(self, choice_id: str) -> None:
+        if self.pending is None:
+            super().step(choice_id)
+            return
+        value = self.choice(choice_id).id.removeprefix(ENTER)
+        self._record({"enter": value}, ("enter", value))
+
+    def _perform(self, action: tuple[Any, ...]) -> None:
+        if action[0] == "enter":
+            self._resume(action[1])
+        else:
+            super()._perform(action)
+
+    def _run(self, action: tuple[Any, ...]) -> None:
+        """Run an action; the game itself suspends when a result must be entered (no rollback needed)."""
+        self._choices = None
+        self._perform(action)
+        self._choices = None
+
+    def _record(self, event: Event, action: tuple[Any, ...]) -> None:
+        self.events.append(event)
+        try:
+            self._run(action)
+        except BaseException:  # the generator cannot be rewound: rebuild from the events that were fine
+            self.events.pop()
+            self.__dict__.update(self.replay(self.params, self.seed, self.events, self.table, self.lang).__dict__)
+            raise
+
+    def auto_step(self, policy: Any = None, expect: str | None = None) -> None:
+        if isinstance(self.ask, Ask) or self.ask is None:
+            super().auto_step(policy, expect)
+            return
+        raise DedaleError("error.autopilot_pending")
+
+    # --- the result ------------------------------------------------------------------------------------
+    def result_json(self) -> dict[str, Any]:
+        scenario = self.table_top.scenario
+        waiting = None
+        if isinstance(self.ask, Ask):
+            waiting = {"side": self.ask.side, "kind": self.ask.kind, "about": _plain(self.ask.about)}
+        return {"scenario": {"id": scenario.id, "name": scenario.name(self.lang), **scenario.battlefield.to_json(),
+                             "turns": scenario.turns},
+                "profiles": {f.profile: _profile_json(self, f.profile) for f in self.state.figures},
+                "game": self.state.to_json(), "waiting": waiting}
+
+    @classmethod
+    def params_from_json(cls, data: Any) -> SkirmishParams:
+        return SkirmishParams.from_json(data if data is not None else {})
+
+
+def label(session: SkirmishSession, option: Option) -> str:
+    """An option in words: figures by name, hands and directions translated."""
+    return tr(option.key, session.lang, **words(session, option.args))
+
+
+def words(session: SkirmishSession, args: dict[str, Any]) -> dict[str, Any]:
+    found = dict(args)
+    table, lang = session.table_top, session.lang
+    for name in ("figure", "target"):
+        if isinstance(found.get(name), int):
+            found[name] = table.name(table.game.figure(found[name]), lang)
+    if "profile" in found:
+        found["profile"] = table.catalogue.profile(found["profile"]).name(lang)
+    if isinstance(found.get("hand"), str):
+        found["hand"] = tr(f"zombstone.hand.{found['hand']}", lang)
+    if isinstance(found.get("way"), str):
+        found["way"] = tr(found["way"], lang)
+    return found
+
+
+def _profile_json(session: SkirmishSession, profile_id: str) -> dict[str, Any]:
+    profile = session.table_top.catalogue.profile(profile_id)
+    return {"name": profile.name(session.lang), "status": profile.status, "potential": list(profile.potential),
+            "hand": profile.hand, "cartridges": profile.cartridges, "red": profile.red, "gun": profile.gun,
+            "melee": profile.melee, "skills": list(profile.skills), "cost": profile.cost}
+
+
+def _plain(about: dict[str, Any]) -> dict[str, Any]:
+    """What an ask is about, as JSON (a duel in progress is shown by its public part)."""
+    found = {}
+    for key, value in about.items():
+        if key == "duel":
+            found[key] = {"pot": value.pot, "board": [c.code for c in value.board], "stacks": value.stacks}
+        elif isinstance(value, tuple):
+            found[key] = list(value)
+        else:
+            found[key] = value
+    return found

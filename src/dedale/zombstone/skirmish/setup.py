@@ -1,0 +1,74 @@
+"""Before the first turn: the bands take the table. Each side's characters stand in its deployment zone in
+rows, the first row nearest the enemy, in band order (the project's choice: deployment is not a decision
+here). In a duel scenario the two duellists face each other across the middle of the table and the others
+deploy in cover within reach of their own duellist (in rows in their zone when no cover is left)."""
+
+from __future__ import annotations
+
+from dedale.core.errors import DedaleError
+from dedale.zombstone.skirmish.model import Figure, Side
+from dedale.zombstone.skirmish.table import Flow, Table
+
+SPACING = 1.6  # inches between the figures of a deployment
+
+
+def setup(t: Table) -> Flow[None]:
+    game = t.game
+    for side in ("lawmen", "zombies"):
+        band = t.catalogue.band(t.scenario.bands[side])
+        game.sides[side] = Side(side, band.id, had_stars=any(
+            t.catalogue.profile(m).status == "star" for m in band.members))
+        for member in band.members:
+            game.figures.append(Figure(len(game.figures), member, side, 0.0, 0.0))
+    placed: set[int] = set()
+    if t.scenario.duel is not None:
+        for side in game.sides:
+            figure = duellist(t, side)
+            figure.x, figure.y = _duel_spot(t, side)
+            placed.add(figure.id)
+    for side in game.sides:
+        _deploy(t, side, [f for f in game.figures if f.side == side and f.id not in placed])
+    t.roller.note("skirmish.deployed", scenario=t.scenario.id)
+    if t.scenario.duel is not None:
+        from dedale.zombstone.skirmish.showdown import showdown
+
+        yield from showdown(t)
+
+
+def duellist(t: Table, side: str) -> Figure:
+    assert t.scenario.duel is not None
+    return next(f for f in t.game.figures if f.side == side and f.profile == t.scenario.duel.duellists[side])
+
+
+def _on_the_right(t: Table, side: str) -> bool:
+    x, _, w, _ = t.scenario.deploy[side]
+    return x + w / 2 > t.field.width / 2
+
+
+def _duel_spot(t: Table, side: str) -> tuple[float, float]:
+    assert t.scenario.duel is not None
+    half = t.scenario.duel.apart / 2
+    return (t.field.width / 2 + (half if _on_the_right(t, side) else -half), t.field.height / 2)
+
+
+def _deploy(t: Table, side: str, figures: list[Figure]) -> None:
+    duel = t.scenario.duel
+    taken = [f.pos for f in t.game.figures if f.side != side or f not in figures]
+    taken = [p for p in taken if p != (0.0, 0.0)]
+    spots: list[tuple[float, float]] = []
+    if duel is not None:
+        own, other = duellist(t, side), duellist(t, "zombies" if side == "lawmen" else "lawmen")
+        spots += t.field.cover_spots(own.pos, duel.cover_within, [other.pos], taken)
+    x0, y0, w, h = t.scenario.deploy[side]
+    columns = [x0 + 0.5 + i * SPACING for i in range(int((w - 1) // SPACING) + 1)]
+    rows = [y0 + 0.5 + j * SPACING for j in range(int((h - 1) // SPACING) + 1)]
+    columns.sort(reverse=not _on_the_right(t, side))  # the first column is the one nearest the enemy
+    rows.sort(key=lambda y: abs(y - (y0 + h / 2)))
+    spots += [(x, y) for x in columns for y in rows]
+    for figure in figures:
+        spot = next((p for p in spots if t.field.free(p, taken)), None)
+        if spot is None:
+            raise DedaleError("error.skirmish.deploy_full", side=side, scenario=t.scenario.id)
+        figure.x, figure.y = spot
+        taken.append(spot)
+        figure.hidden = duel is not None and duel.hidden

@@ -1,0 +1,139 @@
+"""A duel scenario's opening (`zombstone.md`, "The duel" and "High Noon"): the duellists play one deal of
+Texas Hold'em (`duel.py`); folding is a failed Guts test, the duellist flees. The winner takes the pot,
+spends it before shooting ($7 a Fame point, hiring a character deployed within 10 inches, or the band's
+funds), shoots first, and its side moves freely once and has the initiative on the first turn.
+
+The project's choices: the poker deck is a fresh deck of its own (not the inspiration cards); a hired
+character is any character of a band of the winner's side it can afford, within its band's status limits;
+the first shot is a shot like any other (the target reacts), at the other duellist if it is seen and in
+range, even fleeing.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import Counter
+
+from dedale.core.cards import Deck
+from dedale.core.rng import NeedInput
+from dedale.zombstone.skirmish import duel as poker
+from dedale.zombstone.skirmish.battlefield import distance
+from dedale.zombstone.skirmish.catalogue import LIMITS
+from dedale.zombstone.skirmish.fight import confront, flee
+from dedale.zombstone.skirmish.model import Figure
+from dedale.zombstone.skirmish.setup import duellist
+from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.turn import move_options, reveal
+
+HIRE_REACH = 10.0
+SEATS = ("lawmen", "zombies")  # seat 0 acts first
+
+
+def showdown(t: Table) -> Flow[None]:
+    duellists = [duellist(t, side) for side in SEATS]
+    deck = Deck()
+    game = yield from _dealt(t, lambda: poker.start(t.roller, deck), deck)
+    while not game.over:
+        side = SEATS[game.to_act]  # type: ignore[index]
+        options = tuple(Option(a.id, f"duel.action.{a.kind}", {"amount": a.amount, "cost": a.cost})
+                        for a in poker.actions(game))
+        answer = yield from t.decide(Ask(side, "bet", options, {"duel": game, "seat": game.to_act,
+                                                                 "figure": duellists[game.to_act].id}))
+        yield from _dealt(t, lambda chosen=answer: poker.act(game, chosen, t.roller, deck), deck, game)
+    t.game.duel = {"pot": game.pot, "winner": None if game.winner is None else SEATS[game.winner],
+                   "folded": None if game.folded is None else SEATS[game.folded], "hands": game.hands,
+                   "board": [c.code for c in game.board], "hole": [[c.code for c in h] for h in game.hole],
+                   "winnings": game.winnings}
+    if game.folded is not None:
+        loser = duellists[game.folded]
+        t.roller.note("skirmish.duel_fold", figure=t.who(loser))
+        flee(t, loser, duellists[1 - game.folded].pos)
+    if game.winner is None:
+        return
+    winner, other = duellists[game.winner], duellists[1 - game.winner]
+    yield from _winnings(t, winner, game.winnings)
+    gun = t.gun(winner)
+    if gun is not None and other.in_play and t.sight(winner.pos, other.pos) \
+            and distance(winner.pos, other.pos) <= gun.range:
+        yield from confront(t, winner, other, False, False, [t.profile(winner).hand])
+    if not t.over:
+        yield from _free_moves(t, winner.side)
+        t.game.initiative = winner.side
+
+
+def _dealt(t: Table, action: object, deck: Deck, game: poker.Duel | None = None) -> Flow[poker.Duel]:
+    """Deal or act; in table mode a card nobody has entered undoes the partial deal, to deal it again."""
+    def attempt() -> poker.Duel:
+        saved = copy.deepcopy((deck.__dict__, None if game is None else game.__dict__))
+        try:
+            return action()  # type: ignore[operator,no-any-return]
+        except NeedInput:
+            deck.__dict__.update(saved[0])
+            if game is not None:
+                game.__dict__.update(saved[1])
+            raise
+
+    result = yield from t.randomly(attempt)
+    return game if game is not None else result
+
+
+def _winnings(t: Table, winner: Figure, winnings: int) -> Flow[None]:
+    """Announced before the shot: Fame points at $7, a hired character, or the band's funds."""
+    side = t.game.sides[winner.side]
+    options = [Option("winnings:bank", "skirmish.option.bank", {"amount": winnings})]
+    for points in range(1, winnings // poker.FAME_PRICE + 1):
+        options.append(Option(f"winnings:fame:{points}", "skirmish.option.fame_points",
+                              {"points": points, "left": winnings - points * poker.FAME_PRICE}, {"fame": points}))
+    for profile in _hireable(t, winner.side, winnings):
+        options.append(Option(f"winnings:hire:{profile}", "skirmish.option.hire",
+                              {"profile": profile, "cost": t.catalogue.profile(profile).cost}, {"hire": profile}))
+    answer = yield from t.decide(Ask(winner.side, "winnings", tuple(options), {"figure": winner.id,
+                                                                                "winnings": winnings}))
+    chosen = next(o for o in options if o.id == answer)
+    if "fame" in chosen.data:
+        winner.fame += chosen.data["fame"]
+        side.funds += chosen.args["left"]
+    elif "hire" in chosen.data:
+        _hire(t, winner, chosen.data["hire"])
+        side.funds += winnings - t.catalogue.profile(chosen.data["hire"]).cost
+    else:
+        side.funds += winnings
+    t.roller.note("skirmish.winnings", figure=t.who(winner), choice=answer, funds=side.funds)
+
+
+def _hireable(t: Table, side: str, money: int) -> list[str]:
+    present = Counter(t.profile(f).status for f in t.game.figures if f.side == side)
+    found = {m for band in t.catalogue.bands.values() if band.side == side for m in band.members}
+    return sorted((p for p in found if t.catalogue.profile(p).cost <= money
+                   and present[t.catalogue.profile(p).status] < LIMITS.get(t.catalogue.profile(p).status, math.inf)),
+                  key=lambda p: (-t.catalogue.profile(p).cost, p))
+
+
+def _hire(t: Table, winner: Figure, profile: str) -> None:
+    """The new character is deployed within 10 inches of the winner, as near as there is room."""
+    taken = [f.pos for f in t.game.figures if f.in_play]
+    for reach in (1.5, 3.0, 5.0, 7.5, HIRE_REACH):
+        for step in range(16):
+            angle = step * math.pi / 8
+            spot = (winner.x + reach * math.cos(angle), winner.y + reach * math.sin(angle))
+            if t.field.free(spot, taken):
+                hired = Figure(len(t.game.figures), profile, winner.side, *spot, hired=True)
+                t.game.figures.append(hired)
+                t.changed()
+                t.roller.note("skirmish.hired", figure=t.who(hired))
+                return
+    t.roller.note("skirmish.no_room")
+
+
+def _free_moves(t: Table, side: str) -> Flow[None]:
+    """High Noon: the winner's side has a free move phase (each character may move once)."""
+    for figure in t.game.in_play(side):
+        if t.over or figure.state != "ready":
+            continue
+        options = (Option("free_move:stay", "skirmish.option.stay", {}, {"to": figure.pos}),
+                   *move_options(t, figure))
+        answer = yield from t.decide(Ask(side, "free_move", options, {"figure": figure.id}))
+        chosen = next(o for o in options if o.id == answer)
+        figure.x, figure.y = chosen.data["to"]
+        reveal(t)

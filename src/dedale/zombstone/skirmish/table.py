@@ -1,0 +1,184 @@
+"""What the rules run on: the game, its data, the battlefield and the run's roller, and the three things
+the rules do besides changing the game: roll, draw, and ask a side to decide.
+
+The rules are written as generators. A decision is `answer = yield from t.decide(ask)`: a side played by
+an AI answers at once; a side played by a person suspends the game, which yields the `Ask` and resumes
+with the answer. In table mode a roll or a draw nobody has entered suspends it the same way, yielding the
+`Request`, and resumes with the result entered. A game between two AIs never suspends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from dedale.core.cards import Card
+from dedale.core.rng import NeedInput, Request, Roller, TableSource
+from dedale.zombstone.hands import FACES
+from dedale.zombstone.skirmish.battlefield import Battlefield
+from dedale.zombstone.skirmish.catalogue import Catalogue, Profile, Scenario
+from dedale.zombstone.skirmish.model import Figure, Game
+from dedale.zombstone.weapons import Weapon
+
+T = TypeVar("T")
+Flow = Generator["Ask | Request", str, T]  # what the rules yield, what they are sent back, what they return
+
+
+@dataclass(frozen=True)
+class Option:
+    """One answer to an `Ask`: a stable id, its words (a message key and arguments), and what it points at
+    (a point of the table, a figure) for pictures and pages."""
+
+    id: str
+    key: str
+    args: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A decision for a side: what kind, about what, and the options. An AI's options may come in parts:
+    `later` lists the options of a group (its moves toward the enemy, its moves into cover: working them out
+    is most of an AI's time) only when the AI looks at that group."""
+
+    side: str
+    kind: str  # initiative, first, activate, action, reaction, reroll, cards, dodge, charisma, last_breath,
+    #            fame, bet, winnings, free_move
+    options: tuple[Option, ...]
+    about: dict[str, Any] = field(default_factory=dict)
+    later: dict[str, Callable[[], list[Option]]] = field(default_factory=dict, compare=False)
+    _listed: dict[str, tuple[Option, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    def more(self, group: str) -> tuple[Option, ...]:
+        """The options of a group listed later ("toward", "cover"), worked out once."""
+        if group not in self._listed:
+            self._listed[group] = tuple(self.later[group]()) if group in self.later else ()
+        return self._listed[group]
+
+    def every(self) -> tuple[Option, ...]:
+        return self.options + tuple(o for group in self.later for o in self.more(group))
+
+    def option(self, option_id: str) -> Option | None:
+        return next((o for o in self.options if o.id == option_id), None) or next(
+            (o for group in self._listed.values() for o in group if o.id == option_id), None)
+
+
+class Controller(Protocol):
+    """An AI: answers a side's asks (deterministically, from the table it sees)."""
+
+    def choose(self, t: Table, ask: Ask) -> str: ...
+
+
+@dataclass
+class Table:
+    game: Game
+    catalogue: Catalogue
+    scenario: Scenario
+    roller: Roller
+    controllers: dict[str, Controller | None]  # None: a person plays that side
+    rounds: int = 1  # reroll rounds (the rules: one)
+    lang: str = "en"  # the log names characters in the player's language
+    _names: dict[int, str] = field(default_factory=dict, repr=False)
+    _covers: dict[tuple[tuple[float, float], tuple[float, float]], tuple[str, ...]] = field(
+        default_factory=dict, repr=False)
+    _sight: dict[tuple[tuple[float, float], tuple[float, float]], bool] = field(default_factory=dict, repr=False)
+    _standing: dict[str, list[Figure]] = field(default_factory=dict, repr=False)
+
+    @property
+    def field(self) -> Battlefield:
+        return self.scenario.battlefield
+
+    def profile(self, figure: Figure) -> Profile:
+        return self.catalogue.profiles[figure.profile]
+
+    def name(self, figure: Figure, lang: str = "en") -> str:
+        return self.profile(figure).name(lang)
+
+    def who(self, figure: Figure) -> str:
+        """The character's name, numbered when the band has several of the kind ("Zombie 3")."""
+        if figure.id not in self._names:
+            same = [f.id for f in self.game.figures if f.profile == figure.profile and f.side == figure.side]
+            name = self.name(figure, self.lang)
+            self._names[figure.id] = name if len(same) == 1 else f"{name} {same.index(figure.id) + 1}"
+        return self._names[figure.id]
+
+    def gun(self, figure: Figure) -> Weapon | None:
+        gun = self.profile(figure).gun
+        return None if gun is None else self.catalogue.weapons[gun]
+
+    def melee_weapon(self, figure: Figure) -> Weapon:
+        return self.catalogue.weapons[self.profile(figure).melee]
+
+    def covers(self, shooter: tuple[float, float], target: tuple[float, float]) -> tuple[str, ...]:
+        """The kinds of cover between two points (the battlefield's answer, remembered: figures ask it
+        again and again of the same places)."""
+        key = (shooter, target)
+        found = self._covers.get(key)
+        if found is None:
+            if len(self._covers) > 20_000:
+                self._covers.clear()
+            found = self._covers[key] = tuple(piece.kind for piece in self.field.covers(shooter, target))
+        return found
+
+    def sight(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        key = (a, b)
+        found = self._sight.get(key)
+        if found is None:
+            if len(self._sight) > 20_000:
+                self._sight.clear()
+            found = self._sight[key] = self.field.sight(a, b)
+        return found
+
+    def standing(self, side: str) -> list[Figure]:
+        """The side's characters in play (remembered until one leaves play or joins: `changed`)."""
+        found = self._standing.get(side)
+        if found is None:
+            found = self._standing[side] = self.game.in_play(side)
+        return found
+
+    def enemies(self, figure: Figure) -> list[Figure]:
+        return self.standing("zombies" if figure.side == "lawmen" else "lawmen")
+
+    def changed(self) -> None:
+        """A character left play or joined it."""
+        self._standing.clear()
+
+    def others(self, figure: Figure) -> list[tuple[float, float]]:
+        """Where the other figures in play stand (they block moves)."""
+        return [f.pos for f in self.game.figures if f.in_play and f.id != figure.id]
+
+    @property
+    def over(self) -> bool:
+        return self.game.ending is not None
+
+    # --- the three things that can suspend the game --------------------------------------------------
+    def decide(self, ask: Ask) -> Flow[str]:
+        controller = self.controllers.get(ask.side)
+        if controller is None:
+            answer = yield ask
+            return answer
+        return (yield from self.randomly(lambda: controller.choose(self, ask)))
+
+    def faces(self, count: int, purpose: str, **args: Any) -> Flow[list[int]]:
+        """Roll `count` poker dice: their faces (0 for a 9 ... 5 for an Ace)."""
+        if count <= 0:
+            return []
+        return (yield from self.randomly(lambda: self.roller.roll_faces(count, FACES, purpose, **args)))
+
+    def draw(self, purpose: str, **args: Any) -> Flow[Card | None]:
+        return (yield from self.randomly(lambda: self.game.deck.draw(self.roller, purpose, **args)))
+
+    def randomly(self, action: Callable[[], T]) -> Flow[T]:
+        """Run something that rolls or draws; in table mode, ask for what is missing and run it again
+        (it must change nothing before its last roll, as a roll, a draw or a deterministic AI does)."""
+        source = self.roller.source
+        while True:
+            start, logged = (source.pos if isinstance(source, TableSource) else 0), len(self.roller.log)
+            try:
+                return action()
+            except NeedInput as need:
+                assert isinstance(source, TableSource)
+                source.pos = start
+                del self.roller.log[logged:]  # what it logged before the missing result is logged again
+                source.entries.append((yield need.request))

@@ -1,0 +1,329 @@
+"""The turn (`zombstone.md`): upkeep (hands back up to 5 cards, 3 for a band that lost all its Stars),
+initiative (a poker die each, ties rolled again, or a card played instead), then alternating activations of
+two actions each (move, shoot, melee); and the game around it: deployment, the turn limit, victory.
+
+Choices the spec leaves to the project, documented here:
+- The side named first by the scenario declares its initiative first; the other then knows whether the
+  first plays a card. A card's face is its result (2 to 8 below a 9); tied players roll again.
+- A character in base contact with an enemy fights or moves away; it does not shoot.
+- Frightening: a character takes a Guts test when a Frightening enemy charges it into contact, and when it
+  begins an activation in contact with one.
+- Charismatic: after its actions, the character may send an Extra of its band that has not acted this turn,
+  with the other such Extras within 3 inches of it (a group), to act at once, one after the other.
+- An aimed shot takes both actions and one inspiration card (the lowest a Hand may spare, a 2 to 8 first),
+  for one more reroll die; a Precise character pays no card.
+- At the turn limit, the side whose characters still in play are worth more dollars wins; equal, a draw.
+"""
+
+from __future__ import annotations
+
+import math
+
+from dedale.i18n import word
+from dedale.zombstone.hands import FACES
+from dedale.zombstone.skirmish import skills
+from dedale.zombstone.skirmish.battlefield import CONTACT, distance
+from dedale.zombstone.skirmish.fight import COMPASS, _point_id, _rounded, confront, flee, guts, remove
+from dedale.zombstone.skirmish.model import Figure
+from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+
+MOVE = 4.0  # inches a move action covers
+HAND = 5  # cards a side draws up to at upkeep
+HAND_WITHOUT_STARS = 3
+CHARGE_STOP = CONTACT - 0.05
+LOW_CARDS = ("2", "3", "4", "5", "6", "7", "8")
+
+
+def play(t: Table) -> Flow[None]:
+    """The whole game, from deployment to its end."""
+    from dedale.zombstone.skirmish.setup import setup
+
+    yield from setup(t)
+    while not t.over:
+        yield from turn(t)
+        if not t.over and t.game.turn >= t.scenario.turns:
+            _time_up(t)
+
+
+def turn(t: Table) -> Flow[None]:
+    game = t.game
+    game.turn += 1
+    game.last_fire, game.fire = game.fire, []
+    t.roller.note("skirmish.turn", turn=game.turn)
+    for figure in game.figures:
+        figure.activated = False
+    yield from upkeep(t)
+    first = yield from initiative(t)
+    yield from activations(t, first)
+
+
+def upkeep(t: Table) -> Flow[None]:
+    for name, side in t.game.sides.items():
+        stars = any(t.profile(f).status == "star" for f in t.game.in_play(name))
+        limit = HAND_WITHOUT_STARS if side.had_stars and not stars else HAND
+        while len(side.hand) < limit:
+            card = yield from t.draw("skirmish.upkeep_draw", side=word(f"skirmish.side.{name}"))
+            if card is None:
+                t.roller.note("skirmish.deck_empty")
+                break
+            side.hand.append(card)
+
+
+def initiative(t: Table) -> Flow[str]:
+    """Who activates first this turn (a High Noon duel's winner has it on the first turn)."""
+    game = t.game
+    if game.initiative is not None and game.turn == 1:
+        winner = game.initiative
+    else:
+        order = [t.scenario.first, *(s for s in game.sides if s != t.scenario.first)]
+        results: dict[str, int | None] = {}
+        for name in order:
+            hand = game.sides[name].hand
+            options = [Option("initiative:roll", "skirmish.option.roll_initiative", {})]
+            options += [Option(f"initiative:{c.code}", "skirmish.option.card_initiative", {"card": c.code})
+                        for c in sorted(hand, key=_card_value, reverse=True)]
+            answer = yield from t.decide(Ask(name, "initiative", tuple(options), {"others": dict(results)}))
+            if answer == "initiative:roll":
+                results[name] = None
+            else:
+                card = next(c for c in hand if c.code == answer.removeprefix("initiative:"))
+                hand.remove(card)
+                game.deck.discard(card)
+                results[name] = _card_value(card)
+                t.roller.note("skirmish.initiative_card", side=word(f"skirmish.side.{name}"), card=card.code)
+        values: dict[str, int] = {}
+        for name in order:
+            value = results[name]
+            values[name] = value if value is not None else (yield from t.faces(1, "skirmish.initiative",
+                                                                               side=word(f"skirmish.side.{name}")))[0]
+        while values[order[0]] == values[order[1]]:  # a tie: both roll again
+            for name in order:
+                again = yield from t.faces(1, "skirmish.initiative_again", side=word(f"skirmish.side.{name}"))
+                values[name] = again[0]
+        winner = max(values, key=lambda name: values[name])
+    game.initiative = winner
+    options = (Option("first:me", "skirmish.option.go_first", {}),
+               Option("first:other", "skirmish.option.let_start", {}))
+    answer = yield from t.decide(Ask(winner, "first", options, {}))
+    first = winner if answer == "first:me" else _other(t, winner)
+    t.roller.note("skirmish.initiative_won", side=word(f"skirmish.side.{winner}"), first=word(f"skirmish.side.{first}"))
+    return first
+
+
+def _card_value(card: object) -> int:
+    rank = card.rank  # type: ignore[attr-defined]
+    return FACES.index(rank) if rank in FACES else LOW_CARDS.index(rank) - len(LOW_CARDS)
+
+
+def _other(t: Table, side: str) -> str:
+    return next(s for s in t.game.sides if s != side)
+
+
+def activations(t: Table, first: str) -> Flow[None]:
+    """Alternating activations; a side with no one left to activate lets the other go on."""
+    current = first
+    while not t.over:
+        ready = _waiting(t, current)
+        if not ready:
+            current = _other(t, current)
+            if not _waiting(t, current):
+                return
+            continue
+        options = tuple(Option(f"activate:{f.id}", "skirmish.option.activate", {"figure": f.id},
+                               {"figure": f.id}) for f in ready)
+        answer = yield from t.decide(Ask(current, "activate", options, {}))
+        yield from activate(t, t.game.figure(int(answer.removeprefix("activate:"))))
+        current = _other(t, current)
+
+
+def _waiting(t: Table, side: str) -> list[Figure]:
+    return [f for f in t.game.in_play(side) if not f.activated]
+
+
+def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
+    """One activation: a fleeing character's Guts first, then two actions; a Charismatic one may then send
+    Extras. `free`: Last Breath's extra activation."""
+    figure.activated = True
+    budget = [t.profile(figure).hand]
+    t.roller.note("skirmish.activates", figure=t.who(figure))
+    if figure.state == "fleeing" and not free:
+        if (yield from guts(t, figure, "rally")):
+            figure.state = "ready"
+        else:
+            danger = _nearest(t, figure)
+            if danger is not None and bool(t.covers(danger.pos, figure.pos)):
+                t.roller.note("skirmish.stays_in_cover", figure=t.who(figure))
+            else:
+                yield from remove(t, figure, "gone")
+            return
+    frightening = [e for e in _in_contact(t, figure) if t.profile(e).has("frightening")]
+    if frightening and not free and not (yield from guts(t, figure, "frightened")):
+        flee(t, figure, frightening[0].pos)
+        return
+    actions, moves = 2, skills.move_actions(t.profile(figure).skills, figure.wounded)
+    while actions > 0 and figure.in_play and not t.over:
+        ask = action_ask(t, figure, actions, moves, budget)
+        answer = yield from t.decide(ask)
+        chosen = ask.option(answer)
+        assert chosen is not None
+        kind = chosen.id.split(":")[0]
+        if kind == "end":
+            break
+        actions -= 2 if kind == "aim" else 1
+        if kind == "move":
+            moves -= 1
+            yield from _move(t, figure, chosen.data["to"])
+        elif kind in ("shoot", "aim"):
+            if kind == "aim" and not skills.aims_free(t.profile(figure).skills):
+                _pay_aim(t, figure, budget)
+            yield from confront(t, figure, t.game.figure(chosen.data["figure"]), False, kind == "aim", budget)
+        else:
+            yield from confront(t, figure, t.game.figure(chosen.data["figure"]), True, False, budget)
+        reveal(t)
+    if t.profile(figure).has("charismatic") and figure.in_play and not t.over and not free:
+        yield from _charisma(t, figure)
+
+
+def action_ask(t: Table, figure: Figure, actions: int, moves: int, budget: list[int]) -> Ask:
+    """Every action the figure may take now: melees, shots, aimed shots, moves, or ending its activation.
+    An AI sees the moves only if it looks for them (listing them is most of an AI's time)."""
+    options = _attacks(t, figure, actions, budget)
+    end = Option("end", "skirmish.option.end", {})
+    about = {"figure": figure.id, "actions": actions, "moves": moves}
+    if moves == 0:
+        return Ask(figure.side, "action", (*options, end), about)
+    if t.controllers.get(figure.side) is None:
+        return Ask(figure.side, "action", (*options, *move_options(t, figure), end), about)
+    return Ask(figure.side, "action", (*options, end), about, {
+        "toward": lambda: move_options(t, figure, ("toward",)), "cover": lambda: move_options(t, figure, ("cover",))})
+
+
+def _attacks(t: Table, figure: Figure, actions: int, budget: list[int]) -> list[Option]:
+    options: list[Option] = []
+    engaged = _in_contact(t, figure)
+    for enemy in engaged:
+        options.append(Option(f"melee:{enemy.id}", "skirmish.option.melee", {"target": enemy.id},
+                              {"figure": enemy.id}))
+    gun = t.gun(figure)
+    if gun is not None and not engaged:
+        can_aim = actions == 2 and (skills.aims_free(t.profile(figure).skills)
+                                    or (budget[0] > 0 and t.game.sides[figure.side].hand))
+        for enemy, cover in targets(t, figure):
+            options.append(Option(f"shoot:{enemy.id}", "skirmish.option.shoot", {"target": enemy.id, "cover": cover},
+                                  {"figure": enemy.id}))
+            if can_aim:
+                options.append(Option(f"aim:{enemy.id}", "skirmish.option.aim", {"target": enemy.id, "cover": cover},
+                                      {"figure": enemy.id}))
+    return options
+
+
+def targets(t: Table, figure: Figure) -> list[tuple[Figure, int]]:
+    """The enemies the figure can shoot (seen, in range, not hidden), with how many pieces of cover stand
+    between."""
+    gun = t.gun(figure)
+    found = []
+    if gun is None:
+        return found
+    for enemy in t.enemies(figure):
+        if enemy.hidden or distance(figure.pos, enemy.pos) > gun.range:
+            continue
+        if t.sight(figure.pos, enemy.pos):
+            found.append((enemy, len(t.covers(figure.pos, enemy.pos))))
+    return found
+
+
+def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", "cover", "compass")) -> list[Option]:
+    """Where one move may take the figure: toward each enemy (a charge when it reaches contact), behind
+    cover from the nearest enemy, and the eight compass directions; each destination once. An AI, which
+    goes for the enemy or for cover, looks at the two nearest enemies and the best cover only."""
+    others = t.others(figure)
+    found: dict[tuple[float, float], Option] = {}
+    person = t.controllers.get(figure.side) is None
+    enemies = sorted((e for e in t.enemies(figure) if not e.hidden), key=lambda e: distance(figure.pos, e.pos))
+    for enemy in enemies[:4 if person else 2] if "toward" in groups else ():
+        to = t.field.move(figure.pos, enemy.pos, MOVE, others, stop_at=CHARGE_STOP)
+        charge = distance(to, enemy.pos) <= CONTACT
+        _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.charge" if charge else
+                                       "skirmish.option.toward", {"target": enemy.id},
+                                       {"to": _rounded(to), "figure": enemy.id, "charge": charge}))
+    if enemies and "cover" in groups:
+        for spot in t.field.cover_spots(figure.pos, MOVE, [enemies[0].pos], others, 3 if person else 1):
+            to = t.field.move(figure.pos, spot, MOVE, others)
+            _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.to_cover", {},
+                                           {"to": _rounded(to), "cover": True}))
+    if "compass" in groups:
+        for name, (dx, dy) in COMPASS.items():
+            to = t.field.move(figure.pos, (figure.x + dx * MOVE, figure.y + dy * MOVE), MOVE, others)
+            _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.move", {"way": f"dir.{name}"},
+                                           {"to": _rounded(to)}))
+    return list(found.values())
+
+
+def _add(found: dict[tuple[float, float], Option], figure: Figure, to: tuple[float, float], option: Option) -> None:
+    if math.dist(figure.pos, to) >= 0.25:  # a move that goes nowhere is not one
+        found.setdefault(_rounded(to), option)
+
+
+def _move(t: Table, figure: Figure, to: tuple[float, float]) -> Flow[None]:
+    figure.x, figure.y = to
+    t.roller.note("skirmish.moved", figure=t.who(figure), x=f"{to[0]:g}", y=f"{to[1]:g}")
+    if t.profile(figure).has("frightening"):  # a Frightening charge: whoever it reaches tests its Guts
+        for enemy in _in_contact(t, figure):
+            if not (yield from guts(t, enemy, "frightened")):
+                flee(t, enemy, figure.pos)
+            if t.over:
+                return
+
+
+def _in_contact(t: Table, figure: Figure) -> list[Figure]:
+    return [e for e in t.enemies(figure) if distance(figure.pos, e.pos) <= CONTACT]
+
+
+def _nearest(t: Table, figure: Figure) -> Figure | None:
+    enemies = t.enemies(figure)
+    return min(enemies, key=lambda e: distance(figure.pos, e.pos)) if enemies else None
+
+
+def _pay_aim(t: Table, figure: Figure, budget: list[int]) -> None:
+    hand = t.game.sides[figure.side].hand
+    card = min(hand, key=lambda c: (c.rank not in LOW_CARDS, _card_value(c)))
+    hand.remove(card)
+    t.game.deck.discard(card)
+    budget[0] -= 1
+    t.roller.note("skirmish.aim_paid", figure=t.who(figure), card=card.code)
+
+
+def _charisma(t: Table, leader: Figure) -> Flow[None]:
+    extras = [f for f in _waiting(t, leader.side) if t.profile(f).status == "extra"]
+    if not extras:
+        return
+    options = (Option("charisma:none", "skirmish.option.no_charisma", {}),
+               *(Option(f"charisma:{f.id}", "skirmish.option.charisma", {"figure": f.id}, {"figure": f.id})
+                 for f in extras))
+    answer = yield from t.decide(Ask(leader.side, "charisma", options, {"figure": leader.id}))
+    if answer == "charisma:none":
+        return
+    first = t.game.figure(int(answer.removeprefix("charisma:")))
+    group = [first, *(f for f in extras if f is not first
+                      and distance(f.pos, first.pos) <= skills.GROUP_REACH)]
+    t.roller.note("skirmish.charisma", figure=t.who(leader), count=len(group))
+    for extra in group:
+        if extra.in_play and not extra.activated and not t.over:
+            yield from activate(t, extra)
+
+
+def reveal(t: Table) -> None:
+    """Hidden tokens an enemy now sees become figures."""
+    for figure in t.game.figures:
+        if figure.hidden and figure.in_play and any(t.sight(e.pos, figure.pos) for e in t.enemies(figure)):
+            figure.hidden = False
+            t.roller.note("skirmish.revealed", figure=t.who(figure))
+
+
+def _time_up(t: Table) -> None:
+    worth = {side: sum(t.profile(f).cost for f in t.game.in_play(side)) for side in t.game.sides}
+    ranked = sorted(worth, key=lambda side: -worth[side])
+    t.game.winner = ranked[0] if worth[ranked[0]] > worth[ranked[1]] else None
+    t.game.ending = "turns" if t.game.winner else "draw"
+    t.roller.note("skirmish.ending_turns", winner=t.game.winner or "-", lawmen=worth["lawmen"],
+                  zombies=worth["zombies"])
