@@ -14,8 +14,9 @@ from fastapi.testclient import TestClient
 
 from dedale.web.app import create_app
 
-SYSTEMS = ("crawler", "paper", "hexcrawl", "keylock")
-SMALL = {"crawler": {}, "paper": {"max_cards": 12}, "hexcrawl": {"radius": 3}, "keylock": {}}
+SYSTEMS = ("crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel")
+SMALL = {"crawler": {}, "paper": {"max_cards": 12}, "hexcrawl": {"radius": 3}, "keylock": {},
+         "zombstone": {"scenario": "high_noon"}, "zombstone-duel": {}}
 
 
 @pytest.fixture
@@ -45,6 +46,7 @@ def play_to_end(client: TestClient, session_id: str, seed: int = 0) -> dict[str,
 def test_systems_lists_each_playable_system_with_its_fields(client: TestClient) -> None:
     systems = client.get("/api/systems").json()
     assert set(systems) == set(SYSTEMS)
+    assert {f["name"] for f in systems["zombstone"]} == {"scenario", "side", "policy", "rounds"}
     assert {"name": "radius", "kind": "int", "default": 12, "low": 0, "high": 40, "options": []} in systems["hexcrawl"]
 
 
@@ -151,6 +153,7 @@ def test_exports(client: TestClient, system: str) -> None:
     base = f"/api/sessions/{state['id']}/export"
     document = client.get(f"{base}/json").json()
     assert document["format"] == f"dedale/{system}" and document["seed"] == 11
+    assert client.get(f"/api/sessions/{state['id']}").json()["over"]
     svg = client.get(f"{base}/svg")
     assert svg.headers["content-type"].startswith("image/svg+xml") and b"<svg" in svg.content[:300]
     assert client.get(f"{base}/png").content[:8] == b"\x89PNG\r\n\x1a\n"

@@ -23,6 +23,7 @@ class System:
     formats: dict[str, Callable[[Any, dict[str, Any]], bytes]]  # extension -> render (model, drawing options)
     text: Callable[[Any], str]
     tables: Callable[[str | None], TableSet] | None = None  # the player's folder (or None) -> checked tables
+    schema_file: str = "schema.json"
 
     @property
     def package(self) -> str:
@@ -35,7 +36,7 @@ class System:
         return self.formats[ext](self.load(document), options or {})
 
     def schema(self) -> str:
-        return resources.files(self.package).joinpath("schema.json").read_text(encoding="utf-8")
+        return resources.files(self.package).joinpath(self.schema_file).read_text(encoding="utf-8")
 
 
 def _crawler() -> System:
@@ -118,6 +119,34 @@ def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
     return diagram, analysis if isinstance(analysis, dict) else analyse(diagram)
 
 
+def _zombstone() -> System:
+    from dedale.render.png import svg_to_png
+    from dedale.render.zombstone_svg import render_svg
+    from dedale.render.zombstone_text import render_text
+    from dedale.zombstone.skirmish.session import SkirmishSession
+    from dedale.zombstone.skirmish.view import GameView
+
+    return System("zombstone", SkirmishSession, GameView.from_json, {
+        ".svg": lambda v, _: render_svg(v).encode("utf-8"),
+        ".png": lambda v, _: svg_to_png(render_svg(v)),
+        ".txt": lambda v, _: render_text(v).encode("utf-8"),
+        ".pdf": lambda v, _: _pdf(render_svg(v)),
+    }, render_text)
+
+
+def _duel() -> System:
+    from dedale.render.duel_svg import render_svg, render_text
+    from dedale.render.png import svg_to_png
+    from dedale.zombstone.skirmish.duel_session import DuelSession, load_duel
+
+    return System("zombstone-duel", DuelSession, load_duel, {
+        ".svg": lambda d, _: render_svg(d).encode("utf-8"),
+        ".png": lambda d, _: svg_to_png(render_svg(d)),
+        ".txt": lambda d, _: render_text(d).encode("utf-8"),
+        ".pdf": lambda d, _: _pdf(render_svg(d)),
+    }, render_text, schema_file="duel_schema.json")
+
+
 def _pdf(svg_text: str) -> bytes:
     import cairosvg  # loads cairo: only when a PDF is asked for
 
@@ -125,7 +154,8 @@ def _pdf(svg_text: str) -> bytes:
 
 
 _FACTORIES: dict[str, Callable[[], System]] = {
-    "crawler": _crawler, "paper": _paper, "hexcrawl": _hexcrawl, "keylock": _keylock}
+    "crawler": _crawler, "paper": _paper, "hexcrawl": _hexcrawl, "keylock": _keylock, "zombstone": _zombstone,
+    "zombstone-duel": _duel}
 
 
 def system(name: str) -> System:

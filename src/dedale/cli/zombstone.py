@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
+from dedale.cli import skirmish
 from dedale.cli.common import AsJson, Lang, Seed, resolve_seed, set_lang, write_atomic
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
@@ -31,7 +32,10 @@ from dedale.zombstone.odds import GUTS, OBJECTIVES, odds, terminal_values
 from dedale.zombstone.policy import MAX_ROUNDS, RollSpec, categories, final_counts, optimise, total_ways
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
-                  help="Zombstone's poker dice: exact odds with optimal rerolls, confrontations, advice.")
+                  help="Zombstone: exact odds of its poker dice, advice at the table, solo skirmishes against the AI "
+                  "and battle runs.")
+app.command("play")(skirmish.play)
+app.command("simulate")(skirmish.simulate)
 
 PotentialOption = Annotated[int, typer.Option("--potential", help="Potential, -4 to 5.")]
 Objective = Annotated[str, typer.Option("--objective", help="target, rank, win or damage.")]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from dedale.i18n import t
 from dedale.zombstone.confront import Situation, confront
@@ -18,13 +19,13 @@ COLOURS = ("#eeeeee", "#f0e442", "#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d
 HATCHES = ("", "..", "//", "\\\\", "xx", "oo", "**")
 
 
-def _figure(width: float, height: float):  # type: ignore[no-untyped-def]
+def _figure(width: float, height: float, columns: int = 1):  # type: ignore[no-untyped-def]
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    return plt, plt.subplots(figsize=(width, height), dpi=110)
+    return plt, plt.subplots(1, columns, figsize=(width, height), dpi=110)
 
 
 def _png(plt, figure) -> bytes:  # type: ignore[no-untyped-def]
@@ -87,3 +88,32 @@ def duel_chart(situation: Situation, lang: str) -> bytes:
         return float(confront(replace(situation, attacker=attacker, defender=defender)).win)
 
     return grid_plot(win, POTENTIALS, t("zombstone.plot.grid", lang), lang)
+
+
+def simulation_plot(result: dict[str, Any], lang: str) -> bytes:
+    """A battle run: each side's win rate with its 95% interval (hatched bars, the numbers written), and
+    the characters each side has left at the end on average."""
+    plt, (figure, (wins, left)) = _figure(10, 4.5, columns=2)
+    names = ["lawmen", "zombies", "draw"]
+    labels = [t(f"skirmish.side.{n}", lang) if n != "draw" else t("skirmish.ending.draw", lang) for n in names]
+    rates = [result["wins"][n]["rate"] for n in names]
+    errors = [[r - result["wins"][n]["low"] for r, n in zip(rates, names, strict=True)],
+              [result["wins"][n]["high"] - r for r, n in zip(rates, names, strict=True)]]
+    bars = wins.bar(labels, rates, yerr=errors, capsize=6, color=[COLOURS[5], COLOURS[6], COLOURS[0]],
+                    hatch=["//", "xx", ".."], edgecolor="#333333")
+    for bar, rate in zip(bars, rates, strict=True):
+        wins.text(bar.get_x() + bar.get_width() / 2, rate / 2, f"{rate:.0%}", ha="center", va="center",
+                  fontsize=10, fontweight="bold", bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.5})
+    wins.set_ylim(0, 1)
+    wins.set_ylabel(t("zombstone.plot.win_rate", lang))
+    wins.set_title(t("zombstone.plot.simulation", lang, games=result["games"]))
+    sides = names[:2]
+    survivors = [result["survivors"][s] for s in sides]
+    left.bar([labels[0], labels[1]], survivors, color=[COLOURS[5], COLOURS[6]], hatch=["//", "xx"],
+             edgecolor="#333333")
+    for i, value in enumerate(survivors):
+        left.text(i, value / 2, f"{value:.1f}", ha="center", va="center", fontsize=10, fontweight="bold",
+                  bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.5})
+    left.set_ylabel(t("zombstone.plot.survivors", lang))
+    left.set_title(t("zombstone.plot.turns", lang, turns=f"{result['turns']:.1f}"))
+    return _png(plt, figure)

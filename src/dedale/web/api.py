@@ -14,7 +14,7 @@ router = APIRouter(prefix="/api", tags=["api"])
 
 
 class NewSession(BaseModel):
-    system: Literal["crawler", "paper", "hexcrawl", "keylock"]
+    system: Literal["crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel"]
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
     seed: int | None = Field(default=None, ge=0, le=2**64 - 1, description="Random when not given")
     table_dice: bool = False

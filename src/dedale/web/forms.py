@@ -48,6 +48,16 @@ FIELDS: dict[str, tuple[Field, ...]] = {
         Field("multi_max_keys", "int", 4, 1, 20), Field("permanent", "int", 1, 0, 50),
         Field("permanent_max_locks", "int", 2, 1, 10), Field("spread", "float", 0.01, 0.0001, 100),
     ),
+    "zombstone": (
+        Field("scenario", "choice", "ok_corral", options=("ok_corral", "high_noon")),
+        Field("side", "choice", "lawmen", options=("lawmen", "zombies")),
+        Field("policy", "choice", "default", options=("default", "cautious", "aggressive")),
+        Field("rounds", "int", 1, 1, 3),
+    ),
+    "zombstone-duel": (
+        Field("added", "int", 0, 0, 200), Field("ai_added", "int", 0, 0, 200),
+        Field("style", "choice", "cautious", options=("cautious", "bold")),
+    ),
 }
 MAX_KEYLOCK_OBJECTS = 2000
 
@@ -107,8 +117,22 @@ def _keylock(v: dict[str, Any]) -> KeylockParams:
     return params
 
 
+def _zombstone(v: dict[str, Any]) -> Any:
+    from dedale.zombstone.skirmish.params import SkirmishParams
+
+    other = "policy_zombies" if v["side"] == "lawmen" else "policy_lawmen"
+    return SkirmishParams(v["scenario"], v["side"], rounds=v["rounds"], **{other: v["policy"]})
+
+
+def _duel(v: dict[str, Any]) -> Any:
+    from dedale.zombstone.skirmish.duel_session import DuelParams
+
+    return DuelParams(v["added"], v["ai_added"], v["style"])
+
+
 BUILDERS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "crawler": _crawler, "paper": _paper, "hexcrawl": _hexcrawl, "keylock": _keylock}
+    "crawler": _crawler, "paper": _paper, "hexcrawl": _hexcrawl, "keylock": _keylock, "zombstone": _zombstone,
+    "zombstone-duel": _duel}
 
 
 def params_for(system: str, values: dict[str, Any]) -> Any:
@@ -116,8 +140,13 @@ def params_for(system: str, values: dict[str, Any]) -> Any:
 
 
 def check_limits(system: str, params: Any) -> None:
-    """An uploaded document's parameters within the web's limits too."""
+    """An uploaded document's parameters within the web's limits too (and no data folder of the server's
+    disk named by a visitor)."""
     document = params.to_json()
+    if document.get("data") is not None:
+        raise DedaleError("error.web_data")
+    if system == "zombstone" and document.get("side") is None:
+        raise DedaleError("error.one_of", param="side", value="-", accepted="lawmen, zombies")
     for field in FIELDS[system]:
         names = {"board": "board_zones", "zone": "zone_cells"}
         value = document.get(names.get(field.name, field.name))

@@ -31,6 +31,17 @@ def picture(session: Session, listed: list[Choice]) -> str:
 
         links = {tuple(c.data["hex"]): (c.id, c.label) for c in listed if c.data.get("kind") == "move"}
         return hex_svg(session.hex_map(), links)  # type: ignore[attr-defined, arg-type]
+    if system == "zombstone":
+        from dedale.render.zombstone_svg import render_svg as zombstone_svg
+        from dedale.zombstone.skirmish.view import GameView
+
+        links = {c.id: {**c.data, "label": c.label} for c in listed if "to" in c.data or "figure" in c.data}
+        view = GameView.from_json({**session.result_json(), "lang": session.lang})
+        return zombstone_svg(view, links)
+    if system == "zombstone-duel":
+        from dedale.render.duel_svg import render_svg as duel_svg
+
+        return duel_svg({**session.result_json(), "seed": session.seed, "lang": session.lang})
     from dedale.render.keylock_svg import render_svg as keylock_svg
 
     return keylock_svg(session.diagram, session.analysis)  # type: ignore[attr-defined]

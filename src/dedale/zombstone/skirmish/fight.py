@@ -213,6 +213,7 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1),
                                  lambda r, i: defender_keep(d_spec, d_terminal, r, i), "skirmish.roll_defend", d_budget)
     fire = {"from": attacker.id, "to": defender.id, "kind": reaction, "turn": t.game.turn,
+            "line": [round(attacker.x, 2), round(attacker.y, 2), round(defender.x, 2), round(defender.y, 2)],
             "attacker_hand": HANDS[a_key[0]], "defender_hand": HANDS[d_key[0]]}
     t.game.fire.append(fire)
     if a_key > d_key and a_key[0] > 0:
@@ -305,6 +306,8 @@ def _point_id(p: tuple[float, float]) -> str:
 # --- damage, wounds, Guts ---------------------------------------------------------------------------------
 def damage(t: Table, figure: Figure, points: int, source: Figure) -> Flow[None]:
     profile = t.profile(figure)
+    if figure.ticked >= profile.cartridges:  # in its Last Breath: nothing left to tick, no second last breath
+        return
     if points and profile.has("zombie"):  # each point counts only on an Ace
         rolled = yield from t.faces(points, "skirmish.zombie_roll", figure=t.who(figure))
         points = sum(1 for face in rolled if face == skills.ACE)

@@ -1,0 +1,131 @@
+"""`dedale zombstone play` (solo against the AI, in the terminal) and `dedale zombstone simulate` (battle runs
+between two AIs, for balancing bands)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dedale.cli.common import AsJson, Lang, Load, Save, Seed, TableDice, resolve_seed, say, set_lang, write_atomic
+from dedale.cli.play import play as run_play
+from dedale.core.errors import DedaleError
+from dedale.i18n import t
+
+Scenario = Annotated[str, typer.Option("--scenario", help="ok_corral or high_noon (or one of your --data).")]
+Data = Annotated[Path | None, typer.Option(
+    "--data", help="A folder whose weapons/profiles/bands/scenarios.toml replace the shipped ones.")]
+Rounds = Annotated[int, typer.Option("--rounds", help="Reroll rounds (the rules: 1).")]
+Policy = Annotated[str, typer.Option(help="An AI policy: default, cautious or aggressive.")]
+MAX_GAMES = 1_000_000
+
+
+def _data(data: Path | None) -> str | None:
+    return None if data is None else str(data)
+
+
+def play(
+    scenario: Scenario = "ok_corral",
+    side: Annotated[str, typer.Option("--side", help="Your side: lawmen or zombies.")] = "lawmen",
+    seed: Seed = None,
+    table_dice: TableDice = False,
+    save: Save = None,
+    load: Load = None,
+    policy: Annotated[str, typer.Option("--policy", help="The AI's policy: default, cautious or aggressive.")]
+    = "default",
+    rounds: Rounds = 1,
+    data: Data = None,
+    lang: Lang = "en",
+) -> None:
+    """Play a skirmish against the AI: the battlefield, your characters' choices, every roll."""
+    from dedale.zombstone.skirmish.params import SkirmishParams
+    from dedale.zombstone.skirmish.session import SkirmishSession
+
+    set_lang(lang)
+
+    def make() -> SkirmishSession:
+        other = {"lawmen": "policy_zombies", "zombies": "policy_lawmen"}
+        if side not in other:
+            raise DedaleError("error.one_of", param="side", value=side, accepted="lawmen, zombies")
+        params = SkirmishParams(scenario, side, rounds=rounds, data=_data(data), **{other[side]: policy})
+        return SkirmishSession(params, resolve_seed(seed), table_dice, lang)
+
+    run_play(SkirmishSession, load, make, save, lang, show)
+
+
+def show(session: Any) -> str:
+    from dedale.render.zombstone_text import render_text
+    from dedale.zombstone.skirmish.view import GameView
+
+    return render_text(GameView.from_json({**session.result_json(), "lang": session.lang}))
+
+
+def simulate(
+    scenario: Scenario = "ok_corral",
+    games: Annotated[int, typer.Option("--games", help="How many games.")] = 200,
+    policy_a: Policy = "default",
+    policy_b: Policy = "default",
+    workers: Annotated[int, typer.Option("--workers", help="Processes playing at once (the results do not "
+                                                               "depend on it).")] = 1,
+    seed: Seed = None,
+    rounds: Rounds = 1,
+    data: Data = None,
+    as_json: AsJson = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write .json, or a .png plot.")] = None,
+    lang: Lang = "en",
+) -> None:
+    """Battle runs between two AIs: win rates with 95% intervals, average turns and survivors. --policy-a
+    plays the lawmen, --policy-b the zombies."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from dedale.zombstone.skirmish.params import SkirmishParams
+    from dedale.zombstone.skirmish.simulate import run, summary
+
+    set_lang(lang)
+    if not 1 <= games <= MAX_GAMES:
+        raise DedaleError("error.range", param="games", value=games, low=1, high=MAX_GAMES)
+    most = os.cpu_count() or 1
+    if not 1 <= workers <= 4 * most:
+        raise DedaleError("error.range", param="workers", value=workers, low=1, high=4 * most)
+    if output is not None and output.suffix.lower() not in (".json", ".png"):
+        raise DedaleError("error.output", value=str(output), accepted=".json .png")
+    params = SkirmishParams(scenario, None, policy_a, policy_b, rounds, _data(data))
+    run_seed = resolve_seed(seed)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True, console=_stderr()) as bar:
+        task = bar.add_task(t("skirmish.simulating", lang, scenario=scenario), total=games)
+        outcomes = run(params, games, run_seed, workers, lambda done: bar.update(task, completed=done))
+    result = summary(params, run_seed, outcomes)
+    if output is not None:
+        if output.suffix.lower() == ".json":
+            write_atomic(output, (json.dumps(result, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+        else:
+            from dedale.render.zombstone_plot import simulation_plot
+
+            write_atomic(output, simulation_plot(result, lang))
+        say("skirmish.written", path=str(output))
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False))
+    elif output is None or output.suffix.lower() == ".png":
+        _print(result, lang)
+
+
+def _stderr() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _print(result: dict[str, Any], lang: str) -> None:
+    typer.echo(t("skirmish.simulated", lang, games=result["games"], turns=f"{result['turns']:.1f}"))
+    for name in ("lawmen", "zombies", "draw"):
+        win = result["wins"][name]
+        who = t(f"skirmish.side.{name}", lang) if name != "draw" else t("skirmish.ending.draw", lang)
+        typer.echo(t("skirmish.win_line", lang, who=who, rate=f"{win['rate']:.1%}", low=f"{win['low']:.1%}",
+                     high=f"{win['high']:.1%}", games=win["games"]))
+    for name in ("lawmen", "zombies"):
+        typer.echo(t("skirmish.survivors_line", lang, who=t(f"skirmish.side.{name}", lang),
+                     survivors=f"{result['survivors'][name]:.2f}", dollars=f"{result['dollars'][name]:.0f}"))

@@ -1,0 +1,545 @@
+"""A Zombstone skirmish as SVG: the table at 18 pixels an inch with its inch grid and rulers, terrain patterned
+and named by kind, each figure on its one-inch base (a disc for the lawmen, a square for the zombies; rings for
+Stars and Supporting roles; its cartridges as pips beneath), this turn's and last turn's lines of fire with a
+burst where someone was hit, and beside the table a key and each side's roster. Optional links mark what the
+player may click: a destination, or a figure to shoot, aim at or act with.
+
+Nothing is told by colour alone: the sides differ by shape, statuses by rings, states by marks (a drop for a
+wound, a warning sign for a flight, a cross for a fallen figure), terrain by pattern and name.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from dedale.i18n import t
+from dedale.render import svg
+from dedale.zombstone.skirmish.battlefield import RADIUS
+from dedale.zombstone.skirmish.catalogue import SIDES, STATUSES
+from dedale.zombstone.skirmish.view import FigureView, FireView, GameView
+
+PX = 18  # pixels an inch
+R = RADIUS * PX  # a base's radius in pixels
+MARGIN = 28
+HEADER = 62
+RULER = 20
+GAP = 34  # between the table and the key
+LEGEND = 420
+ROW = 23  # a roster line
+
+# The sides: Okabe-Ito blue and bluish green, and a shape each.
+SIDE_COLOURS = {"lawmen": svg.PASSAGE, "zombies": svg.ENTRANCE}
+FLEEING = "#e69f00"  # Okabe-Ito orange
+ACTING = "#f0e442"  # Okabe-Ito yellow: the figure the game waits on
+FALLEN = "#bdb6aa"
+MUTED = "#8c8273"
+GROUND = "#f2e8d0"  # dust
+GROUND_GRID = "#ddceac"
+BUILDING = "#5a4636"
+ROOF = "#7d6651"
+TERRAIN_FILLS = {"heavy": "#cda977", "light": "#ecdcb3", "difficult": "#e2d0a4"}
+TERRAIN_PATTERNS = {"heavy": "url(#heavy)", "light": "url(#light)", "difficult": "url(#difficult)"}
+TERRAIN_ORDER = ("difficult", "light", "heavy", "building")  # drawn bottom to top
+RINGS = {"star": (2.3, 4.8), "supporting": (2.6,), "extra": ()}  # status rings, pixels outside the base
+CHOICE_ORDER = ("shoot", "melee", "aim")  # rings around one figure, inside out; other kinds after these
+
+
+def render_svg(view: GameView, links: dict[str, dict[str, Any]] | None = None) -> str:
+    """The battlefield; `links` maps choice ids to what they point at (`to`: [x, y] for a destination, or
+    `figure`: a figure id) and their words (`label`), drawn as clickable marks (solo play in a browser)."""
+    lang = view.lang
+    width, height = view.battlefield.width * PX, view.battlefield.height * PX
+    ox, oy = MARGIN + RULER, MARGIN + HEADER + RULER
+    title = t("render.zombstone.title", lang, scenario=view.scenario)
+    body = [svg.text(MARGIN, MARGIN + 6, title, 20, weight="bold")]
+    body += [svg.text(MARGIN, MARGIN + 26 + 16 * i, line, 12.5) for i, line in enumerate(summary(view))]
+    body += _table(view, ox, oy)
+    body += _terrain(view, ox, oy)
+    body += _fire(view, ox, oy)
+    destinations, rings = _choices(view, links or {}, ox, oy)
+    body += destinations  # under the figures, which stay readable; the rings around targets over them
+    body += _figures(view, ox, oy)
+    body += rings
+    x0 = ox + width + GAP
+    legend, bottom = _legend(view, x0, MARGIN + HEADER, bool(links))
+    body += legend
+    roster, bottom = _roster(view, x0, bottom + 34)
+    body += roster
+    total_height = max(oy + height + MARGIN, bottom + MARGIN)
+    return svg.document(x0 + LEGEND + MARGIN, total_height, body, title, _patterns())
+
+
+# --- words ----------------------------------------------------------------------------------------------
+
+def side_name(side: str, lang: str, capital: bool = False) -> str:
+    name = t(f"skirmish.side.{side}", lang)
+    return name[:1].upper() + name[1:] if capital else name
+
+
+def summary(view: GameView) -> list[str]:
+    """The turn and what the game waits for, or how it ended; a line for the duel of a High Noon."""
+    lang = view.lang
+    parts = [t("render.zombstone.turn", lang, turn=view.turn, turns=view.turns)]
+    if view.over:
+        parts.append(outcome(view))
+    else:
+        if view.initiative:
+            parts.append(t("render.zombstone.initiative", lang, side=side_name(view.initiative, lang)))
+        if view.waiting:
+            who = side_name(view.waiting["side"], lang)
+            acting = view.acting
+            parts.append(t("render.zombstone.waiting", lang, side=who) if acting is None else
+                         t("render.zombstone.waiting_for", lang, side=who, figure=view.name(acting)))
+    lines = [" · ".join(parts)]
+    if view.duel is not None:
+        lines.append(_duel(view))
+    return lines
+
+
+def outcome(view: GameView) -> str:
+    lang = view.lang
+    if view.winner is None:
+        return t("skirmish.ending_draw", lang)
+    winner = side_name(view.winner, lang)
+    if view.ending == "turns":
+        return t("skirmish.ending_turns", lang, winner=winner, lawmen=view.worth("lawmen"),
+                 zombies=view.worth("zombies"))
+    return t("skirmish.ending_eliminated", lang, winner=winner)
+
+
+def _duel(view: GameView) -> str:
+    lang, duel = view.lang, view.duel or {}
+    hands = [t(f"duel.hand.{hand}", lang) for hand in duel["hands"]]
+    if duel["folded"]:
+        return t("render.zombstone.duel_folded", lang, side=side_name(duel["folded"], lang))
+    if duel["winner"]:
+        seat = SIDES.index(duel["winner"])  # the duel's seats are the sides, lawmen first
+        return t("render.zombstone.duel_won", lang, side=side_name(duel["winner"], lang), hand=hands[seat],
+                 other=hands[1 - seat])
+    return t("render.zombstone.duel_split", lang)
+
+
+def describe(view: GameView, figure: FigureView) -> str:
+    """The figure's state in words: fallen or fled, fleeing, wounded, hidden, Fame and hire; else ready."""
+    lang = view.lang
+    words = [] if figure.state == "ready" else [t(f"render.zombstone.state_{figure.state}", lang)]
+    if figure.wounded and figure.on_table:
+        words.append(t("render.zombstone.wounded", lang))
+    if figure.hidden and figure.on_table:
+        words.append(t("render.zombstone.hidden", lang, token=view.token(figure)))
+    if figure.fame:
+        words.append(t("render.zombstone.fame", lang, fame=figure.fame))
+    if figure.hired:
+        words.append(t("render.zombstone.hired", lang))
+    return ", ".join(words) or t("render.zombstone.state_ready", lang)
+
+
+def status_name(status: str, lang: str) -> str:
+    return t(f"render.zombstone.status_{status}", lang)
+
+
+# --- the table -------------------------------------------------------------------------------------------
+
+def _table(view: GameView, ox: float, oy: float) -> list[str]:
+    """The table's ground, its inch grid (every sixth line stronger) and rulers along the top and left edges."""
+    bf = view.battlefield
+    width, height = bf.width * PX, bf.height * PX
+    out = [f'<rect x="{ox}" y="{oy}" width="{width:g}" height="{height:g}" fill="{GROUND}"/>']
+    fine, strong = [], []
+    for i in range(1, math.ceil(bf.width)):
+        (strong if i % 6 == 0 else fine).append(f"M{ox + i * PX} {oy}v{height:g}")
+    for i in range(1, math.ceil(bf.height)):
+        (strong if i % 6 == 0 else fine).append(f"M{ox} {oy + i * PX}h{width:g}")
+    out.append(f'<path d="{"".join(fine)}" stroke="{GROUND_GRID}" stroke-width="0.5"/>')
+    out.append(f'<path d="{"".join(strong)}" stroke="{GROUND_GRID}" stroke-width="1.2"/>')
+    ticks = []
+    for i in range(math.floor(bf.width) + 1):
+        ticks.append(f"M{ox + i * PX} {oy}v{-7 if i % 6 == 0 else -3}")
+        if i % 6 == 0:
+            out.append(svg.text(ox + i * PX, oy - 9, str(i), 9, "middle", fill=MUTED))
+    for i in range(math.floor(bf.height) + 1):
+        ticks.append(f"M{ox} {oy + i * PX}h{-7 if i % 6 == 0 else -3}")
+        if i % 6 == 0 and i:
+            out.append(svg.text(ox - 9, oy + i * PX + 3, str(i), 9, "end", fill=MUTED))
+    out.append(f'<path d="{"".join(ticks)}" stroke="{MUTED}" stroke-width="0.8"/>')
+    out.append(f'<rect x="{ox}" y="{oy}" width="{width:g}" height="{height:g}" fill="none" stroke="{svg.INK}" '
+               f'stroke-width="1.6"/>')
+    return out
+
+
+def _terrain(view: GameView, ox: float, oy: float) -> list[str]:
+    pieces = sorted(view.battlefield.terrain, key=lambda p: TERRAIN_ORDER.index(p.kind))
+    shapes, labels = [], []
+    for piece in pieces:
+        x, y, w, h = ox + piece.x * PX, oy + piece.y * PX, piece.w * PX, piece.h * PX
+        where = f'x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}"'
+        if piece.kind == "building":
+            inset = min(3.0, w / 4, h / 4)
+            shapes.append(f'<g class="terrain building"><rect {where} fill="{BUILDING}" stroke="{svg.INK}" '
+                          f'stroke-width="1.4"/><rect x="{x + inset:g}" y="{y + inset:g}" width="{w - 2 * inset:g}" '
+                          f'height="{h - 2 * inset:g}" fill="none" stroke="{ROOF}" stroke-width="1"/></g>')
+        else:
+            stroke = {"heavy": f'stroke="{svg.INK}" stroke-width="1.2"',
+                      "light": f'stroke="{BUILDING}" stroke-width="1" stroke-dasharray="3 2"',
+                      "difficult": f'stroke="{ROOF}" stroke-width="0.8" stroke-dasharray="1 2"'}[piece.kind]
+            cross = f'<rect {where} fill="url(#heavy-cross)"/>' if piece.kind == "heavy" else ""  # cross-hatched
+            shapes.append(f'<g class="terrain {piece.kind}"><rect {where} fill="{TERRAIN_FILLS[piece.kind]}"/>{cross}'
+                          f'<rect {where} fill="{TERRAIN_PATTERNS[piece.kind]}" {stroke}/></g>')
+        if piece.name:
+            labels.append(_terrain_label(piece.kind, piece.name, x, y, w, h))
+    return shapes + labels
+
+
+def _terrain_label(kind: str, name: str, x: float, y: float, w: float, h: float) -> str:
+    """A building's name inside it, wrapped; another piece's inside when it fits, else beside it (along a tall
+    thin piece, turned) or below it."""
+    if kind == "building":
+        size = 9.5
+        lines = svg.wrap(name, max(4, int((w - 6) / (size * 0.6))))
+        top = y + h / 2 - (len(lines) - 1) * size * 0.6 + size * 0.35
+        return "".join(svg.text(x + w / 2, top + i * size * 1.2, line, size, "middle", "bold", "white")
+                       for i, line in enumerate(lines))
+    size = 8.5
+    long = len(name) * size * 0.58
+    style = ' font-style="italic"' if kind == "difficult" else ""
+    if long <= w - 4 and h >= size + 4:
+        return _halo(x + w / 2, y + h / 2 + size * 0.35, name, size, style)
+    if h > 2 * w and long <= h:
+        cx, cy = x + w + size * 0.9, y + h / 2
+        return _halo(cx, cy, name, size, f'{style} transform="rotate(-90 {cx:g} {cy:g})"')
+    return _halo(x + w / 2, y + h + size + 1, name, size, style)
+
+
+def _halo(x: float, y: float, content: str, size: float, extra: str = "") -> str:
+    """Small text on a halo of the ground's colour, readable over the grid and the lines of fire."""
+    return (svg.text(x, y, content, size, "middle", fill=GROUND,
+                     extra=f' stroke="{GROUND}" stroke-width="2.6" stroke-linejoin="round"{extra}')
+            + svg.text(x, y, content, size, "middle", fill=svg.INK, extra=extra))
+
+
+# --- the lines of fire -------------------------------------------------------------------------------------
+
+def _fire(view: GameView, ox: float, oy: float) -> list[str]:
+    """Last turn's confrontations faint, this turn's bold: shots as arrows from shooter to target, melees as
+    dashed strokes with a crossed mark where the bases meet; a burst where the loser stood."""
+    bursts, lines, marks = [], [], []
+    for fire in view.fire:
+        x1, y1, x2, y2 = (ox + fire.line[0] * PX, oy + fire.line[1] * PX, ox + fire.line[2] * PX,
+                          oy + fire.line[3] * PX)
+        colour = SIDE_COLOURS[view.figures[fire.attacker].side]
+        opacity = 0.9 if fire.current else 0.4
+        if fire.won is not None:
+            bx, by = (x2, y2) if fire.won == "attacker" else (x1, y1)
+            bursts.append(_burst(bx, by, R + 5.5, opacity))
+        lines.append(_fire_line(fire, x1, y1, x2, y2, colour, opacity))
+        if fire.kind == "melee":
+            marks.append(_melee_mark((x1 + x2) / 2, (y1 + y2) / 2, colour, opacity))
+    return bursts + lines + marks
+
+
+def _fire_line(fire: FireView, x1: float, y1: float, x2: float, y2: float, colour: str, opacity: float) -> str:
+    """A line from base edge to base edge, with an arrowhead touching the target's base."""
+    width = 2.2 if fire.current else 1.3
+    length = math.hypot(x2 - x1, y2 - y1)
+    kind = "fire current" if fire.current else "fire last"
+    head = 7.5 if fire.current else 5.5
+    if length <= 2 * (R + 1) + head:  # bases in contact: the mark between them says it
+        return f'<g class="{kind} {fire.kind}" data-from="{fire.attacker}" data-to="{fire.target}"/>'
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    sx, sy = x1 + ux * (R + 1), y1 + uy * (R + 1)
+    tx, ty = x2 - ux * (R + 1), y2 - uy * (R + 1)
+    bx, by = tx - ux * head, ty - uy * head
+    px, py = -uy * head * 0.5, ux * head * 0.5
+    dash = ' stroke-dasharray="5 3"' if fire.kind == "melee" else ""
+    return (f'<g class="{kind} {fire.kind}" data-from="{fire.attacker}" data-to="{fire.target}" opacity="{opacity}">'
+            f'<line x1="{sx:.1f}" y1="{sy:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="{colour}" stroke-width="{width}" '
+            f'stroke-linecap="round"{dash}/><polygon points="{tx:.1f},{ty:.1f} {bx + px:.1f},{by + py:.1f} '
+            f'{bx - px:.1f},{by - py:.1f}" fill="{colour}"/></g>')
+
+
+def _burst(x: float, y: float, radius: float, opacity: float) -> str:
+    """A hit: a ten-pointed star, its spikes showing around the base it lies under."""
+    points = []
+    for i in range(20):
+        r = radius if i % 2 == 0 else radius * 0.62
+        angle = math.pi * i / 10
+        points.append(f"{x + r * math.sin(angle):.1f},{y - r * math.cos(angle):.1f}")
+    return (f'<polygon class="hit" points="{" ".join(points)}" fill="{svg.ACCENT}" fill-opacity="{opacity * 0.8:.2f}" '
+            f'stroke="{svg.ACCENT}" stroke-width="0.8" stroke-opacity="{opacity:.2f}"/>')
+
+
+def _melee_mark(x: float, y: float, colour: str, opacity: float) -> str:
+    """Two crossed strokes in a small disc: where a melee was fought."""
+    return (f'<g class="melee-mark" opacity="{opacity}"><circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="white" '
+            f'stroke="{colour}" stroke-width="1.3"/><path d="M{x - 2.4:.1f} {y - 2.4:.1f}l4.8 4.8M{x + 2.4:.1f} '
+            f'{y - 2.4:.1f}l-4.8 4.8" stroke="{svg.INK}" stroke-width="1.3"/></g>')
+
+
+# --- the figures -------------------------------------------------------------------------------------------
+
+def _figures(view: GameView, ox: float, oy: float) -> list[str]:
+    """The fallen first, so the living stand over them; the acting figure on a yellow glow."""
+    out = []
+    acting = view.acting
+    if acting is not None and acting.on_table:
+        out.append(f'<circle class="acting" cx="{ox + acting.x * PX:.1f}" cy="{oy + acting.y * PX:.1f}" '
+                   f'r="{R + 9:g}" fill="{ACTING}" fill-opacity="0.75" stroke="{FLEEING}" stroke-width="1.5"/>')
+    shown = [f for f in view.figures if f.on_table]
+    for figure in sorted(shown, key=lambda f: (f.in_play, not f.hidden)):
+        out.append(_figure(view, figure, ox + figure.x * PX, oy + figure.y * PX))
+    return out
+
+
+def _figure(view: GameView, figure: FigureView, cx: float, cy: float) -> str:
+    lang, profile = view.lang, view.profile(figure)
+    if figure.hidden:  # a numbered token: on the table it gives away neither who nor how hurt
+        tip = t("render.zombstone.hidden", lang, token=view.token(figure))
+        return (f'<g class="figure token" data-figure="{figure.id}"><title>{escape(tip)}</title>'
+                + _token(figure.side, cx, cy, view.token(figure)) + "</g>")
+    tip = t("render.zombstone.tooltip", lang, name=view.name(figure), label=view.label(figure),
+            status=status_name(profile.status, lang), left=view.cartridges_left(figure), total=profile.cartridges,
+            state=describe(view, figure))
+    body = _piece(figure.side, cx, cy, profile.status, view.label(figure), figure.state, figure.wounded)
+    if figure.in_play:
+        extent = R + (RINGS[profile.status] or (0.0,))[-1] + 1.5
+        body += _pips(cx, cy + extent + 3.5, profile.cartridges, profile.red, figure.ticked)
+    return f'<g class="figure {figure.state}" data-figure="{figure.id}"><title>{escape(tip)}</title>{body}</g>'
+
+
+def _shape(side: str, cx: float, cy: float, r: float, attrs: str) -> str:
+    """A side's outline at radius `r`: a disc for the lawmen, a rounded square for the zombies."""
+    if side == "lawmen":
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:g}" {attrs}/>'
+    half = r * 0.92
+    return (f'<rect x="{cx - half:.1f}" y="{cy - half:.1f}" width="{2 * half:.1f}" height="{2 * half:.1f}" '
+            f'rx="{r * 0.3:.1f}" {attrs}/>')
+
+
+def _piece(side: str, cx: float, cy: float, status: str, label: str, state: str = "ready",
+           wounded: bool = False) -> str:
+    """A figure on its base: the side's shape and colour (grey and crossed out when fallen, grey and dashed
+    when fled for good), its status rings, its letter, a drop of blood when wounded, a warning sign when
+    fleeing."""
+    out = state in ("out", "gone")
+    colour = FALLEN if out else SIDE_COLOURS[side]
+    ring = MUTED if out else svg.INK
+    dash = ' stroke-dasharray="2 1.5"' if state == "gone" else ""
+    parts = [_shape(side, cx, cy, R + extra, f'fill="none" stroke="{ring}" stroke-width="1.3"{dash}')
+             for extra in RINGS[status]]
+    parts.append(_shape(side, cx, cy, R, f'fill="{colour}" stroke="{ring}" stroke-width="1"{dash}'))
+    parts.append(svg.text(cx, cy + 3.7, label, 10.5, "middle", "bold", "#6e675d" if out else "white"))
+    if state == "out":
+        d = R * 0.8
+        parts.append(f'<path d="M{cx - d:.1f} {cy - d:.1f}L{cx + d:.1f} {cy + d:.1f}M{cx + d:.1f} {cy - d:.1f}'
+                     f'L{cx - d:.1f} {cy + d:.1f}" stroke="{svg.INK}" stroke-width="1.8" stroke-linecap="round"/>')
+    if wounded and not out:
+        x, y = cx + R * 0.8, cy + R * 0.55
+        parts.append(f'<path class="wound" d="M{x:.1f} {y - 5:.1f}C{x + 3.6:.1f} {y - 0.8:.1f} {x + 3.6:.1f} '
+                     f'{y + 3.2:.1f} {x:.1f} {y + 3.2:.1f}C{x - 3.6:.1f} {y + 3.2:.1f} {x - 3.6:.1f} {y - 0.8:.1f} '
+                     f'{x:.1f} {y - 5:.1f}Z" fill="{svg.ACCENT}" stroke="white" stroke-width="0.9"/>')
+    if state == "fleeing":
+        x, y = cx - R * 0.85, cy - R * 0.75
+        parts.append(f'<g class="fleeing"><polygon points="{x:.1f},{y - 5.5:.1f} {x + 5.5:.1f},{y + 4:.1f} '
+                     f'{x - 5.5:.1f},{y + 4:.1f}" fill="{FLEEING}" stroke="{svg.INK}" stroke-width="0.9" '
+                     f'stroke-linejoin="round"/>' + svg.text(x, y + 3.2, "!", 7.5, "middle", "bold") + "</g>")
+    return "".join(parts)
+
+
+def _token(side: str, cx: float, cy: float, number: int) -> str:
+    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{R:g}" fill="{svg.ROOM}" stroke="{SIDE_COLOURS[side]}" '
+            f'stroke-width="2" stroke-dasharray="3 1.6"/>' + svg.text(cx, cy + 3.7, str(number), 10.5, "middle",
+                                                                        "bold"))
+
+
+def _pips(cx: float, cy: float, total: int, red: int, ticked: int, size: float = 1.0) -> str:
+    """The cartridges in a row on a pale strip: white ones, then red; those lost shrunk to grey dots."""
+    step, r = 3.4 * size, 1.4 * size
+    left = cx - (total - 1) * step / 2
+    parts = [f'<rect x="{left - r - 1:.1f}" y="{cy - r - 1:.1f}" width="{(total - 1) * step + 2 * r + 2:.1f}" '
+             f'height="{2 * r + 2:.1f}" rx="{r + 1:.1f}" fill="white" fill-opacity="0.85" stroke="{MUTED}" '
+             f'stroke-width="0.4"/>']
+    for i in range(total):
+        x = left + i * step
+        if i < ticked:
+            parts.append(f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="{r * 0.55:.2f}" fill="{MUTED}"/>')
+        else:
+            fill = svg.ACCENT if i >= total - red else "white"
+            parts.append(f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="{r:.2f}" fill="{fill}" stroke="{svg.INK}" '
+                         f'stroke-width="{0.4 * size + 0.2:.2f}"/>')
+    return f'<g class="cartridges">{"".join(parts)}</g>'
+
+
+# --- the choices -------------------------------------------------------------------------------------------
+
+def _choices(view: GameView, links: dict[str, dict[str, Any]], ox: float,
+             oy: float) -> tuple[list[str], list[str]]:
+    """Destinations as dashed bases (a dotted path from the acting figure); targets as rings around the figure,
+    one inside the other when several choices aim at it (shoot, melee, then aim's cross-hairs outermost)."""
+    guides, spots, rings = [], [], []
+    around: dict[int, list[tuple[str, str]]] = {}
+    acting = view.acting
+    for choice, data in links.items():
+        words = str(data.get("label", choice))
+        to = _point(data.get("to"))
+        figure = data.get("figure")
+        if to is not None:
+            x, y = ox + to[0] * PX, oy + to[1] * PX
+            if acting is not None:
+                guides.append(f'<line x1="{ox + acting.x * PX:.1f}" y1="{oy + acting.y * PX:.1f}" x2="{x:.1f}" '
+                              f'y2="{y:.1f}" stroke="{svg.PASSAGE}" stroke-width="1" stroke-dasharray="1 2.5" '
+                              f'stroke-opacity="0.8" pointer-events="none"/>')
+            charge = bool(data.get("charge"))  # a move into contact: vermillion, and the melee's cross
+            colour = svg.ACCENT if charge else svg.PASSAGE
+            centre = (_melee_mark(x, y, colour, 1) if charge else
+                      f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.8" fill="{colour}"/>')
+            spots.append(f'<g class="choice move" data-choice="{escape(choice)}" style="cursor:pointer">'
+                         f'<title>{escape(words)}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="{R:g}" '
+                         f'fill="{colour}" fill-opacity="0.16" stroke="{colour}" stroke-width="1.8" '
+                         f'stroke-dasharray="3 2"/>{centre}</g>')
+        elif (isinstance(figure, int) and not isinstance(figure, bool) and 0 <= figure < len(view.figures)
+              and view.figures[figure].on_table):
+            around.setdefault(figure, []).append((choice, words))
+    for figure_id, choices in around.items():
+        target = view.figures[figure_id]
+        cx, cy = ox + target.x * PX, oy + target.y * PX
+        ordered = sorted(choices, key=lambda c: _kind_rank(c[0]))
+        for i in reversed(range(len(ordered))):  # the outermost first: the inner ones lie over it, clickable
+            choice, words = ordered[i]
+            rings.append(_ring(choice, words, cx, cy, R + 6 + 4.5 * i, innermost=i == 0))
+    return guides + spots, rings
+
+
+def _kind_rank(choice: str) -> int:
+    kind = choice.split(":", 1)[0]
+    return CHOICE_ORDER.index(kind) if kind in CHOICE_ORDER else len(CHOICE_ORDER)
+
+
+def _ring(choice: str, words: str, cx: float, cy: float, r: float, innermost: bool) -> str:
+    """A clickable ring; the innermost also takes clicks inside it, every ring on a band wider than its line."""
+    kind = choice.split(":", 1)[0]
+    colour = svg.ACCENT if kind in CHOICE_ORDER else svg.PASSAGE
+    fill = f'fill="{colour}" fill-opacity="0.1"' if innermost else 'fill="none"'
+    return (f'<g class="choice {escape(kind)}" data-choice="{escape(choice)}" style="cursor:pointer">'
+            f'<title>{escape(words)}</title><circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:g}" {fill} stroke="{colour}" '
+            f'stroke-opacity="0" stroke-width="5"/>{_ring_mark(kind, colour, cx, cy, r)}</g>')
+
+
+def _ring_mark(kind: str, colour: str, cx: float, cy: float, r: float) -> str:
+    """What a ring looks like: cross-hairs for an aimed shot, solid for a melee, dashed for the rest."""
+    if kind == "aim":
+        ticks = "".join(f"M{cx + dx * (r - 4):.1f} {cy + dy * (r - 4):.1f}L{cx + dx * (r + 4):.1f} "
+                        f"{cy + dy * (r + 4):.1f}" for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+        return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:g}" fill="none" stroke="{colour}" stroke-width="1.4"/>'
+                f'<path d="{ticks}" stroke="{colour}" stroke-width="1.8"/>')
+    dash = "" if kind == "melee" else ' stroke-dasharray="5 2.5"'
+    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:g}" fill="none" stroke="{colour}" '
+            f'stroke-width="{3 if kind == "melee" else 2.2}"{dash}/>')
+
+
+def _point(value: Any) -> tuple[float, float] | None:
+    """A destination [x, y], or None when the link has none (or a malformed one)."""
+    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 2:
+        return None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value):
+        return None
+    return float(value[0]), float(value[1])
+
+
+# --- the key and the roster ----------------------------------------------------------------------------------
+
+def _legend(view: GameView, x0: float, y0: float, choices: bool) -> tuple[list[str], float]:
+    """The key in two columns: terrain and fire on the left, figures on the right."""
+    lang = view.lang
+    out = [svg.text(x0, y0 + 4, t("render.zombstone.key", lang), 14, weight="bold")]
+    top = y0 + 24
+    left: list[tuple[str, str]] = []
+    for kind in ("building", "heavy", "light", "difficult"):
+        left.append((_swatch(kind), t(f"render.zombstone.terrain_{kind}", lang)))
+    arrow = f'<line x1="-11" y1="0" x2="5" y2="0" stroke="{svg.INK}" stroke-width="{{w}}"/>' \
+            f'<polygon points="11,0 4,-3.5 4,3.5" fill="{svg.INK}"/>'
+    left.append((f'<g>{arrow.format(w=2.2)}</g>', t("render.zombstone.fire_current", lang)))
+    left.append((f'<g opacity="0.4">{arrow.format(w=1.3)}</g>', t("render.zombstone.fire_last", lang)))
+    left.append((_melee_mark(0, 0, svg.INK, 1), t("render.zombstone.fire_melee", lang)))
+    left.append((_burst(0, 0, 9, 0.9), t("render.zombstone.fire_hit", lang)))
+    left.append(("", t("render.zombstone.grid", lang)))
+    right: list[tuple[str, str]] = []
+    for side, label in (("lawmen", "A"), ("zombies", "a")):
+        right.append((_piece(side, 0, 0, "extra", label), side_name(side, lang, capital=True)))
+    for status in STATUSES:
+        right.append((_piece("lawmen", 0, 0, status, "A"), status_name(status, lang)))
+    right.append((_piece("zombies", 0, 0, "extra", "a", wounded=True), t("render.zombstone.wounded", lang)))
+    for state in ("fleeing", "out"):
+        right.append((_piece("lawmen", 0, 0, "extra", "A", state), t(f"render.zombstone.state_{state}", lang)))
+    right.append((_token("zombies", 0, 0, 1), t("render.zombstone.token", lang)))
+    right.append((_pips(0, 0, 6, 2, 2, 1.4), t("render.zombstone.cartridges", lang)))
+    if view.acting is not None:
+        right.append((f'<circle r="{R + 2:g}" fill="{ACTING}" fill-opacity="0.75" stroke="{FLEEING}" '
+                      f'stroke-width="1.5"/>', t("render.zombstone.acting", lang)))
+    if choices:
+        right.append((f'<circle r="{R:g}" fill="{svg.PASSAGE}" fill-opacity="0.16" stroke="{svg.PASSAGE}" '
+                      f'stroke-width="1.8" stroke-dasharray="3 2"/>', t("render.zombstone.choice_move", lang)))
+        right.append((_ring_mark("shoot", svg.ACCENT, 0, 0, R), t("render.zombstone.choice_shoot", lang)))
+        right.append((_ring_mark("aim", svg.ACCENT, 0, 0, R), t("render.zombstone.choice_aim", lang)))
+    step = 25
+    for column, items in ((0, left), (1, right)):
+        for i, (shape, words) in enumerate(items):
+            x, y = x0 + column * LEGEND / 2 + 12, top + i * step
+            if shape:
+                out.append(f'<g transform="translate({x:g} {y - 4:g})">{shape}</g>')
+            lines = svg.wrap(words, 31 if shape else 36)[:2]  # a long label on two lines, within its row
+            for j, line in enumerate(lines):
+                out.append(svg.text(x + (17 if shape else -12), y + (j * 11 - 5.5 if len(lines) > 1 else 0), line,
+                                    10.5))
+    return out, top + (max(len(left), len(right)) - 1) * step
+
+
+def _swatch(kind: str) -> str:
+    if kind == "building":
+        return f'<rect x="-11" y="-7" width="22" height="14" fill="{BUILDING}" stroke="{svg.INK}" stroke-width="1.2"/>'
+    where = 'x="-11" y="-7" width="22" height="14"'
+    cross = f'<rect {where} fill="url(#heavy-cross)"/>' if kind == "heavy" else ""
+    return (f'<rect {where} fill="{TERRAIN_FILLS[kind]}"/>{cross}<rect {where} fill="{TERRAIN_PATTERNS[kind]}" '
+            f'stroke="{svg.INK}" stroke-width="0.8"/>')
+
+
+def _roster(view: GameView, x0: float, y0: float) -> tuple[list[str], float]:
+    """Each side: its standing, then a line a character: its piece, name, status, cartridges and state."""
+    lang = view.lang
+    out = []
+    y = y0
+    for side in SIDES:
+        figures = view.side(side)
+        heading = side_name(side, lang, capital=True)
+        out.append(svg.text(x0, y, heading, 14, weight="bold"))
+        out.append(svg.text(x0 + len(heading) * 10 + 8, y, t(
+            "render.zombstone.standing", lang, standing=sum(f.in_play for f in figures), total=len(figures),
+            worth=view.worth(side), cards=view.hands[side]), 10.5, fill=MUTED))
+        y += 24
+        for figure in figures:
+            profile = view.profile(figure)
+            ink = svg.INK if figure.in_play else MUTED
+            piece = (_token(side, 0, 0, view.token(figure)) if figure.hidden and figure.on_table else
+                     _piece(side, 0, 0, profile.status, view.label(figure), figure.state, figure.wounded))
+            out.append(f'<g class="roster" data-figure="{figure.id}">'
+                       f'<g transform="translate({x0 + 12:g} {y - 4:g}) scale(0.8)">{piece}</g>'
+                       + svg.text(x0 + 30, y, _cut(view.name(figure), 25), 10.5, fill=ink,
+                                  weight="bold" if figure.in_play else "normal")
+                       + svg.text(x0 + 206, y, status_name(profile.status, lang), 10, fill=ink)
+                       + _pips(x0 + 293, y - 4, profile.cartridges, profile.red, figure.ticked, 1.4)
+                       + svg.text(x0 + 318, y, describe(view, figure), 10, fill=ink) + "</g>")
+            y += ROW
+        y += 14
+    return out, y
+
+
+def _cut(content: str, most: int) -> str:
+    return content if len(content) <= most else content[:most - 1].rstrip() + "…"
+
+
+def _patterns() -> str:
+    return (svg.hatch("heavy", BUILDING, 5, 0.9, 45) + svg.hatch("heavy-cross", BUILDING, 5, 0.9, -45)
+            + svg.hatch("light", ROOF, 4.5, 1.1, 45)
+            + svg.dots("difficult", ROOF, 4, 0.7))

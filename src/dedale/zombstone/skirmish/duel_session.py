@@ -1,0 +1,125 @@
+"""The poker duel on its own, on the session protocol: the player is the first duellist, an AI bettor the
+other. One deal of Texas Hold'em (`duel.py`); at the end, what the winnings would buy ($7 a Fame point)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+from dedale.core.cards import Deck
+from dedale.core.errors import DedaleError
+from dedale.core.session import Choice, State
+from dedale.core.session import Session as BaseSession
+from dedale.zombstone.skirmish import duel as poker
+from dedale.zombstone.skirmish.duel import STYLES
+
+PLAYER, AI_SEAT = 0, 1
+BASE_STAKE = 15  # each duellist's $15, plus what its player adds
+MAX_ADDED = 200
+
+
+@dataclass(frozen=True)
+class DuelParams:
+    added: int = 0  # dollars the player adds from the band's reserve
+    ai_added: int = 0
+    style: str = "cautious"  # the AI bettor's
+
+    def __post_init__(self) -> None:
+        for param, value in (("added", self.added), ("ai_added", self.ai_added)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ADDED:
+                raise DedaleError("error.range", param=param, value=value, low=0, high=MAX_ADDED)
+        if self.style not in STYLES:
+            raise DedaleError("error.one_of", param="style", value=self.style, accepted=", ".join(STYLES))
+
+    @property
+    def stakes(self) -> tuple[int, int]:
+        return (BASE_STAKE + self.added, BASE_STAKE + self.ai_added)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class DuelState(State):
+    duel: poker.Duel | None = None
+    deck: Deck = field(default_factory=Deck)
+
+
+class AutoBettor:
+    """The autopilot for the player's seat: the AI bettor's own judgement."""
+
+    def __init__(self, style: str) -> None:
+        self.name = style
+
+    def choose(self, session: DuelSession) -> str:
+        assert session.state.duel is not None
+        return poker.ai_action(session.state.duel, session.roller, self.name)
+
+
+class DuelSession(BaseSession):
+    system = "zombstone-duel"
+    policies: ClassVar[dict[str, Any]] = {name: (lambda s, n=name: AutoBettor(n)) for name in ("cautious", "bold")}
+    policies["default"] = policies["cautious"]
+    state: DuelState
+
+    def new_state(self) -> DuelState:
+        return DuelState()
+
+    def start(self) -> None:
+        self.state.duel = poker.start(self.roller, self.state.deck, self.params.stakes)
+        self._ai_turns()
+
+    def _ai_turns(self) -> None:
+        duel = self.state.duel
+        assert duel is not None
+        while not duel.over and duel.to_act == AI_SEAT:
+            poker.act(duel, poker.ai_action(duel, self.roller, self.params.style), self.roller, self.state.deck)
+
+    @property
+    def over(self) -> bool:
+        return self.state.duel is not None and self.state.duel.over
+
+    def rule_choices(self) -> list[Choice]:
+        assert self.state.duel is not None
+        return [Choice(a.id, (lambda a=a: a.label(self.lang)), {"kind": "bet", "amount": a.amount, "cost": a.cost})
+                for a in poker.actions(self.state.duel)]
+
+    def apply(self, choice: Choice) -> None:
+        assert self.state.duel is not None
+        poker.act(self.state.duel, choice.id, self.roller, self.state.deck)
+        self._ai_turns()
+
+    def result_json(self) -> dict[str, Any]:
+        duel = self.state.duel
+        assert duel is not None
+        fame, left = poker.spend(duel.winnings, duel.winnings // poker.FAME_PRICE)
+        return {"duel": duel.to_json(), "player": PLAYER, "fame_points": fame, "left": left}
+
+    @classmethod
+    def params_from_json(cls, data: Any) -> DuelParams:
+        if data is None:
+            return DuelParams()
+        if not isinstance(data, dict):
+            raise DedaleError("error.bad_document", field="params")
+        return DuelParams(**{k: v for k, v in data.items() if k in DuelParams.__dataclass_fields__})
+
+
+def load_duel(document: Any) -> dict[str, Any]:
+    """A duel document checked enough to be drawn (its cards, stacks and state)."""
+    from dedale.core.cards import Card
+
+    duel = document.get("duel") if isinstance(document, dict) else None
+    try:
+        assert isinstance(duel, dict)
+        for cards in (*duel["hole"], duel["board"]):
+            for code in cards:
+                Card.parse(code)
+        for key in ("stacks", "bets", "payout"):
+            assert all(isinstance(v, int) for v in duel[key]) and len(duel[key]) == 2
+        assert isinstance(duel["pot"], int) and isinstance(duel["over"], bool) and duel["street"] in (
+            *poker.STREETS, "showdown")
+        assert all(duel[key] in (None, 0, 1) for key in ("folded", "winner", "to_act"))
+        assert isinstance(duel["hands"], list)
+    except (AssertionError, KeyError, TypeError, DedaleError):
+        raise DedaleError("error.bad_document", field="duel") from None
+    return document

@@ -1,0 +1,107 @@
+"""Battle runs for balancing bands: many games between two AIs, each with its own seed derived from the
+run's seed and its number (so the results do not depend on how many workers play them), summed up as win
+rates with 95% confidence intervals (Wilson's), average turns and survivors."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from dedale.core.rng import Roller, SeededSource, SplitMix64
+from dedale.zombstone.skirmish.ai import AI
+from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
+from dedale.zombstone.skirmish.model import Game
+from dedale.zombstone.skirmish.params import SkirmishParams
+from dedale.zombstone.skirmish.table import Table
+from dedale.zombstone.skirmish.turn import play
+
+Z95 = 1.959963984540054
+CHUNK = 8  # games a worker plays per task
+
+
+def game_seed(run_seed: int, number: int) -> int:
+    """The seed of game `number` of a run: a SplitMix64 step from the run's seed, so any worker finds it."""
+    return SplitMix64((run_seed + number * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)).next64()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    seed: int
+    winner: str | None
+    ending: str
+    turns: int
+    survivors: dict[str, int]  # characters still in play at the end
+    dollars: dict[str, int]  # what they are worth
+
+
+def play_game(params: SkirmishParams, seed: int) -> Outcome:
+    """One game between two AIs, from deployment to its end."""
+    catalogue = load_catalogue(params.data)
+    game = Game()
+    roller = Roller(SeededSource(seed), game.log)
+    controllers = {side: AI(params.policy(side)) for side in SIDES}
+    t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds)  # type: ignore[arg-type]
+    for _ in play(t):  # two AIs never suspend the game
+        raise AssertionError("an AI game asked for a decision")
+    standing = {side: game.in_play(side) for side in SIDES}
+    return Outcome(seed, game.winner, game.ending or "draw", game.turn, {s: len(f) for s, f in standing.items()},
+                   {s: sum(t.profile(f).cost for f in fs) for s, fs in standing.items()})
+
+
+def _play_chunk(task: tuple[SkirmishParams, list[int]]) -> list[Outcome]:
+    params, seeds = task
+    return [play_game(params, seed) for seed in seeds]
+
+
+def run(params: SkirmishParams, games: int, seed: int, workers: int = 1,
+        progress: Callable[[int], None] | None = None) -> list[Outcome]:
+    """`games` games, in order; `progress` is told how many are done as they finish."""
+    seeds = [game_seed(seed, number) for number in range(games)]
+    chunks = [(params, seeds[i:i + CHUNK]) for i in range(0, games, CHUNK)]
+    outcomes: list[Outcome] = []
+    results: Iterator[list[Outcome]]
+    if workers <= 1:
+        results = map(_play_chunk, chunks)
+        for chunk in results:
+            outcomes += chunk
+            if progress:
+                progress(len(outcomes))
+        return outcomes
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for chunk in pool.map(_play_chunk, chunks):  # in order, whatever order they finish in
+            outcomes += chunk
+            if progress:
+                progress(len(outcomes))
+    return outcomes
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """The 95% confidence interval of a rate of `hits` in `n` (Wilson's score interval)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = hits / n
+    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
+    spread = Z95 / (1 + Z95 ** 2 / n) * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n))
+    return (max(0.0, centre - spread), min(1.0, centre + spread))
+
+
+def summary(params: SkirmishParams, seed: int, outcomes: list[Outcome]) -> dict[str, Any]:
+    """The run as a JSON document: win rates with their intervals, turns, survivors, and every game."""
+    n = len(outcomes)
+    rates = {}
+    for name in (*SIDES, None):
+        hits = sum(1 for o in outcomes if o.winner == name)
+        low, high = wilson(hits, n)
+        rates[name or "draw"] = {"games": hits, "rate": hits / n if n else 0.0, "low": low, "high": high}
+    return {
+        "format": "dedale/zombstone-simulation", "version": 1, "seed": seed, "params": params.to_json(),
+        "games": n, "wins": rates,
+        "turns": sum(o.turns for o in outcomes) / n if n else 0.0,
+        "endings": {e: sum(1 for o in outcomes if o.ending == e) for e in ("eliminated", "turns", "draw")},
+        "survivors": {s: sum(o.survivors[s] for o in outcomes) / n if n else 0.0 for s in SIDES},
+        "dollars": {s: sum(o.dollars[s] for o in outcomes) / n if n else 0.0 for s in SIDES},
+        "outcomes": [asdict(o) for o in outcomes],
+    }

@@ -1,0 +1,161 @@
+"""Zombstone beyond one game: battle runs (seeds per game, workers, confidence intervals), the command line
+(play, simulate), the poker duel as a session, the JSON schemas, and the LOTOW zombie's rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dedale.core.errors import DedaleError
+from dedale.core.rng import Roller, TableSource
+from dedale.systems import system
+from dedale.zombstone.skirmish import lotow
+from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession
+from dedale.zombstone.skirmish.params import SkirmishParams
+from dedale.zombstone.skirmish.session import SkirmishSession
+from dedale.zombstone.skirmish.simulate import game_seed, play_game, run, summary, wilson
+
+AIS = SkirmishParams(side=None)
+
+
+def test_each_game_has_its_own_seed_whatever_the_workers() -> None:
+    one, two = run(AIS, 12, seed=5, workers=1), run(AIS, 12, seed=5, workers=2)
+    assert one == two
+    assert [o.seed for o in one] == [game_seed(5, n) for n in range(12)]
+    assert len({o.seed for o in one}) == 12
+    assert one[3] == play_game(AIS, game_seed(5, 3))  # any game is replayed alone from its seed
+
+
+def test_progress_is_reported_as_games_finish() -> None:
+    seen: list[int] = []
+    run(AIS, 10, seed=1, progress=seen.append)
+    assert seen == sorted(seen) and seen[-1] == 10
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    low, high = wilson(3, 40)
+    assert low < 3 / 40 < high
+
+
+def test_summary_adds_up() -> None:
+    outcomes = run(AIS, 16, seed=9)
+    result = summary(AIS, 9, outcomes)
+    assert result["format"] == "dedale/zombstone-simulation" and result["games"] == 16
+    assert sum(w["games"] for w in result["wins"].values()) == 16
+    assert sum(result["endings"].values()) == 16
+    for name, win in result["wins"].items():
+        assert win["low"] <= win["rate"] <= win["high"], name
+    assert 1 <= result["turns"] <= 8
+    assert all(result["survivors"][side] >= 0 for side in ("lawmen", "zombies"))
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["ok_corral", "high_noon"]))
+def test_ai_games_end_within_the_turn_limit(seed: int, scenario: str) -> None:
+    outcome = play_game(SkirmishParams(scenario=scenario, side=None), seed)
+    assert outcome.ending in ("eliminated", "turns", "draw")
+    assert outcome.turns <= (8 if scenario == "ok_corral" else 6)
+    if outcome.ending == "eliminated":
+        assert outcome.survivors[outcome.winner] > 0 and min(outcome.survivors.values()) == 0  # type: ignore[index]
+
+
+def test_simulate_command(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = cli("zombstone", "simulate", "--games", "8", "--seed", "3")
+    assert code == 0 and "8 games" in out and "lawmen" in out and "95%" in out
+    code, _, _ = cli("zombstone", "simulate", "--games", "8", "--seed", "3", "--workers", "2",
+                     "-o", str(tmp_path / "run.json"))
+    document = json.loads((tmp_path / "run.json").read_text())
+    code, out, _ = cli("zombstone", "simulate", "--games", "8", "--seed", "3", "--json")
+    assert json.loads(out)["outcomes"] == document["outcomes"]  # the workers change nothing
+    code, _, _ = cli("zombstone", "simulate", "--games", "4", "--seed", "1", "-o", str(tmp_path / "run.png"))
+    assert code == 0 and (tmp_path / "run.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("args, problem", [
+    (("--games", "0"), "games"),
+    (("--workers", "0"), "workers"),
+    (("--scenario", "alamo"), "alamo"),
+    (("--policy-a", "reckless"), "reckless"),
+    (("-o", "run.gif"), "run.gif"),
+])
+def test_simulate_refuses_bad_input(cli, args: tuple[str, ...], problem: str) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("zombstone", "simulate", "--seed", "1", *args)
+    assert code == 2 and problem in err and "Traceback" not in err
+
+
+def test_play_command_plays_and_saves(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    save = tmp_path / "game.json"
+    code, out, _ = cli("zombstone", "play", "--seed", "4", "--save", str(save), stdin="a\n" * 12 + "q\n")
+    assert code == 0 and save.exists() and "Zombstone" in out
+    document = json.loads(save.read_text())
+    assert document["format"] == "dedale/zombstone" and len(document["events"]) == 12
+    code, _, _ = cli("zombstone", "play", "--load", str(save), stdin="1\nq\n")
+    assert code == 0 and len(json.loads(save.read_text())["events"]) == 13
+    code, _, err = cli("zombstone", "play", "--side", "outlaws", "--seed", "1", stdin="q\n")
+    assert code == 2 and "outlaws" in err
+
+
+def test_documents_follow_their_schemas() -> None:
+    game_schema = json.loads(system("zombstone").schema())
+    duel_schema = json.loads(system("zombstone-duel").schema())
+    for schema in (game_schema, duel_schema):
+        jsonschema.Draft202012Validator.check_schema(schema)
+    game = SkirmishSession(SkirmishParams(side="zombies"), 3)
+    for _ in range(30):
+        game.auto_step()
+    jsonschema.validate(json.loads(json.dumps(game.to_json())), game_schema)
+    duel = DuelSession(DuelParams(added=5), 3).run_autopilot()
+    jsonschema.validate(json.loads(json.dumps(duel.to_json())), duel_schema)
+
+
+def test_the_duel_session_plays_one_deal_against_the_ai() -> None:
+    duel = DuelSession(DuelParams(added=10, style="bold"), 21)
+    assert duel.state.duel is not None and duel.state.duel.stakes == [25, 15]
+    labels = [c.label for c in duel.choices()]
+    assert labels[0] in ("Check", "Fold (and flee)") and any(label.startswith("All in") for label in labels)
+    duel.run_autopilot()
+    assert duel.is_over
+    state = duel.state.duel
+    assert sum(state.stacks) == 40 and state.pot == 0  # money is only moved: the pot went to its winner
+    again = DuelSession.from_json(json.loads(json.dumps(duel.to_json())))
+    assert again.to_json() == duel.to_json()
+    document = duel.to_json()
+    assert document["fame_points"] == state.winnings // 7 and document["left"] == state.winnings % 7
+
+
+def test_the_duel_refuses_bad_stakes() -> None:
+    with pytest.raises(DedaleError) as raised:
+        DuelParams(added=-1)
+    assert "added" in raised.value.message("en")
+    with pytest.raises(DedaleError):
+        DuelParams(style="reckless")
+
+
+def test_lotow_zombie_profile() -> None:
+    zombie = lotow.zombie()
+    assert (zombie.shoot, zombie.fight, zombie.strength, zombie.grit, zombie.attacks, zombie.cost, zombie.move) == (
+        "6+", 2, 3, 1, 1, 10, 4)
+    assert set(zombie.rules) == {"slow", "indestructible"}
+
+
+def test_lotow_indestructible_only_a_six_wounds() -> None:
+    roller = Roller(TableSource(["6", "5", "1", "6"]), [])
+    assert lotow.wound_roll(roller, 4) == 2
+    assert roller.log[-1]["decided"] == {"key": "lotow.hurt", "wounds": 2}
+    assert lotow.wound_roll(roller, 0) == 0
+
+
+def test_lotow_indecrottable_loses_an_inch_a_wound() -> None:
+    zombie = lotow.Indecrottable()
+    assert zombie.moves == 4 and not zombie.destroyed
+    zombie = zombie.wounded(3)
+    assert zombie.moves == 1 and not zombie.destroyed
+    assert zombie.wounded(1).destroyed and zombie.wounded(5).moves == 0
