@@ -159,3 +159,21 @@ def test_lotow_indecrottable_loses_an_inch_a_wound() -> None:
     zombie = zombie.wounded(3)
     assert zombie.moves == 1 and not zombie.destroyed
     assert zombie.wounded(1).destroyed and zombie.wounded(5).moves == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("scenario, side", [("ok_corral", "lawmen"), ("high_noon", "zombies")])
+def test_every_question_and_choice_reads_as_words(scenario: str, side: str, lang: str) -> None:
+    """What a player sees at each step: the question and every choice, in words (no message key left)."""
+    session = SkirmishSession(SkirmishParams(scenario=scenario, side=side), 12, lang=lang)
+    kinds = set()
+    for _ in range(400):
+        if session.is_over:
+            break
+        question = session.question()
+        assert question and "skirmish." not in question and "{" not in question
+        kinds.add(session.ask.kind)  # type: ignore[union-attr]
+        for choice in session.choices():
+            assert choice.label and "skirmish." not in choice.label and "dir." not in choice.label, choice.id
+        session.auto_step()
+    assert {"initiative", "first", "activate", "action", "reroll"} <= kinds

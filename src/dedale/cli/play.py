@@ -69,6 +69,9 @@ class Player:
                 accepted = ", ".join(options)
             return t("play.enter", self.lang, what=describe_request(session.pending, self.lang),
                      accepted=accepted) + " "
+        question = session.question()
+        if question:
+            typer.echo(question)
         for number, choice in enumerate(session.choices(), 1):
             key = f" [{choice.data['key']}]" if "key" in choice.data else ""
             typer.echo(f"  {number:>3}. {choice.label}{key}")

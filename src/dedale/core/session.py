@@ -134,6 +134,10 @@ class Session(ABC):
         hex) and say here how each reads."""
         return entry
 
+    def question(self) -> str | None:
+        """What the current choice is about, in words, when the choices alone do not say it."""
+        return None
+
     def choices(self) -> list[Choice]:
         if self.pending is not None:
             return [Choice(ENTER + option, option, {"kind": "enter"}) for option in self.pending.options]

@@ -87,6 +87,6 @@ def context(session: Session, session_id: str, lang: str) -> dict[str, Any]:
     listed = choices(session)
     return {"id": session_id, "session": session, "system": session.system, "picture": picture(session, listed),
             "choices": listed, "faces": [face(session, c) for c in listed],
-            "prompt": prompt(session, lang), "log": log_lines(session, lang),
+            "prompt": prompt(session, lang), "question": session.question(), "log": log_lines(session, lang),
             "over": session.is_over, "steps": len(session.events), "pending": session.pending,
             "analysis": analysis_lines(session), "title": t(f"web.system.{session.system}", lang)}

@@ -84,6 +84,15 @@ class DuelSession(BaseSession):
         return [Choice(a.id, (lambda a=a: a.label(self.lang)), {"kind": "bet", "amount": a.amount, "cost": a.cost})
                 for a in poker.actions(self.state.duel)]
 
+    def question(self) -> str | None:
+        duel = self.state.duel
+        if duel is None or duel.over:
+            return None
+        from dedale.i18n import t
+
+        return t("duel.your_turn", self.lang, street=t(f"duel.street.{duel.street}", self.lang), pot=duel.pot,
+                 stack=duel.stacks[PLAYER], to_call=max(duel.bets) - duel.bets[PLAYER])
+
     def apply(self, choice: Choice) -> None:
         assert self.state.duel is not None
         poker.act(self.state.duel, choice.id, self.roller, self.state.deck)

@@ -120,17 +120,23 @@ def _keep_option(showing: Counts, kept: Counts, advised: bool) -> Option:
                   {"advised": advised})
 
 
-def _valued(spec: RollSpec, round_: int, showing: Counts, values: tuple[np.ndarray, int],
+def _valued(spec: RollSpec, round_: int, showing: Counts, values: tuple[np.ndarray, int, str],
             options: tuple[Option, ...], best: int) -> tuple[Option, ...]:
-    """A person's options with their worth under the optimal play (the engine's pick first)."""
-    terminal, scale = values
+    """A person's options with what each is worth under the optimal play, the engine's pick first and
+    starred. `values`: the final multisets' values, their scale, and what they measure: the chance to win
+    (`win`), not to be hit (`safe`, from values of -1 and 0), to pass a Guts test (`pass`), or, when both
+    can deal damage, the chance to win less the chance to lose (`edge`)."""
+    terminal, scale, measure = values
     later = RollSpec(spec.dice, spec.budget, spec.rounds - round_, spec.cards, spec.skill)
-    worth = {_keep_id(o.keep): o.value for o in advise(later, showing, terminal, scale)}
+    worth = {_keep_id(o.keep): float(o.value) for o in advise(later, showing, terminal, scale)}
     best_id = _keep_id(keeps(spec.dice)[best])
     ranked = sorted(options, key=lambda o: (o.id != best_id, -worth[o.id]))
-    return tuple(Option(o.id, "skirmish.option.keep_valued", {**o.args, "value": f"{float(worth[o.id]):+.0%}"
-                                                             if worth[o.id] < 0 else f"{float(worth[o.id]):.0%}"},
-                        o.data) for o in ranked)
+
+    def shown(value: float) -> str:
+        return f"{value:+.0%}" if measure == "edge" else f"{1 + value if measure == 'safe' else value:.0%}"
+    return tuple(Option(o.id, f"skirmish.option.keep_{measure}", {**o.args, "value": shown(worth[o.id]),
+                                                                   "mark": "★ " if o.id == best_id else ""}, o.data)
+                 for o in ranked)
 
 
 def add_cards(t: Table, figure: Figure, counts: Counts, skill: int | None, budget: list[int]) -> Flow[tuple[int, ...]]:
@@ -202,15 +208,15 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
                   how=word(f"skirmish.how.{reaction}"), covers=len(covers), a_dice=a_spec.dice, a_rerolls=a_spec.budget,
                   d_dice=d_spec.dice, d_rerolls=d_spec.budget)
 
-    def a_advice(round_: int) -> tuple[np.ndarray, int]:
-        return policies(a_spec, d_spec, deals)[2], total_ways(d_spec)
+    def a_advice(round_: int) -> tuple[np.ndarray, int, str]:
+        return policies(a_spec, d_spec, deals)[2], total_ways(d_spec), "edge" if deals else "win"
 
     a_plan = attacker_plan(a_spec, d_spec, deals)
     a_key = yield from roll_hand(t, attacker, a_spec, a_advice, lambda r, i: a_plan[r][i], "skirmish.roll_attack",
                                  budget)
     d_terminal = defender_terminal(d_spec, a_key, deals)
     d_budget = [t.profile(defender).hand]  # a reaction has a Hand budget of its own
-    d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1),
+    d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1, "edge" if deals else "safe"),
                                  lambda r, i: defender_keep(d_spec, d_terminal, r, i), "skirmish.roll_defend", d_budget)
     fire = {"from": attacker.id, "to": defender.id, "kind": reaction, "turn": t.game.turn,
             "line": [round(attacker.x, 2), round(attacker.y, 2), round(defender.x, 2), round(defender.y, 2)],
@@ -271,18 +277,18 @@ def _dodge(t: Table, figure: Figure, shooter: Figure) -> Flow[None]:
         to = t.field.dodge(figure.pos, spot, others, enemies)
         if to != figure.pos and bool(t.covers(shooter.pos, to)):
             options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_cover", {},
-                                                    {"to": _rounded(to), "cover": True}))
+                                                    {"to": to, "cover": True}))
     away = (2 * figure.x - shooter.x, 2 * figure.y - shooter.y)
     to = t.field.dodge(figure.pos, away, others, enemies)
     if to != figure.pos:
         options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_away", {},
-                                                {"to": _rounded(to), "away": True}))
+                                                {"to": to, "away": True}))
     if person:  # a person may dodge any way (an AI dodges to cover, or away)
         for name, (dx, dy) in COMPASS.items():
             to = t.field.dodge(figure.pos, (figure.x + dx * DODGE, figure.y + dy * DODGE), others, enemies)
             if to != figure.pos:
                 options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_to",
-                                                        {"way": f"dir.{name}"}, {"to": _rounded(to)}))
+                                                        {"way": f"dir.{name}"}, {"to": to}))
     if not options:  # nowhere to go
         return
     choices = tuple(options.values())
@@ -383,7 +389,7 @@ def guts(t: Table, figure: Figure, why: str) -> Flow[bool]:
     spec = spec_for(t, figure, 0)
     terminal = guts_terminal(spec)
     found = guts_plan(spec)
-    key = yield from roll_hand(t, figure, spec, lambda r: (terminal, 1), lambda r, i: found[r][i],
+    key = yield from roll_hand(t, figure, spec, lambda r: (terminal, 1, "pass"), lambda r, i: found[r][i],
                                "skirmish.guts_roll", [0])
     passed = key[0] >= GUTS_HAND
     t.roller.note("skirmish.guts_passed" if passed else "skirmish.guts_failed", figure=t.who(figure),

@@ -14,6 +14,7 @@ from dedale.core.errors import DedaleError
 from dedale.core.rng import Request
 from dedale.core.session import ENTER, Choice, Event, Session
 from dedale.i18n import t as tr
+from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.model import Game
@@ -70,6 +71,20 @@ class SkirmishSession(Session):
         assert isinstance(self.ask, Ask)
         ask = self.ask
         return [Choice(o.id, (lambda o=o: label(self, o)), {**o.data, "kind": ask.kind}) for o in ask.every()]
+
+    def question(self) -> str | None:
+        if not isinstance(self.ask, Ask):
+            return None
+        about = dict(self.ask.about)
+        if "dice" in about:
+            about["dice"] = describe(about["dice"])
+        if "shooter" in about:
+            about["shooter"] = self.table_top.who(self.table_top.game.figure(about["shooter"]))
+        if "figure" in about:
+            about["figure"] = self.table_top.who(self.table_top.game.figure(about["figure"]))
+        words = {k: v for k, v in about.items() if k not in ("duel", "key", "side")}  # key: the hand, as a key
+        return tr(f"skirmish.ask.{self.ask.kind}", self.lang, side=tr(f"skirmish.side.{self.ask.side}", self.lang),
+                  **words)
 
     def apply(self, choice: Choice) -> None:
         self._resume(choice.id)

@@ -245,17 +245,17 @@ def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", 
         charge = distance(to, enemy.pos) <= CONTACT
         _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.charge" if charge else
                                        "skirmish.option.toward", {"target": enemy.id},
-                                       {"to": _rounded(to), "figure": enemy.id, "charge": charge}))
+                                       {"to": to, "figure": enemy.id, "charge": charge}))
     if enemies and "cover" in groups:
         for spot in t.field.cover_spots(figure.pos, MOVE, [enemies[0].pos], others, 3 if person else 1):
             to = t.field.move(figure.pos, spot, MOVE, others)
             _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.to_cover", {},
-                                           {"to": _rounded(to), "cover": True}))
+                                           {"to": to, "cover": True}))
     if "compass" in groups:
         for name, (dx, dy) in COMPASS.items():
             to = t.field.move(figure.pos, (figure.x + dx * MOVE, figure.y + dy * MOVE), MOVE, others)
             _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.move", {"way": f"dir.{name}"},
-                                           {"to": _rounded(to)}))
+                                           {"to": to}))
     return list(found.values())
 
 
