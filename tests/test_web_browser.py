@@ -422,3 +422,56 @@ def test_phone_width_without_horizontal_scroll(browser: Browser, server: Server,
         page.screenshot(path=str(shots / "zombstone-phone.png"), full_page=True)
     finally:
         page.context.close()
+
+
+# --- Zombstone: a skirmish against the AI and the poker duel ------------------------------------------------
+def test_a_skirmish_against_the_ai(page: Page, server: Server, shots: Path, tmp_path: Path) -> None:
+    """Start High Noon from its form, make the first decisions by clicking (the duel's bets, then the map's
+    targets when offered), let the autopilot finish, and download the game."""
+    page.goto("/new/zombstone")
+    page.locator('select[name="scenario"]').select_option("high_noon")
+    page.locator('select[name="side"]').select_option("zombies")
+    page.locator('form.params [name="seed"]').fill("77")
+    page.locator("form.params button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    wait_htmx(page)
+    expect(page.locator("#board svg")).to_be_visible()
+    expect(page.locator("p.question")).to_be_visible()  # each decision says what it is about
+    rng = random.Random(77)
+    clicked_map = False
+    for _ in range(25):
+        targets = page.locator("#board [data-choice]")
+        if targets.count() and rng.random() < 0.5:
+            click_step(page, targets.nth(rng.randrange(targets.count())))
+            clicked_map = True
+        else:
+            buttons = choice_buttons(page)
+            click_step(page, buttons.nth(rng.randrange(buttons.count())))
+    assert clicked_map, "the map offered nothing to click in 25 decisions"
+    page.screenshot(path=str(shots / "zombstone-laptop.png"), full_page=True)
+    before = steps_shown(page)
+    page.get_by_role("button", name="Autopilot to the end").click()
+    expect(page.locator("p.status strong")).to_be_visible(timeout=60_000)
+    assert steps_shown(page) > before
+    state = api(server.url, "GET", f"/api/sessions/{session_id(page)}")
+    assert state["over"] and state["choices"] == []
+    document = json.loads(download(page, "json", tmp_path).read_text())
+    assert document["format"] == "dedale/zombstone" and document["seed"] == 77
+    assert document["game"]["ending"] in ("eliminated", "turns", "draw")
+    assert document["game"]["duel"] is not None  # High Noon opens with the duel
+
+
+def test_the_poker_duel_by_clicking(page: Page, server: Server, shots: Path, tmp_path: Path) -> None:
+    page.goto("/new/zombstone-duel")
+    page.locator('form.params [name="seed"]').fill("5")
+    page.locator('form.params [name="added"]').fill("10")
+    page.locator("form.params button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    wait_htmx(page)
+    expect(page.locator("#board svg")).to_contain_text("You: $24 left")  # $15 and the $10 added, less the ante
+    clicks = play_by_clicking(page, random.Random(5), prefer=("call", "check"))
+    assert clicks >= 1 and finished(page)
+    page.screenshot(path=str(shots / "duel-laptop.png"), full_page=True)
+    document = json.loads(download(page, "json", tmp_path).read_text())
+    assert document["format"] == "dedale/zombstone-duel" and document["duel"]["over"]
+    assert len(document["events"]) == clicks

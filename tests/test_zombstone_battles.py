@@ -177,3 +177,20 @@ def test_every_question_and_choice_reads_as_words(scenario: str, side: str, lang
             assert choice.label and "skirmish." not in choice.label and "dir." not in choice.label, choice.id
         session.auto_step()
     assert {"initiative", "first", "activate", "action", "reroll"} <= kinds
+
+
+def test_the_ais_hole_cards_stay_hidden_until_the_duel_is_over() -> None:
+    duel = DuelSession(DuelParams(), 6)
+    shown = [duel.log_entry(e) for e in duel.log if e.get("for") == "duel.hole"]
+    assert [e["draw"] for e in shown if e["args"]["seat"] == 1] == ["??", "??"]
+    assert all(e["draw"] != "??" for e in shown if e["args"]["seat"] == 0)
+    duel.run_autopilot()
+    assert all(duel.log_entry(e)["draw"] != "??" for e in duel.log if e.get("for") == "duel.hole")
+    game = SkirmishSession(SkirmishParams(scenario="high_noon", side="lawmen"), 4)
+    bets = 0
+    while game.state.duel is None and game.ask is not None and game.ask.kind == "bet":  # type: ignore[union-attr]
+        hidden = [game.log_entry(e)["draw"] for e in game.log if e.get("for") == "duel.hole"]
+        assert hidden.count("??") == 2
+        game.auto_step()
+        bets += 1
+    assert bets >= 1 and game.state.duel is not None

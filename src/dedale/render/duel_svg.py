@@ -52,7 +52,7 @@ def render_svg(document: dict[str, Any]) -> str:
         x = WIDTH / 2 - 2.5 * (CARD_W + 10) + i * (CARD_W + 10) + 5
         body.append(_card(x, HEIGHT / 2 - CARD_H / 2 + 10, board[i]) if i < len(board)
                     else _slot(x, HEIGHT / 2 - CARD_H / 2 + 10))
-    seats = ((1, 78, t("render.duel.ai", lang)), (0, HEIGHT - 40 - CARD_H, t("render.duel.you", lang)))
+    seats = ((1, 66, t("render.duel.ai", lang)), (0, HEIGHT - 40 - CARD_H, t("render.duel.you", lang)))
     for seat, y, who in seats:
         for i, card in enumerate(hole[seat]):
             body.append(_card(WIDTH / 2 - CARD_W - 5 + i * (CARD_W + 10), y, card if seat == 0 or shown else None))
@@ -63,7 +63,7 @@ def render_svg(document: dict[str, Any]) -> str:
                                  fill="#f0e442"))
         if duel["to_act"] == seat and not duel["over"]:
             body.append(svg.text(WIDTH / 2 - CARD_W - 30, y + 45, "▶", 22, "end", fill="#f0e442"))
-    body.append(svg.text(WIDTH / 2, HEIGHT / 2 - CARD_H / 2 - 6, t("render.duel.pot", lang, pot=_pot(duel)), 15,
+    body.append(svg.text(WIDTH / 2, HEIGHT / 2 - CARD_H / 2 - 2, t("render.duel.pot", lang, pot=_pot(duel)), 15,
                          "middle", "bold", "white"))
     if duel["over"]:
         body.append(_banner(duel, lang))

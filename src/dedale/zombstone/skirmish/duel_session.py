@@ -98,6 +98,10 @@ class DuelSession(BaseSession):
         poker.act(self.state.duel, choice.id, self.roller, self.state.deck)
         self._ai_turns()
 
+    def log_entry(self, entry: Any) -> Any:
+        """The AI's hole cards stay face down in the log until the duel is over."""
+        return hide_hole_cards(entry, AI_SEAT) if not self.over else entry
+
     def result_json(self) -> dict[str, Any]:
         duel = self.state.duel
         assert duel is not None
@@ -132,3 +136,10 @@ def load_duel(document: Any) -> dict[str, Any]:
     except (AssertionError, KeyError, TypeError, DedaleError):
         raise DedaleError("error.bad_document", field="duel") from None
     return document
+
+
+def hide_hole_cards(entry: Any, seat: int) -> Any:
+    """A log entry as a player may see it: a hole card dealt to `seat` shows as ??."""
+    if entry.get("for") == "duel.hole" and entry.get("args", {}).get("seat") == seat and "draw" in entry:
+        return {**entry, "draw": "??"}
+    return entry

@@ -123,6 +123,16 @@ class SkirmishSession(Session):
             return
         raise DedaleError("error.autopilot_pending")
 
+    def log_entry(self, entry: Any) -> Any:
+        """In a duel scenario, the AI duellist's hole cards stay face down until the duel is over."""
+        side = self.params.side
+        if side is None or self.state.duel is not None or entry.get("for") != "duel.hole":
+            return entry
+        from dedale.zombstone.skirmish.duel_session import hide_hole_cards
+        from dedale.zombstone.skirmish.showdown import SEATS
+
+        return hide_hole_cards(entry, 1 - SEATS.index(side))
+
     # --- the result ------------------------------------------------------------------------------------
     def result_json(self) -> dict[str, Any]:
         scenario = self.table_top.scenario
