@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import repeat
 
 from dedale.zombstone.skirmish.battlefield import distance
 from dedale.zombstone.skirmish.model import Figure
@@ -50,7 +51,7 @@ class AI:
 
         def urgency(option: Option) -> tuple[float, ...]:
             figure = t.game.figure(option.data["figure"])
-            away = min((distance(figure.pos, e) for e in enemies), default=99.0)
+            away = min(map(distance, repeat(figure.pos, len(enemies)), enemies), default=99.0)
             gun = t.gun(figure)
             return (figure.state == "ready", away <= 1.2, gun is not None and away <= gun.range,
                     STATUS_WEIGHT[t.profile(figure).status], -away)
@@ -157,7 +158,10 @@ def _moves(ask: Ask, group: str) -> list[Option]:
 
 def _nearest(t: Table, figure: Figure) -> Figure | None:
     enemies = [e for e in t.enemies(figure) if not e.hidden]
-    return min(enemies, key=lambda e: distance(figure.pos, e.pos)) if enemies else None
+    if not enemies:
+        return None
+    away = list(map(distance, repeat(figure.pos, len(enemies)), (e.pos for e in enemies)))
+    return enemies[away.index(min(away))]
 
 
 def _enemy_distance(t: Table, figure: Figure) -> float:

@@ -266,14 +266,13 @@ def _fame(t: Table, figure: Figure) -> Flow[int]:
 
 def _dodge(t: Table, figure: Figure, shooter: Figure) -> Flow[None]:
     """The dodging figure moves 2 inches where its player chooses (not into melee), whatever the result:
-    into cover, straight away from the shooter, or (for a person) any compass way. An AI in cover already
-    dodges away (along the line, behind the same cover) without looking for more."""
+    a person into cover, straight away from the shooter or any compass way; an AI straight away (behind the
+    cover it has, if any: the shooter's line does not change)."""
     enemies = [f.pos for f in t.enemies(figure)]
     others = t.others(figure)
     options: dict[tuple[float, float], Option] = {}
     person = t.controllers.get(figure.side) is None
-    looking = 3 if person else (0 if t.covers(shooter.pos, figure.pos) else 1)
-    for spot in t.field.cover_spots(figure.pos, DODGE, [shooter.pos], others, looking) if looking else ():
+    for spot in t.field.cover_spots(figure.pos, DODGE, [shooter.pos], others, 3) if person else ():
         to = t.field.dodge(figure.pos, spot, others, enemies)
         if to != figure.pos and bool(t.covers(shooter.pos, to)):
             options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_cover", {},
@@ -293,7 +292,7 @@ def _dodge(t: Table, figure: Figure, shooter: Figure) -> Flow[None]:
         return
     choices = tuple(options.values())
     answer = yield from t.decide(Ask(figure.side, "dodge", choices, {"figure": figure.id, "shooter": shooter.id}))
-    figure.x, figure.y = next(o for o in choices if o.id == answer).data["to"]
+    figure.place(next(o for o in choices if o.id == answer).data["to"])
 
 
 COMPASS = {"N": (0, -1), "NE": (0.7071, -0.7071), "E": (1, 0), "SE": (0.7071, 0.7071), "S": (0, 1),
@@ -401,6 +400,6 @@ def flee(t: Table, figure: Figure, danger: tuple[float, float]) -> None:
     """A failed Guts test: 6 inches away from the danger, into heavy cover if the way crosses one."""
     if not figure.in_play:
         return
-    figure.x, figure.y = t.field.flee(figure.pos, danger, FLIGHT, t.others(figure))
+    figure.place(t.field.flee(figure.pos, danger, FLIGHT, t.others(figure)))
     figure.state = "fleeing"
     t.roller.note("skirmish.flees", figure=t.who(figure))

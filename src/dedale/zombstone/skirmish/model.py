@@ -12,7 +12,7 @@ from dedale.core.session import State
 IN_PLAY = ("ready", "fleeing")  # fleeing: it fled, and tests its Guts again at its next activation
 
 
-@dataclass
+@dataclass(slots=True)
 class Figure:
     id: int
     profile: str
@@ -26,10 +26,15 @@ class Figure:
     hidden: bool = False  # a High Noon token no enemy has seen yet
     fame: int = 0  # Fame points won in a duel, each worth a reroll die once
     hired: bool = False  # joined with a duel's winnings
+    pos: tuple[float, float] = field(init=False, repr=False, compare=False)  # (x, y), asked for all the time
 
-    @property
-    def pos(self) -> tuple[float, float]:
-        return (self.x, self.y)
+    def __post_init__(self) -> None:
+        self.pos = (self.x, self.y)
+
+    def place(self, point: tuple[float, float]) -> None:
+        """Move the figure (the only way to: `pos` follows)."""
+        self.x, self.y = point
+        self.pos = (self.x, self.y)
 
     @property
     def in_play(self) -> bool:

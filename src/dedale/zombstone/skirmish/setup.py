@@ -24,7 +24,7 @@ def setup(t: Table) -> Flow[None]:
     if t.scenario.duel is not None:
         for side in game.sides:
             figure = duellist(t, side)
-            figure.x, figure.y = _duel_spot(t, side)
+            figure.place(_duel_spot(t, side))
             placed.add(figure.id)
     for side in game.sides:
         _deploy(t, side, [f for f in game.figures if f.side == side and f.id not in placed])
@@ -69,6 +69,6 @@ def _deploy(t: Table, side: str, figures: list[Figure]) -> None:
         spot = next((p for p in spots if t.field.free(p, taken)), None)
         if spot is None:
             raise DedaleError("error.skirmish.deploy_full", side=side, scenario=t.scenario.id)
-        figure.x, figure.y = spot
+        figure.place(spot)
         taken.append(spot)
         figure.hidden = duel is not None and duel.hidden

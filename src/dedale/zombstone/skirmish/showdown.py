@@ -135,5 +135,5 @@ def _free_moves(t: Table, side: str) -> Flow[None]:
                    *move_options(t, figure))
         answer = yield from t.decide(Ask(side, "free_move", options, {"figure": figure.id}))
         chosen = next(o for o in options if o.id == answer)
-        figure.x, figure.y = chosen.data["to"]
+        figure.place(chosen.data["to"])
         reveal(t)

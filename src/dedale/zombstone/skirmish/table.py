@@ -25,7 +25,7 @@ T = TypeVar("T")
 Flow = Generator["Ask | Request", str, T]  # what the rules yield, what they are sent back, what they return
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Option:
     """One answer to an `Ask`: a stable id, its words (a message key and arguments), and what it points at
     (a point of the table, a figure) for pictures and pages."""

@@ -31,6 +31,7 @@ MOVE = 4.0  # inches a move action covers
 HAND = 5  # cards a side draws up to at upkeep
 HAND_WITHOUT_STARS = 3
 CHARGE_STOP = CONTACT - 0.05
+REACH = MOVE + CONTACT  # an enemy this close may be charged in one move
 LOW_CARDS = ("2", "3", "4", "5", "6", "7", "8")
 
 
@@ -235,12 +236,13 @@ def targets(t: Table, figure: Figure) -> list[tuple[Figure, int]]:
 def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", "cover", "compass")) -> list[Option]:
     """Where one move may take the figure: toward each enemy (a charge when it reaches contact), behind
     cover from the nearest enemy, and the eight compass directions; each destination once. An AI, which
-    goes for the enemy or for cover, looks at the two nearest enemies and the best cover only."""
+    goes for the enemy or for cover, looks at the nearest enemy, those it could charge, and the best cover."""
     others = t.others(figure)
     found: dict[tuple[float, float], Option] = {}
     person = t.controllers.get(figure.side) is None
     enemies = sorted((e for e in t.enemies(figure) if not e.hidden), key=lambda e: distance(figure.pos, e.pos))
-    for enemy in enemies[:4 if person else 2] if "toward" in groups else ():
+    near = enemies[:4] if person else enemies[:1] + [e for e in enemies[1:] if distance(figure.pos, e.pos) <= REACH]
+    for enemy in near if "toward" in groups else ():
         to = t.field.move(figure.pos, enemy.pos, MOVE, others, stop_at=CHARGE_STOP)
         charge = distance(to, enemy.pos) <= CONTACT
         _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.charge" if charge else
@@ -265,7 +267,7 @@ def _add(found: dict[tuple[float, float], Option], figure: Figure, to: tuple[flo
 
 
 def _move(t: Table, figure: Figure, to: tuple[float, float]) -> Flow[None]:
-    figure.x, figure.y = to
+    figure.place(to)
     t.roller.note("skirmish.moved", figure=t.who(figure), x=f"{to[0]:g}", y=f"{to[1]:g}")
     if t.profile(figure).has("frightening"):  # a Frightening charge: whoever it reaches tests its Guts
         for enemy in _in_contact(t, figure):
