@@ -77,15 +77,17 @@ class AI:
         if shots:
             cover_moves = _moves(ask, "cover")
             return cover_moves[0] if cover_moves else max(shots, key=lambda o: self._shot_worth(t, figure, o))
-        toward = _moves(ask, "toward")
-        charges = [o for o in toward if o.data.get("charge")]
-        if t.gun(figure) is None or (t.profile(figure).has("zombie") and charges):  # a brawler closes in
+        brawler = t.gun(figure) is None
+        if brawler or t.profile(figure).has("zombie"):  # a brawler closes in; an armed zombie charges if it can
+            toward = _moves(ask, "toward")
+            charges = [o for o in toward if o.data.get("charge")]
             if charges:
                 return min(charges, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
-            if toward:
+            if brawler and toward:
                 return min(toward, key=lambda o: distance(o.data["to"], t.game.figure(o.data["figure"]).pos))
         if in_cover and self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4:
             return end  # wait in cover for the enemy to come into range
+        toward = _moves(ask, "toward")
         cover_moves = _moves(ask, "cover") if self.style != "aggressive" else []
         nearer = [o for o in [*cover_moves, *toward] if _closer(t, figure, o.data["to"])]
         if nearer:

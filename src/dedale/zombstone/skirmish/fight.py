@@ -56,12 +56,17 @@ def defender_terminal(d_spec: RollSpec, a_key: tuple[int, ...], deals: bool) -> 
     return np.where(place >= above, int(deals), np.where(place < below, -1, 0))
 
 
+@cache
+def _transitions(dice: int) -> np.ndarray:
+    return transitions(dice).astype(np.float64)  # exact: small integers; float products run on BLAS
+
+
 def defender_keep(d_spec: RollSpec, terminal: np.ndarray, round_: int, index: int) -> int:
     """The defender's best keep for the multiset it shows. With one round left it is worked out for that
     multiset alone (a few dozen keeps); with more, from the whole optimal policy."""
     if d_spec.rounds - round_ == 1:
         allowed = allowed_keeps(d_spec.dice, d_spec.budget)[index]
-        return int(allowed[int(np.argmax(transitions(d_spec.dice)[allowed] @ terminal))])
+        return int(allowed[int(np.argmax(_transitions(d_spec.dice)[allowed] @ terminal))])
     later = RollSpec(d_spec.dice, d_spec.budget, d_spec.rounds - round_, d_spec.cards, d_spec.skill)
     return int(optimise(later, terminal).choices[0][index])
 
@@ -71,6 +76,7 @@ def guts_plan(spec: RollSpec) -> tuple[np.ndarray, ...]:
     return tuple(c.astype(np.int16) for c in optimise(spec, guts_terminal(spec)).choices)
 
 
+@cache
 def guts_terminal(spec: RollSpec) -> np.ndarray:
     return (categories(spec) >= GUTS_HAND).astype(np.int64)
 
