@@ -263,7 +263,10 @@ class Battlefield:
         return self._clear(a, (b[0] + nx, b[1] + ny)) or self._clear(a, (b[0] - nx, b[1] - ny))
 
     def _clear(self, a: Point, b: Point) -> bool:
-        return not any(building.crosses(a, b) for building in self._buildings)
+        low_x, high_x, low_y, high_y = min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1])
+        return not any(building.crosses(a, b) for building in self._buildings  # the far ones skipped quickly
+                       if not (building.x > high_x or building.x + building.w < low_x
+                               or building.y > high_y or building.y + building.h < low_y))
 
     def covers(self, shooter: Point, target: Point) -> list[Terrain]:
         """The cover between them, each piece once, nearest the shooter first; a building is heavy cover."""

@@ -378,7 +378,7 @@ def check_end(t: Table) -> None:
     """A side with no character left in play has lost."""
     if t.over:
         return
-    standing = {side: bool(t.game.in_play(side)) for side in t.game.sides}
+    standing = {side: bool(t.standing(side)) for side in t.game.sides}
     if not all(standing.values()):
         t.game.winner = next((side for side, left in standing.items() if left), None)
         t.game.ending = "eliminated" if t.game.winner else "draw"

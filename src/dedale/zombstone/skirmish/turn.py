@@ -60,7 +60,7 @@ def turn(t: Table) -> Flow[None]:
 
 def upkeep(t: Table) -> Flow[None]:
     for name, side in t.game.sides.items():
-        stars = any(t.profile(f).status == "star" for f in t.game.in_play(name))
+        stars = any(t.profile(f).status == "star" for f in t.standing(name))
         limit = HAND_WITHOUT_STARS if side.had_stars and not stars else HAND
         while len(side.hand) < limit:
             card = yield from t.draw("skirmish.upkeep_draw", side=word(f"skirmish.side.{name}"))
@@ -138,7 +138,7 @@ def activations(t: Table, first: str) -> Flow[None]:
 
 
 def _waiting(t: Table, side: str) -> list[Figure]:
-    return [f for f in t.game.in_play(side) if not f.activated]
+    return [f for f in t.standing(side) if not f.activated]
 
 
 def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
