@@ -768,3 +768,19 @@ def test_an_unknown_scenario_is_refused() -> None:
     assert "tombstone" in str(error.value) and "ok_corral" in str(error.value)
     with pytest.raises(DedaleError):
         SkirmishParams(scenario="tombstone")
+
+
+def test_a_scenario_may_ask_one_side_to_survive(tmp_path: Path) -> None:
+    """`victory = "survive_zombies"`: at the turn limit the zombies win if anyone of theirs still stands."""
+    folder = edited(tmp_path, "scenarios.toml", 'victory = "dollars"', 'victory = "survive_zombies"')
+    params = SkirmishParams(side=None, data=folder)
+    endings = set()
+    for seed in range(3):
+        session = SkirmishSession(params, seed)
+        endings.add(session.state.ending)
+        if session.state.ending != "eliminated":
+            assert session.state.winner == "zombies" and session.state.ending == "turns"
+    assert "turns" in endings
+    with pytest.raises(DedaleError) as raised:
+        load_catalogue(edited(tmp_path, "scenarios.toml", 'victory = "dollars"', 'victory = "glory"'))
+    assert "glory" in raised.value.message("en") and "survive_lawmen" in raised.value.message("en")

@@ -83,14 +83,18 @@ def _hexcrawl() -> System:
     from dedale.hexcrawl.tables import load_tables
     from dedale.render.hex_svg import render_svg
     from dedale.render.hex_text import render_text
+
+    return System("hexcrawl", HexcrawlSession, HexMap.from_json, _pictures(render_svg, render_text), render_text,
+                  load_tables)
+
+
+def _pictures(draw: Callable[[Any], str], text: Callable[[Any], str]) -> dict[str, Callable[[Any, dict[str, Any]],
+                                                                                            bytes]]:
+    """The formats of a result drawn by one SVG function: .svg, .png and .pdf from it, .txt from `text`."""
     from dedale.render.png import svg_to_png
 
-    return System("hexcrawl", HexcrawlSession, HexMap.from_json, {
-        ".svg": lambda m, _: render_svg(m).encode("utf-8"),
-        ".png": lambda m, _: svg_to_png(render_svg(m)),
-        ".txt": lambda m, _: render_text(m).encode("utf-8"),
-        ".pdf": lambda m, _: _pdf(render_svg(m)),
-    }, render_text, load_tables)
+    return {".svg": lambda m, _: draw(m).encode("utf-8"), ".png": lambda m, _: svg_to_png(draw(m)),
+            ".txt": lambda m, _: text(m).encode("utf-8"), ".pdf": lambda m, _: _pdf(draw(m))}
 
 
 def _keylock() -> System:
@@ -120,31 +124,20 @@ def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
 
 
 def _zombstone() -> System:
-    from dedale.render.png import svg_to_png
     from dedale.render.zombstone_svg import render_svg
     from dedale.render.zombstone_text import render_text
     from dedale.zombstone.skirmish.session import SkirmishSession
     from dedale.zombstone.skirmish.view import GameView
 
-    return System("zombstone", SkirmishSession, GameView.from_json, {
-        ".svg": lambda v, _: render_svg(v).encode("utf-8"),
-        ".png": lambda v, _: svg_to_png(render_svg(v)),
-        ".txt": lambda v, _: render_text(v).encode("utf-8"),
-        ".pdf": lambda v, _: _pdf(render_svg(v)),
-    }, render_text)
+    return System("zombstone", SkirmishSession, GameView.from_json, _pictures(render_svg, render_text), render_text)
 
 
 def _duel() -> System:
     from dedale.render.duel_svg import render_svg, render_text
-    from dedale.render.png import svg_to_png
     from dedale.zombstone.skirmish.duel_session import DuelSession, load_duel
 
-    return System("zombstone-duel", DuelSession, load_duel, {
-        ".svg": lambda d, _: render_svg(d).encode("utf-8"),
-        ".png": lambda d, _: svg_to_png(render_svg(d)),
-        ".txt": lambda d, _: render_text(d).encode("utf-8"),
-        ".pdf": lambda d, _: _pdf(render_svg(d)),
-    }, render_text, schema_file="duel_schema.json")
+    return System("zombstone-duel", DuelSession, load_duel, _pictures(render_svg, render_text), render_text,
+                  schema_file="duel_schema.json")
 
 
 def _pdf(svg_text: str) -> bytes:

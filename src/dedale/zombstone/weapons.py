@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 
 from dedale.core.errors import DedaleError
 
@@ -24,16 +21,11 @@ class Weapon:
         return found.get(lang) or found.get("en") or self.id
 
 
-@cache
 def weapons() -> dict[str, Weapon]:
-    text = resources.files("dedale.zombstone").joinpath("data/weapons.toml").read_text(encoding="utf-8")
-    found = {}
-    for entry in tomllib.loads(text)["weapon"]:
-        label = entry.get("label", entry["id"])
-        labels = tuple(sorted(label.items())) if isinstance(label, dict) else (("en", label),)
-        found[entry["id"]] = Weapon(entry["id"], labels, int(entry["damage"]), bool(entry.get("melee", False)),
-                                    bool(entry.get("unarmed", False)), float(entry.get("range", 0)))
-    return found
+    """The shipped weapons (`data/weapons.toml`), read and checked with the rest of the game's data."""
+    from dedale.zombstone.skirmish.catalogue import load_catalogue  # the catalogue holds weapons as one kind
+
+    return load_catalogue().weapons
 
 
 def weapon(name: str, melee: bool | None = None) -> Weapon:

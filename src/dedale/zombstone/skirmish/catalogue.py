@@ -20,6 +20,7 @@ from dedale.zombstone.weapons import Weapon
 STATUSES = ("star", "supporting", "extra")
 SIDES = ("lawmen", "zombies")
 LIMITS = {"star": 2, "supporting": 4}  # a band's Stars and Supporting roles (Extras: no limit)
+VICTORIES = ("dollars", "survive_lawmen", "survive_zombies")  # what decides a game at its turn limit
 FILES = ("weapons.toml", "profiles.toml", "bands.toml", "scenarios.toml")
 
 
@@ -81,6 +82,7 @@ class Scenario:
     bands: dict[str, str]  # side -> band id
     deploy: dict[str, tuple[float, float, float, float]]  # side -> zone (x, y, w, h)
     duel: Duel | None
+    victory: str = "dollars"  # at the turn limit: the side worth more standing, or a side that must survive
 
     def name(self, lang: str = "en") -> str:
         return _label(self.names, lang)
@@ -309,5 +311,5 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
             entry.get("id", str), entry.labels("name"), entry.labels("story", {}), battlefield,
             entry.number("turns", 1, 50, 8), entry.choice("first", SIDES, "lawmen"),
             {side: chosen[side] for side in SIDES}, {side: tuple(map(float, deploy[side])) for side in SIDES},
-            duel)
+            duel, entry.choice("victory", VICTORIES, "dollars"))
     return found

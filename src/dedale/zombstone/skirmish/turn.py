@@ -323,9 +323,14 @@ def reveal(t: Table) -> None:
 
 
 def _time_up(t: Table) -> None:
+    """The turn limit: the scenario's victory decides (a side to survive wins if it has anyone left, as it
+    has at this point; else the side whose characters still standing are worth more dollars)."""
     worth = {side: sum(t.profile(f).cost for f in t.game.in_play(side)) for side in t.game.sides}
     ranked = sorted(worth, key=lambda side: -worth[side])
-    t.game.winner = ranked[0] if worth[ranked[0]] > worth[ranked[1]] else None
+    if t.scenario.victory.startswith("survive_"):
+        t.game.winner = t.scenario.victory.removeprefix("survive_")
+    else:
+        t.game.winner = ranked[0] if worth[ranked[0]] > worth[ranked[1]] else None
     t.game.ending = "turns" if t.game.winner else "draw"
     t.roller.note("skirmish.ending_turns", winner=t.game.winner or "-", lawmen=worth["lawmen"],
                   zombies=worth["zombies"])
