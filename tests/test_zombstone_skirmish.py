@@ -784,3 +784,21 @@ def test_a_scenario_may_ask_one_side_to_survive(tmp_path: Path) -> None:
     with pytest.raises(DedaleError) as raised:
         load_catalogue(edited(tmp_path, "scenarios.toml", 'victory = "dollars"', 'victory = "glory"'))
     assert "glory" in raised.value.message("en") and "survive_lawmen" in raised.value.message("en")
+
+
+def test_high_noon_hidden_tokens_are_revealed_when_an_enemy_sees_them(tmp_path: Path) -> None:
+    """The optional High Noon rule: the bands deploy as hidden tokens (the duellists stand in the open); a
+    token no enemy has seen cannot be shot, and it turns into its figure once an enemy sees it."""
+    folder = edited(tmp_path, "scenarios.toml", "hidden = false", "hidden = true")
+    catalogue = load_catalogue(folder)
+    game = Game(scenario="high_noon")
+    t = Table(game, catalogue, catalogue.scenario("high_noon"), Roller(SeededSource(3), game.log),
+              {"lawmen": None, "zombies": None})
+    ask = next(turn.play(t))  # deployed; the duel's first bet waits for a person
+    assert isinstance(ask, Ask) and ask.kind == "bet"
+    duellists = {"wyatt_earp", "ringo"}
+    assert all(f.hidden != (f.profile in duellists) for f in game.figures)
+    shooter = next(f for f in game.figures if f.profile == "wyatt_earp")
+    assert all(not enemy.hidden for enemy, _ in turn.targets(t, shooter))
+    session = SkirmishSession(SkirmishParams(scenario="high_noon", side=None, data=folder), 3)
+    assert any(e.get("note") == "skirmish.revealed" for e in session.log)
