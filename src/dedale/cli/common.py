@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -15,11 +14,11 @@ from typing import Annotated, Any
 import typer
 
 from dedale.core.errors import DedaleError
+from dedale.core.rng import check_seed, new_seed
 from dedale.core.session import Session
 from dedale.i18n import LANGUAGES, check_lang, t
 from dedale.systems import System
 
-MAX_SEED = 2**64 - 1
 MAX_COUNT = 100_000
 _lang = ["en"]
 
@@ -60,11 +59,11 @@ def tables_folder(tables: Path | None, system_name: str) -> str | None:
 
 
 def resolve_seed(seed: int | None) -> int:
-    if seed is None:
-        seed = secrets.randbelow(2**32)
-        say("cli.seed", seed=seed)
-    elif not 0 <= seed <= MAX_SEED:
-        raise DedaleError("error.seed", value=seed)
+    """The seed given, checked, or a new one, printed on stderr so that the result can be remade."""
+    if seed is not None:
+        return check_seed(seed)
+    seed = new_seed()
+    say("cli.seed", seed=seed)
     return seed
 
 

@@ -12,6 +12,7 @@ appends one log entry for each (what was rolled, the dice, the total, what it wa
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,7 +22,24 @@ from dedale.core.dice import DiceExpr
 from dedale.core.errors import DedaleError
 
 _MASK = (1 << 64) - 1
+MAX_SEED = _MASK  # a seed is any unsigned 64-bit number
 LogEntry = dict[str, Any]
+
+
+def new_seed() -> int:
+    """A random seed for a run that was given none (32 bits: short enough to read out and type again)."""
+    return secrets.randbelow(2**32)
+
+
+def check_seed(value: Any) -> int:
+    """A seed given as a number or its text, or the error naming it."""
+    try:
+        seed = int(value) if not isinstance(value, bool) else -1
+    except (TypeError, ValueError):
+        seed = -1
+    if not 0 <= seed <= MAX_SEED:
+        raise DedaleError("error.seed", value=value)
+    return seed
 
 
 class SplitMix64:

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Query, Request, Response
 from pydantic import BaseModel, Field
 
+from dedale.core.rng import MAX_SEED
 from dedale.core.store import Sessions
 from dedale.web import forms, service
 
@@ -16,7 +17,7 @@ router = APIRouter(prefix="/api", tags=["api"])
 class NewSession(BaseModel):
     system: Literal["crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel"]
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
-    seed: int | None = Field(default=None, ge=0, le=2**64 - 1, description="Random when not given")
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="Random when not given")
     table_dice: bool = False
     lang: Literal["en", "fr"] = "en"
     name: str = Field(default="", max_length=200)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import secrets
 from typing import Any
 
 from dedale.core.errors import DedaleError
+from dedale.core.rng import check_seed, new_seed
 from dedale.core.session import Session
 from dedale.core.store import Record, Sessions
 from dedale.i18n import check_lang
@@ -14,7 +14,6 @@ from dedale.systems import system, system_of
 from dedale.web import forms
 
 PLAYABLE = tuple(forms.FIELDS)  # the systems with sessions (Zombstone's odds are a calculator)
-MAX_SEED = 2**64 - 1
 MAX_AUTOPILOT_STEPS = 20_000
 MAX_UPLOAD = 4 * 1024 * 1024
 EXPORTS = {"json": "application/json", "svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf",
@@ -29,15 +28,8 @@ def build(record: Record, events: list[dict[str, Any]]) -> Session:
 
 
 def seed_of(value: Any) -> int:
-    if value is None or value == "":
-        return secrets.randbelow(2**32)
-    try:
-        seed = int(value)
-    except (TypeError, ValueError):
-        seed = -1
-    if isinstance(value, bool) or not 0 <= seed <= MAX_SEED:
-        raise DedaleError("error.seed", value=value)
-    return seed
+    """A form's or a body's seed: random when left empty."""
+    return new_seed() if value is None or value == "" else check_seed(value)
 
 
 def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: Any, table_dice: bool,
