@@ -162,13 +162,14 @@ class _Entry:
         return DedaleError(key, file=self.file, entry=self.where, **args)
 
     def get(self, name: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        """The field `name`, of type `kind` (a TOML true is not a number, though Python says it is an int)."""
         if name not in self.data:
             if default is ...:
                 raise self.fail("error.skirmish.missing", field=name)
             return default
         value = self.data[name]
-        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (kind if isinstance(
-                kind, tuple) else (kind,))):
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
             raise self.fail("error.skirmish.field", field=name, value=repr(value))
         return value
 

@@ -5,8 +5,9 @@ rates with 95% confidence intervals (Wilson's), average turns and survivors."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -62,16 +63,9 @@ def run(params: SkirmishParams, games: int, seed: int, workers: int = 1,
     seeds = [game_seed(seed, number) for number in range(games)]
     chunks = [(params, seeds[i:i + CHUNK]) for i in range(0, games, CHUNK)]
     outcomes: list[Outcome] = []
-    results: Iterator[list[Outcome]]
-    if workers <= 1:
-        results = map(_play_chunk, chunks)
-        for chunk in results:
-            outcomes += chunk
-            if progress:
-                progress(len(outcomes))
-        return outcomes
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for chunk in pool.map(_play_chunk, chunks):  # in order, whatever order they finish in
+    with ExitStack() as stack:
+        pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers)) if workers > 1 else None
+        for chunk in (pool.map if pool else map)(_play_chunk, chunks):  # in order, however they finish
             outcomes += chunk
             if progress:
                 progress(len(outcomes))
