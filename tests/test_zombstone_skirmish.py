@@ -314,6 +314,15 @@ def test_guts_passes_on_two_pairs_or_better(faces: str, passed: bool) -> None:
     assert notes(t, "guts_passed" if passed else "guts_failed")[0]["why"] == why("wounded")
 
 
+def test_a_card_may_complete_a_guts_roll() -> None:
+    """A Guts test is a roll like any: a face card in hand may make the pair two pairs (within the Hand)."""
+    t = table(("deputy", 10, 18), ("zombie", 20, 18), hands={"lawmen": "QH 3C"})
+    rolled = "9 9 J Q K"  # a pair of nines, and the one reroll die kept
+    played = run(t, fight.guts(t, t.game.figure(0), "wounded"), rolled, cards="cards:QH")
+    assert played.value is True and hand(t, "lawmen") == ["3C"]
+    assert [o.id for o in played.of("cards")[0].options] == ["cards:none", "cards:QH"]  # a Hand of 1, one face card
+
+
 WALL = Terrain("heavy", 20, 14, 1, 8, "wall")
 
 

@@ -387,7 +387,8 @@ def check_end(t: Table) -> None:
 
 
 def guts(t: Table, figure: Figure, why: str) -> Flow[bool]:
-    """Two pairs or better: a roll with rerolls, played for that target. Living Legends always pass."""
+    """Two pairs or better: a roll with rerolls, played for that target, which inspiration cards may
+    complete like any roll (a Hand's worth of them). Living Legends always pass."""
     if skills.passes_guts(t.profile(figure).skills):
         t.roller.note("skirmish.guts_legend", figure=t.who(figure))
         return True
@@ -395,7 +396,7 @@ def guts(t: Table, figure: Figure, why: str) -> Flow[bool]:
     terminal = guts_terminal(spec)
     found = guts_plan(spec)
     key = yield from roll_hand(t, figure, spec, lambda r: (terminal, 1, "pass"), lambda r, i: found[r][i],
-                               "skirmish.guts_roll", [0])
+                               "skirmish.guts_roll", [t.profile(figure).hand])  # cards may complete it too
     passed = key[0] >= GUTS_HAND
     t.roller.note("skirmish.guts_passed" if passed else "skirmish.guts_failed", figure=t.who(figure),
                   why=word(f"skirmish.why.{why}"))
