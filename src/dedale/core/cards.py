@@ -16,6 +16,7 @@ from dedale.core.rng import Roller
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("hearts", "diamonds", "spades", "clubs")
 _SUIT_LETTER = {"hearts": "H", "diamonds": "D", "spades": "S", "clubs": "C"}
+SUIT_SYMBOLS = {"hearts": "♥", "diamonds": "♦", "spades": "♠", "clubs": "♣"}
 _LETTER_SUIT = {letter: suit for suit, letter in _SUIT_LETTER.items()}
 
 
@@ -28,6 +29,15 @@ class Card:
     def code(self) -> str:
         """Short form a player can type: `AH`, `10S`, `QC`."""
         return self.rank + _SUIT_LETTER[self.suit]
+
+    @property
+    def shown(self) -> str:
+        """As a player reads it: `A♥`, `10♠`."""
+        return self.rank + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def red(self) -> bool:
+        return self.suit in ("hearts", "diamonds")
 
     @classmethod
     def parse(cls, code: str) -> Card:

@@ -6,7 +6,6 @@ from math import ceil
 
 # The die that gives X (the squares of a feature) and a room's sides, by suit.
 SUIT_DIE = {"hearts": "1d10", "diamonds": "1d8", "spades": "1d6", "clubs": "1d4"}
-SUIT_SYMBOL = {"hearts": "♥", "diamonds": "♦", "spades": "♠", "clubs": "♣"}
 
 # What a card makes, by rank (the card table of the seed).
 CARD_KIND = {

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from dedale.core.cards import Card
+from dedale.core.cards import SUIT_SYMBOLS, Card
 from dedale.i18n import t
 from dedale.render import svg
 
 FELT = "#2f6b4f"
 RED = "#c0392b"
-SYMBOL = {"hearts": "♥", "diamonds": "♦", "spades": "♠", "clubs": "♣"}
 WIDTH, HEIGHT = 640, 430
 CARD_W, CARD_H = 56, 80
 
@@ -23,11 +22,11 @@ def _card(x: float, y: float, card: Card | None) -> str:
         return (f'<rect x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" rx="6" fill="#7a2e2e" '
                 f'stroke="#fbf8f1" stroke-width="3"/><rect x="{x + 7:g}" y="{y + 7:g}" width="{CARD_W - 14}" '
                 f'height="{CARD_H - 14}" rx="3" fill="url(#back)"/>')
-    colour = RED if card.suit in ("hearts", "diamonds") else svg.INK
+    colour = RED if card.red else svg.INK
     return (f'<g><rect x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" rx="6" fill="white" '
             f'stroke="#333" stroke-width="1"/>'
             + svg.text(x + 7, y + 20, card.rank, 17, weight="bold", fill=colour)
-            + svg.text(x + CARD_W / 2, y + CARD_H / 2 + 16, SYMBOL[card.suit], 30, "middle", fill=colour)
+            + svg.text(x + CARD_W / 2, y + CARD_H / 2 + 16, SUIT_SYMBOLS[card.suit], 30, "middle", fill=colour)
             + "</g>")
 
 
@@ -100,7 +99,7 @@ def render_text(document: dict[str, Any]) -> str:
     shown = duel["over"] and duel["folded"] is None
 
     def cards(codes: list[str], hidden: bool = False) -> str:
-        return " ".join("[??]" if hidden else f"[{Card.parse(c).rank}{SYMBOL[Card.parse(c).suit]}]" for c in codes)
+        return " ".join("[??]" if hidden else f"[{Card.parse(c).shown}]" for c in codes)
 
     lines = [t("render.duel.title", lang),
              t("render.duel.summary", lang, seed=document.get("seed", "-"),

@@ -4,9 +4,9 @@ numbered rooms with a legend of their contents, and optionally the card that mad
 
 from __future__ import annotations
 
+from dedale.core.cards import SUIT_SYMBOLS
 from dedale.i18n import t
 from dedale.paper.model import Door, PaperMap, Room
-from dedale.paper.rules import SUIT_SYMBOL
 from dedale.render import svg
 
 CELL = 18
@@ -166,7 +166,7 @@ def _cards(paper: PaperMap, ox: int, oy: int) -> list[str]:
         if not card or not cells or feature.get("room"):
             continue
         x, y = cells[0]
-        out.append(svg.text(ox + x * CELL + 1, oy + y * CELL + 6, card["rank"] + SUIT_SYMBOL[card["suit"]], 5.5,
+        out.append(svg.text(ox + x * CELL + 1, oy + y * CELL + 6, card["rank"] + SUIT_SYMBOLS[card["suit"]], 5.5,
                             fill=svg.ZONE))
     return out
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dedale.core.cards import Card
 from dedale.core.logtext import describe, describe_request
 from dedale.core.session import Choice, Session
 from dedale.i18n import t
@@ -57,16 +58,12 @@ def prompt(session: Session, lang: str) -> str | None:
     return None if session.pending is None else describe_request(session.pending, lang)
 
 
-SUITS = {"H": ("♥", "red"), "D": ("♦", "red"), "S": ("♠", ""), "C": ("♣", "")}
-
-
 def face(session: Session, choice: Choice) -> tuple[str, str]:
     """How a die face or a card to enter is shown: a card with its suit's symbol, hearts and diamonds red."""
-    label = choice.label
-    if session.pending is not None and session.pending.kind == "card" and label[-1:] in SUITS:
-        symbol, colour = SUITS[label[-1]]
-        return label[:-1] + symbol, colour
-    return label, ""
+    if session.pending is not None and session.pending.kind == "card":
+        card = Card.parse(choice.label)
+        return card.shown, "red" if card.red else ""
+    return choice.label, ""
 
 
 def choices(session: Session) -> list[Choice]:
