@@ -194,3 +194,11 @@ def test_the_ais_hole_cards_stay_hidden_until_the_duel_is_over() -> None:
         game.auto_step()
         bets += 1
     assert bets >= 1 and game.state.duel is not None
+
+
+def test_high_noon_records_the_duel_it_opened_with() -> None:
+    game = SkirmishSession(SkirmishParams(scenario="high_noon", side=None), 3).state
+    duel = game.duel
+    assert duel is not None and duel["pot"] >= 2  # at least both antes
+    if duel["winner"] is not None:
+        assert duel["winnings"] == duel["pot"] and game.initiative is not None

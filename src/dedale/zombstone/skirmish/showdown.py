@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import math
 from collections import Counter
+from collections.abc import Callable
 
 from dedale.core.cards import Deck
 from dedale.core.rng import NeedInput
@@ -41,7 +42,7 @@ def showdown(t: Table) -> Flow[None]:
         answer = yield from t.decide(Ask(side, "bet", options, {"duel": game, "seat": game.to_act,
                                                                  "figure": duellists[game.to_act].id}))
         yield from _dealt(t, lambda chosen=answer: poker.act(game, chosen, t.roller, deck), deck, game)
-    t.game.duel = {"pot": game.pot, "winner": None if game.winner is None else SEATS[game.winner],
+    t.game.duel = {"pot": sum(game.payout), "winner": None if game.winner is None else SEATS[game.winner],
                    "folded": None if game.folded is None else SEATS[game.folded], "hands": game.hands,
                    "board": [c.code for c in game.board], "hole": [[c.code for c in h] for h in game.hole],
                    "winnings": game.winnings}
@@ -62,12 +63,14 @@ def showdown(t: Table) -> Flow[None]:
         t.game.initiative = winner.side
 
 
-def _dealt(t: Table, action: object, deck: Deck, game: poker.Duel | None = None) -> Flow[poker.Duel]:
-    """Deal or act; in table mode a card nobody has entered undoes the partial deal, to deal it again."""
-    def attempt() -> poker.Duel:
+def _dealt(t: Table, action: Callable[[], poker.Duel | None], deck: Deck,
+           game: poker.Duel | None = None) -> Flow[poker.Duel]:
+    """Deal (`game` None: `action` returns the new duel) or act on `game`; in table mode a card nobody has
+    entered undoes the partial deal, to deal it again once entered."""
+    def attempt() -> poker.Duel | None:
         saved = copy.deepcopy((deck.__dict__, None if game is None else game.__dict__))
         try:
-            return action()  # type: ignore[operator,no-any-return]
+            return action()
         except NeedInput:
             deck.__dict__.update(saved[0])
             if game is not None:
@@ -75,7 +78,9 @@ def _dealt(t: Table, action: object, deck: Deck, game: poker.Duel | None = None)
             raise
 
     result = yield from t.randomly(attempt)
-    return game if game is not None else result
+    found = game or result
+    assert found is not None
+    return found
 
 
 def _winnings(t: Table, winner: Figure, winnings: int) -> Flow[None]:
