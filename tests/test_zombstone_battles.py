@@ -202,3 +202,11 @@ def test_high_noon_records_the_duel_it_opened_with() -> None:
     assert duel is not None and duel["pot"] >= 2  # at least both antes
     if duel["winner"] is not None:
         assert duel["winnings"] == duel["pot"] and game.initiative is not None
+
+
+def test_the_autopilot_does_not_roll_the_tables_dice() -> None:
+    session = SkirmishSession(SkirmishParams(side="lawmen"), 2, table=True)
+    assert session.pending is not None
+    with pytest.raises(DedaleError) as raised:
+        session.auto_step()
+    assert raised.value.key == "error.autopilot_pending" and session.events == []

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from dedale.core.errors import DedaleError
 from dedale.core.rng import Request
 from dedale.core.session import ENTER, Choice, Event, Session
 from dedale.i18n import t as tr
@@ -116,12 +115,6 @@ class SkirmishSession(Session):
             self.events.pop()
             self.__dict__.update(self.replay(self.params, self.seed, self.events, self.table, self.lang).__dict__)
             raise
-
-    def auto_step(self, policy: Any = None, expect: str | None = None) -> None:
-        if isinstance(self.ask, Ask) or self.ask is None:
-            super().auto_step(policy, expect)
-            return
-        raise DedaleError("error.autopilot_pending")
 
     def log_entry(self, entry: Any) -> Any:
         """In a duel scenario, the AI duellist's hole cards stay face down until the duel is over."""
