@@ -203,6 +203,11 @@ def test_upload_refuses_a_tampered_log_or_parameters_beyond_the_web_limits(clien
     big = hexcrawl(hexcrawl.params_from_json({"radius": 41}), 1).to_json()
     response = client.post("/api/upload", json=big)
     assert response.status_code == 400 and "radius" in response.json()["error"]
+    big["events"] = [{"choice": "not-replayed"}]  # the limits are checked before any replay
+    assert "radius" in client.post("/api/upload", json=big).json()["error"]
+    too_big = client.post("/api/upload", content=b" " * (4 * 1024 * 1024 + 1) + b"{}",
+                          headers={"content-type": "application/json"})
+    assert too_big.status_code == 400 and "4096" in too_big.json()["error"]
 
 
 @pytest.mark.parametrize("body, status, problem", [

@@ -313,8 +313,9 @@ class Session(ABC):
         return session
 
     @classmethod
-    def from_json(cls, data: Any) -> Self:
-        """Rebuild a session from its JSON by replaying its events, and check it matches what was saved."""
+    def check_document(cls, data: Any) -> Any:
+        """A document of this system and version, with a seed and a list of events: its parameters (nothing
+        replayed yet, so that a caller may refuse them first)."""
         check_format(data, cls.system)
         if data.get("version") != cls.version:
             raise DedaleError("error.version", found=data.get("version"), supported=cls.version)
@@ -323,11 +324,16 @@ class Session(ABC):
             raise DedaleError("error.bad_document", field="seed" if not isinstance(seed, int) else "events")
         if not all(isinstance(event, dict) for event in events):
             raise DedaleError("error.bad_document", field="events")
+        return cls.params_from_json(data.get("params"))
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """Rebuild a session from its JSON by replaying its events, and check it matches what was saved."""
+        params = cls.check_document(data)
         from dedale.i18n import check_lang
 
         lang = check_lang(str(data.get("lang", "en")))
-        session = cls.replay(cls.params_from_json(data.get("params")), seed, events,
-                             bool(data.get("table_dice", False)), lang)
+        session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)), lang)
         saved = {key: data[key] for key in ("log", *session.result_json()) if key in data}
         replayed = json.loads(json.dumps(session.to_json()))
         for key, value in saved.items():

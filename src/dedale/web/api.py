@@ -113,11 +113,10 @@ def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png",
 
 @router.post("/upload", status_code=201)
 def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-    """Continue a saved document: it is replayed from its events, checked, and kept as a new session."""
-    import json
-
-    session_id = service.upload(_sessions(request), json.dumps(document).encode("utf-8"))
-    return _state(request, session_id)
+    """Continue a saved document (at most 4 MiB): it is replayed from its events, checked, and kept as a new
+    session."""
+    service.check_upload_size(int(request.headers.get("content-length") or 0))
+    return _state(request, service.upload_document(_sessions(request), document))
 
 
 @router.get("/zombstone/odds")

@@ -90,18 +90,28 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None) ->
 
 
 def upload(sessions: Sessions, raw: bytes) -> str:
-    """A document to continue: replayed from its events, and kept as a new session."""
-    if len(raw) > MAX_UPLOAD:
-        raise DedaleError("error.upload_size", high=MAX_UPLOAD // 1024)
+    """A file to continue: at most 4 MiB of JSON (see `upload_document`)."""
+    check_upload_size(len(raw))
     try:
         document = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DedaleError("error.json", path="upload", problem=str(exc)) from None
+    return upload_document(sessions, document)
+
+
+def check_upload_size(size: int) -> None:
+    if size > MAX_UPLOAD:
+        raise DedaleError("error.upload_size", high=MAX_UPLOAD // 1024)
+
+
+def upload_document(sessions: Sessions, document: Any) -> str:
+    """A document to continue: its parameters checked against the web's limits before anything is
+    replayed, then replayed from its events, and kept as a new session."""
     found = system_of(document)
     if found.name not in PLAYABLE:
         raise DedaleError("error.system", value=found.name, accepted=", ".join(PLAYABLE))
+    forms.check_limits(found.name, found.session.check_document(document))
     session = found.session.from_json(document)
-    forms.check_limits(found.name, session.params)
     return sessions.add(session, str(document.get("name") or f"{found.name} {session.seed}"))
 
 
