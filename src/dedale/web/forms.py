@@ -12,6 +12,12 @@ from dedale.crawler.params import CrawlerParams
 from dedale.hexcrawl.params import HexParams, parse_hex
 from dedale.keylock.params import KeylockParams
 from dedale.paper.params import PaperParams
+from dedale.zombstone.policy import MAX_ROUNDS
+from dedale.zombstone.skirmish.ai import POLICIES
+from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
+from dedale.zombstone.skirmish.duel import STYLES
+from dedale.zombstone.skirmish.duel_session import MAX_ADDED, DuelParams
+from dedale.zombstone.skirmish.params import SkirmishParams
 
 
 @dataclass(frozen=True)
@@ -49,14 +55,14 @@ FIELDS: dict[str, tuple[Field, ...]] = {
         Field("permanent_max_locks", "int", 2, 1, 10), Field("spread", "float", 0.01, 0.0001, 100),
     ),
     "zombstone": (
-        Field("scenario", "choice", "ok_corral", options=("ok_corral", "high_noon")),
-        Field("side", "choice", "lawmen", options=("lawmen", "zombies")),
-        Field("policy", "choice", "default", options=("default", "cautious", "aggressive")),
-        Field("rounds", "int", 1, 1, 3),
+        Field("scenario", "choice", "ok_corral", options=tuple(load_catalogue().scenarios)),
+        Field("side", "choice", "lawmen", options=SIDES),
+        Field("policy", "choice", "default", options=POLICIES),
+        Field("rounds", "int", 1, 1, MAX_ROUNDS),
     ),
     "zombstone-duel": (
-        Field("added", "int", 0, 0, 200), Field("ai_added", "int", 0, 0, 200),
-        Field("style", "choice", "cautious", options=("cautious", "bold")),
+        Field("added", "int", 0, 0, MAX_ADDED), Field("ai_added", "int", 0, 0, MAX_ADDED),
+        Field("style", "choice", "cautious", options=tuple(STYLES)),
     ),
 }
 MAX_KEYLOCK_OBJECTS = 2000
@@ -118,15 +124,11 @@ def _keylock(v: dict[str, Any]) -> KeylockParams:
 
 
 def _zombstone(v: dict[str, Any]) -> Any:
-    from dedale.zombstone.skirmish.params import SkirmishParams
-
     other = "policy_zombies" if v["side"] == "lawmen" else "policy_lawmen"
     return SkirmishParams(v["scenario"], v["side"], rounds=v["rounds"], **{other: v["policy"]})
 
 
 def _duel(v: dict[str, Any]) -> Any:
-    from dedale.zombstone.skirmish.duel_session import DuelParams
-
     return DuelParams(v["added"], v["ai_added"], v["style"])
 
 
