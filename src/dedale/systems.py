@@ -4,6 +4,7 @@ and the file formats it can be written as. The CLI and the web app both look sys
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -140,10 +141,17 @@ def _duel() -> System:
                   schema_file="duel_schema.json")
 
 
+MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers open
+
+
 def _pdf(svg_text: str) -> bytes:
+    """One page, shrunk to fit the largest page readers open (a vector picture loses nothing by it)."""
     import cairosvg  # loads cairo: only when a PDF is asked for
 
-    return cairosvg.svg2pdf(bytestring=svg_text.encode("utf-8"))
+    from dedale.render.png import svg_size
+
+    scale = min(1.0, MAX_PDF_SIDE / (0.75 * max(*svg_size(svg_text), 1.0)))  # cairo: a pixel is 3/4 of a point
+    return cairosvg.svg2pdf(bytestring=svg_text.encode("utf-8"), scale=scale)
 
 
 _FACTORIES: dict[str, Callable[[], System]] = {
@@ -173,10 +181,10 @@ def names() -> list[str]:
 def check_tables(folder: Path) -> list[tuple[Path, int]]:
     """Check a folder of the player's tables: FOLDER/SYSTEM/ for each system it has, or FOLDER itself for
     every system with tables. Returns (folder, number of tables) for each set checked."""
-    if not folder.is_dir():
+    if not os.path.isdir(folder):
         raise DedaleError("error.tables_dir", path=str(folder))
     with_tables = [s for s in map(system, names()) if s.tables is not None]
-    per_system = [(s, folder / s.name) for s in with_tables if (folder / s.name).is_dir()]
+    per_system = [(s, folder / s.name) for s in with_tables if os.path.isdir(folder / s.name)]
     checked = []
     for each, path in per_system or [(s, folder) for s in with_tables]:
         assert each.tables is not None

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from dedale.core.errors import DedaleError
+from dedale.core.jsontext import parse_json
 from dedale.core.rng import check_seed, new_seed
 from dedale.core.session import Session
 from dedale.i18n import LANGUAGES, check_lang, t
@@ -55,7 +56,7 @@ def tables_folder(tables: Path | None, system_name: str) -> str | None:
     writes them), else FOLDER itself."""
     if tables is None:
         return None
-    return str(tables / system_name if (tables / system_name).is_dir() else tables)
+    return str(tables / system_name if os.path.isdir(tables / system_name) else tables)
 
 
 def resolve_seed(seed: int | None) -> int:
@@ -82,7 +83,7 @@ def output_format(path: str, system: System) -> str:
 
 
 def _is_folder(path: str) -> bool:
-    return path.endswith(("/", os.sep)) or Path(path).is_dir()
+    return path.endswith(("/", os.sep)) or os.path.isdir(path)
 
 
 def batch_path(pattern: str, seed: int, system: System) -> Path:
@@ -120,12 +121,12 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def read_json(path: Path) -> Any:
+    """A JSON file, read as strictly as an upload (`core.jsontext`)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except OSError as exc:
         raise DedaleError("error.read", path=str(path), problem=exc.strerror or str(exc)) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise DedaleError("error.json", path=str(path), problem=str(exc)) from None
+    return parse_json(raw, str(path))
 
 
 @contextmanager

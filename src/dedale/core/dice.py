@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from dedale.core.errors import DedaleError
 
-_EXPR = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+_EXPR = re.compile(r"^\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*(?:([+-])\s*([0-9]+))?\s*$")
 MAX_DICE = 100
 MAX_SIDES = 1000
 
@@ -25,6 +25,8 @@ class DiceExpr:
         match = _EXPR.match(text)
         if not match:
             raise DedaleError("error.dice_syntax", param=param, value=text)
+        if any(len(number or "") > 6 for number in match.groups()):  # far out of range, and costly to convert
+            raise DedaleError("error.dice_range", param=param, value=text, dice=MAX_DICE, sides=MAX_SIDES)
         count = int(match.group(1)) if match.group(1) else 1
         sides = int(match.group(2))
         modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)

@@ -20,7 +20,14 @@ class DedaleError(Exception):
     def message(self, lang: str = "en") -> str:
         from dedale.i18n import t
 
-        return t(self.key, lang, **self.args_)
+        return t(self.key, lang, **{name: _short(value) for name, value in self.args_.items()})
 
     def __str__(self) -> str:
         return self.message()
+
+
+def _short(value: Any) -> Any:
+    """What the user gave, shortened when it is long (a message quotes it; it must stay one line)."""
+    if isinstance(value, str) and len(value) > 200:
+        return f"{value[:80]}…{value[-40:]} ({len(value)} characters)"
+    return value

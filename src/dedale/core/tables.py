@@ -19,6 +19,7 @@ files of the same name and adds new ones. Every error names the file, the entry 
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Callable, Iterable
 from contextlib import suppress
@@ -94,7 +95,7 @@ class TableSet:
         """The shipped tables of `package`, with the files of `user_dir` replacing or adding to them."""
         files = {name: (f"{package}:{name}", text) for name, text in shipped_files(package)}
         if user_dir is not None:
-            if not user_dir.is_dir():
+            if not os.path.isdir(user_dir):
                 raise DedaleError("error.tables_dir", path=str(user_dir))
             for path in sorted(user_dir.glob("*.toml")):
                 try:

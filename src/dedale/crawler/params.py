@@ -8,6 +8,7 @@ from typing import Any
 from dedale.core.dice import DiceExpr
 from dedale.core.errors import DedaleError
 from dedale.core.grid import Dir
+from dedale.core.numbers import whole
 from dedale.crawler.board import Board, Zone
 from dedale.crawler.tiles import parse_stock
 
@@ -43,7 +44,7 @@ class CrawlerParams:
 
     @property
     def size_dice(self) -> DiceExpr | None:
-        return None if self.size_rule.isdigit() else DiceExpr.parse(self.size_rule, "size")
+        return None if whole(self.size_rule) is not None else DiceExpr.parse(self.size_rule, "size")
 
     @property
     def start(self) -> tuple[Zone, Dir]:
@@ -76,8 +77,9 @@ class CrawlerParams:
             raise DedaleError("error.one_of", param="contents", value=self.contents, accepted=", ".join(CONTENTS))
 
     def _check_size(self) -> None:
-        if self.size_rule.isdigit():
-            if not 1 <= int(self.size_rule) <= MAX_ROOMS:
+        rooms = whole(self.size_rule)
+        if rooms is not None:
+            if not 1 <= rooms <= MAX_ROOMS:
                 raise DedaleError("error.size", value=self.size_rule, high=MAX_ROOMS)
             return
         try:
@@ -147,9 +149,10 @@ def _pair(value: Any) -> tuple[int, int]:
 
 def _parse_size(text: str) -> tuple[int, int]:
     w, sep, h = text.strip().lower().partition("x")
-    if not sep or not w.isdigit() or not h.isdigit():
+    width, height = whole(w), whole(h)
+    if not sep or width is None or height is None:
         raise DedaleError("error.boss_size_syntax", value=text)
-    return int(w), int(h)
+    return width, height
 
 
 def _parse_start(text: str | None) -> dict[str, Any]:
@@ -157,7 +160,8 @@ def _parse_start(text: str | None) -> dict[str, Any]:
     if text is None:
         return {}
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) not in (2, 3) or not all(p.lstrip("-").isdigit() for p in parts[:2]):
+    zone = [whole(p, signed=True) for p in parts[:2]]
+    if len(parts) not in (2, 3) or None in zone:
         raise DedaleError("error.start_syntax", value=text)
     side = parts[2].upper() if len(parts) == 3 else None
-    return {"start_zone": (int(parts[0]), int(parts[1])), "start_side": side}
+    return {"start_zone": (zone[0], zone[1]), "start_side": side}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dedale.core.errors import DedaleError
+from dedale.core.numbers import whole
 
 # D8 face -> (w, h) before rotation; 8 is the boss room, whose size is a parameter.
 ROOM_TILES: dict[int, tuple[int, int]] = {1: (5, 5), 2: (4, 4), 3: (5, 3), 4: (3, 3), 5: (3, 2), 6: (2, 2), 7: (5, 2)}
@@ -48,13 +49,14 @@ def parse_stock(spec: str) -> dict[str, int]:
     for part in spec.split(","):
         name, sep, count = part.strip().partition("=")
         name = name.strip().lower()
-        if name.isdigit() and 1 <= int(name) <= 7:
-            name = tile_name(int(name))
-        if not sep or name not in (*TILE_NAMES[:7], *PASSAGES) or not count.strip().isdigit():
+        face, number = whole(name), whole(count)
+        if face is not None and 1 <= face <= 7:
+            name = tile_name(face)
+        if not sep or name not in (*TILE_NAMES[:7], *PASSAGES) or number is None:
             raise DedaleError("error.stock", value=spec, part=part.strip())
         if name in stock:
             raise DedaleError("error.stock_twice", value=spec, tile=name)
-        stock[name] = int(count)
+        stock[name] = number
     return stock
 
 

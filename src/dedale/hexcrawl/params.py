@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dedale.core.errors import DedaleError
+from dedale.core.numbers import whole
 from dedale.hexcrawl.hexes import Hex, on_map
 
 MAX_RADIUS = 1000  # 3,003,001 hexes: about the most a map kept in memory should hold
@@ -57,7 +58,7 @@ class HexParams:
 
 def parse_hex(text: str, param: str) -> Hex:
     """`Q,R` (axial coordinates)."""
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+    parts = [whole(p, signed=True) for p in text.split(",")]
+    if len(parts) != 2 or parts[0] is None or parts[1] is None:
         raise DedaleError("error.hex_syntax", param=param, value=text)
-    return int(parts[0]), int(parts[1])
+    return parts[0], parts[1]

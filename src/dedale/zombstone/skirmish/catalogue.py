@@ -4,6 +4,7 @@ naming the file, the entry and what is accepted."""
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
@@ -116,9 +117,9 @@ def load_catalogue(folder: str | None = None) -> Catalogue:
     stamp: tuple[tuple[str, int], ...] = ()
     if folder is not None:
         path = Path(folder)
-        if not path.is_dir():
+        if not os.path.isdir(path):  # os.path's: False, not an error, for an impossible path
             raise DedaleError("error.skirmish.folder", path=folder)
-        stamp = tuple((name, (path / name).stat().st_mtime_ns) for name in FILES if (path / name).is_file())
+        stamp = tuple((name, (path / name).stat().st_mtime_ns) for name in FILES if os.path.isfile(path / name))
     return _load(folder, stamp)
 
 
@@ -132,7 +133,7 @@ def _load(folder: str | None, stamp: tuple[tuple[str, int], ...]) -> Catalogue:
 
 
 def _read(folder: str | None, name: str) -> tuple[str, dict[str, Any]]:
-    if folder is not None and (Path(folder) / name).is_file():
+    if folder is not None and os.path.isfile(Path(folder) / name):
         path = Path(folder) / name
         try:
             file, text = str(path), path.read_text(encoding="utf-8")

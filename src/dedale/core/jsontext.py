@@ -1,0 +1,104 @@
+"""JSON from a user (a file, an upload, a request body), read strictly: what Python's `json` would let
+through and the rest of the program could not handle is refused here, with a clear message.
+
+- Text in UTF-8 (a byte-order mark is skipped), or UTF-16 / UTF-32 as `json` recognises them; never a lone
+  UTF-16 surrogate (`"\\ud800"`), which is not text and cannot be written out again.
+- Numbers of at most `MAX_DIGITS` digits, and finite: no `NaN`, `Infinity`, nor `1e999`.
+- Nesting at most `MAX_DEPTH` deep: no Dédale document nests more than a few levels, and deeper JSON
+  exhausts the recursion of whatever walks it next.
+
+The checks cost almost nothing on ordinary documents: the text is scanned for what could be a problem
+(a surrogate escape, a long run of digits, a long exponent) before the slower checks run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from dedale.core.errors import DedaleError
+
+MAX_DEPTH = 64
+MAX_DIGITS = 40  # a seed has at most 20 digits
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}|[eE][+-]?\d{{3}}")
+
+
+class _Refused(ValueError):
+    def __init__(self, key: str, **args: Any) -> None:
+        super().__init__(key)
+        self.key, self.args_ = key, args
+
+
+def parse_json(raw: bytes | str, source: str) -> Any:
+    """The JSON value in `raw`, or a DedaleError naming `source` (a file's path, "upload", "body") and
+    what is wrong."""
+    text = _text(raw, source) if isinstance(raw, bytes) else raw
+    strict_numbers = _LONG_NUMBER.search(text) is not None
+    try:
+        value = json.loads(text, parse_constant=_constant, **(
+            {"parse_int": _int, "parse_float": _float} if strict_numbers else {}))
+    except _Refused as refused:
+        raise DedaleError(refused.key, path=source, **refused.args_) from None
+    except RecursionError:
+        raise DedaleError("error.json_depth", path=source, high=MAX_DEPTH) from None
+    except ValueError as exc:  # json.JSONDecodeError among them
+        raise DedaleError("error.json", path=source, problem=str(exc)) from None
+    _check_tree(value, source, surrogates=_SURROGATE.search(text) is not None)
+    return value
+
+
+def _text(raw: bytes, source: str) -> str:
+    try:
+        return raw.decode(json.detect_encoding(raw))  # strict: no surrogates smuggled in as bytes
+    except (UnicodeDecodeError, LookupError):
+        raise DedaleError("error.json_text", path=source) from None
+
+
+def _constant(name: str) -> Any:
+    raise _Refused("error.json_number", value=name, high=MAX_DIGITS)
+
+
+def _int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise _Refused("error.json_number", value=_short(digits), high=MAX_DIGITS)
+    return int(digits)
+
+
+def _float(digits: str) -> float:
+    value = float(digits)
+    if not math.isfinite(value) or len(digits) > 3 * MAX_DIGITS:
+        raise _Refused("error.json_number", value=_short(digits), high=MAX_DIGITS)
+    return value
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:10]}…{text[-6:]} ({len(text)} characters)"
+
+
+def _check_tree(value: Any, source: str, surrogates: bool) -> None:
+    """Nesting depth, and (when the text had surrogate escapes) every string and key."""
+    stack = [(value, 1)]
+    if surrogates and isinstance(value, str):
+        _check_string(value, source)
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, dict | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise DedaleError("error.json_depth", path=source, high=MAX_DEPTH)
+        children = list(item.values()) if isinstance(item, dict) else item
+        if surrogates:
+            for string in (*(item if isinstance(item, dict) else ()), *children):
+                if isinstance(string, str):
+                    _check_string(string, source)
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+
+
+def _check_string(string: str, source: str) -> None:
+    try:
+        string.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DedaleError("error.json_unicode", path=source) from None
