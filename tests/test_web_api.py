@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from dedale.web.app import create_app
+from webclient import web_client
 
 SYSTEMS = ("crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel")
 SMALL = {"crawler": {}, "paper": {"max_cards": 12}, "hexcrawl": {"radius": 3}, "keylock": {},
@@ -21,7 +21,7 @@ SMALL = {"crawler": {}, "paper": {"max_cards": 12}, "hexcrawl": {"radius": 3}, "
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "web.db")) as test_client:
+    with web_client(tmp_path / "web.db") as test_client:
         yield test_client
 
 
@@ -207,7 +207,7 @@ def test_upload_refuses_a_tampered_log_or_parameters_beyond_the_web_limits(clien
     assert "radius" in client.post("/api/upload", json=big).json()["error"]
     too_big = client.post("/api/upload", content=b" " * (4 * 1024 * 1024 + 1) + b"{}",
                           headers={"content-type": "application/json"})
-    assert too_big.status_code == 400 and "4096" in too_big.json()["error"]
+    assert too_big.status_code == 413 and "4096" in too_big.json()["error"]
 
 
 @pytest.mark.parametrize("body, status, problem", [
@@ -267,8 +267,8 @@ def test_zombstone_refusals(client: TestClient, path: str, params: dict[str, Any
 
 
 def test_a_new_app_on_the_same_file_resumes_every_session(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "web.db")) as first:
+    with web_client(tmp_path / "web.db") as first:
         state = new(first, "crawler")
         state = first.post(f"/api/sessions/{state['id']}/step", json={"choice": state["choices"][0]["id"]}).json()
-    with TestClient(create_app(tmp_path / "web.db")) as second:
+    with web_client(tmp_path / "web.db") as second:
         assert second.get(f"/api/sessions/{state['id']}").json() == state

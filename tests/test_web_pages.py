@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape as html_unescape
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -12,15 +13,15 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from fastapi.testclient import TestClient
 
-from dedale.web.app import create_app
 from dedale.web.forms import FIELDS
+from webclient import web_client
 
 HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "web.db"), follow_redirects=False) as test_client:
+    with web_client(tmp_path / "web.db", follow_redirects=False) as test_client:
         yield test_client
 
 
@@ -142,10 +143,14 @@ def test_the_permalink_regenerates_the_same_result(client: TestClient) -> None:
     session_id = start(client, "hexcrawl", radius="4", obstacle_chance="0.5")
     client.post(f"/play/{session_id}/auto", data={"to": "end"})
     html = client.get(f"/play/{session_id}").text
+    before = client.get("/api/sessions").json()
     link = re.search(r'href="(/permalink/[^"]+)"', html).group(1).replace("&amp;", "&")  # type: ignore[union-attr]
     query = parse_qs(urlparse(link).query)
     assert query["seed"] == ["8"] and json.loads(query["params"][0])["radius"] == 4
-    opened = client.get(link)
+    shown = client.get(link)  # a link makes nothing by itself: it shows what its button would make
+    assert shown.status_code == 200 and "seed 8" in shown.text and before == client.get("/api/sessions").json()
+    form = dict(re.findall(r'name="(seed|params)" value="([^"]*)"', shown.text))
+    opened = client.post(link.split("?")[0], data={k: html_unescape(v) for k, v in form.items()})
     assert opened.status_code == 303
     copy = opened.headers["location"].rsplit("/", 1)[1]
     original, again = (client.get(f"/api/sessions/{i}/export/json").json() for i in (session_id, copy))
@@ -180,7 +185,7 @@ def test_upload_opens_a_document_and_refuses_others(client: TestClient) -> None:
     assert opened.status_code == 303 and opened.headers["location"] != f"/play/{session_id}"
     for content, problem in ((b"\xff\xfe", "upload"), (b"[1, 2]", "format"), (b"x" * (4 * 1024 * 1024 + 1), "4096")):
         refused = client.post("/upload", files={"document": ("d.json", content, "application/json")})
-        assert refused.status_code == 400 and problem in refused.text, problem
+        assert refused.status_code == (413 if problem == "4096" else 400) and problem in refused.text, problem
 
 
 def test_form_errors_are_pages_naming_the_field(client: TestClient) -> None:

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, settings
 
 from dedale.web.app import create_app
 
-APP = create_app(Path(tempfile.mkdtemp(prefix="dedale-schema-")) / "schema.db")
+# Schemathesis's client asks for the host "testserver": allowed here as a user would allow a name.
+APP = create_app(Path(tempfile.mkdtemp(prefix="dedale-schema-")) / "schema.db", allow_hosts=["testserver"])
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 

@@ -63,16 +63,24 @@ def serve(
         "--host", help="The address to listen on (only this machine by default).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="The port.")] = 8000,
     db: Annotated[Path, typer.Option("--db", help="The SQLite file the sessions are kept in.")] = Path("dedale.db"),
+    allow_host: Annotated[list[str] | None, typer.Option(
+        "--allow-host", help="Another host name the pages may be reached by (repeatable): this machine's name or "
+        "address on the network, when --host exposes it.")] = None,
 ) -> None:
-    """The web app: every system playable in the browser, sessions kept in SQLite."""
+    """The web app: every system playable in the browser, sessions kept in SQLite (one server a file)."""
     import uvicorn
 
     from dedale.web.app import create_app
+    from dedale.web.guard import allowed_hosts
 
     if not 0 < port < 65536:
         raise DedaleError("error.range", param="port", value=port, low=1, high=65535)
-    typer.echo(f"Dédale is at http://{host}:{port}/  (sessions in {db}; Ctrl-C stops it)", err=True)
-    uvicorn.run(create_app(db), host=host, port=port, log_level="warning")
+    app = create_app(db, host, allow_host or ())
+    hosts = ", ".join(sorted(allowed_hosts(host, allow_host or ())))
+    typer.echo(f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; Ctrl-C stops it)",
+               err=True)
+    # Bounded work: at most 64 requests at once (more get 503), idle connections closed after 5 s.
+    uvicorn.run(app, host=host, port=port, log_level="warning", limit_concurrency=64, timeout_keep_alive=5)
 
 
 @tables_app.command("export")

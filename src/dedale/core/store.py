@@ -9,6 +9,7 @@ before a power cut for speed).
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -22,6 +23,12 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.session import Event, Session
+from dedale.i18n import word
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory lock, but the appends' checks still refuse a second writer's steps
+    fcntl = None  # type: ignore[assignment]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -40,6 +47,10 @@ CREATE TABLE IF NOT EXISTS events (
     seq INTEGER NOT NULL,
     event TEXT NOT NULL,           -- JSON
     PRIMARY KEY (session, seq)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,          -- "secret": the key the web app signs its form tokens with
+    value TEXT NOT NULL
 );
 """
 
@@ -61,28 +72,55 @@ class Record:
 
 
 class Store:
-    """The SQLite file. One connection, used under a lock (SQLite serialises writers anyway)."""
+    """The SQLite file. One connection, used under a lock (SQLite serialises writers anyway).
 
-    def __init__(self, path: Path | str) -> None:
+    With `exclusive` (a server's store), the process holds the file alone: an advisory lock that a second
+    server on the same file meets, and refuses to start. Whatever the lock, an append or an undo first
+    checks that the session has the events the caller saw (two writers would otherwise interleave them).
+    """
+
+    def __init__(self, path: Path | str, exclusive: bool = True) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.exclusive = exclusive
         self._lock = threading.Lock()
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        self._db: sqlite3.Connection | None = None
+        self._holder: int | None = None
+        self.open()
+
+    def open(self) -> None:
+        """Open the file (and take its lock), unless it is open: a store may be closed and opened again, as an
+        app is stopped and started (a test client does it at every request)."""
+        with self._lock:
+            if self._db is not None:
+                return
+            self._holder = _hold(self.path, self.exclusive)
+            try:
+                db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("PRAGMA foreign_keys=ON")
+                db.executescript(SCHEMA)
+            except sqlite3.Error as exc:
+                self._release()
+                problem = word("error.db_not_sqlite") if "not a database" in str(exc) else str(exc)
+                raise DedaleError("error.db", path=str(self.path), problem=problem) from None
+            self._db = db
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        assert self._db is not None, "the store is closed"
+        return self._db
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            self.db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
+                yield self.db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self.db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            self.db.execute("COMMIT")
 
     def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool, lang: str,
                name: str, events: list[Event] = ()) -> str:  # type: ignore[assignment]
@@ -96,38 +134,59 @@ class Store:
         return session_id
 
     def append(self, session_id: str, first: int, events: list[Event]) -> None:
-        """Record events `first`, `first + 1`, ... in one transaction."""
+        """Record events `first`, `first + 1`, ... in one transaction (the session must have `first`)."""
         with self._transaction() as db:
+            self._expect(db, session_id, first)
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, first + i, json.dumps(e)) for i, e in enumerate(events)])
             db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
 
-    def truncate(self, session_id: str, keep: int) -> None:
-        """Forget events from number `keep` on (undo)."""
+    def truncate(self, session_id: str, keep: int, had: int) -> None:
+        """Forget events from number `keep` on (undo), the session having had `had` of them."""
         with self._transaction() as db:
+            self._expect(db, session_id, had)
             db.execute("DELETE FROM events WHERE session = ? AND seq >= ?", (session_id, keep))
             db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
 
+    @staticmethod
+    def _expect(db: sqlite3.Connection, session_id: str, events: int) -> None:
+        """The session exists and has `events` events, or it changed since it was read (409)."""
+        found = db.execute("SELECT COUNT(*) FROM events WHERE session = ?", (session_id,)).fetchone()[0]
+        if found != events:
+            if db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
+                raise DedaleError("error.no_session", value=session_id)
+            raise DedaleError("error.conflict", value=session_id, expected=events, found=found)
+
+    def secret(self) -> bytes:
+        """This file's secret key (made once, kept in the file): what the web app signs its form tokens
+        with, so that tokens outlive a restart of the server."""
+        with self._transaction() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+            if row is None:
+                row = (secrets.token_hex(32),)
+                db.execute("INSERT INTO meta VALUES ('secret', ?)", row)
+        return bytes.fromhex(row[0])
+
     def get(self, session_id: str) -> tuple[Record, list[Event]]:
         with self._lock:
-            row = self._db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
             if row is None:
                 raise DedaleError("error.no_session", value=session_id)
-            events = [json.loads(e) for (e,) in self._db.execute(
+            events = [json.loads(e) for (e,) in self.db.execute(
                 "SELECT event FROM events WHERE session = ? ORDER BY seq", (session_id,))]
         return _record(row, len(events)), events
 
     def record(self, session_id: str) -> Record:
         """A session's name, seed, parameters and number of steps, without its events."""
         with self._lock:
-            row = self._db.execute(f"{WITH_STEPS} WHERE s.id = ?", (session_id,)).fetchone()
+            row = self.db.execute(f"{WITH_STEPS} WHERE s.id = ?", (session_id,)).fetchone()
         if row is None:
             raise DedaleError("error.no_session", value=session_id)
         return _record(row[:-1], row[-1])
 
     def list(self) -> list[Record]:
         with self._lock:
-            rows = self._db.execute(f"{WITH_STEPS} ORDER BY updated DESC").fetchall()
+            rows = self.db.execute(f"{WITH_STEPS} ORDER BY updated DESC").fetchall()
         return [_record(row[:-1], row[-1]) for row in rows]
 
     def rename(self, session_id: str, name: str) -> None:
@@ -142,7 +201,15 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            self._release()
+
+    def _release(self) -> None:
+        if self._holder is not None:
+            os.close(self._holder)  # only once SQLite's connection is closed: closing drops its locks too
+            self._holder = None
 
 
 def _record(row: tuple[Any, ...], steps: int) -> Record:
@@ -203,7 +270,7 @@ class Sessions:
             try:
                 yield session
                 if len(session.events) < before:  # an undo
-                    self.store.truncate(session_id, len(session.events))
+                    self.store.truncate(session_id, len(session.events), before)
                 elif len(session.events) > before:
                     self.store.append(session_id, before, session.events[before:])
             except DedaleError:  # refused (an illegal choice): the session is as it was
@@ -213,3 +280,26 @@ class Sessions:
             except BaseException:
                 self.forget(session_id)
                 raise
+
+
+def _hold(path: Path, exclusive: bool) -> int | None:
+    """Check that `path` can be the sessions' file (made if need be); with `exclusive`, take its advisory
+    lock and keep the file open (the lock lasts while it is open), or say that another server holds it."""
+    if os.path.isdir(path):
+        raise DedaleError("error.db", path=str(path), problem=word("error.db_folder"))
+    if os.path.lexists(path.parent) and not os.path.isdir(path.parent):
+        raise DedaleError("error.db", path=str(path), problem=word("error.db_parent"))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        holder = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise DedaleError("error.db", path=str(path), problem=exc.strerror or str(exc)) from None
+    if not exclusive or fcntl is None:
+        os.close(holder)  # before SQLite opens the file: closing a file drops the process's locks on it
+        return None
+    try:  # flock, not fcntl: SQLite's own locks are fcntl locks on the same file, and the two do not meet
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(holder)
+        raise DedaleError("error.db_in_use", path=str(path)) from None
+    return holder

@@ -165,7 +165,7 @@ def _labels(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
 def _highlight(h: Highlight, ox: int, oy: int) -> str:
     r = h.rect
     x, y = ox + r.x * CELL, oy + r.y * CELL
-    clickable = (f' class="choice" data-choice="{escape(h.choice)}" style="cursor:pointer"'
+    clickable = (f' class="choice" data-choice="{escape(h.choice)}"'
                  f'><title>{escape(h.title)}</title') if h.choice else ""
     return (f'<g{clickable}><rect x="{x + 2}" y="{y + 2}" width="{r.w * CELL - 4}" height="{r.h * CELL - 4}" '
             f'fill="{svg.PASSAGE}" fill-opacity="0.12" stroke="{svg.PASSAGE}" stroke-width="2" stroke-dasharray="5 3"/>'

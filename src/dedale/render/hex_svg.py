@@ -77,8 +77,8 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | 
         x, y = to_pixel(h, size)
         points = " ".join(f"{px:.1f},{py:.1f}" for px, py in corners(ox + x, oy + y, size * 0.96))
         body.append(f'<polygon class="choice" data-choice="{escape(choice)}" points="{points}" fill="{svg.PASSAGE}" '
-                    f'fill-opacity="0.12" stroke="{svg.PASSAGE}" stroke-width="2.5" stroke-dasharray="5 3" '
-                    f'style="cursor:pointer"><title>{escape(words)}</title></polygon>')
+                    f'fill-opacity="0.12" stroke="{svg.PASSAGE}" stroke-width="2.5" stroke-dasharray="5 3">'
+                    f'<title>{escape(words)}</title></polygon>')
     if hex_map.party is not None:
         x, y = to_pixel(hex_map.party, size)
         body.append(f'<circle cx="{ox + x:.1f}" cy="{oy + y:.1f}" r="{size * 0.62:.1f}" fill="none" '

@@ -395,7 +395,7 @@ def _choices(view: GameView, links: dict[str, dict[str, Any]], ox: float,
             colour = svg.ACCENT if charge else svg.PASSAGE
             centre = (_melee_mark(x, y, colour, 1) if charge else
                       f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.8" fill="{colour}"/>')
-            spots.append(f'<g class="choice move" data-choice="{escape(choice)}" style="cursor:pointer">'
+            spots.append(f'<g class="choice move" data-choice="{escape(choice)}">'
                          f'<title>{escape(words)}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="{R:g}" '
                          f'fill="{colour}" fill-opacity="0.16" stroke="{colour}" stroke-width="1.8" '
                          f'stroke-dasharray="3 2"/>{centre}</g>')
@@ -422,7 +422,7 @@ def _ring(choice: str, words: str, cx: float, cy: float, r: float, innermost: bo
     kind = choice.split(":", 1)[0]
     colour = svg.ACCENT if kind in CHOICE_ORDER else svg.PASSAGE
     fill = f'fill="{colour}" fill-opacity="0.1"' if innermost else 'fill="none"'
-    return (f'<g class="choice {escape(kind)}" data-choice="{escape(choice)}" style="cursor:pointer">'
+    return (f'<g class="choice {escape(kind)}" data-choice="{escape(choice)}">'
             f'<title>{escape(words)}</title><circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:g}" {fill} stroke="{colour}" '
             f'stroke-opacity="0" stroke-width="5"/>{_ring_mark(kind, colour, cx, cy, r)}</g>')
 

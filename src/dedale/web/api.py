@@ -5,35 +5,56 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from dedale.core.rng import MAX_SEED
 from dedale.core.store import Sessions
 from dedale.web import forms, service
 
-router = APIRouter(prefix="/api", tags=["api"])
+
+class Problem(BaseModel):
+    error: str = Field(description="What was wrong, and what is accepted, in the client's language")
 
 
-class NewSession(BaseModel):
+def _refusals(statuses: dict[int, str]) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": Problem, "description": text} for status, text in statuses.items()}
+
+
+# Every answer the API may give besides its success, documented where it can happen.
+ANY = _refusals({400: "Bad input, or a Host this server does not answer to"})
+CHANGE = _refusals({403: "A change sent from another site's page (its Origin, Referer or Sec-Fetch-Site)",
+                    413: "A body larger than the limit (64 KiB; an upload 4 MiB)"})
+SESSION = _refusals({404: "No such session"})
+STEP = {**CHANGE, **SESSION, **_refusals({409: "The session changed meanwhile (another writer on its database)"})}
+CREATE = {**CHANGE, **_refusals({422: "A field or a parameter the system does not have, or of the wrong type"})}
+
+router = APIRouter(prefix="/api", tags=["api"], responses=ANY)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not a default
+
+
+class NewSession(Strict):
     system: Literal["crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel"]
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="Random when not given")
     table_dice: bool = False
     lang: Literal["en", "fr"] = "en"
-    name: str = Field(default="", max_length=200)
+    name: str = Field(default="", max_length=service.MAX_NAME)
     autopilot: bool = Field(default=False, description="Let the autopilot play to the end at once")
 
 
-class StepBody(BaseModel):
+class StepBody(Strict):
     choice: str = Field(max_length=200)
 
 
-class AutopilotBody(BaseModel):
+class AutopilotBody(Strict):
     to_end: bool = False
 
 
-class RenameBody(BaseModel):
-    name: str = Field(min_length=1, max_length=200)
+class RenameBody(Strict):
+    name: str = Field(min_length=1, max_length=service.MAX_NAME)
 
 
 def _sessions(request: Request) -> Sessions:
@@ -54,10 +75,10 @@ def systems() -> dict[str, Any]:
                     "options": list(f.options)} for f in fields] for name, fields in forms.FIELDS.items()}
 
 
-@router.post("/sessions", status_code=201)
+@router.post("/sessions", status_code=201, responses=CREATE)
 def create_session(request: Request, body: NewSession) -> dict[str, Any]:
     session_id = service.create(_sessions(request), body.system, body.params, body.seed, body.table_dice, body.lang,
-                                body.name, body.autopilot)
+                                body.name, body.autopilot, strict=True)
     return _state(request, session_id)
 
 
@@ -67,36 +88,36 @@ def list_sessions(request: Request) -> list[dict[str, Any]]:
              "created": r.created, "updated": r.updated} for r in _sessions(request).store.list()]
 
 
-@router.get("/sessions/{session_id}")
+@router.get("/sessions/{session_id}", responses=SESSION)
 def get_session(request: Request, session_id: str) -> dict[str, Any]:
     return _state(request, session_id)
 
 
-@router.post("/sessions/{session_id}/step")
+@router.post("/sessions/{session_id}/step", responses=STEP)
 def step(request: Request, session_id: str, body: StepBody) -> dict[str, Any]:
     service.step(_sessions(request), session_id, body.choice)
     return _state(request, session_id)
 
 
-@router.post("/sessions/{session_id}/autopilot")
+@router.post("/sessions/{session_id}/autopilot", responses=STEP)
 def autopilot(request: Request, session_id: str, body: AutopilotBody) -> dict[str, Any]:
     service.autopilot(_sessions(request), session_id, body.to_end)
     return _state(request, session_id)
 
 
-@router.post("/sessions/{session_id}/undo")
+@router.post("/sessions/{session_id}/undo", responses=STEP)
 def undo(request: Request, session_id: str) -> dict[str, Any]:
     service.undo(_sessions(request), session_id)
     return _state(request, session_id)
 
 
-@router.patch("/sessions/{session_id}")
+@router.patch("/sessions/{session_id}", responses={**CHANGE, **SESSION})
 def rename(request: Request, session_id: str, body: RenameBody) -> dict[str, Any]:
-    _sessions(request).store.rename(session_id, body.name)
+    _sessions(request).store.rename(session_id, service.check_name(body.name))
     return _state(request, session_id)
 
 
-@router.delete("/sessions/{session_id}", status_code=204)
+@router.delete("/sessions/{session_id}", status_code=204, responses={**CHANGE, **SESSION})
 def delete(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
     sessions.store.delete(session_id)
@@ -104,18 +125,17 @@ def delete(request: Request, session_id: str) -> Response:
     return Response(status_code=204)
 
 
-@router.get("/sessions/{session_id}/export/{fmt}")
+@router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
 def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png", "pdf", "txt", "dot"]) -> Response:
     content, media = service.export(_sessions(request).get(session_id), fmt)
     return Response(content, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="dedale-{session_id}.{fmt}"'})
 
 
-@router.post("/upload", status_code=201)
+@router.post("/upload", status_code=201, responses=CHANGE)
 def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-    """Continue a saved document (at most 4 MiB): it is replayed from its events, checked, and kept as a new
-    session."""
-    service.check_upload_size(int(request.headers.get("content-length") or 0))
+    """Continue a saved document (at most 4 MiB, UTF-8, UTF-16 or UTF-32): it is replayed from its events,
+    checked, and kept as a new session."""
     return _state(request, service.upload_document(_sessions(request), document))
 
 

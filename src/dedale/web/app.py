@@ -2,29 +2,49 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.routing import Route
 
 from dedale import __version__
 from dedale.core.errors import DedaleError
 from dedale.core.store import Sessions, Store
+from dedale.i18n import t
 from dedale.web import api, pages, service
-from dedale.web.render import lang_of, page
+from dedale.web.guard import Guard, allowed_hosts
+from dedale.web.render import lang_of, problem, refusal
 
-NOT_FOUND = {"error.no_session", "error.system"}
+# The answer to each refusal that is not a plain 400 (bad input).
+STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "error.conflict": 409,
+          "error.unknown_params": 422, "error.upload_size": 413}
 
 
-def create_app(db: Path | str, cache_size: int = 256) -> FastAPI:
+def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (),
+               cache_size: int = 256) -> FastAPI:
+    """The app on the sessions' file `db` (held by this app alone until it shuts down), answering the
+    loopback names, `host` and `allow_hosts` (see `guard.py`)."""
+    store = Store(db)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        store.open()  # again, when the app was stopped and is started anew
+        yield
+        store.close()  # the file is free for another server
+
     # No /docs nor /redoc: their pages load scripts from a CDN, and nothing is served from outside the package.
-    app = FastAPI(title="Dédale", version=__version__, docs_url=None, redoc_url=None,
+    app = FastAPI(title="Dédale", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Procedural tabletop systems: sessions, choices, the autopilot, exports.")
-    app.state.sessions = Sessions(Store(db), service.build, cache_size)
+    app.state.sessions = Sessions(store, service.build, cache_size)
+    app.state.secret = store.secret()
+    app.add_middleware(Guard, hosts=allowed_hosts(host, allow_hosts), refuse=refusal)
     static = resources.files("dedale.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.include_router(api.router)
@@ -32,19 +52,36 @@ def create_app(db: Path | str, cache_size: int = 256) -> FastAPI:
 
     @app.exception_handler(DedaleError)
     def refused(request: Request, error: DedaleError) -> Response:
-        """Bad input: a clear message, 400 (404 for what does not exist), never a traceback."""
-        status = 404 if error.key in NOT_FOUND else 400
-        message = error.message(lang_of(request))
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": message}, status_code=status)
-        return page(request, "error.html", {"message": message}, status)
+        """Bad input: a clear message, 400 (or the status its kind calls for), never a traceback."""
+        return refusal(request, error, STATUS.get(error.key, 400))
 
     @app.exception_handler(RequestValidationError)
-    async def malformed(request: Request, error: RequestValidationError) -> Response:
-        """A request the pages' or the API's declared types refuse: 422, each field named with its problem."""
+    def malformed(request: Request, error: RequestValidationError) -> Response:
+        """A request the declared types refuse: 422, each field named with its problem (never echoing what
+        was sent: it may not even be printable)."""
+        problems = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in error.errors()]
+        message = "; ".join(f"{'.'.join(map(str, p['loc'][1:])) or p['loc'][0]}: {p['msg']}" for p in problems)
         if request.url.path.startswith("/api/"):
-            return await request_validation_exception_handler(request, error)
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'][1:])) or e['loc'][0]}: {e['msg']}" for e in error.errors())
-        return page(request, "error.html", {"message": problems}, 422)
+            return JSONResponse({"error": message, "detail": problems}, status_code=422)
+        return problem(request, message, 422)
+
+    @app.exception_handler(HTTPException)
+    def http_error(request: Request, error: HTTPException) -> Response:
+        """Starlette's own refusals (no such page, a method a path does not take) in the app's words; a 405
+        names every method the path takes (several routes may share it)."""
+        lang = lang_of(request)
+        if error.status_code == 405:
+            allowed = _methods(app, request.url.path)
+            return problem(request, t("error.method", lang, value=request.method, accepted=", ".join(allowed)), 405,
+                           {"Allow": ", ".join(allowed)})
+        if error.status_code == 404:
+            return problem(request, t("error.not_found", lang, value=request.url.path), 404)
+        return problem(request, str(error.detail), error.status_code, error.headers)
 
     return app
+
+
+def _methods(app: FastAPI, path: str) -> list[str]:
+    found = {method for route in app.router.routes if isinstance(route, Route) and route.path_regex.match(path)
+             for method in route.methods or ()}
+    return sorted(found)

@@ -68,10 +68,16 @@ FIELDS: dict[str, tuple[Field, ...]] = {
 MAX_KEYLOCK_OBJECTS = 2000
 
 
-def read(system: str, values: dict[str, Any]) -> dict[str, Any]:
-    """The typed value of each field from a form or an API body (missing: the default), checked."""
+def read(system: str, values: dict[str, Any], strict: bool = False) -> dict[str, Any]:
+    """The typed value of each field from a form or an API body (missing: the default), checked; with
+    `strict`, a value no field takes is refused rather than ignored (a misspelt parameter would otherwise
+    silently give its default)."""
     if system not in FIELDS:
         raise DedaleError("error.system", value=system, accepted=", ".join(FIELDS))
+    names = [field.name for field in FIELDS[system]]
+    unknown = sorted(set(values) - set(names))
+    if strict and unknown:
+        raise DedaleError("error.unknown_params", value=", ".join(unknown), system=system, accepted=", ".join(names))
     typed: dict[str, Any] = {}
     for field in FIELDS[system]:
         raw = values.get(field.name)
@@ -137,8 +143,8 @@ BUILDERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "zombstone-duel": _duel}
 
 
-def params_for(system: str, values: dict[str, Any]) -> Any:
-    return BUILDERS[system](read(system, values))
+def params_for(system: str, values: dict[str, Any], strict: bool = False) -> Any:
+    return BUILDERS[system](read(system, values, strict))
 
 
 def check_limits(system: str, params: Any) -> None:

@@ -7,16 +7,17 @@ import json
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from dedale.core.errors import DedaleError
 from dedale.core.store import Sessions
 from dedale.i18n import LANGUAGES, t
-from dedale.web import forms, service, views
+from dedale.web import csrf, forms, service, views
 from dedale.web.render import lang_of, page
 
-router = APIRouter(include_in_schema=False)
+# Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
+router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf.check)])
 
 
 def _sessions(request: Request) -> Sessions:
@@ -59,7 +60,7 @@ def new(request: Request, system: str) -> HTMLResponse:
 @router.post("/new/{system}")
 async def create(request: Request, system: str) -> Response:
     form = await request.form()
-    values = {key: form.getlist(key)[-1] for key in form}  # a checkbox follows its hidden "0"
+    values = {key: form.getlist(key)[-1] for key in form if key != csrf.FIELD}  # a checkbox follows its hidden "0"
     session_id = service.create(_sessions(request), system, values, values.get("seed"),
                                 values.get("table_dice") == "1", lang_of(request), str(values.get("name", "")),
                                 autopilot=values.get("autopilot") == "1" or system == "keylock")
@@ -109,8 +110,8 @@ def saved(request: Request) -> HTMLResponse:
 
 
 @router.post("/sessions/{session_id}/rename")
-def rename(request: Request, session_id: str, name: str = Form(min_length=1, max_length=200)) -> Response:
-    _sessions(request).store.rename(session_id, name)
+def rename(request: Request, session_id: str, name: str = Form(min_length=1, max_length=service.MAX_NAME)) -> Response:
+    _sessions(request).store.rename(session_id, service.check_name(name))
     return RedirectResponse("/sessions", status_code=303)
 
 
@@ -134,13 +135,20 @@ async def upload(request: Request, document: UploadFile) -> Response:
     return RedirectResponse(f"/play/{session_id}", status_code=303)
 
 
-@router.get("/permalink/{system}")
-def permalink(request: Request, system: str, seed: str, params: str = "{}") -> Response:
-    try:
-        params_json = json.loads(params)
-    except json.JSONDecodeError:
-        raise DedaleError("error.bad_document", field="params") from None
-    session_id = service.create_from_params(_sessions(request), system, params_json, seed, lang_of(request))
+@router.get("/permalink/{system}", response_class=HTMLResponse)
+def permalink(request: Request, system: str, seed: str, params: str = "{}") -> HTMLResponse:
+    """What a permalink remakes, and a button to make it: opening a link changes nothing (any page may
+    link here), the button's form does."""
+    parsed, seed_value = service.permalink_values(system, seed, params)
+    return page(request, "permalink.html", {"system": system, "seed": seed_value, "params": params,
+                                            "shown": parsed.to_json()})
+
+
+@router.post("/permalink/{system}")
+def make_permalink(request: Request, system: str, seed: str = Form(max_length=40),
+                   params: str = Form("{}", max_length=4096)) -> Response:
+    parsed, seed_value = service.permalink_values(system, seed, params)
+    session_id = service.create_from_params(_sessions(request), system, parsed, seed_value, lang_of(request))
     return RedirectResponse(f"/play/{session_id}", status_code=303)
 
 

@@ -7,11 +7,13 @@ from importlib import resources
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from dedale import __version__
+from dedale.core.errors import DedaleError
 from dedale.i18n import LANGUAGES, t
+from dedale.web import csrf
 
 
 def lang_of(request: Request) -> str:
@@ -31,12 +33,30 @@ def _here(request: Request) -> str:
 
 
 def page(request: Request, template: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
+    """A page in the player's language, its forms carrying this browser's token."""
     lang = lang_of(request)
 
     def tr(key: str, **args: Any) -> str:
         return t(key, lang, **args)
 
+    token, new_browser = csrf.page_token(request)
     html = environment().get_template(template).render(**context, t=tr, lang=lang, languages=LANGUAGES,
                                                        path=request.url.path, here=_here(request),
-                                                       version=__version__)
-    return HTMLResponse(html, status_code=status)
+                                                       version=__version__, csrf=token)
+    response = HTMLResponse(html, status_code=status)
+    if new_browser is not None:
+        csrf.remember(response, new_browser)
+    return response
+
+
+def problem(request: Request, message: str, status: int, headers: dict[str, str] | None = None) -> Response:
+    """A refusal: `{"error": message}` for the API, a page for a person."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
+    response = page(request, "error.html", {"message": message}, status)
+    response.headers.update(headers or {})
+    return response
+
+
+def refusal(request: Request, error: DedaleError, status: int) -> Response:
+    return problem(request, error.message(lang_of(request)), status)

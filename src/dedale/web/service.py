@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from dedale.core.errors import DedaleError
+from dedale.core.jsontext import parse_json
 from dedale.core.rng import check_seed, new_seed
 from dedale.core.session import Session
 from dedale.core.store import Record, Sessions
@@ -14,8 +14,12 @@ from dedale.systems import system, system_of
 from dedale.web import forms
 
 PLAYABLE = tuple(forms.FIELDS)  # the systems with sessions (Zombstone's odds are a calculator)
-MAX_AUTOPILOT_STEPS = 20_000
+# The most events a session may have here: each request replays at most that many (an undo, a restarted
+# server), so this bounds what one costs. A game ends well before (a hexcrawl of radius 40 explored by hand
+# takes about 5,000 moves); only a player walking to and fro for hours meets it.
+MAX_EVENTS = 10_000
 MAX_UPLOAD = 4 * 1024 * 1024
+MAX_NAME = 200
 EXPORTS = {"json": "application/json", "svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf",
            "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz"}
 
@@ -32,31 +36,51 @@ def seed_of(value: Any) -> int:
     return new_seed() if value is None or value == "" else check_seed(value)
 
 
+def check_name(name: Any) -> str:
+    """A session's name: text of 1 to 200 characters (spaces around it dropped)."""
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
+        raise DedaleError("error.name", high=MAX_NAME)
+    return name.strip()
+
+
 def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: Any, table_dice: bool,
-           lang: str, name: str = "", autopilot: bool = False) -> str:
+           lang: str, name: str = "", autopilot: bool = False, strict: bool = False) -> str:
+    """A new session from a form's or a body's values (`strict`: a value the system has no field for is
+    refused, as the API does; a page's form also carries its seed, name and token)."""
     if system_name not in PLAYABLE:
         raise DedaleError("error.system", value=system_name, accepted=", ".join(PLAYABLE))
-    params = forms.params_for(system_name, values)
+    params = forms.params_for(system_name, values, strict)
     session = system(system_name).session(params, seed_of(seed), table_dice, check_lang(lang))
     if autopilot:
-        session.run_autopilot(max_steps=MAX_AUTOPILOT_STEPS)
-    return sessions.add(session, name or f"{system_name} {session.seed}")
+        session.run_autopilot(max_steps=MAX_EVENTS)
+    return sessions.add(session, check_name(name) if name.strip() else f"{system_name} {session.seed}")
 
 
-def create_from_params(sessions: Sessions, system_name: str, params_json: Any, seed: Any, lang: str) -> str:
-    """A permalink: the system, its seed and its parameters (as the JSON documents give them)."""
+def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int]:
+    """A permalink's parameters (given as its documents give them, in JSON) and seed, checked against the
+    web's limits before anything is made."""
     if system_name not in PLAYABLE:
         raise DedaleError("error.system", value=system_name, accepted=", ".join(PLAYABLE))
-    session_class = system(system_name).session
-    params = session_class.params_from_json(params_json)
-    forms.check_limits(system_name, params)
-    session = session_class(params, seed_of(seed), False, check_lang(lang))
-    session.run_autopilot(max_steps=MAX_AUTOPILOT_STEPS)
+    parsed = system(system_name).session.params_from_json(parse_json(params, "params"))
+    forms.check_limits(system_name, parsed)
+    return parsed, check_seed(seed)
+
+
+def create_from_params(sessions: Sessions, system_name: str, params: Any, seed: int, lang: str) -> str:
+    """A permalink's result, made by the autopilot."""
+    session = system(system_name).session(params, seed, False, check_lang(lang))
+    session.run_autopilot(max_steps=MAX_EVENTS)
     return sessions.add(session, f"{system_name} {session.seed}")
+
+
+def _room_for_one_more(session: Session) -> None:
+    if len(session.events) >= MAX_EVENTS and not session.is_over:
+        raise DedaleError("error.too_many_events", high=MAX_EVENTS)
 
 
 def step(sessions: Sessions, session_id: str, choice: str) -> Session:
     with sessions.changing(session_id) as session:
+        _room_for_one_more(session)
         session.step(choice)
     return session
 
@@ -67,8 +91,9 @@ def autopilot(sessions: Sessions, session_id: str, to_end: bool) -> Session:
             raise DedaleError("error.autopilot_pending")
         if session.is_over:
             raise DedaleError("error.session_over")
+        _room_for_one_more(session)
         if to_end:
-            session.run_autopilot(max_steps=MAX_AUTOPILOT_STEPS)
+            session.run_autopilot(max_steps=MAX_EVENTS - len(session.events))
         else:
             session.auto_step()
     return session
@@ -92,11 +117,7 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None) ->
 def upload(sessions: Sessions, raw: bytes) -> str:
     """A file to continue: at most 4 MiB of JSON (see `upload_document`)."""
     check_upload_size(len(raw))
-    try:
-        document = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DedaleError("error.json", path="upload", problem=str(exc)) from None
-    return upload_document(sessions, document)
+    return upload_document(sessions, parse_json(raw, "upload"))
 
 
 def check_upload_size(size: int) -> None:
@@ -105,14 +126,17 @@ def check_upload_size(size: int) -> None:
 
 
 def upload_document(sessions: Sessions, document: Any) -> str:
-    """A document to continue: its parameters checked against the web's limits before anything is
-    replayed, then replayed from its events, and kept as a new session."""
+    """A document to continue: its parameters, name and number of events checked against the web's limits
+    before anything is replayed, then replayed from its events, and kept as a new session."""
     found = system_of(document)
     if found.name not in PLAYABLE:
         raise DedaleError("error.system", value=found.name, accepted=", ".join(PLAYABLE))
     forms.check_limits(found.name, found.session.check_document(document))
+    if len(document["events"]) > MAX_EVENTS:
+        raise DedaleError("error.too_many_events", high=MAX_EVENTS)
+    name = None if document.get("name") is None else check_name(document["name"])
     session = found.session.from_json(document)
-    return sessions.add(session, str(document.get("name") or f"{found.name} {session.seed}"))
+    return sessions.add(session, name or f"{found.name} {session.seed}")
 
 
 def state(session: Session, session_id: str, record_name: str | None = None) -> dict[str, Any]:

@@ -1,0 +1,58 @@
+"""The pages' forms carry a token: a browser's own, signed with the database's secret. The browser is known
+by a cookie (HttpOnly, SameSite=Lax); its token is an HMAC of that cookie, so a page elsewhere can neither
+read the token nor make one, even if it sets a cookie of its own (cookies are shared by every port of a
+host). Plain forms send the token as a field, htmx as a header. The guard (`guard.py`) has already
+refused changes from other origins; this is the second lock on the pages' door."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from dedale.core.errors import DedaleError
+
+COOKIE = "dedale_browser"
+FIELD = "csrf"
+HEADER = "x-csrf-token"
+_BROWSER = re.compile(r"[A-Za-z0-9_-]{22}")
+_SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def _sign(secret: bytes, browser: str) -> str:
+    return hmac.new(secret, browser.encode("ascii"), hashlib.sha256).hexdigest()[:32]
+
+
+def _browser(request: Request) -> str | None:
+    found = request.cookies.get(COOKIE)
+    return found if found is not None and _BROWSER.fullmatch(found) else None
+
+
+def page_token(request: Request) -> tuple[str, str | None]:
+    """The token a page's forms carry, and the browser cookie to set when the browser has none yet."""
+    browser = _browser(request)
+    new = None
+    if browser is None:
+        browser = new = secrets.token_urlsafe(16)
+    return _sign(request.app.state.secret, browser), new
+
+
+def remember(response: Response, browser: str) -> None:
+    response.set_cookie(COOKIE, browser, max_age=365 * 24 * 3600, httponly=True, samesite="lax")
+
+
+async def check(request: Request) -> None:
+    """The pages' dependency: a change must carry this browser's token (a header, or the form's field)."""
+    if request.method in _SAFE:
+        return
+    browser = _browser(request)
+    sent = request.headers.get(HEADER)
+    if sent is None:
+        value = (await request.form()).get(FIELD)
+        sent = value if isinstance(value, str) else None
+    if browser is None or sent is None or not hmac.compare_digest(sent, _sign(request.app.state.secret, browser)):
+        raise DedaleError("error.csrf")

@@ -1,0 +1,171 @@
+"""What stands between the network and the app. A server on 127.0.0.1 is still reachable by every web page
+the player visits, so each request is checked before the app sees it:
+
+- its `Host` must be one the server was started for (a DNS-rebinding page names its own host): else 400;
+- a change (any method but GET, HEAD and OPTIONS) must come from the app's own pages: a browser names the
+  page's origin (`Origin`, `Referer`, `Sec-Fetch-Site`), and another origin is refused with 403 before its
+  body is read. A program calling the API names none and is let through; the pages' forms also carry a
+  signed token (`csrf.py`);
+- a body may not exceed its route's limit, whether its length is declared or not: 413, counting the bytes
+  as they arrive and never holding more than the limit; a JSON body must be JSON Dédale can read
+  (`core.jsontext`): else 400;
+- every answer carries a Content-Security-Policy (the app's own scripts, styles and pictures only) and
+  headers that forbid framing it, sniffing types and leaking its addresses to other sites.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from dedale.core.errors import DedaleError
+from dedale.core.jsontext import parse_json
+from dedale.web.service import MAX_UPLOAD
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARDS = ("0.0.0.0", "::", "")  # every address: its requests name the machine's own
+BODY_LIMIT = 64 * 1024
+# An upload's file, plus room for its multipart framing on the page's form.
+BODY_LIMITS = {"/api/upload": MAX_UPLOAD, "/upload": MAX_UPLOAD + 16 * 1024}
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                                 b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+Refuse = Callable[[Request, DedaleError, int], Response]
+
+
+def allowed_hosts(host: str, extra: Iterable[str] = ()) -> frozenset[str]:
+    """The host names a server started on `host` answers to: the loopback names, `host` itself unless it
+    is a wildcard, and the ones the user allows."""
+    names = {*LOOPBACK, *(name.strip().lower().strip("[]") for name in extra)}
+    if host.strip("[]") not in WILDCARDS:
+        names.add(host.lower().strip("[]"))
+    return frozenset(names)
+
+
+def host_name(host_header: str) -> str:
+    """The name in a Host header, without its port ("[::1]:8000" -> "::1")."""
+    value = host_header.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def _same_place(origin: str, host_header: str) -> bool:
+    """Whether an `Origin` (or a `Referer`) names the host and port the request was sent to."""
+    parts = urlsplit(origin)
+    default = {"http": ":80", "https": ":443"}.get(parts.scheme, "")
+    return bool(parts.netloc) and parts.netloc.lower().removesuffix(default) == host_header.lower().removesuffix(
+        default)
+
+
+class Guard:
+    """The ASGI middleware (outermost: nothing reaches the app unchecked)."""
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str], refuse: Refuse) -> None:
+        self.app, self.hosts, self.refuse = app, hosts, refuse
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        send = _with_headers(send)
+        request = Request(scope)
+        try:
+            self._check_host(request)
+            if request.method not in SAFE_METHODS:
+                _check_origin(request)
+                receive = await _read_body(request, receive, BODY_LIMITS.get(request.url.path, BODY_LIMIT))
+        except _Refusal as refusal:
+            await self.refuse(request, refusal.error, refusal.status)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def _check_host(self, request: Request) -> None:
+        header = request.headers.get("host", "")
+        if host_name(header) not in self.hosts:
+            raise _Refusal(400, DedaleError("error.host", value=header, accepted=", ".join(sorted(self.hosts))))
+
+
+class _Refusal(Exception):
+    def __init__(self, status: int, error: DedaleError) -> None:
+        super().__init__(error.key)
+        self.status, self.error = status, error
+
+
+def _check_origin(request: Request) -> None:
+    """A browser says where a request comes from; anything but the app's own origin is refused."""
+    host = request.headers.get("host", "")
+    site = request.headers.get("sec-fetch-site")
+    origin = request.headers.get("origin") or request.headers.get("referer")
+    if site in ("cross-site", "same-site") or (origin is not None and not _same_place(origin, host)):
+        raise _Refusal(403, DedaleError("error.origin", value=origin or site))
+
+
+async def _read_body(request: Request, receive: Receive, limit: int) -> Callable[[], Awaitable[Message]]:
+    """The whole body, at most `limit` bytes (refused on its declared length before a byte is read, or as
+    soon as the bytes read pass the limit), checked when it is JSON; and a `receive` that gives it again."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise _Refusal(413, _too_large(request, limit))
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":  # the client went away: let the app see it
+            return _replay([message], receive)
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise _Refusal(413, _too_large(request, limit))
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    if body and _is_json(request.headers.get("content-type")):
+        try:
+            parse_json(body, "body")
+        except DedaleError as error:
+            raise _Refusal(400, error) from None
+    return _replay([{"type": "http.request", "body": body, "more_body": False}], receive)
+
+
+def _too_large(request: Request, limit: int) -> DedaleError:
+    if request.url.path in BODY_LIMITS:
+        return DedaleError("error.upload_size", high=MAX_UPLOAD // 1024)
+    return DedaleError("error.body_size", high=limit // 1024)
+
+
+def _is_json(content_type: str | None) -> bool:
+    """As FastAPI reads a body: JSON when it says so, or says nothing."""
+    if not content_type:
+        return True
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
+def _replay(messages: list[Message], receive: Receive) -> Callable[[], Awaitable[Message]]:
+    pending = list(messages)
+
+    async def replayed() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return replayed
+
+
+def _with_headers(send: Send) -> Send:
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            present = {name.lower() for name, _ in message.get("headers", [])}
+            message["headers"] = [*message.get("headers", []), *(h for h in SECURITY_HEADERS if h[0] not in present)]
+        await send(message)
+
+    return sending

@@ -1,0 +1,22 @@
+// Dédale's pages: the little that plain HTML and htmx do not do, kept in this file because the
+// Content-Security-Policy allows no script written in a page.
+document.addEventListener("click", function (event) {
+  // A place on the map (a room's spot, a hex, a destination, a target) carries the choice a click makes.
+  const place = event.target.closest("[data-choice]");
+  const panel = document.getElementById("play");
+  if (place && panel && window.htmx) {
+    htmx.ajax("POST", panel.dataset.step, {source: place, target: "#play", swap: "outerHTML",
+                                           values: {choice: place.dataset.choice}});
+    return;
+  }
+  const back = event.target.closest("[data-back]");
+  if (back && history.length > 1) {
+    event.preventDefault();
+    history.back();
+  }
+});
+
+document.addEventListener("submit", function (event) {
+  const question = event.target.dataset.confirm;
+  if (question && !window.confirm(question)) event.preventDefault();
+});
