@@ -7,6 +7,10 @@
   the heaviest case, on maps that draw all 80 cards.
 - Hexcrawl (issue 4): the full exploration of radius 50 (7,651 hexes) and radius 500 (751,501 hexes),
   time and peak memory, each in a fresh process. Targets: at most 100 ms and 10 s; at most 1 GiB.
+  The walk (a depth-first random walk of the party) over radius 40 (4,921 hexes, the web's largest map):
+  the median time to generate and explore a map, the most picks and log entries a map takes (linear: at
+  most a pick a hex), and the median time to load such a map back from its JSON (replayed from its
+  events and checked), for reference.
 - Key-lock diagrams (issue 5): diagrams of 100, 1,000 and 10,000 objects (Fenwick-tree picks), and the
   plain reference picks of the tests at 1,000. Target: at most 1 s for 10,000 (the analysis, timed
   apart, is for reference).
@@ -35,6 +39,8 @@ from pathlib import Path
 from dedale.core.rng import Roller, SeededSource
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
+from dedale.hexcrawl.params import HexParams
+from dedale.hexcrawl.session import HexcrawlSession
 from dedale.keylock.analysis import analyse
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.generator import grow, make_sets
@@ -74,6 +80,18 @@ seconds = time.perf_counter() - start
 assert len(session.state.hexes) == 1 + 3 * int(sys.argv[1]) * (int(sys.argv[1]) + 1)
 print(json.dumps({"seconds": seconds, "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
+
+
+def walk(seeds: range) -> tuple[float, float, int, int]:
+    """The walk over radius 40: the median times to generate and explore a map and to load it back from its
+    JSON, and the most picks and log entries a map of `seeds` takes."""
+    params = HexParams(radius=40, order="walk")
+    sessions = [HexcrawlSession(params, seed).run_autopilot() for seed in seeds]
+    documents = [json.loads(json.dumps(session.to_json())) for session in sessions]
+    picks = max(sum(1 for e in s.log if isinstance(e, dict) and e.get("for") == "autopilot.walk") for s in sessions)
+    return (median_ms(lambda seed: HexcrawlSession(params, seed).run_autopilot(), seeds),
+            median_ms(lambda seed: HexcrawlSession.from_json(documents[seed]), seeds),
+            picks, max(len(session.log) for session in sessions))
 
 
 def explore(radius: int, rounds: int) -> tuple[float, float]:
@@ -163,6 +181,10 @@ def main() -> int:
         print(f"hexcrawl: explore radius {radius} ({1 + 3 * radius * (radius + 1):,} hexes)".ljust(48)
               + f" {seconds * 1000:9.1f} ms, peak {mib:6.0f} MiB (target <= {limit * 1000:g} ms, 1024 MiB: "
               + ("ok" if ok else "OVER TARGET") + ")")
+    explored, loaded, picks, entries = walk(range(5))
+    print(f"{'hexcrawl: walk radius 40 (4,921 hexes)':<48} median {explored:6.1f} ms, at most {picks:,} picks, "
+          f"{entries:,} log entries (for reference)")
+    print(f"{'hexcrawl: load that walk back from its JSON':<48} median {loaded:6.1f} ms (for reference)")
     sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
     from test_keylock import Reference  # the tests' plain reference picks
 

@@ -143,15 +143,84 @@ def test_die_frequencies_are_sane() -> None:
     assert 0.3 < inherited < 0.75  # a 6 in 8 die, naming an explored neighbour about half the time
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=seeds, radius=st.integers(0, 6))
-def test_determinism_json_round_trip_and_schema(seed: int, radius: int) -> None:
-    first = HexcrawlSession(HexParams(radius=radius), seed).run_autopilot().to_json()
-    assert json.dumps(HexcrawlSession(HexParams(radius=radius), seed).run_autopilot().to_json()) == json.dumps(first)
+def moved(params: HexParams, seed: int, moves: list[str]) -> HexcrawlSession:
+    """A session where the player made the moves that stay on the map, while the map is not all explored."""
+    session = HexcrawlSession(params, seed)
+    for name in moves:
+        if not session.is_over and on_map(neighbour(session.state.party, name), params.radius):
+            session.step(f"move:{name}")
+    return session
+
+
+def played(params: HexParams, seed: int, moves: list[str]) -> HexcrawlSession:
+    """The moves by hand, then the autopilot explores the rest."""
+    return moved(params, seed, moves).run_autopilot()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, radius=st.integers(0, 6), order=st.sampled_from(["spiral", "bfs", "walk"]),
+       moves=st.lists(st.sampled_from(DIRECTION_NAMES), max_size=12))
+def test_determinism_json_round_trip_and_schema(seed: int, radius: int, order: str, moves: list[str]) -> None:
+    params = HexParams(radius=radius, order=order)
+    first = played(params, seed, moves).to_json()
+    assert json.dumps(played(params, seed, moves).to_json()) == json.dumps(first)
     document = json.loads(json.dumps(first))
     jsonschema.validate(document, SCHEMA)
     assert HexcrawlSession.from_json(document).to_json() == first
     assert render_svg(HexMap.from_json(document)) == render_svg(HexcrawlSession.from_json(document).hex_map())
+
+
+# --- the walk ---------------------------------------------------------------------------------------
+def walk_rolls(session: HexcrawlSession) -> int:
+    return sum(1 for entry in session.log if isinstance(entry, dict) and entry.get("for") == "autopilot.walk")
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=seeds, radius=st.integers(0, 8), data=st.data(),
+       moves=st.lists(st.sampled_from(DIRECTION_NAMES), max_size=40))
+def test_the_walk_explores_every_hex_in_linear_time(seed: int, radius: int, data: st.DataObject,
+                                                     moves: list[str]) -> None:
+    """From any start, after any moves by hand (hexes explored here and there), the walk explores the rest
+    moving from hex to neighbouring hex, with at most one pick per hex and a log linear in the hexes."""
+    start = data.draw(st.sampled_from(sorted(map_hexes(radius))), label="start")
+    session = moved(HexParams(radius=radius, order="walk", start=start), seed, moves)
+    by_hand, logged = len(session.state.hexes), len(session.log)
+    session.run_autopilot()
+    hexes = session.state.hexes
+    assert session.is_over and len(hexes) == hex_count(radius)
+    check(session)
+    ordered = list(hexes)
+    for h in ordered[by_hand:]:  # the party walked there from a hex it had entered, so explored, before
+        assert any(other in hexes and hexes[other].order < hexes[h].order for other in neighbours(h))
+    if by_hand < len(hexes):
+        assert session.state.party == ordered[-1]  # it stops on the last hex it explores
+    assert walk_rolls(session) < hex_count(radius)
+    assert len(session.log) - logged <= 3 * hex_count(radius)
+
+
+def test_the_walk_is_linear_at_radius_40() -> None:
+    params = HexParams(radius=40, order="walk", start=(25, -31))  # 4,921 hexes, a start near the rim
+    session = moved(params, 7, ["N", "SW", "SW", "S", "SE", "SE"] * 5)  # a zigzag 10 hexes south
+    assert len(session.state.hexes) > 20
+    logged = len(session.log)
+    session.run_autopilot()
+    assert len(session.state.hexes) == hex_count(40) == 4921
+    assert walk_rolls(session) < 4921 and len(session.log) - logged <= 3 * 4921
+
+
+@pytest.mark.parametrize("order", ["spiral", "bfs", "walk"])
+def test_version_1_documents_load_unless_the_walk_changed_them(order: str) -> None:
+    """Version 2 changed only the walk: a version-1 spiral or breadth-first document replays as it did."""
+    session = played(HexParams(radius=4, order=order), 11, ["NE", "N"])
+    document = json.loads(json.dumps(session.to_json()))
+    assert document["version"] == HexcrawlSession.version == 2
+    document["version"] = 1
+    if order == "walk":
+        with pytest.raises(DedaleError) as refused:
+            HexcrawlSession.from_json(document)
+        assert refused.value.key == "error.version" and "version 1" in refused.value.message()
+    else:
+        assert HexcrawlSession.from_json(document).to_json() == session.to_json()
 
 
 # --- play -------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The hexcrawl session: communities placed before play, then each hex explored when the party first
 enters it (the rules of `hexcrawl.md`). The party moves to a neighbour (N, NE, SE, S, SW, NW); the
 autopilot explores the rest of the map in the order the parameters name (spiral, breadth-first or a
-random walk of the party), one step for the whole map."""
+random walk of the party that never retraces its steps without need), one step for the whole map."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ class HexState(State):
 
 class HexcrawlSession(Session):
     system = "hexcrawl"
-    version = 1
+    version = 2  # version 2 changed the walk (a depth-first walk): the other orders replay as in version 1
     policies: ClassVar[dict[str, Any]] = {"default": lambda s: RestPolicy()}
 
     params: HexParams
@@ -72,6 +72,15 @@ class HexcrawlSession(Session):
     @classmethod
     def params_from_json(cls, data: Any) -> HexParams:
         return HexParams.from_json(data)
+
+    @classmethod
+    def check_document(cls, data: Any) -> HexParams:
+        """A version-1 document still loads unless it is a walk, which would not replay the same now."""
+        if isinstance(data, dict) and data.get("version") == 1:
+            params = super().check_document({**data, "version": cls.version})
+            if params.order != "walk":
+                return params
+        return super().check_document(data)
 
     def new_state(self) -> HexState:
         return HexState(party=self.params.start)
@@ -221,14 +230,30 @@ class HexcrawlSession(Session):
         radius, hexes = self.params.radius, self.state.hexes
         order = self.params.order
         if order == "walk":
-            total = hex_count(radius)
-            while len(hexes) < total:
-                options = [h for h in neighbours(self.state.party) if on_map(h, radius)]
-                self._enter(options[self.roller.pick(len(options), "autopilot.walk", among=len(options))])
+            self._walk()
             return
         for h in spiral(radius) if order == "spiral" else _breadth_first(self.params.start, radius):
             if h not in hexes:
                 self._explore(h)
+
+    def _walk(self) -> None:
+        """A randomized depth-first walk of the party: each step to a neighbour this walk has not entered yet
+        (explored or not), picked at random, else back the way it came, until every hex is explored. A step
+        forward enters a new hex and a step back retraces one: at most two steps a hex, whatever the start."""
+        radius, hexes = self.params.radius, self.state.hexes
+        total = hex_count(radius)
+        path = [self.state.party]
+        entered = {self.state.party}
+        while len(hexes) < total:
+            options = [h for h in neighbours(path[-1]) if h not in entered and on_map(h, radius)]
+            if options:
+                h = options[self.roller.pick(len(options), "autopilot.walk", among=len(options))]
+                entered.add(h)
+                path.append(h)
+                self._enter(h)
+            else:  # a dead end: back to the hex it came from (explored already, so nothing is rolled)
+                path.pop()
+                self.state.party = path[-1]
 
     # --- choices ------------------------------------------------------------------------------------
     def rule_choices(self) -> list[Choice]:
