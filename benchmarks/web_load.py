@@ -23,15 +23,23 @@ CLIENTS = 20
 THINK = 0.1
 DURATION = 15.0
 CHOICE = re.compile(r'name="choice" value="([^"]+)"')
+TOKEN = re.compile(r'"X-CSRF-Token": "([0-9a-f]+)"')
 
 
 class Player:
-    """One browser: a kept-alive connection, a session, a click every 100 ms."""
+    """One browser: a kept-alive connection, a session, a click every 100 ms. As a browser does, it keeps
+    the cookie and the form token the first page gives it, and names the page's origin in every click."""
 
     def __init__(self, port: int, api: bool, seed: int) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         self.api, self.seed = api, seed
         self.latencies: list[float] = []
+        self.connection.request("GET", "/")
+        home = self.connection.getresponse()
+        cookie = (home.getheader("set-cookie") or "").split(";", 1)[0]
+        token = TOKEN.search(home.read().decode("utf-8"))
+        self.browser = {"Cookie": cookie, "X-CSRF-Token": token.group(1) if token else "",
+                        "Origin": f"http://127.0.0.1:{port}"}
 
     def request(self, method: str, path: str, body: str, content_type: str, headers: dict[str, str] | None = None
                 ) -> str:
@@ -56,7 +64,7 @@ class Player:
             choices = [c["id"] for c in json.loads(text)["choices"]]
         else:
             text = self.request("POST", f"/play/{session_id}/step", f"choice={choice}",
-                                "application/x-www-form-urlencoded", {"HX-Request": "true"})
+                                "application/x-www-form-urlencoded", {"HX-Request": "true", **self.browser})
             choices = CHOICE.findall(text)
         self.latencies.append(time.perf_counter() - start)
         return choices

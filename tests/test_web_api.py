@@ -205,9 +205,9 @@ def test_upload_refuses_a_tampered_log_or_parameters_beyond_the_web_limits(clien
     assert response.status_code == 400 and "radius" in response.json()["error"]
     big["events"] = [{"choice": "not-replayed"}]  # the limits are checked before any replay
     assert "radius" in client.post("/api/upload", json=big).json()["error"]
-    too_big = client.post("/api/upload", content=b" " * (4 * 1024 * 1024 + 1) + b"{}",
+    too_big = client.post("/api/upload", content=b" " * (8 * 1024 * 1024 + 1) + b"{}",
                           headers={"content-type": "application/json"})
-    assert too_big.status_code == 413 and "4096" in too_big.json()["error"]
+    assert too_big.status_code == 413 and "8192" in too_big.json()["error"]
 
 
 @pytest.mark.parametrize("body, status, problem", [

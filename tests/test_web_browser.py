@@ -54,17 +54,30 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 
 def open_page(browser: Browser, base_url: str, viewport: ViewportSize = LAPTOP) -> Page:
-    """A fresh context (no cookies: the language is English) and its page."""
+    """A fresh context (no cookies: the language is English) and its page, keeping what the browser
+    reports in `page.problems`: errors in the console (a Content-Security-Policy violation is one) and
+    uncaught script errors."""
     context = browser.new_context(base_url=base_url, viewport=viewport, accept_downloads=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.problems = problems  # type: ignore[attr-defined]
     return page
+
+
+def no_problems(page: Page) -> None:
+    """Nothing blocked by the policy, no script error (4xx answers the test asked for are not problems)."""
+    problems = [p for p in page.problems if "status of 4" not in p]  # type: ignore[attr-defined]
+    assert not problems, problems
 
 
 @pytest.fixture
 def page(browser: Browser, server: Server) -> Iterator[Page]:
     opened = open_page(browser, server.url)
     yield opened
+    no_problems(opened)
     opened.context.close()
 
 

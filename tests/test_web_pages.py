@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from html import unescape as html_unescape
 from collections.abc import Iterator
+from html import unescape as html_unescape
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -183,9 +183,9 @@ def test_upload_opens_a_document_and_refuses_others(client: TestClient) -> None:
     document = client.get(f"/play/{session_id}/export.json").content
     opened = client.post("/upload", files={"document": ("d.json", document, "application/json")})
     assert opened.status_code == 303 and opened.headers["location"] != f"/play/{session_id}"
-    for content, problem in ((b"\xff\xfe", "upload"), (b"[1, 2]", "format"), (b"x" * (4 * 1024 * 1024 + 1), "4096")):
+    for content, problem in ((b"\xff\xfe", "upload"), (b"[1, 2]", "format"), (b"x" * (8 * 1024 * 1024 + 1), "8192")):
         refused = client.post("/upload", files={"document": ("d.json", content, "application/json")})
-        assert refused.status_code == (413 if problem == "4096" else 400) and problem in refused.text, problem
+        assert refused.status_code == (413 if problem == "8192" else 400) and problem in refused.text, problem
 
 
 def test_form_errors_are_pages_naming_the_field(client: TestClient) -> None:

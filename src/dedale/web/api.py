@@ -23,7 +23,7 @@ def _refusals(statuses: dict[int, str]) -> dict[int | str, dict[str, Any]]:
 # Every answer the API may give besides its success, documented where it can happen.
 ANY = _refusals({400: "Bad input, or a Host this server does not answer to"})
 CHANGE = _refusals({403: "A change sent from another site's page (its Origin, Referer or Sec-Fetch-Site)",
-                    413: "A body larger than the limit (64 KiB; an upload 4 MiB)"})
+                    413: "A body larger than the limit (64 KiB; an upload 8 MiB)"})
 SESSION = _refusals({404: "No such session"})
 STEP = {**CHANGE, **SESSION, **_refusals({409: "The session changed meanwhile (another writer on its database)"})}
 CREATE = {**CHANGE, **_refusals({422: "A field or a parameter the system does not have, or of the wrong type"})}
@@ -134,7 +134,7 @@ def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png",
 
 @router.post("/upload", status_code=201, responses=CHANGE)
 def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-    """Continue a saved document (at most 4 MiB, UTF-8, UTF-16 or UTF-32): it is replayed from its events,
+    """Continue a saved document (at most 8 MiB, UTF-8, UTF-16 or UTF-32): it is replayed from its events,
     checked, and kept as a new session."""
     return _state(request, service.upload_document(_sessions(request), document))
 

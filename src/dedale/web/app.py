@@ -12,7 +12,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
-from starlette.routing import Route
+from starlette.routing import Match
+from starlette.types import Scope
 
 from dedale import __version__
 from dedale.core.errors import DedaleError
@@ -22,6 +23,7 @@ from dedale.web import api, pages, service
 from dedale.web.guard import Guard, allowed_hosts
 from dedale.web.render import lang_of, problem, refusal
 
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 # The answer to each refusal that is not a plain 400 (bad input).
 STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "error.conflict": 409,
           "error.unknown_params": 422, "error.upload_size": 413}
@@ -71,7 +73,7 @@ def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[st
         names every method the path takes (several routes may share it)."""
         lang = lang_of(request)
         if error.status_code == 405:
-            allowed = _methods(app, request.url.path)
+            allowed = _methods(app, request.scope)
             return problem(request, t("error.method", lang, value=request.method, accepted=", ".join(allowed)), 405,
                            {"Allow": ", ".join(allowed)})
         if error.status_code == 404:
@@ -81,7 +83,7 @@ def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[st
     return app
 
 
-def _methods(app: FastAPI, path: str) -> list[str]:
-    found = {method for route in app.router.routes if isinstance(route, Route) and route.path_regex.match(path)
-             for method in route.methods or ()}
-    return sorted(found)
+def _methods(app: FastAPI, scope: Scope) -> list[str]:
+    """The methods some route takes at this request's path."""
+    return [method for method in METHODS
+            if any(route.matches({**scope, "method": method})[0] is Match.FULL for route in app.router.routes)]

@@ -18,7 +18,7 @@ PLAYABLE = tuple(forms.FIELDS)  # the systems with sessions (Zombstone's odds ar
 # server), so this bounds what one costs. A game ends well before (a hexcrawl of radius 40 explored by hand
 # takes about 5,000 moves); only a player walking to and fro for hours meets it.
 MAX_EVENTS = 10_000
-MAX_UPLOAD = 4 * 1024 * 1024
+MAX_UPLOAD = 8 * 1024 * 1024  # a hexcrawl of the largest radius here, walked, is about 5.6 MB
 MAX_NAME = 200
 EXPORTS = {"json": "application/json", "svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf",
            "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz"}
@@ -115,7 +115,7 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None) ->
 
 
 def upload(sessions: Sessions, raw: bytes) -> str:
-    """A file to continue: at most 4 MiB of JSON (see `upload_document`)."""
+    """A file to continue: at most 8 MiB of JSON (see `upload_document`)."""
     check_upload_size(len(raw))
     return upload_document(sessions, parse_json(raw, "upload"))
 

@@ -1,0 +1,485 @@
+"""What the web app promises to a player whose browser also visits other sites. A server on 127.0.0.1 is
+reachable by every page the browser opens, so:
+
+1. Who may act: only the app's own pages change anything (Origin checks, a signed token in every form), and
+   only the host names the server was started for are served (DNS rebinding); every answer carries headers
+   that forbid framing, sniffing and scripts from elsewhere.
+2. Bounded work: bodies are refused past their limit, declared or not; pictures too big to draw, and
+   sessions too long to replay, are refused with the limit named.
+3. No 500s: malformed JSON, absurd numbers, unknown parameters and unexpected methods get a 4xx naming
+   what was wrong; the command line prints one line and exits with 2.
+4. One writer per database: a second server on the same file refuses to start, and a session changed
+   behind a server's back is a 409, never a lost step.
+5. Hidden information stays hidden: see `test_hidden_information_on_the_web` at the end.
+
+Tests that need a real server process (a chunked upload, two servers) start one (`webserver.py`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dedale.web import service
+from dedale.web.app import create_app
+from webclient import BASE, page_token, web_client
+from webserver import ENTRY, Server, free_port
+
+EVIL = "http://evil.example"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with web_client(tmp_path / "web.db", follow_redirects=False) as test_client:
+        yield test_client
+
+
+def new(client: TestClient, system: str = "crawler", **body: Any) -> dict[str, Any]:
+    response = client.post("/api/sessions", json={"system": system, "seed": 3, **body})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def everything(client: TestClient) -> list[dict[str, Any]]:
+    """Every session and its events: what a refused request must leave as it was."""
+    return [{**s, "events": client.get(f"/api/sessions/{s['id']}/export/json").json()["events"]}
+            for s in client.get("/api/sessions").json()]
+
+
+def changes(session_id: str, choice: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every state-changing request, pages and API: (method, path, keyword arguments of the request)."""
+    document = {"format": "dedale/crawler", "version": 1, "seed": 1, "events": []}
+    return [
+        ("POST", "/new/crawler", {"data": {"seed": "1"}}),
+        ("POST", f"/play/{session_id}/step", {"data": {"choice": choice}}),
+        ("POST", f"/play/{session_id}/auto", {"data": {"to": "end"}}),
+        ("POST", f"/play/{session_id}/undo", {}),
+        ("POST", f"/sessions/{session_id}/rename", {"data": {"name": "pwned"}}),
+        ("POST", f"/sessions/{session_id}/delete", {}),
+        ("POST", "/upload", {"files": {"document": ("d.json", json.dumps(document), "application/json")}}),
+        ("POST", "/permalink/crawler", {"data": {"seed": "1", "params": "{}"}}),
+        ("POST", "/api/sessions", {"json": {"system": "crawler"}}),
+        ("POST", f"/api/sessions/{session_id}/step", {"json": {"choice": choice}}),
+        ("POST", f"/api/sessions/{session_id}/autopilot", {"json": {"to_end": True}}),
+        ("POST", f"/api/sessions/{session_id}/undo", {}),
+        ("PATCH", f"/api/sessions/{session_id}", {"json": {"name": "pwned"}}),
+        ("DELETE", f"/api/sessions/{session_id}", {}),
+        ("POST", "/api/upload", {"json": document}),
+    ]
+
+
+# --- 1. Who may act ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("headers", [
+    {"Origin": EVIL},
+    {"Origin": "null"},  # a sandboxed frame, a file:// page
+    {"Origin": "http://127.0.0.1:9999"},  # another server on this machine: another origin
+    {"Referer": f"{EVIL}/attack.html"},  # an old browser sends no Origin, but a Referer
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "same-site", "Origin": "http://localhost:9999"},
+])
+def test_a_change_from_another_site_is_refused_and_changes_nothing(client: TestClient,
+                                                                   headers: dict[str, str]) -> None:
+    session = new(client)
+    choice = session["choices"][0]["id"]
+    client.post(f"/api/sessions/{session['id']}/step", json={"choice": choice})
+    before = everything(client)
+    for method, path, options in changes(session["id"], choice):
+        response = client.request(method, path, headers=headers, **options)
+        assert response.status_code == 403, (method, path, response.status_code)
+        assert "another site" in response.text
+    assert everything(client) == before
+
+
+def test_the_apps_own_pages_and_programs_may_change_things(client: TestClient) -> None:
+    """The same requests from the app's own origin (a browser names it), or from a program (it names none)."""
+    for headers in ({"Origin": BASE}, {"Referer": f"{BASE}/play/x", "Sec-Fetch-Site": "same-origin"}, {}):
+        created = client.post("/api/sessions", json={"system": "paper"}, headers=headers)
+        assert created.status_code == 201, headers
+        page = client.post("/new/paper", data={"seed": "2"}, headers=headers)
+        assert page.status_code == 303, headers
+
+
+def test_a_form_needs_this_browsers_token(tmp_path: Path) -> None:
+    """A page's form carries a token signed for this browser's cookie: a form posted without it, with
+    another browser's, or with a cookie set by another page (cookies are shared by every port of a host),
+    is refused, even from the app's own origin."""
+    with web_client(tmp_path / "web.db", token=False, follow_redirects=False) as client:
+        assert client.post("/new/crawler", data={"seed": "1"}).status_code == 403  # no cookie, no token
+        token = page_token(client)
+        assert client.post("/new/crawler", data={"seed": "1", "csrf": "0" * 32}).status_code == 403
+        assert client.post("/new/crawler", data={"seed": "1", "csrf": token}).status_code == 303
+        assert client.post("/new/crawler", data={"seed": "1"}, headers={"X-CSRF-Token": token}).status_code == 303
+        other = TestClient(client.app, base_url=BASE, follow_redirects=False)
+        assert other.post("/new/crawler", data={"seed": "1", "csrf": token}).status_code == 403  # not its token
+        other.cookies.set("dedale_browser", "A" * 22)  # a cookie another page chose: it cannot sign for it
+        refused = other.post("/new/crawler", data={"seed": "1", "csrf": token})
+        assert refused.status_code == 403 and "reload the page" in refused.text
+        assert len(client.get("/api/sessions").json()) == 2
+
+
+def test_tokens_outlive_a_restart_of_the_server(tmp_path: Path) -> None:
+    """The key that signs them is kept in the database: a page left open across a restart still works."""
+    with web_client(tmp_path / "web.db", token=False) as first:
+        token, cookie = page_token(first), first.cookies["dedale_browser"]
+    with web_client(tmp_path / "web.db", token=False, follow_redirects=False) as second:
+        second.cookies.set("dedale_browser", cookie)
+        assert second.post("/new/crawler", data={"seed": "1", "csrf": token}).status_code == 303
+
+
+def test_opening_a_link_changes_nothing(client: TestClient) -> None:
+    """A permalink any site may link to shows what it would make, and makes it only from its own form."""
+    link = "/permalink/hexcrawl?seed=5&params=" + json.dumps({"radius": 3})
+    shown = client.get(link, headers={"Sec-Fetch-Site": "cross-site"})
+    assert shown.status_code == 200 and "radius" in shown.text and client.get("/api/sessions").json() == []
+    assert client.get("/lang/fr?next=/").status_code == 303 and client.get("/api/sessions").json() == []
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.",
+                                  "[::2]:8000", ""])
+def test_hosts_the_server_was_not_started_for_are_refused(client: TestClient, host: str) -> None:
+    """A DNS-rebinding page reaches 127.0.0.1 under its own name: it is refused before anything is read."""
+    new(client)
+    for method, path in (("GET", "/api/sessions"), ("GET", "/"), ("GET", "/static/style.css"),
+                         ("DELETE", "/api/sessions/x")):
+        response = client.request(method, path, headers={"Host": host})
+        assert response.status_code == 400 and "--allow-host" in response.text, (host, path)
+    assert len(client.get("/api/sessions").json()) == 1
+
+
+def test_the_hosts_a_server_answers_to(tmp_path: Path) -> None:
+    def answers(app: Any, host: str) -> bool:
+        return TestClient(app).get("/api/systems", headers={"Host": host}).status_code == 200
+
+    local = create_app(tmp_path / "a.db")
+    assert all(answers(local, h) for h in ("127.0.0.1:8000", "localhost", "LOCALHOST:1", "[::1]:8000", "::1"))
+    assert not answers(local, "192.168.1.5:8000")
+    lan = create_app(tmp_path / "b.db", host="0.0.0.0", allow_hosts=["dedale.lan", "192.168.1.5"])
+    assert all(answers(lan, h) for h in ("dedale.lan:8000", "192.168.1.5", "127.0.0.1:8000"))
+    assert not answers(lan, "0.0.0.0:8000") and not answers(lan, "other.lan")
+    assert answers(create_app(tmp_path / "c.db", host="192.168.1.7"), "192.168.1.7:8000")
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    session = new(client)
+    answers = [client.get("/"), client.get(f"/play/{session['id']}"), client.get("/api/sessions"),
+               client.get("/static/htmx.min.js"), client.get("/nowhere"), client.get("/", headers={"Host": "x"}),
+               client.post("/api/sessions", json={}, headers={"Origin": EVIL}),
+               client.get(f"/api/sessions/{session['id']}/export/svg")]
+    for answer in answers:
+        policy = answer.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy and "unsafe" not in policy
+        assert "frame-ancestors 'none'" in policy
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["referrer-policy"] == "same-origin"
+
+
+def test_pages_hold_nothing_the_policy_would_block(client: TestClient) -> None:
+    """With scripts and styles from the app's own files only, a page may hold no inline script, event
+    handler, javascript: link or style attribute (they would silently not work)."""
+    ids = {system: new(client, system, params=params)["id"] for system, params in (
+        ("crawler", {}), ("paper", {"max_cards": 10}), ("hexcrawl", {"radius": 3}), ("keylock", {}),
+        ("zombstone", {}), ("zombstone-duel", {}))}
+    paths = ["/", "/sessions", "/upload", "/zombstone", "/zombstone?potential=2&attacker=1&defender=1",
+             "/permalink/crawler?seed=1", "/nowhere", *(f"/new/{s}" for s in ids),
+             *(f"/play/{i}" for i in ids.values())]
+    for path in paths:
+        html = client.get(path).text
+        assert "<html" in html, path
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), path
+        assert not re.search(r"\son[a-z]+\s*=", html, re.IGNORECASE), path
+        assert "javascript:" not in html and not re.search(r"\sstyle\s*=|<style", html), path
+
+
+# --- 2. Bounded work -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("path, size, limit", [
+    ("/api/sessions", 64 * 1024 + 1, "64 KiB"), ("/api/upload", service.MAX_UPLOAD + 1, "8192 KiB"),
+    ("/upload", service.MAX_UPLOAD + 20 * 1024, "8192 KiB"), ("/play/x/step", 64 * 1024 + 1, "64 KiB")])
+def test_a_body_declared_too_large_is_refused_before_it_is_read(client: TestClient, path: str, size: int,
+                                                                 limit: str) -> None:
+    response = client.post(path, content=b"{" + b" " * (size - 2) + b"}",
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and limit in response.text
+
+
+def _chunked_post(port: int, path: str, content_type: str, total: int) -> tuple[int, int]:
+    """POST `total` bytes in 1 MiB chunks with no Content-Length, stopping as soon as the server answers:
+    (the status, the bytes sent)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: {content_type}\r\n"
+                     "Transfer-Encoding: chunked\r\n\r\n".encode())
+        chunk = b"%x\r\n" % (1 << 20) + b" " * (1 << 20) + b"\r\n"
+        sent = 0
+        conn.setblocking(False)
+        answer = b""
+        while sent < total:
+            with contextlib.suppress(BlockingIOError):  # nothing to read yet
+                answer += conn.recv(65536)
+            if answer:
+                break
+            try:
+                conn.setblocking(True)
+                conn.sendall(chunk)
+                conn.setblocking(False)
+                sent += 1 << 20
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        conn.setblocking(True)
+        while b"\r\n" not in answer:
+            answer += conn.recv(65536)
+    return int(answer.split(b" ", 2)[1]), sent
+
+
+def _resident_mib(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's memory in /proc")
+def test_a_chunked_upload_is_counted_as_it_arrives_and_stopped_at_the_limit(tmp_path: Path) -> None:
+    """No Content-Length to refuse on: the bytes are counted as they come, and the server answers 413 once
+    they pass the limit, its memory growing by no more than the limit (today a 512 MiB upload was read
+    whole)."""
+    with Server(tmp_path / "web.db") as server:
+        before = _resident_mib(server.pid)
+        for path, kind in (("/api/upload", "application/json"), ("/upload", "multipart/form-data; boundary=x")):
+            status, sent = _chunked_post(server.port, path, kind, 256 << 20)
+            assert status == 413, path
+            assert sent < 64 << 20, f"{sent >> 20} MiB sent before the server answered"
+        grown = _resident_mib(server.pid) - before
+        assert grown < 3 * service.MAX_UPLOAD / 2**20, f"the server grew by {grown:.0f} MiB"
+        assert json.loads(_get(server.port, "/api/sessions")) == []  # still serving
+
+
+def _get(port: int, path: str) -> bytes:
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+        return response.read()
+
+
+def test_a_picture_too_big_to_draw_is_a_clear_refusal(client: TestClient) -> None:
+    """A key-lock diagram at the web's limits is wider than cairo can draw as a PNG: the answer says so and
+    offers the SVG and the PDF, whose page is shrunk to the largest size PDF readers open."""
+    state = new(client, "keylock", params={"unique": 200, "multi": 50, "multi_max_keys": 20,
+                                           "multi_max_locks": 10, "permanent": 20})
+    png = client.get(f"/api/sessions/{state['id']}/export/png")
+    assert png.status_code == 400 and "16384" in png.json()["error"] and "SVG" in png.json()["error"]
+    pdf = client.get(f"/api/sessions/{state['id']}/export/pdf")
+    assert pdf.status_code == 200
+    box = re.search(rb"MediaBox \[ 0 0 ([0-9.]+) ([0-9.]+) \]", pdf.content)
+    assert box and max(float(box.group(1)), float(box.group(2))) <= 14_400
+    assert client.get(f"/play/{state['id']}/export.png").status_code == 400
+
+
+def test_a_session_holds_a_bounded_number_of_steps(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each request replays at most that many events (an undo, a restart): past it, a step is refused with
+    the limit, and an upload of more is refused before it is replayed."""
+    monkeypatch.setattr(service, "MAX_EVENTS", 4)
+    state = new(client, "hexcrawl", params={"radius": 5})
+    for _ in range(4):
+        state = client.post(f"/api/sessions/{state['id']}/step", json={"choice": "move:N"}).json()
+    refused = client.post(f"/api/sessions/{state['id']}/step", json={"choice": "move:S"})
+    assert refused.status_code == 400 and "at most 4 steps" in refused.json()["error"]
+    assert client.post(f"/api/sessions/{state['id']}/autopilot", json={}).status_code == 400
+    assert client.post(f"/api/sessions/{state['id']}/undo").status_code == 200
+    document = client.get(f"/api/sessions/{state['id']}/export/json").json()
+    document["events"] = [{"choice": "move:N"}] * 5
+    assert "at most 4 steps" in client.post("/api/upload", json=document).json()["error"]
+
+
+# --- 3. No 500s ----------------------------------------------------------------------------------------
+SURROGATE = '"\\ud800"'
+BAD_JSON = {
+    "a lone surrogate": b'{"system": "crawler", "name": ' + SURROGATE.encode() + b"}",
+    "a lone surrogate in params": b'{"system": "crawler", "params": {"size": ' + SURROGATE.encode() + b"}}",
+    "a surrogate encoded in the bytes": b'{"system": "crawler", "name": "\xed\xa0\x80"}',
+    "not UTF-8": b'{"system": "crawler", "name": "\xff"}',
+    "a number of 4,400 digits": b'{"system": "crawler", "seed": ' + b"9" * 4400 + b"}",
+    "1e999": b"1e999",
+    "NaN": b"NaN",
+    "-Infinity": b'{"system": "crawler", "seed": -Infinity}',
+    "nested 1,000 deep": b"[" * 1000 + b"]" * 1000,
+    "nested 100 deep": b'{"system": "crawler", "params": ' + b'{"a": ' * 100 + b"1" + b"}" * 101,
+}
+
+
+@pytest.mark.parametrize("problem", list(BAD_JSON))
+@pytest.mark.parametrize("path", ["/api/sessions", "/api/upload", "/upload"])
+def test_malformed_json_is_a_clear_400(client: TestClient, path: str, problem: str) -> None:
+    body = BAD_JSON[problem]
+    if path == "/upload":
+        response = client.post(path, files={"document": ("d.json", body, "application/json")})
+    else:
+        response = client.post(path, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400, (problem, response.status_code, response.text[:300])
+    assert "Traceback" not in response.text and ("'body'" in response.text or "upload" in response.text)
+
+
+@pytest.mark.parametrize("params", [
+    {"size": "9" * 5000}, {"size": "3d" + "9" * 5000}, {"size": "²"}, {"stock": "5x5=" + "9" * 5000},
+    {"boss_size": "9" * 5000 + "x3"}, {"start": "9" * 5000 + ",1"}])
+def test_absurd_numbers_in_parameters_are_a_400(client: TestClient, params: dict[str, str]) -> None:
+    response = client.post("/api/sessions", json={"system": "crawler", "params": params})
+    assert response.status_code == 400 and len(response.json()["error"]) < 600
+    page = client.post("/new/crawler", data=params)
+    assert page.status_code == 400 and "<h1>" in page.text
+
+
+def test_absurd_choices_and_places_are_a_400(client: TestClient) -> None:
+    duel = new(client, "zombstone-duel")
+    for choice in ("bet:²", "raise:" + "9" * 190, "bet:-1"):
+        assert client.post(f"/api/sessions/{duel['id']}/step", json={"choice": choice}).status_code == 400
+    for start in ("9" * 5000 + ",0", "²,0"):
+        response = client.post("/api/sessions", json={"system": "hexcrawl", "params": {"start": start}})
+        assert response.status_code == 400 and "start" in response.json()["error"]
+
+
+def test_unknown_fields_and_parameters_are_a_422_naming_the_accepted_ones(client: TestClient) -> None:
+    """A misspelt parameter would otherwise give its default without a word."""
+    response = client.post("/api/sessions", json={"system": "crawler", "params": {"board_zones": 50}})
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert "board_zones" in error and "board" in error and "size" in error
+    misspelt = client.post("/api/sessions", json={"system": "crawler", "sed": 4})
+    assert misspelt.status_code == 422 and "sed" in misspelt.text
+    assert client.get("/api/sessions").json() == []
+
+
+def test_an_uploaded_documents_name_is_checked_as_a_rename_is(client: TestClient) -> None:
+    document = client.get(f"/api/sessions/{new(client)['id']}/export/json").json()
+    for bad in ("x" * 100_000, {"a": 1}, "   ", 7):
+        response = client.post("/api/upload", json={**document, "name": bad})
+        assert response.status_code == 400 and "name" in response.json()["error"], bad
+    kept = client.post("/api/upload", json={**document, "name": "  The deep  "})
+    assert kept.status_code == 201 and kept.json()["name"] == "The deep"
+    assert client.patch(f"/api/sessions/{kept.json()['id']}", json={"name": "x" * 201}).status_code == 422
+    assert client.post("/new/crawler", data={"name": "x" * 201}).status_code == 400
+
+
+def test_a_method_a_path_does_not_take_names_those_it_does(client: TestClient) -> None:
+    response = client.put("/api/sessions/abc", json={})
+    assert response.status_code == 405
+    assert set(response.headers["allow"].split(", ")) >= {"GET", "PATCH", "DELETE"}
+    assert "PATCH" in response.json()["error"]
+    assert client.put("/").headers["allow"] == "GET"
+
+
+def test_the_openapi_schema_documents_every_refusal(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path, methods in paths.items():
+        for method, operation in methods.items():
+            statuses = set(operation["responses"])
+            assert "400" in statuses, (method, path)
+            if method != "get":
+                assert {"403", "413"} <= statuses, (method, path)
+            if "{session_id}" in path:
+                assert "404" in statuses, (method, path)
+    assert "409" in paths["/api/sessions/{session_id}/step"]["post"]["responses"]
+    assert "422" in paths["/api/sessions"]["post"]["responses"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-32"])
+def test_both_uploads_read_the_same_encodings(client: TestClient, encoding: str) -> None:
+    document = client.get(f"/api/sessions/{new(client)['id']}/export/json").json()
+    raw = json.dumps({**document, "name": "Café ♠"}, ensure_ascii=False).encode(encoding)
+    api = client.post("/api/upload", content=raw, headers={"Content-Type": "application/json"})
+    page = client.post("/upload", files={"document": ("d.json", raw, "application/json")})
+    assert api.status_code == 201 and api.json()["name"] == "Café ♠"
+    assert page.status_code == 303
+
+
+def test_the_command_line_prints_one_line_and_exits_with_2(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Inputs that printed a traceback: each is now one line naming the problem, exit code 2."""
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    big_seed = tmp_path / "seed.json"
+    big_seed.write_text('{"format": "dedale/crawler", "version": 1, "seed": ' + "9" * 5000 + ', "events": []}')
+    not_sqlite = tmp_path / "notes.txt"
+    not_sqlite.write_text("not a database, " * 100)
+    cases = [
+        ("crawler", "--size", "9" * 5000), ("crawler", "--stock", "5x5=" + "9" * 5000), ("crawler", "--size", "²"),
+        ("crawler", "--start", "9" * 5000 + ",1"), ("crawler", "--boss-size", "9" * 5000 + "x2"),
+        ("hexcrawl", "--start", "9" * 5000 + ",0"), ("zombstone", "simulate", "--data", "a" * 5000),
+        ("crawler", "--tables", "a" * 5000), ("crawler", "--seed", "1", "-o", "a" * 5000 + ".svg"),
+        *((*command, str(path)) for path in (nested, big_seed)
+          for command in (("render",), ("crawler", "play", "--load"), ("keylock", "analyse"))),
+        ("serve", "--db", str(tmp_path)), ("serve", "--db", str(not_sqlite / "sessions.db")),
+        ("serve", "--db", str(not_sqlite)), ("serve", "--db", "a" * 5000),
+    ]
+    for args in cases:
+        code, _, err = cli(*args)
+        assert code == 2 and err.startswith("dedale: ") and err.count("\n") == 1, (args[:2], code, err[:300])
+        assert len(err) < 600, (args[:2], err)
+
+
+# --- 4. One writer per database ------------------------------------------------------------------------
+def test_a_second_server_on_the_same_file_refuses_to_start(tmp_path: Path) -> None:
+    with Server(tmp_path / "web.db") as first:
+        second = subprocess.run([sys.executable, "-c", ENTRY, "serve", "--port", str(free_port()), "--db",
+                                 str(tmp_path / "web.db")], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        assert "another Dédale server is using" in second.stderr and "Traceback" not in second.stderr
+        assert json.loads(_get(first.port, "/api/sessions")) == []  # the first goes on
+    with Server(tmp_path / "web.db"):  # once the first has stopped, the file is free again
+        pass
+
+
+def test_a_session_changed_behind_the_servers_back_is_a_409(client: TestClient, tmp_path: Path) -> None:
+    """Another writer (a second process that took no lock, a hand-made edit) added a step: the server's
+    next change to that session is refused with 409 rather than overwriting it, and the session is read
+    again from the file."""
+    state = new(client, "crawler")
+    choice = state["choices"][0]["id"]
+    with sqlite3.connect(tmp_path / "web.db") as other:
+        other.execute("INSERT INTO events VALUES (?, 0, ?)", (state["id"], json.dumps({"choice": choice})))
+    conflict = client.post(f"/api/sessions/{state['id']}/step", json={"choice": choice})
+    assert conflict.status_code == 409 and "changed meanwhile" in conflict.json()["error"]
+    again = client.get(f"/api/sessions/{state['id']}").json()
+    assert again["steps"] == 1  # the other writer's step, read from the file
+    assert client.post(f"/api/sessions/{state['id']}/undo").status_code == 200
+
+
+def test_two_stores_on_one_file_never_interleave_their_steps(tmp_path: Path) -> None:
+    from dedale.core.errors import DedaleError
+    from dedale.core.store import Sessions, Store
+
+    one, two = (Sessions(Store(tmp_path / "s.db", exclusive=False), service.build) for _ in range(2))
+    session_id = service.create(one, "crawler", {}, 4, False, "en")
+    two.get(session_id)  # both hold it in memory
+    with one.changing(session_id) as session:
+        session.step(session.choices()[0].id)
+    with pytest.raises(DedaleError) as raised, two.changing(session_id) as stale:
+        stale.step(stale.choices()[0].id)
+    assert raised.value.key == "error.conflict"
+    assert two.get(session_id).events == one.get(session_id).events  # two dropped its stale copy
+    held = Store(tmp_path / "s.db")  # a server's store holds the file: another cannot
+    with pytest.raises(DedaleError) as raised:
+        Store(tmp_path / "s.db")
+    assert raised.value.key == "error.db_in_use"
+    held.close()
+    Store(tmp_path / "s.db").close()
+
+
+def test_the_server_says_which_hosts_it_answers_to(tmp_path: Path) -> None:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--db",
+                                str(tmp_path / "web.db"), "--allow-host", "dedale.lan"],
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stderr.readline()  # type: ignore[union-attr]
+        assert f"http://127.0.0.1:{port}/" in line and "dedale.lan" in line and "localhost" in line
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
