@@ -60,7 +60,7 @@ def show(session: Any) -> str:
     from dedale.render.zombstone_text import render_text
     from dedale.zombstone.skirmish.view import GameView
 
-    return render_text(GameView.from_json({**session.result_json(), "lang": session.lang}))
+    return render_text(GameView.from_json({**session.player_result(), "lang": session.lang}))
 
 
 def simulate(

@@ -138,6 +138,21 @@ class Session(ABC):
         """What the current choice is about, in words, when the choices alone do not say it."""
         return None
 
+    def has_secrets(self) -> bool:
+        """Whether the rules keep anything from the player during play (an AI's cards, its bluff rolls,
+        hidden tokens). Most systems keep nothing."""
+        return False
+
+    def shown_log(self, entries: list[LogEntry]) -> list[LogEntry]:
+        """Log entries (as `log_entry` gives them) as the player may see them now: masked, or left out.
+        Called only while `hides()`."""
+        return entries
+
+    def shown_result(self, result: dict[str, Any]) -> dict[str, Any]:
+        """`result_json()` as the player may see it now; called only while `hides()`. The result may share
+        lists with the state: return a changed copy, never change it."""
+        return result
+
     def choices(self) -> list[Choice]:
         if self.pending is not None:
             return [Choice(ENTER + option, option, {"kind": "enter"}) for option in self.pending.options]
@@ -270,6 +285,33 @@ class Session(ABC):
         self.log.append({"choice": choice.id, "label": choice.label, "by": by})
         self.apply(choice)
 
+    # --- what the player may see ----------------------------------------------------------------
+    def hides(self) -> bool:
+        """True while something is hidden from the player (an AI's cards, its bluff rolls, hidden tokens).
+        Table mode hides nothing (the player deals and rolls everything at the table), and once the session
+        is over nothing is hidden."""
+        return not self.table and not self.is_over and self.has_secrets()
+
+    def player_log(self, start: int = 0) -> list[LogEntry]:
+        """The log from entry `start` on as the player may see it now, each entry as `log_entry` gives it,
+        masked or left out while `hides()`."""
+        entries = [self.log_entry(entry) for entry in self.log[start:]]
+        return self.shown_log(entries) if self.hides() else entries
+
+    def player_result(self) -> dict[str, Any]:
+        """`result_json()` as the player may see it now."""
+        result = self.result_json()
+        return self.shown_result(result) if self.hides() else result
+
+    def player_json(self) -> dict[str, Any]:
+        """The document as the player may see it: `to_json()` when nothing is hidden; otherwise with the
+        player's log and result, no seed (it would give every hidden card away) and `"hidden": true`. Such a
+        view is for reading and drawing: it cannot be continued (`check_document` refuses it)."""
+        document = self.to_json()
+        if not self.hides():
+            return document
+        return {**document, **self.player_result(), "seed": None, "log": self.player_log(), "hidden": True}
+
     # --- JSON ----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
@@ -314,9 +356,11 @@ class Session(ABC):
 
     @classmethod
     def check_document(cls, data: Any) -> Any:
-        """A document of this system and version, with a seed and a list of events: its parameters (nothing
-        replayed yet, so that a caller may refuse them first)."""
+        """A document of this system and version, with a seed and a list of events (not a player's view):
+        its parameters (nothing replayed yet, so that a caller may refuse them first)."""
         check_format(data, cls.system)
+        if data.get("hidden"):
+            raise DedaleError("error.hidden_view")
         if data.get("version") != cls.version:
             raise DedaleError("error.version", found=data.get("version"), supported=cls.version)
         seed, events = data.get("seed"), data.get("events")

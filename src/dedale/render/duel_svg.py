@@ -9,6 +9,7 @@ from typing import Any
 from dedale.core.cards import SUIT_SYMBOLS, Card
 from dedale.i18n import t
 from dedale.render import svg
+from dedale.zombstone.skirmish.duel_session import HIDDEN_CARD
 
 FELT = "#2f6b4f"
 RED = "#c0392b"
@@ -39,13 +40,13 @@ def render_svg(document: dict[str, Any]) -> str:
     """The duel of a `dedale/zombstone-duel` document."""
     lang = document.get("lang", "en")
     duel = document["duel"]
-    hole = [[Card.parse(c) for c in cards] for cards in duel["hole"]]
+    hole = [[None if c == HIDDEN_CARD else Card.parse(c) for c in cards] for cards in duel["hole"]]
     board = [Card.parse(c) for c in duel["board"]]
     shown = duel["over"] and duel["folded"] is None  # a showdown shows both hands
     body = [f'<rect x="20" y="56" width="{WIDTH - 40}" height="{HEIGHT - 76}" rx="60" fill="{FELT}" '
             f'stroke="#5b3b22" stroke-width="10"/>',
             svg.text(24, 26, t("render.duel.title", lang), 19, weight="bold"),
-            svg.text(24, 46, t("render.duel.summary", lang, seed=document.get("seed", "-"),
+            svg.text(24, 46, t("render.duel.summary", lang, seed=_seed(document),
                                street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel)), 12.5)]
     for i in range(5):
         x = WIDTH / 2 - 2.5 * (CARD_W + 10) + i * (CARD_W + 10) + 5
@@ -89,6 +90,12 @@ def _pot(duel: dict[str, Any]) -> int:
     return sum(duel["payout"]) if duel["over"] else duel["pot"]
 
 
+def _seed(document: dict[str, Any]) -> Any:
+    """The seed, or a dash (a player's view made during play has none)."""
+    seed = document.get("seed")
+    return "-" if seed is None else seed
+
+
 def _who(seat: int, lang: str) -> str:
     return t("render.duel.you" if seat == 0 else "render.duel.ai", lang)
 
@@ -99,10 +106,10 @@ def render_text(document: dict[str, Any]) -> str:
     shown = duel["over"] and duel["folded"] is None
 
     def cards(codes: list[str], hidden: bool = False) -> str:
-        return " ".join("[??]" if hidden else f"[{Card.parse(c).shown}]" for c in codes)
+        return " ".join("[??]" if hidden or c == HIDDEN_CARD else f"[{Card.parse(c).shown}]" for c in codes)
 
     lines = [t("render.duel.title", lang),
-             t("render.duel.summary", lang, seed=document.get("seed", "-"),
+             t("render.duel.summary", lang, seed=_seed(document),
                street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel)),
              "",
              f"  {t('render.duel.ai', lang)}: {cards(duel['hole'][1], not shown)}   "

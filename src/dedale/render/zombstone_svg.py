@@ -294,11 +294,12 @@ def _figures(view: GameView, ox: float, oy: float) -> list[str]:
 
 
 def _figure(view: GameView, figure: FigureView, cx: float, cy: float) -> str:
-    lang, profile = view.lang, view.profile(figure)
+    lang = view.lang
     if figure.hidden:  # a numbered token: on the table it gives away neither who nor how hurt
         tip = t("render.zombstone.hidden", lang, token=view.token(figure))
         return (f'<g class="figure token" data-figure="{figure.id}"><title>{escape(tip)}</title>'
                 + _token(figure.side, cx, cy, view.token(figure)) + "</g>")
+    profile = view.profile(figure)
     tip = t("render.zombstone.tooltip", lang, name=view.name(figure), label=view.label(figure),
             status=status_name(profile.status, lang), left=view.cartridges_left(figure), total=profile.cartridges,
             state=describe(view, figure))
@@ -516,23 +517,31 @@ def _roster(view: GameView, x0: float, y0: float) -> tuple[list[str], float]:
         out.append(svg.text(x0, y, heading, 14, weight="bold"))
         out.append(svg.text(x0 + len(heading) * 10 + 8, y, t(
             "render.zombstone.standing", lang, standing=sum(f.in_play for f in figures), total=len(figures),
-            worth=view.worth(side), cards=view.hands[side]), 10.5, fill=MUTED))
+            worth=view.worth_shown(side), cards=view.hands[side]), 10.5, fill=MUTED))
         y += 24
         for figure in figures:
-            profile = view.profile(figure)
-            ink = svg.INK if figure.in_play else MUTED
-            piece = (_token(side, 0, 0, view.token(figure)) if figure.hidden and figure.on_table else
-                     _piece(side, 0, 0, profile.status, view.label(figure), figure.state, figure.wounded))
-            out.append(f'<g class="roster" data-figure="{figure.id}">'
-                       f'<g transform="translate({x0 + 12:g} {y - 4:g}) scale(0.8)">{piece}</g>'
-                       + svg.text(x0 + 30, y, _cut(view.name(figure), 25), 10.5, fill=ink,
-                                  weight="bold" if figure.in_play else "normal")
-                       + svg.text(x0 + 206, y, status_name(profile.status, lang), 10, fill=ink)
-                       + _pips(x0 + 293, y - 4, profile.cartridges, profile.red, figure.ticked, 1.4)
-                       + svg.text(x0 + 318, y, describe(view, figure), 10, fill=ink) + "</g>")
+            out.append(_roster_line(view, figure, x0, y))
             y += ROW
         y += 14
     return out, y
+
+
+def _roster_line(view: GameView, figure: FigureView, x0: float, y: float) -> str:
+    """A character's piece (its token while hidden), name, status, cartridges and state; of a masked figure (the
+    other side's hidden one, in a player's view) only what the table shows: its token and state."""
+    ink = svg.INK if figure.in_play else MUTED
+    piece = _token(figure.side, 0, 0, view.token(figure)) if figure.hidden and figure.on_table else ""
+    known = ""
+    if not figure.masked:  # (a masked figure that fled for good has no token left on the table: nothing to draw)
+        profile = view.profile(figure)
+        piece = piece or _piece(figure.side, 0, 0, profile.status, view.label(figure), figure.state, figure.wounded)
+        known = (svg.text(x0 + 206, y, status_name(profile.status, view.lang), 10, fill=ink)
+                 + _pips(x0 + 293, y - 4, profile.cartridges, profile.red, figure.ticked, 1.4))
+    return (f'<g class="roster" data-figure="{figure.id}">'
+            f'<g transform="translate({x0 + 12:g} {y - 4:g}) scale(0.8)">{piece}</g>'
+            + svg.text(x0 + 30, y, _cut(view.name(figure), 25), 10.5, fill=ink,
+                       weight="bold" if figure.in_play else "normal")
+            + known + svg.text(x0 + 318, y, describe(view, figure), 10, fill=ink) + "</g>")
 
 
 def _cut(content: str, most: int) -> str:

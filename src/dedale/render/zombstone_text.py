@@ -125,7 +125,10 @@ def _mark(figure: FigureView) -> str:
 
 
 def cartridges(view: GameView, figure: FigureView) -> str:
-    """White cartridges then red: ● and ◆ left, ○ and ◇ lost (the first ones ticked first)."""
+    """White cartridges then red: ● and ◆ left, ○ and ◇ lost (the first ones ticked first); none shown of a
+    masked figure."""
+    if figure.masked:
+        return ""
     profile = view.profile(figure)
     marks = []
     for i in range(profile.cartridges):
@@ -140,14 +143,14 @@ def _roster(view: GameView, side: str) -> list[str]:
     figures = view.side(side)
     heading = side_name(side, lang, capital=True) + " — " + t(
         "render.zombstone.standing", lang, standing=sum(f.in_play for f in figures), total=len(figures),
-        worth=view.worth(side), cards=view.hands[side])
+        worth=view.worth_shown(side), cards=view.hands[side])
     lines = [heading]
-    width = max((view.profile(f).cartridges for f in figures), default=0)
+    width = max((view.profile(f).cartridges for f in figures if not f.masked), default=0)
     for figure in figures:
         name = view.name(figure)
         if len(name) > NAME_WIDTH:
             name = name[:NAME_WIDTH - 1] + "…"
-        status = status_name(view.profile(figure).status, lang)
+        status = "" if figure.masked else status_name(view.profile(figure).status, lang)
         lines.append(f"  {view.label(figure)}  {name:<{NAME_WIDTH}} {status:<{STATUS_WIDTH}} "
                      f"{cartridges(view, figure):<{width}}  {describe(view, figure)}")
     return lines

@@ -14,6 +14,7 @@ from dedale.zombstone.skirmish import duel as poker
 from dedale.zombstone.skirmish.duel import STYLES
 
 PLAYER, AI_SEAT = 0, 1
+HIDDEN_CARD = "??"  # a card the player may not see, in a log entry or a player's view
 BASE_STAKE = 15  # each duellist's $15, plus what its player adds
 MAX_ADDED = 200
 
@@ -102,6 +103,20 @@ class DuelSession(BaseSession):
         """The AI's hole cards stay face down in the log until the duel is over."""
         return hide_hole_cards(entry, AI_SEAT) if not self.over else entry
 
+    def has_secrets(self) -> bool:
+        return True  # the AI's hole cards and its bluff rolls, until the duel is over
+
+    def shown_log(self, entries: list[Any]) -> list[Any]:
+        """Without the AI's bluff rolls: even one that missed tells its hand is weak (`log_entry` already
+        turned its hole cards face down)."""
+        return [entry for entry in entries if not is_bluff(entry, AI_SEAT)]
+
+    def shown_result(self, result: dict[str, Any]) -> dict[str, Any]:
+        """The AI's hole cards face down (its best five and its hand are only known at the showdown, which
+        ends the duel)."""
+        duel = result["duel"]
+        return {**result, "duel": {**duel, "hole": face_down(duel["hole"], AI_SEAT)}}
+
     def result_json(self) -> dict[str, Any]:
         duel = self.state.duel
         assert duel is not None
@@ -124,9 +139,9 @@ def load_duel(document: Any) -> dict[str, Any]:
     duel = document.get("duel") if isinstance(document, dict) else None
     try:
         assert isinstance(duel, dict)
-        for cards in (*duel["hole"], duel["board"]):
-            for code in cards:
-                Card.parse(code)
+        hole = [code for cards in duel["hole"] for code in cards if code != HIDDEN_CARD]  # a player's view
+        for code in (*hole, *duel["board"]):
+            Card.parse(code)
         for key in ("stacks", "bets", "payout"):
             assert all(isinstance(v, int) for v in duel[key]) and len(duel[key]) == 2
         assert isinstance(duel["pot"], int) and isinstance(duel["over"], bool) and duel["street"] in (
@@ -141,5 +156,15 @@ def load_duel(document: Any) -> dict[str, Any]:
 def hide_hole_cards(entry: Any, seat: int) -> Any:
     """A log entry as a player may see it: a hole card dealt to `seat` shows as ??."""
     if entry.get("for") == "duel.hole" and entry.get("args", {}).get("seat") == seat and "draw" in entry:
-        return {**entry, "draw": "??"}
+        return {**entry, "draw": HIDDEN_CARD}
     return entry
+
+
+def is_bluff(entry: Any, seat: int) -> bool:
+    """The log entry is the bluff roll of the AI bettor at `seat`."""
+    return entry.get("for") == "duel.bluff" and entry.get("args", {}).get("seat") == seat
+
+
+def face_down(hole: list[list[str]], seat: int) -> list[list[str]]:
+    """The hole cards (as codes) with those of `seat` shown as ??."""
+    return [[HIDDEN_CARD] * len(cards) if index == seat else cards for index, cards in enumerate(hole)]

@@ -16,7 +16,8 @@ from dedale.i18n import t as tr
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.catalogue import load_catalogue
-from dedale.zombstone.skirmish.model import Game
+from dedale.zombstone.skirmish.hidden import Secrets
+from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
 from dedale.zombstone.skirmish.turn import play
@@ -77,10 +78,10 @@ class SkirmishSession(Session):
         about = dict(self.ask.about)
         if "dice" in about:
             about["dice"] = describe(about["dice"])
-        if "shooter" in about:
-            about["shooter"] = self.table_top.who(self.table_top.game.figure(about["shooter"]))
-        if "figure" in about:
-            about["figure"] = self.table_top.who(self.table_top.game.figure(about["figure"]))
+        for key in ("shooter", "figure"):
+            if key in about:
+                figure = self.table_top.game.figure(about[key])
+                about[key] = self.token_name(figure) or self.table_top.who(figure)
         words = {k: v for k, v in about.items() if k not in ("duel", "key", "side")}  # key: the hand, as a key
         return tr(f"skirmish.ask.{self.ask.kind}", self.lang, side=tr(f"skirmish.side.{self.ask.side}", self.lang),
                   **words)
@@ -126,6 +127,27 @@ class SkirmishSession(Session):
 
         return hide_hole_cards(entry, 1 - SEATS.index(side))
 
+    # --- what the player may see ----------------------------------------------------------------------
+    def has_secrets(self) -> bool:
+        return self.params.side is not None  # the AI side's cards, its duellist's, its hidden tokens
+
+    def shown_log(self, entries: list[Any]) -> list[Any]:
+        secrets = self._secrets()
+        return [shown for entry in entries if (shown := secrets.entry(entry)) is not None]
+
+    def shown_result(self, result: dict[str, Any]) -> dict[str, Any]:
+        return self._secrets().result(result)
+
+    def token_name(self, figure: Figure) -> str | None:
+        """What the player calls a figure of the AI's that hides from them (its token), or None."""
+        if figure.hidden and figure.side != self.params.side and self.hides():
+            return self._secrets().label(figure.id)
+        return None
+
+    def _secrets(self) -> Secrets:
+        assert self.params.side is not None
+        return Secrets(self.table_top, self.params.side, self.seed, self.lang)
+
     # --- the result ------------------------------------------------------------------------------------
     def result_json(self) -> dict[str, Any]:
         scenario = self.table_top.scenario
@@ -152,7 +174,8 @@ def words(session: SkirmishSession, args: dict[str, Any]) -> dict[str, Any]:
     table, lang = session.table_top, session.lang
     for name in ("figure", "target"):
         if isinstance(found.get(name), int):
-            found[name] = table.name(table.game.figure(found[name]), lang)
+            figure = table.game.figure(found[name])
+            found[name] = session.token_name(figure) or table.name(figure, lang)
     if "profile" in found:
         found["profile"] = table.catalogue.profile(found["profile"]).name(lang)
     if isinstance(found.get("hand"), str):

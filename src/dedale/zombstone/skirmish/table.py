@@ -103,6 +103,10 @@ class Table:
             self._names[figure.id] = name if len(same) == 1 else f"{name} {same.index(figure.id) + 1}"
         return self._names[figure.id]
 
+    def named(self, figure: Figure) -> str | None:
+        """The name `who` has given the figure so far, if any (asking `who` would fix one now)."""
+        return self._names.get(figure.id)
+
     def gun(self, figure: Figure) -> Weapon | None:
         gun = self.profile(figure).gun
         return None if gun is None else self.catalogue.weapons[gun]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dedale.core.errors import DedaleError
-from dedale.i18n import LANGUAGES
+from dedale.i18n import LANGUAGES, t
 from dedale.zombstone.skirmish.battlefield import Battlefield
 from dedale.zombstone.skirmish.catalogue import SIDES, STATUSES
 from dedale.zombstone.skirmish.model import IN_PLAY
@@ -37,7 +37,7 @@ class ProfileView:
 @dataclass(frozen=True)
 class FigureView:
     id: int
-    profile: str
+    profile: str | None  # None: a hidden figure of the other side, in a player's view (who it is is unknown)
     side: str
     x: float
     y: float
@@ -56,6 +56,11 @@ class FigureView:
     def on_table(self) -> bool:
         """Drawn on the map: every figure but those that fled for good."""
         return self.state != "gone"
+
+    @property
+    def masked(self) -> bool:
+        """A token the viewer may not know: its profile is left out of the player's view."""
+        return self.profile is None
 
 
 @dataclass(frozen=True)
@@ -136,13 +141,19 @@ class GameView:
                    hands, lang)
 
     def profile(self, figure: FigureView) -> ProfileView:
+        """The figure's profile (a masked figure has none)."""
+        assert figure.profile is not None
         return self.profiles[figure.profile]
 
     def side(self, side: str) -> list[FigureView]:
         return [f for f in self.figures if f.side == side]
 
     def name(self, figure: FigureView) -> str:
-        """The character's name, numbered when its side has several of the kind ("Zombie 3"), as the log says."""
+        """The character's name, numbered when its side has several of the kind ("Zombie 3"), as the log says;
+        a masked figure's token, as the player's log says."""
+        if figure.masked:
+            return t("skirmish.token", self.lang, token=self.token(figure)) if figure.on_table else t(
+                "skirmish.token_gone", self.lang)
         same = [f.id for f in self.figures if f.profile == figure.profile and f.side == figure.side]
         name = self.profile(figure).name
         return name if len(same) == 1 else f"{name} {same.index(figure.id) + 1}"
@@ -161,8 +172,14 @@ class GameView:
         return self.profile(figure).cartridges - figure.ticked
 
     def worth(self, side: str) -> int:
-        """The dollars the side still has in play: what decides a game at the turn limit."""
-        return sum(self.profile(f).cost for f in self.side(side) if f.in_play)
+        """The dollars the side still has in play: what decides a game at the turn limit (the masked figures'
+        unknown, left out)."""
+        return sum(self.profile(f).cost for f in self.side(side) if f.in_play and not f.masked)
+
+    def worth_shown(self, side: str) -> str:
+        """The side's worth in words: "45", or "45+?" when masked figures in play add an unknown sum."""
+        unknown = any(f.in_play and f.masked for f in self.side(side))
+        return f"{self.worth(side)}+?" if unknown else str(self.worth(side))
 
     @property
     def acting(self) -> FigureView | None:
@@ -240,11 +257,14 @@ def _battlefield(scenario: _Reader) -> Battlefield:
 
 
 def _figure(entry: _Reader, profiles: dict[str, ProfileView]) -> FigureView:
-    profile = entry.choice("profile", tuple(profiles))
+    profile = entry.optional_choice("profile", tuple(profiles))
     figure = FigureView(entry.count("id"), profile, entry.choice("side", SIDES), entry.number("x"), entry.number("y"),
                         entry.count("ticked"), entry.choice("state", STATES), entry.flag("wounded"),
                         entry.flag("hidden"), entry.optional("fame", int) or 0, entry.flag("hired"))
-    if figure.ticked > profiles[profile].cartridges:
+    if profile is None and not figure.hidden:  # only a hidden figure may be masked
+        raise DedaleError("error.bad_document", field=entry.where("profile"))
+    most = 0 if profile is None else profiles[profile].cartridges  # a masked figure shows no damage
+    if figure.ticked > most:
         raise DedaleError("error.bad_document", field=entry.where("ticked"))
     return figure
 

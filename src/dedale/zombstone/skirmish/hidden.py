@@ -1,0 +1,93 @@
+"""What the player's side may not see of the AI's while a skirmish is played (`Session.hides`): the AI
+duellist's hole cards, unless the duel reached a showdown; its bluff rolls; the inspiration cards the AI side
+draws and holds (how many it holds stays in sight); and who each of its hidden tokens is: its profile, and
+its name wherever the log or a question would say it (a token goes by its number on the map).
+
+A hidden token keeps its place on the table and its state, not its id: figures are listed in their band's
+order, so an id would tell who a token is. The AI's hidden figures swap ids among themselves, in an order
+drawn from the seed (which the player's view does not carry)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from dedale.core.rng import LogEntry
+from dedale.i18n import t as tr
+from dedale.i18n import word
+from dedale.zombstone.skirmish.duel_session import HIDDEN_CARD, face_down, hide_hole_cards, is_bluff
+from dedale.zombstone.skirmish.showdown import SEATS
+from dedale.zombstone.skirmish.table import Table
+
+
+class Secrets:
+    """The AI side's secrets as they stand now, and the player's view of log entries and results."""
+
+    def __init__(self, table: Table, player: str, seed: int, lang: str) -> None:
+        game = table.game
+        self.ai = next(side for side in SEATS if side != player)
+        self.seat = SEATS.index(self.ai)
+        self.duel_shown = game.duel is not None and game.duel["folded"] is None  # a showdown shows both
+        masked = [f.id for f in game.figures if f.side == self.ai and f.hidden]
+        self.ids = dict(zip(sorted(masked, key=lambda i: _shuffled(seed, i)), masked, strict=True))
+        tokens = sorted(self.shown_id(f.id) for f in game.figures if f.hidden and f.state != "gone")
+        self.labels = {i: tr("skirmish.token", lang, token=tokens.index(shown) + 1) if shown in tokens
+                       else tr("skirmish.token_gone", lang) for i, shown in self.ids.items()}
+        # the names the log has given the masked figures (one the log never named needs no masking)
+        self.names = {name: label for i, label in self.labels.items()
+                      if (name := table.named(game.figure(i))) is not None}
+        self.draw_side = word(f"skirmish.side.{self.ai}")
+
+    def shown_id(self, figure_id: int) -> int:
+        return self.ids.get(figure_id, figure_id)
+
+    def label(self, figure_id: int) -> str | None:
+        """What a figure hidden from the player is called in what they see (its token), or None."""
+        return self.labels.get(figure_id)
+
+    def entry(self, entry: LogEntry) -> LogEntry | None:
+        """A log entry as the player may see it: None for the AI's bluff rolls."""
+        purpose, args = entry.get("for"), entry.get("args", {})
+        if is_bluff(entry, self.seat):
+            return None
+        if purpose == "duel.hole" and not self.duel_shown:
+            entry = hide_hole_cards(entry, self.seat)
+        elif purpose == "skirmish.upkeep_draw" and args.get("side") == self.draw_side and "draw" in entry:
+            entry = {**entry, "draw": HIDDEN_CARD}
+        if any(isinstance(value, str) and value in self.names for value in args.values()):
+            entry = {**entry, "args": {key: self.names.get(value, value) if isinstance(value, str) else value
+                                       for key, value in args.items()}}
+        return entry
+
+    def result(self, result: dict[str, Any]) -> dict[str, Any]:
+        """`result_json()` as the player may see it (a copy where anything changes)."""
+        game = dict(result["game"])
+        figures = [self._figure(figure) for figure in game["figures"]]
+        game["figures"] = sorted(figures, key=lambda figure: figure["id"])
+        for key in ("fire", "last_fire"):
+            game[key] = [{**line, "from": self.shown_id(line["from"]), "to": self.shown_id(line["to"])}
+                         for line in game[key]]
+        hand = game["sides"][self.ai]["hand"]
+        game["sides"] = {**game["sides"], self.ai: {**game["sides"][self.ai], "hand": [HIDDEN_CARD] * len(hand)}}
+        if game["duel"] is not None and not self.duel_shown:
+            game["duel"] = {**game["duel"], "hole": face_down(game["duel"]["hole"], self.seat)}
+        known = {figure["profile"] for figure in figures}
+        shown = {**result, "game": game, "profiles": {k: v for k, v in result["profiles"].items() if k in known}}
+        waiting = result["waiting"]
+        if waiting is not None:
+            about = {key: self.shown_id(value) if key in ("figure", "shooter") else value
+                     for key, value in waiting["about"].items()}
+            shown["waiting"] = {**waiting, "about": about}
+        return shown
+
+    def _figure(self, figure: dict[str, Any]) -> dict[str, Any]:
+        """A figure as the player sees it; one of the AI's hidden ones as an anonymous token."""
+        if figure["id"] not in self.ids:
+            return figure
+        return {**figure, "id": self.ids[figure["id"]], "profile": None, "ticked": 0, "wounded": False,
+                "fame": 0, "hired": False}
+
+
+def _shuffled(seed: int, figure_id: int) -> bytes:
+    """A sort key for the figure that only the seed predicts."""
+    return hashlib.blake2b(f"{seed}:{figure_id}".encode(), digest_size=8).digest()

@@ -1,0 +1,330 @@
+"""A player sees only what the rules let them know. While a session `hides()` something, `player_log`,
+`player_result` and `player_json` leave out or mask the AI's secrets: its hole cards and bluff rolls in the poker
+duel, its hand of inspiration cards and its hidden tokens in a skirmish. The saved document (`to_json`) stays
+whole, to be continued; a player's view cannot be."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dedale.core.errors import DedaleError
+from dedale.core.logtext import describe
+from dedale.crawler.params import CrawlerParams
+from dedale.crawler.session import CrawlerSession
+from dedale.i18n import word
+from dedale.render import duel_svg
+from dedale.render.zombstone_svg import render_svg
+from dedale.render.zombstone_text import render_text
+from dedale.systems import system
+from dedale.zombstone.skirmish.duel import STYLES
+from dedale.zombstone.skirmish.duel_session import AI_SEAT, PLAYER, DuelParams, DuelSession, load_duel
+from dedale.zombstone.skirmish.model import Figure
+from dedale.zombstone.skirmish.params import SkirmishParams
+from dedale.zombstone.skirmish.session import SkirmishSession
+from dedale.zombstone.skirmish.showdown import SEATS
+from dedale.zombstone.skirmish.view import GameView
+
+DATA = Path(__file__).parents[1] / "src" / "dedale" / "zombstone" / "skirmish" / "data"
+HIDDEN = ["??", "??"]
+
+
+def shows(text: str, words: str) -> bool:
+    """`words` stand in `text` on their own (a card code, a name), not as part of a longer word."""
+    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) is not None
+
+
+def bluffs(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    return [entry for entry in log if entry.get("for") == "duel.bluff" and entry["args"]["seat"] == seat]
+
+
+def hole_draws(log: list[dict[str, Any]], seat: int) -> list[str]:
+    return [entry["draw"] for entry in log if entry.get("for") == "duel.hole" and entry["args"]["seat"] == seat]
+
+
+def saved(document: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(document))
+
+
+# --- the poker duel: the player at seat 0, the AI at seat 1 --------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), style=st.sampled_from(list(STYLES)), autopilot=st.sampled_from(list(STYLES)))
+def test_duel_while_it_is_played_the_player_sees_neither_the_ais_cards_nor_its_bluffs(seed: int, style: str,
+                                                                                      autopilot: str) -> None:
+    session = DuelSession(DuelParams(style=style), seed)
+    while not session.is_over:
+        assert session.hides()
+        log, full = session.player_log(), session.to_json()["log"]
+        assert not bluffs(log, AI_SEAT) and hole_draws(log, AI_SEAT) == HIDDEN
+        assert len(full) - len(log) == len(bluffs(full, AI_SEAT))  # the whole log keeps them
+        document = session.player_json()
+        assert document["seed"] is None and document["hidden"] is True and document["log"] == log
+        assert document["duel"]["hole"][AI_SEAT] == HIDDEN
+        text = json.dumps(document)
+        assert not [card.code for card in session.state.duel.hole[AI_SEAT] if shows(text, card.code)]
+        session.auto_step(session.autopilot(autopilot))
+    assert not session.hides() and session.player_json() == session.to_json()
+
+
+def test_duel_the_ais_bluff_rolls_are_left_out_the_players_own_autopilots_kept() -> None:
+    left_out = kept = 0
+    for seed in range(30):
+        session = DuelSession(DuelParams(style="bold"), seed)
+        while not session.is_over:
+            left_out += len(bluffs(session.to_json()["log"], AI_SEAT))
+            kept += len(bluffs(session.player_log(), PLAYER))
+            session.auto_step(session.autopilot("bold"))
+    assert left_out and kept
+
+
+def test_duel_a_players_view_follows_the_schema_and_draws_the_ais_cards_face_down() -> None:
+    session = DuelSession(DuelParams(), 7)
+    document = saved(session.player_json())
+    jsonschema.validate(document, json.loads(system("zombstone-duel").schema()))
+    picture, text = duel_svg.render_svg(load_duel(document)), duel_svg.render_text(load_duel(document))
+    assert picture.count('fill="url(#back)"') == 2
+    assert "[??] [??]" in text and "seed -" in text and str(session.seed) not in text
+
+
+# --- the skirmish: the player's side against the AI's -------------------------------------------------------------
+def other(side: str) -> str:
+    return next(s for s in SEATS if s != side)
+
+
+def bet(plan: str, ids: list[str]) -> str:
+    """The player's bet: `shove` all in (the AI often folds), `fold` whenever it may, `call` down to a showdown."""
+    wanted = {"shove": ("allin", "call", "check"), "fold": ("fold", "check"), "call": ("check", "call")}[plan]
+    return next(choice for choice in wanted if choice in ids)
+
+
+ENDINGS = {"the AI folds": "shove", "the player folds": "fold", "a showdown": "call"}
+
+
+def high_noon_duel(side: str, ending: str) -> SkirmishSession:
+    """A High Noon whose duel ended as `ending` says, just after it, the player's view checked at each bet."""
+    for seed in range(40):
+        session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side), seed)
+        while session.state.duel is None:
+            log = session.player_log()
+            assert hole_draws(log, SEATS.index(other(side))) == HIDDEN and not bluffs(log, SEATS.index(other(side)))
+            session.step(bet(ENDINGS[ending], [c.id for c in session.choices()]))
+        folded = session.state.duel["folded"]
+        if folded == {"the AI folds": other(side), "the player folds": side, "a showdown": None}[ending]:
+            return session
+    raise AssertionError(f"no duel ends as {ending}")
+
+
+def duel_text(document: dict[str, Any]) -> str:
+    """What a skirmish's document says of its duel (its poker deck is not the inspiration cards: the same codes
+    may stand elsewhere)."""
+    log = [entry for entry in document["log"] if entry.get("for", entry.get("note", "")).startswith("duel.")]
+    return json.dumps([document["game"]["duel"], document["waiting"], log])
+
+
+@pytest.mark.parametrize("side", SEATS)
+@pytest.mark.parametrize("ending", ENDINGS)
+def test_skirmish_the_ai_duellists_cards_stay_hidden_unless_shown_down(side: str, ending: str) -> None:
+    session = high_noon_duel(side, ending)
+    seat = SEATS.index(other(side))
+    hole = session.state.duel["hole"][seat]
+    for _ in range(12):  # the skirmish goes on
+        shown = hole if ending == "a showdown" else HIDDEN
+        assert hole_draws(session.player_log(), seat) == shown
+        assert session.player_result()["game"]["duel"]["hole"][seat] == shown
+        assert hole_draws(session.to_json()["log"], seat) == hole  # the saved log, as it always was
+        text = duel_text(session.player_json())
+        assert ending == "a showdown" or not [code for code in hole if shows(text, code)]
+        session.auto_step()
+    session.run_autopilot()
+    assert not session.hides() and session.player_json() == session.to_json()
+
+
+def test_skirmish_the_ai_duellists_bluff_rolls_are_left_out() -> None:
+    left_out = 0
+    for side in SEATS:
+        seat = SEATS.index(other(side))
+        for seed in range(6):
+            session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side), seed)
+            while session.state.duel is None:
+                session.auto_step()
+            assert not bluffs(session.player_log(), seat) and bluffs(session.player_log(), 1 - seat) == bluffs(
+                session.log, 1 - seat)
+            left_out += len(bluffs(session.log, seat))
+    assert left_out
+
+
+@pytest.mark.parametrize("side", SEATS)
+def test_skirmish_the_ai_sides_hand_and_draws_are_masked_the_players_own_shown(side: str) -> None:
+    session = SkirmishSession(SkirmishParams(side=side), 11)
+    ai = other(side)
+    for _ in range(80):
+        hands = {s: [card.code for card in session.state.sides[s].hand] for s in SEATS}
+        document = session.player_json()
+        sides = document["game"]["sides"]
+        assert sides[ai]["hand"] == ["??"] * len(hands[ai]) and sides[side]["hand"] == hands[side]
+        draws = {s: [e["draw"] for e in document["log"] if e.get("for") == "skirmish.upkeep_draw"
+                     and e["args"]["side"] == word(f"skirmish.side.{s}")] for s in SEATS}
+        assert draws[ai] and set(draws[ai]) == {"??"} and "??" not in draws[side]
+        assert isinstance(document["game"]["deck"]["pile"], int)  # a count: the pile's cards are not listed
+        text = json.dumps(document)
+        assert not [code for code in hands[ai] if shows(text, code)]
+        assert GameView.from_json(document).hands == {s: len(hands[s]) for s in SEATS}
+        session.auto_step()
+    assert not session.is_over
+
+
+@pytest.fixture(scope="module")
+def hidden_tokens(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A data folder where High Noon's bands deploy as hidden tokens (the optional rule)."""
+    folder = tmp_path_factory.mktemp("hidden_tokens")
+    text = (DATA / "scenarios.toml").read_text(encoding="utf-8")
+    assert "hidden = false" in text
+    (folder / "scenarios.toml").write_text(text.replace("hidden = false", "hidden = true", 1), encoding="utf-8")
+    return str(folder)
+
+
+def masked(session: SkirmishSession) -> list[Figure]:
+    """The AI's figures hidden from the player now."""
+    return [f for f in session.state.figures if f.side != session.params.side and f.hidden]
+
+
+def secret_words(session: SkirmishSession, figures: list[Figure], ids: bool = True) -> set[str]:
+    """What would name those figures (their names, as the log gives them or not; with `ids`, their profile ids)
+    and nothing the player may see (another figure's name, or its profile's id, skills and weapons)."""
+    table = session.table_top
+
+    def words(figure: Figure) -> set[str]:
+        names = {table.name(figure, session.lang), table.named(figure) or table.name(figure, session.lang)}
+        return names | {figure.profile} if ids else names
+
+    profiles = session.result_json()["profiles"]
+    known = {w for f in session.state.figures if f not in figures
+             for w in (*words(f), f.profile, *re.findall(r'"([^"]*)"', json.dumps(profiles[f.profile])))}
+    return {w for f in figures for w in words(f) if not any(shows(seen, w) for seen in known)}
+
+
+@pytest.mark.parametrize("side", SEATS)
+def test_skirmish_the_ais_hidden_tokens_are_anonymous_until_spotted(hidden_tokens: str, side: str) -> None:
+    session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side, data=hidden_tokens), 3)
+    tokens = masked(session)
+    secrets = secret_words(session, tokens)
+    assert tokens and session.ask.kind == "bet" and secrets
+    document = saved(session.player_json())
+    jsonschema.validate(document, json.loads(system("zombstone").schema()))
+    view = GameView.from_json(document)
+    for where, text in (("json", json.dumps(document)), ("svg", render_svg(view)), ("text", render_text(view))):
+        assert not [w for w in secrets if shows(text, w)], where
+    assert sorted(f.id for f in view.figures if f.masked) == sorted(f.id for f in tokens)  # in other places
+    own = [f for f in session.state.figures if f.side == side and f.hidden]
+    assert own and all(f.profile in document["profiles"] for f in own)  # the player's own are theirs to know
+    while all(f.hidden for f in tokens):
+        session.auto_step()
+    spotted = [f for f in tokens if not f.hidden]
+    document = session.player_json()
+    text = render_text(GameView.from_json(document))
+    log = "\n".join(describe(entry) for entry in document["log"])
+    for figure in spotted:
+        name = session.table_top.who(figure)
+        assert figure.profile in document["profiles"] and shows(text, name) and shows(log, name)
+
+
+def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy(hidden_tokens: str) -> None:
+    named = shooting = 0  # how often a hidden enemy was named in the full log, or shot: the masking had work to do
+    for side in SEATS:
+        for seed in range(12):
+            session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side, data=hidden_tokens), seed)
+            while not session.is_over and masked(session):
+                tokens = masked(session)
+                secrets = secret_words(session, tokens, ids=False)
+                named += sum(shows(describe(entry), w) for entry in session.log for w in secrets)
+                seen = "\n".join([describe(e) for e in session.player_log()] + [session.question() or ""]
+                                 + [choice.label for choice in session.choices()])
+                assert not [w for w in secrets if shows(seen, w)]
+                assert not [c.id for c in session.choices() if c.data.get("figure") in {f.id for f in tokens}]
+                shooter = session.ask.about.get("shooter")
+                if shooter in {f.id for f in tokens}:  # the token shown shooting is the one that shoots
+                    result = session.player_result()
+                    drawn = result["game"]["figures"][result["waiting"]["about"]["shooter"]]
+                    figure = session.state.figure(shooter)
+                    assert drawn["profile"] is None and (drawn["x"], drawn["y"]) == (round(figure.x, 3),
+                                                                                   round(figure.y, 3))
+                    shooting += 1
+                session.auto_step()
+    assert named and shooting
+
+
+def test_skirmish_a_tokens_place_in_the_list_does_not_tell_who_it_is(hidden_tokens: str) -> None:
+    """Figures are listed in their band's order: the AI's hidden ones swap places, as only the seed predicts."""
+    orders = set()
+    for seed in range(6):
+        session = SkirmishSession(SkirmishParams(scenario="high_noon", side="lawmen", data=hidden_tokens), seed)
+        drawn = {(f["x"], f["y"]): f["id"] for f in session.player_result()["game"]["figures"] if f["profile"] is None}
+        order = tuple(drawn[(round(f.x, 3), round(f.y, 3))] for f in masked(session))
+        assert sorted(order) == [f.id for f in masked(session)]
+        orders.add(order)
+    assert len(orders) > 1 and tuple(f.id for f in masked(session)) not in orders
+    token, target = masked(session)[0], session.state.figure(0)  # a shot from a token that stays hidden (rare)
+    session.state.fire.append({"from": token.id, "to": target.id, "kind": "dodge", "turn": 0, "won": None,
+                               "line": [token.x, token.y, target.x, target.y]})
+    result = session.player_result()
+    drawn = result["game"]["figures"][result["game"]["fire"][-1]["from"]]
+    assert drawn["profile"] is None and (drawn["x"], drawn["y"]) == (round(token.x, 3), round(token.y, 3))
+
+
+# --- what is never hidden, and what cannot be continued -------------------------------------------------------------
+def test_a_players_view_cannot_be_continued_the_saved_document_can() -> None:
+    duel = DuelSession(DuelParams(), 5)
+    skirmish = SkirmishSession(SkirmishParams(side="zombies"), 5)
+    skirmish.auto_step()
+    for session in (duel, skirmish):
+        with pytest.raises(DedaleError) as raised:
+            type(session).from_json(saved(session.player_json()))
+        assert raised.value.key == "error.hidden_view"
+        assert "cannot be continued" in raised.value.message("en")
+        assert "ne peut pas être poursuivi" in raised.value.message("fr")
+        assert type(session).from_json(saved(session.to_json())).to_json() == saved(session.to_json())
+
+
+def test_table_mode_hides_nothing() -> None:
+    duel = DuelSession(DuelParams(), 0, table=True)
+    for card in ("AS", "KD", "2C", "7H"):
+        duel.step(f"enter:{card}")
+    skirmish = SkirmishSession(SkirmishParams(scenario="high_noon", side="lawmen"), 0, table=True)
+    for session in (duel, skirmish):
+        assert not session.is_over and session.has_secrets() and not session.hides()
+        assert session.player_json() == session.to_json() and session.player_log() == session.to_json()["log"]
+
+
+def test_a_game_between_two_ais_and_a_system_without_secrets_hide_nothing() -> None:
+    ais = SkirmishSession(SkirmishParams(scenario="high_noon", side=None), 4)
+    crawler = CrawlerSession(CrawlerParams(), 4)
+    crawler.auto_step()
+    for session in (ais, crawler):
+        assert not session.has_secrets() and not session.hides()
+        assert session.player_json() == session.to_json() and session.player_result() == session.result_json()
+
+
+def test_the_player_log_from_an_entry_on() -> None:
+    session = DuelSession(DuelParams(style="bold"), 3)
+    session.run_autopilot()
+    session.undo()
+    assert session.player_log(4) == session.player_log()[4:] and len(session.player_log(4)) > 0
+
+
+# --- the terminal --------------------------------------------------------------------------------------------------
+def test_the_terminal_prints_the_players_view_and_saves_the_whole_game(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    save = tmp_path / "game.json"
+    code, out, _ = cli("zombstone", "play", "--scenario", "high_noon", "--seed", "0", "--save", str(save),
+                       stdin="a\n" * 12 + "q\n")
+    document = json.loads(save.read_text(encoding="utf-8"))
+    assert code == 0 and bluffs(document["log"], AI_SEAT) and len(document["events"]) == 12
+    assert "does duellist 1 bluff" not in out and "does duellist 0 bluff" in out
+    assert "a hole card for duellist 1: drew ??" in out and "an inspiration card for the zombies: drew ??" in out
+    assert not re.search(r"for the zombies: drew (?!\?\?)", out)
