@@ -150,9 +150,11 @@ def test_play_to_the_end_with_the_autopilot_and_resume(cli, tmp_path: Path) -> N
 
 
 def test_play_lists_numbered_choices_and_refuses_others(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = cli("crawler", "play", "--seed", "5", "--save", str(tmp_path / "g.json"), stdin="99\nzz\n?\nq\n")
+    code, out, _ = cli("crawler", "play", "--seed", "5", "--save", str(tmp_path / "g.json"),
+                       stdin="99\nzz\n²\n" + "9" * 5000 + "\n?\nq\n")
     assert code == 0
     assert "  1. " in out and "'99' is not a choice" in out and "'zz' is not a choice" in out
+    assert "'²' is not a choice" in out and out.count("is not a choice") == 4
     assert "u: undo" in out
 
 

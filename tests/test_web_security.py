@@ -483,3 +483,62 @@ def test_the_server_says_which_hosts_it_answers_to(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+# --- 5. Hidden information stays hidden ----------------------------------------------------------------
+def _duel_with_a_bluff_roll(client: TestClient) -> tuple[str, dict[str, Any]]:
+    """A duel the player checks until the AI has rolled whether to bluff, the duel still on: its id and the
+    full document the server keeps (which the player must not see)."""
+    for seed in range(60):
+        state = client.post("/api/sessions", json={"system": "zombstone-duel", "seed": seed}).json()
+        while not state["over"] and any(c["id"] == "check" for c in state["choices"]):
+            full = client.app.state.sessions.get(state["id"]).to_json()  # type: ignore[attr-defined]
+            if any(e.get("for") == "duel.bluff" and e["args"]["seat"] == 1 for e in full["log"]):
+                return state["id"], full
+            state = client.post(f"/api/sessions/{state['id']}/step", json={"choice": "check"}).json()
+    raise AssertionError("no duel in 60 seeds where the AI rolls a bluff before the end")
+
+
+def test_hidden_information_on_the_web(client: TestClient) -> None:
+    """While the duel is on, the AI's hole cards and its bluff rolls are in no page, API answer or download
+    the player gets, nor is the seed (which remakes every card); once it is over, everything is shown."""
+    session_id, full = _duel_with_a_bluff_roll(client)
+    ai_cards = set(full["duel"]["hole"][1]) - set(full["duel"]["board"])
+    assert ai_cards
+    html = client.get(f"/play/{session_id}").text
+    state = client.get(f"/api/sessions/{session_id}").json()
+    document = client.get(f"/api/sessions/{session_id}/export/json").json()
+    texts = {"page": html, "state": json.dumps(state), "json": json.dumps(document),
+             **{fmt: client.get(f"/api/sessions/{session_id}/export/{fmt}").text for fmt in ("svg", "txt")},
+             "list": client.get("/sessions").text + json.dumps(client.get("/api/sessions").json())}
+    for where, text in texts.items():
+        assert not re.search(r"duellist 1 bluff|bluff\?", text), where
+        for card in ai_cards:
+            assert not re.search(rf"(?<![\w-]){card}(?!\w)", text), (where, card)
+        assert f"seed {full['seed']}" not in text and f'"seed": {full["seed"]}' not in text, where
+    assert state["seed"] is None and document["seed"] is None and document["hidden"] is True
+    assert "permalink" not in html
+    refused = client.post("/api/upload", json=document)  # a player's view is not a game to continue
+    assert refused.status_code == 400 and "player's view" in refused.json()["error"]
+
+    client.post(f"/api/sessions/{session_id}/autopilot", json={"to_end": True})
+    after = client.get(f"/api/sessions/{session_id}/export/json").json()
+    assert after["seed"] == full["seed"] and "hidden" not in after
+    assert any(e.get("for") == "duel.bluff" and e["args"]["seat"] == 1 for e in after["log"])
+    assert f"seed {full['seed']}" in client.get(f"/play/{session_id}").text
+
+
+def test_the_skirmish_hides_the_ai_sides_cards_on_the_web(client: TestClient) -> None:
+    state = client.post("/api/sessions", json={"system": "zombstone", "seed": 2,
+                                               "params": {"scenario": "ok_corral", "side": "lawmen"}}).json()
+    for _ in range(3):
+        state = client.post(f"/api/sessions/{state['id']}/autopilot", json={}).json()
+    full = client.app.state.sessions.get(state["id"]).to_json()  # type: ignore[attr-defined]
+    ai_hand = full["game"]["sides"]["zombies"]["hand"]
+    assert ai_hand, "the AI side holds cards after the first upkeep"
+    document = client.get(f"/api/sessions/{state['id']}/export/json").json()
+    assert document["game"]["sides"]["zombies"]["hand"] == ["??"] * len(ai_hand)
+    assert document["game"]["sides"]["lawmen"]["hand"] == full["game"]["sides"]["lawmen"]["hand"]
+    drawn = [e["draw"] for e in document["log"] if e.get("for") == "skirmish.upkeep_draw"
+             and e["args"]["side"] == {"t": "skirmish.side.zombies"}]
+    assert drawn and set(drawn) == {"??"}

@@ -14,6 +14,7 @@ import typer
 
 from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe, describe_request
+from dedale.core.numbers import whole
 from dedale.core.session import Session
 from dedale.i18n import t
 
@@ -100,12 +101,13 @@ class Player:
             if line in keys:  # a choice's own key, such as a direction
                 session.step(keys[line])
                 return True
-            if not line.isdigit() or not 1 <= int(line) <= len(session.choices()):
+            number = whole(line)
+            if number is None or not 1 <= number <= len(session.choices()):
                 shown = [str(c.data["key"]) for c in session.choices() if "key" in c.data]
                 self.say("play.bad_keys" if shown else "play.bad_number", value=line, count=len(session.choices()),
                          keys=", ".join(shown))
                 return False
-            session.step(session.choices()[int(line) - 1].id)
+            session.step(session.choices()[number - 1].id)
             return True
         except DedaleError as exc:
             typer.echo(exc.message(self.lang))

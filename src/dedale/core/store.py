@@ -40,7 +40,9 @@ CREATE TABLE IF NOT EXISTS sessions (
     table_dice INTEGER NOT NULL,
     lang TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0,   -- the session has ended
+    hides INTEGER NOT NULL DEFAULT 0   -- something is hidden from its player (its seed is not shown in lists)
 );
 CREATE TABLE IF NOT EXISTS events (
     session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -54,7 +56,9 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 
-WITH_STEPS = "SELECT s.*, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
+COLUMNS = "id, system, name, seed, params, table_dice, lang, created, updated, over, hides"
+WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
+ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0"}  # since the first files
 
 
 @dataclass
@@ -68,6 +72,8 @@ class Record:
     lang: str
     created: float
     updated: float
+    over: bool = False
+    hides: bool = False
     steps: int = 0
 
 
@@ -100,6 +106,10 @@ class Store:
                 db.execute("PRAGMA synchronous=NORMAL")
                 db.execute("PRAGMA foreign_keys=ON")
                 db.executescript(SCHEMA)
+                present = {row[1] for row in db.execute("PRAGMA table_info(sessions)")}
+                for column, kind in ADDED.items():
+                    if column not in present:
+                        db.execute(f"ALTER TABLE sessions ADD COLUMN {column} {kind}")
             except sqlite3.Error as exc:
                 self._release()
                 problem = word("error.db_not_sqlite") if "not a database" in str(exc) else str(exc)
@@ -123,30 +133,39 @@ class Store:
             self.db.execute("COMMIT")
 
     def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool, lang: str,
-               name: str, events: list[Event] = ()) -> str:  # type: ignore[assignment]
+               name: str, events: list[Event] = (), over: bool = False,  # type: ignore[assignment]
+               hides: bool = False) -> str:
         session_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction() as db:
-            db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (session_id, system, name, str(seed), json.dumps(params), int(table_dice), lang, now, now))
+            db.execute(f"INSERT INTO sessions ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (session_id, system, name, str(seed), json.dumps(params), int(table_dice), lang, now, now,
+                        int(over), int(hides)))
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, i, json.dumps(e)) for i, e in enumerate(events)])
         return session_id
 
-    def append(self, session_id: str, first: int, events: list[Event]) -> None:
-        """Record events `first`, `first + 1`, ... in one transaction (the session must have `first`)."""
+    def append(self, session_id: str, first: int, events: list[Event], over: bool = False,
+               hides: bool = False) -> None:
+        """Record events `first`, `first + 1`, ... in one transaction (the session must have `first`), and
+        whether the session is now over and hides something from its player."""
         with self._transaction() as db:
             self._expect(db, session_id, first)
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, first + i, json.dumps(e)) for i, e in enumerate(events)])
-            db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
+            self._changed(db, session_id, over, hides)
 
-    def truncate(self, session_id: str, keep: int, had: int) -> None:
+    def truncate(self, session_id: str, keep: int, had: int, over: bool = False, hides: bool = False) -> None:
         """Forget events from number `keep` on (undo), the session having had `had` of them."""
         with self._transaction() as db:
             self._expect(db, session_id, had)
             db.execute("DELETE FROM events WHERE session = ? AND seq >= ?", (session_id, keep))
-            db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
+            self._changed(db, session_id, over, hides)
+
+    @staticmethod
+    def _changed(db: sqlite3.Connection, session_id: str, over: bool, hides: bool) -> None:
+        db.execute("UPDATE sessions SET updated = ?, over = ?, hides = ? WHERE id = ?",
+                   (time.time(), int(over), int(hides), session_id))
 
     @staticmethod
     def _expect(db: sqlite3.Connection, session_id: str, events: int) -> None:
@@ -169,7 +188,7 @@ class Store:
 
     def get(self, session_id: str) -> tuple[Record, list[Event]]:
         with self._lock:
-            row = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            row = self.db.execute(f"SELECT {COLUMNS} FROM sessions WHERE id = ?", (session_id,)).fetchone()
             if row is None:
                 raise DedaleError("error.no_session", value=session_id)
             events = [json.loads(e) for (e,) in self.db.execute(
@@ -214,7 +233,7 @@ class Store:
 
 def _record(row: tuple[Any, ...], steps: int) -> Record:
     return Record(row[0], row[1], row[2], int(row[3]), json.loads(row[4]), bool(row[5]), row[6], row[7], row[8],
-                  steps)
+                  bool(row[9]), bool(row[10]), steps)
 
 
 class Sessions:
@@ -256,7 +275,7 @@ class Sessions:
 
     def add(self, session: Session, name: str) -> str:
         session_id = self.store.create(session.system, session.seed, session.params.to_json(), session.table,
-                                       session.lang, name, session.events)
+                                       session.lang, name, session.events, session.is_over, session.hides())
         self._keep(session_id, session)
         return session_id
 
@@ -270,9 +289,10 @@ class Sessions:
             try:
                 yield session
                 if len(session.events) < before:  # an undo
-                    self.store.truncate(session_id, len(session.events), before)
+                    self.store.truncate(session_id, len(session.events), before, session.is_over, session.hides())
                 elif len(session.events) > before:
-                    self.store.append(session_id, before, session.events[before:])
+                    self.store.append(session_id, before, session.events[before:], session.is_over,
+                                      session.hides())
             except DedaleError:  # refused (an illegal choice): the session is as it was
                 if len(session.events) != before:
                     self.forget(session_id)

@@ -84,8 +84,8 @@ def create_session(request: Request, body: NewSession) -> dict[str, Any]:
 
 @router.get("/sessions")
 def list_sessions(request: Request) -> list[dict[str, Any]]:
-    return [{"id": r.id, "system": r.system, "name": r.name, "seed": r.seed, "steps": r.steps,
-             "created": r.created, "updated": r.updated} for r in _sessions(request).store.list()]
+    return [{"id": r.id, "system": r.system, "name": r.name, "seed": None if r.hides else r.seed, "steps": r.steps,
+             "over": r.over, "created": r.created, "updated": r.updated} for r in _sessions(request).store.list()]
 
 
 @router.get("/sessions/{session_id}", responses=SESSION)

@@ -72,10 +72,11 @@ def play(request: Request, session_id: str) -> HTMLResponse:
     sessions = _sessions(request)
     session = sessions.get(session_id)
     record = sessions.store.record(session_id)
-    permalink = f"/permalink/{session.system}?" + urlencode(
-        {"seed": session.seed, "params": json.dumps(session.params.to_json(), separators=(",", ":"))})
     context: dict[str, Any] = {**views.context(session, session_id, lang_of(request)), "name": record.name,
-                               "permalink": permalink, "formats": service.formats_of(session)}
+                               "formats": service.formats_of(session)}
+    if context["seed"] is not None:  # a permalink names the seed: not while it would give secrets away
+        context["permalink"] = f"/permalink/{session.system}?" + urlencode(
+            {"seed": session.seed, "params": json.dumps(session.params.to_json(), separators=(",", ":"))})
     return page(request, "play.html", context)
 
 

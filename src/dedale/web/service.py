@@ -106,12 +106,13 @@ def undo(sessions: Sessions, session_id: str) -> Session:
 
 
 def export(session: Session, fmt: str, options: dict[str, Any] | None = None) -> tuple[bytes, str]:
+    """The result as the player may see it now (`Session.player_json`), in a format it downloads in."""
     found = system(session.system)
     ext = "." + fmt
     if fmt not in EXPORTS or (ext != ".json" and ext not in found.formats):
         accepted = ["json", *(f[1:] for f in found.formats)]
         raise DedaleError("error.web_format", value=fmt, accepted=" ".join(accepted))
-    return found.export(session.to_json(), ext, options), EXPORTS[fmt]
+    return found.export(session.player_json(), ext, options), EXPORTS[fmt]
 
 
 def upload(sessions: Sessions, raw: bytes) -> str:
@@ -142,7 +143,8 @@ def upload_document(sessions: Sessions, document: Any) -> str:
 def state(session: Session, session_id: str, record_name: str | None = None) -> dict[str, Any]:
     """What the API says of a session."""
     pending = session.pending
-    return {"id": session_id, "system": session.system, "name": record_name, "seed": session.seed,
+    return {"id": session_id, "system": session.system, "name": record_name,
+            "seed": None if session.hides() else session.seed,
             "over": session.is_over, "steps": len(session.events),
             "pending": None if pending is None else {"kind": pending.kind, "for": pending.purpose,
                                                      "roll": pending.expr, "options": list(pending.options)},
