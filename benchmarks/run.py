@@ -22,6 +22,9 @@
   the dice engine's policies for the rolls a game meets are computed (the first games of a process).
 - The web app (issue 7): 20 clients on loopback each playing crawler sessions with 100 ms between clicks
   (`web_load.py`): the p50 and p95 latency of a click (target: p95 at most 25 ms), and of an API step.
+- The web app's dearest requests within its limits (issue 11, `web_costs.py`), for reference: the largest
+  key-lock diagram made and drawn, the largest hexcrawl walked, an undo at the most steps a session holds,
+  the largest upload, a whole skirmish by the autopilot.
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
@@ -218,8 +221,11 @@ def main() -> int:
 
 def web() -> bool:
     sys.path.insert(0, str(Path(__file__).parent))
+    from web_costs import measure as costs
     from web_load import CLIENTS, measure
 
+    for name, ms in costs().items():
+        print(f"web, a dear request: {name}".ljust(60) + f" {ms:8.1f} ms (for reference)")
     results = measure()
     for name, what in (("click", "a click (htmx panel)"), ("api", "an API step")):
         found = results[name]
