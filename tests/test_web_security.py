@@ -299,6 +299,14 @@ def test_a_session_holds_a_bounded_number_of_steps(client: TestClient, monkeypat
     assert "at most 4 steps" in client.post("/api/upload", json=document).json()["error"]
 
 
+def test_an_upload_too_long_to_replay_is_refused_at_once(client: TestClient) -> None:
+    """180,000 moves (3.5 MiB) took 5 s to replay, and every undo as long: now a 400 before any replay."""
+    document = client.get(f"/api/sessions/{new(client, 'hexcrawl', params={'radius': 40})['id']}/export/json").json()
+    document["events"] = [{"choice": "move:N" if n % 2 else "move:S"} for n in range(180_000)]
+    response = client.post("/api/upload", json=document)
+    assert response.status_code == 400 and f"at most {service.MAX_EVENTS} steps" in response.json()["error"]
+
+
 # --- 3. No 500s ----------------------------------------------------------------------------------------
 SURROGATE = '"\\ud800"'
 BAD_JSON = {

@@ -30,9 +30,10 @@ STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "erro
 
 
 def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (),
-               cache_size: int = 256) -> FastAPI:
+               cache_size: int = 64) -> FastAPI:
     """The app on the sessions' file `db` (held by this app alone until it shuts down), answering the
-    loopback names, `host` and `allow_hosts` (see `guard.py`)."""
+    loopback names, `host` and `allow_hosts` (see `guard.py`). At most `cache_size` sessions stay in memory
+    (the largest the limits allow take 5 to 8 MiB each); the others are replayed when asked for."""
     store = Store(db)
 
     @asynccontextmanager
