@@ -137,6 +137,17 @@ def test_tokens_outlive_a_restart_of_the_server(tmp_path: Path) -> None:
         assert second.post("/new/crawler", data={"seed": "1", "csrf": token}).status_code == 303
 
 
+def test_another_site_may_link_here_but_not_load_the_apps_work(client: TestClient) -> None:
+    """A plot or a download is work: a page elsewhere may not embed it (an image, a fetch), only link to it."""
+    plot = "/zombstone/odds.png?potential=2"
+    for mode in ("no-cors", "cors"):
+        embedded = client.get(plot, headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": mode})
+        assert embedded.status_code == 403, mode
+    assert client.get(plot, headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}).status_code == 200
+    assert client.get(plot, headers={"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "no-cors"}).status_code == 200
+    assert client.get(plot).headers["cross-origin-resource-policy"] == "same-origin"
+
+
 def test_opening_a_link_changes_nothing(client: TestClient) -> None:
     """A permalink any site may link to shows what it would make, and makes it only from its own form."""
     link = "/permalink/hexcrawl?seed=5&params=" + json.dumps({"radius": 3})

@@ -6,6 +6,8 @@ the player visits, so each request is checked before the app sees it:
   page's origin (`Origin`, `Referer`, `Sec-Fetch-Site`), and another origin is refused with 403 before its
   body is read. A program calling the API names none and is let through; the pages' forms also carry a
   signed token (`csrf.py`);
+- another site may link to the app (a click opens it), not embed or fetch from it: a picture or a plot is
+  work, so a browser's request from another site that is not a navigation is refused with 403 too;
 - a body may not exceed its route's limit, whether its length is declared or not: 413, counting the bytes
   as they arrive and never holding more than the limit; a JSON body must be JSON Dédale can read
   (`core.jsontext`): else 400;
@@ -38,6 +40,7 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
 ]
 
 Refuse = Callable[[Request, DedaleError, int], Response]
@@ -82,6 +85,7 @@ class Guard:
         request = Request(scope)
         try:
             self._check_host(request)
+            _check_embedding(request)
             if request.method not in SAFE_METHODS:
                 _check_origin(request)
                 receive = await _read_body(request, receive, BODY_LIMITS.get(request.url.path, BODY_LIMIT))
@@ -109,6 +113,13 @@ def _check_origin(request: Request) -> None:
     origin = request.headers.get("origin") or request.headers.get("referer")
     if site in ("cross-site", "same-site") or (origin is not None and not _same_place(origin, host)):
         raise _Refusal(403, DedaleError("error.origin", value=origin or site))
+
+
+def _check_embedding(request: Request) -> None:
+    """A page elsewhere may link here, not load the app's answers into itself."""
+    if request.headers.get("sec-fetch-site") == "cross-site" and request.headers.get("sec-fetch-mode") not in (
+            None, "navigate"):
+        raise _Refusal(403, DedaleError("error.origin", value=request.headers.get("origin") or "cross-site"))
 
 
 async def _read_body(request: Request, receive: Receive, limit: int) -> Callable[[], Awaitable[Message]]:
