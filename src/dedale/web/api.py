@@ -2,14 +2,44 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 
+from dedale.core.errors import DedaleError
+from dedale.core.jsontext import parse_json
 from dedale.core.rng import MAX_SEED
 from dedale.core.store import Sessions
 from dedale.web import forms, service
+from dedale.web.render import lang_of
+
+
+class StrictJson(Request):
+    """A request whose JSON body is read as strictly as an uploaded file (`core.jsontext`), once: a body
+    FastAPI's plain `json.loads` would let through (a lone surrogate, `NaN`, 4,000 digits, nesting 1,000
+    deep) is a 400 naming the problem, before anything else sees it."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            try:
+                self._json = parse_json(await self.body(), "body")
+            except DedaleError as error:
+                raise HTTPException(400, error.message(lang_of(self))) from None
+        return self._json
+
+
+class StrictJsonRoute(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+        handle = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handle(StrictJson(request.scope, request.receive))
+
+        return strict
 
 
 class Problem(BaseModel):
@@ -28,7 +58,7 @@ SESSION = _refusals({404: "No such session"})
 STEP = {**CHANGE, **SESSION, **_refusals({409: "The session changed meanwhile (another writer on its database)"})}
 CREATE = {**CHANGE, **_refusals({422: "A field or a parameter the system does not have, or of the wrong type"})}
 
-router = APIRouter(prefix="/api", tags=["api"], responses=ANY)
+router = APIRouter(prefix="/api", tags=["api"], responses=ANY, route_class=StrictJsonRoute)
 
 
 class Strict(BaseModel):

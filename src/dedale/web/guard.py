@@ -9,8 +9,10 @@ the player visits, so each request is checked before the app sees it:
 - another site may link to the app (a click opens it), not embed or fetch from it: a picture or a plot is
   work, so a browser's request from another site that is not a navigation is refused with 403 too;
 - a body may not exceed its route's limit, whether its length is declared or not: 413, counting the bytes
-  as they arrive and never holding more than the limit; a JSON body must be JSON Dédale can read
-  (`core.jsontext`): else 400;
+  as they arrive and never holding more than the limit. (FastAPI's own `max_body_size` answers a bare
+  "Content Too Large" from inside the route, past the app's error pages; this one names the limit in the
+  player's language, and refuses before the app does anything.) The API reads a JSON body strictly
+  (`api.py`, `core.jsontext`);
 - every answer carries a Content-Security-Policy (the app's own scripts, styles and pictures only) and
   headers that forbid framing it, sniffing types and leaking its addresses to other sites.
 """
@@ -25,7 +27,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dedale.core.errors import DedaleError
-from dedale.core.jsontext import parse_json
+from dedale.core.numbers import whole
 from dedale.web.service import MAX_UPLOAD
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -124,9 +126,9 @@ def _check_embedding(request: Request) -> None:
 
 async def _read_body(request: Request, receive: Receive, limit: int) -> Callable[[], Awaitable[Message]]:
     """The whole body, at most `limit` bytes (refused on its declared length before a byte is read, or as
-    soon as the bytes read pass the limit), checked when it is JSON; and a `receive` that gives it again."""
+    soon as the bytes read pass the limit), and a `receive` that gives it again."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and ((length := whole(declared, most_digits=18)) is None or length > limit):
         raise _Refusal(413, _too_large(request, limit))
     chunks, size = [], 0
     while True:
@@ -140,27 +142,13 @@ async def _read_body(request: Request, receive: Receive, limit: int) -> Callable
         chunks.append(chunk)
         if not message.get("more_body", False):
             break
-    body = b"".join(chunks)
-    if body and _is_json(request.headers.get("content-type")):
-        try:
-            parse_json(body, "body")
-        except DedaleError as error:
-            raise _Refusal(400, error) from None
-    return _replay([{"type": "http.request", "body": body, "more_body": False}], receive)
+    return _replay([{"type": "http.request", "body": b"".join(chunks), "more_body": False}], receive)
 
 
 def _too_large(request: Request, limit: int) -> DedaleError:
     if request.url.path in BODY_LIMITS:
         return DedaleError("error.upload_size", high=MAX_UPLOAD // 1024)
     return DedaleError("error.body_size", high=limit // 1024)
-
-
-def _is_json(content_type: str | None) -> bool:
-    """As FastAPI reads a body: JSON when it says so, or says nothing."""
-    if not content_type:
-        return True
-    kind = content_type.split(";", 1)[0].strip().lower()
-    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
 
 
 def _replay(messages: list[Message], receive: Receive) -> Callable[[], Awaitable[Message]]:
