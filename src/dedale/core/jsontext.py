@@ -3,7 +3,8 @@ through and the rest of the program could not handle is refused here, with a cle
 
 - Text in UTF-8 (a byte-order mark is skipped), or UTF-16 / UTF-32 as `json` recognises them; never a lone
   UTF-16 surrogate (`"\\ud800"`), which is not text and cannot be written out again.
-- Numbers of at most `MAX_DIGITS` digits, and finite: no `NaN`, `Infinity`, nor `1e999`.
+- Whole numbers of at most `MAX_DIGITS` digits (more would exhaust `int`'s conversion limit, or whatever
+  checks them next), other numbers finite: no `NaN`, `Infinity`, nor `1e999`.
 - Nesting at most `MAX_DEPTH` deep: no Dédale document nests more than a few levels, and deeper JSON
   exhausts the recursion of whatever walks it next.
 
@@ -63,19 +64,15 @@ def _constant(name: str) -> Any:
 
 def _int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_DIGITS:
-        raise _Refused("error.json_number", value=_short(digits), high=MAX_DIGITS)
+        raise _Refused("error.json_number", value=digits, high=MAX_DIGITS)  # the message shortens it
     return int(digits)
 
 
 def _float(digits: str) -> float:
     value = float(digits)
-    if not math.isfinite(value) or len(digits) > 3 * MAX_DIGITS:
-        raise _Refused("error.json_number", value=_short(digits), high=MAX_DIGITS)
+    if not math.isfinite(value):
+        raise _Refused("error.json_number", value=digits, high=MAX_DIGITS)
     return value
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 24 else f"{text[:10]}…{text[-6:]} ({len(text)} characters)"
 
 
 def _check_tree(value: Any, source: str, surrogates: bool) -> None:

@@ -298,6 +298,10 @@ class Session(ABC):
         entries = [self.log_entry(entry) for entry in self.log[start:]]
         return self.shown_log(entries) if self.hides() else entries
 
+    def player_seed(self) -> int | None:
+        """The seed, unless it would give away what is hidden from the player (it remakes every card)."""
+        return None if self.hides() else self.seed
+
     def player_result(self) -> dict[str, Any]:
         """`result_json()` as the player may see it now."""
         result = self.result_json()
@@ -310,7 +314,8 @@ class Session(ABC):
         document = self.to_json()
         if not self.hides():
             return document
-        return {**document, **self.player_result(), "seed": None, "log": self.player_log(), "hidden": True}
+        return {**document, **self.player_result(), "seed": self.player_seed(), "log": self.player_log(),
+                "hidden": True}
 
     # --- JSON ----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

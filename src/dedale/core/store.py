@@ -40,9 +40,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     table_dice INTEGER NOT NULL,
     lang TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0,   -- the session has ended
-    hides INTEGER NOT NULL DEFAULT 0   -- something is hidden from its player (its seed is not shown in lists)
+    updated REAL NOT NULL          -- and ADDED's columns
 );
 CREATE TABLE IF NOT EXISTS events (
     session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -58,7 +56,9 @@ CREATE TABLE IF NOT EXISTS meta (
 
 COLUMNS = "id, system, name, seed, params, table_dice, lang, created, updated, over, hides"
 WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
-ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0"}  # since the first files
+# Columns added since the first files, to a new file as to an old one: whether the session has ended, and
+# whether something is hidden from its player (its seed is then not shown in lists).
+ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0"}
 
 
 @dataclass
@@ -311,12 +311,11 @@ def _hold(path: Path, exclusive: bool) -> int | None:
         raise DedaleError("error.db", path=str(path), problem=word("error.db_parent"))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if not exclusive or fcntl is None:
+            return None
         holder = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise DedaleError("error.db", path=str(path), problem=exc.strerror or str(exc)) from None
-    if not exclusive or fcntl is None:
-        os.close(holder)  # before SQLite opens the file: closing a file drops the process's locks on it
-        return None
     try:  # flock, not fcntl: SQLite's own locks are fcntl locks on the same file, and the two do not meet
         fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

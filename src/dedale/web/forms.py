@@ -75,8 +75,7 @@ def read(system: str, values: dict[str, Any], strict: bool = False) -> dict[str,
     if system not in FIELDS:
         raise DedaleError("error.system", value=system, accepted=", ".join(FIELDS))
     names = [field.name for field in FIELDS[system]]
-    unknown = sorted(set(values) - set(names))
-    if strict and unknown:
+    if strict and (unknown := sorted(set(values) - set(names))):
         raise DedaleError("error.unknown_params", value=", ".join(unknown), system=system, accepted=", ".join(names))
     typed: dict[str, Any] = {}
     for field in FIELDS[system]:

@@ -144,7 +144,7 @@ def state(session: Session, session_id: str, record_name: str | None = None) -> 
     """What the API says of a session."""
     pending = session.pending
     return {"id": session_id, "system": session.system, "name": record_name,
-            "seed": None if session.hides() else session.seed,
+            "seed": session.player_seed(),
             "over": session.is_over, "steps": len(session.events),
             "pending": None if pending is None else {"kind": pending.kind, "for": pending.purpose,
                                                      "roll": pending.expr, "options": list(pending.options)},

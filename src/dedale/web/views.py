@@ -42,7 +42,7 @@ def picture(session: Session, listed: list[Choice]) -> str:
     if system == "zombstone-duel":
         from dedale.render.duel_svg import render_svg as duel_svg
 
-        return duel_svg({**session.player_result(), "seed": seed_shown(session), "lang": session.lang})
+        return duel_svg({**session.player_result(), "seed": session.player_seed(), "lang": session.lang})
     from dedale.render.keylock_svg import render_svg as keylock_svg
 
     return keylock_svg(session.diagram, session.analysis)  # type: ignore[attr-defined]
@@ -53,10 +53,6 @@ def log_lines(session: Session, lang: str) -> list[str]:
     entries = session.player_log(max(0, len(session.log) - 2 * LOG_LINES))[-LOG_LINES:]
     return [describe(entry, lang) for entry in reversed(entries)]
 
-
-def seed_shown(session: Session) -> int | None:
-    """The seed, unless it would give away what is hidden from the player (it remakes every card)."""
-    return None if session.hides() else session.seed
 
 
 def prompt(session: Session, lang: str) -> str | None:
@@ -90,6 +86,6 @@ def context(session: Session, session_id: str, lang: str) -> dict[str, Any]:
     return {"id": session_id, "session": session, "system": session.system, "picture": picture(session, listed),
             "choices": listed, "faces": [face(session, c) for c in listed],
             "prompt": prompt(session, lang), "question": session.question(), "log": log_lines(session, lang),
-            "seed": seed_shown(session),
+            "seed": session.player_seed(),
             "over": session.is_over, "steps": len(session.events), "pending": session.pending,
             "analysis": analysis_lines(session), "title": t(f"web.system.{session.system}", lang)}
