@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from dedale.core.cards import Card
 from dedale.web import service
 from dedale.web.app import create_app
 from webclient import BASE, page_token, web_client
@@ -532,9 +533,12 @@ def test_hidden_information_on_the_web(client: TestClient) -> None:
              "list": client.get("/sessions").text + json.dumps(client.get("/api/sessions").json())}
     for where, text in texts.items():
         assert not re.search(r"duellist 1 bluff|bluff\?", text), where
-        for card in ai_cards:
+        for card in ai_cards:  # as a code in the log and the JSON, as rank and suit in the text view
             assert not re.search(rf"(?<![\w-]){card}(?!\w)", text), (where, card)
+            assert Card.parse(card).shown not in text, (where, card)
         assert f"seed {full['seed']}" not in text and f'"seed": {full["seed"]}' not in text, where
+    for picture in (html, texts["svg"]):  # the felt: the AI's two cards drawn face down
+        assert picture.count('fill="url(#back)"') == 2
     assert state["seed"] is None and document["seed"] is None and document["hidden"] is True
     assert "permalink" not in html
     refused = client.post("/api/upload", json=document)  # a player's view is not a game to continue
