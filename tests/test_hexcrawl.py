@@ -208,19 +208,30 @@ def test_the_walk_is_linear_at_radius_40() -> None:
     assert walk_rolls(session) < 4921 and len(session.log) - logged <= 3 * 4921
 
 
-@pytest.mark.parametrize("order", ["spiral", "bfs", "walk"])
-def test_version_1_documents_load_unless_the_walk_changed_them(order: str) -> None:
-    """Version 2 changed only the walk: a version-1 spiral or breadth-first document replays as it did."""
+@pytest.mark.parametrize("order", ["spiral", "bfs", "random-walk"])
+def test_version_1_documents_load_as_they_were_made(order: str) -> None:
+    """Version 2 named the spec's uniform random walk `random-walk` (its `walk` is depth-first): a version-1
+    walk replays as a random walk, a spiral or breadth-first document as it did."""
     session = played(HexParams(radius=4, order=order), 11, ["NE", "N"])
     document = json.loads(json.dumps(session.to_json()))
     assert document["version"] == HexcrawlSession.version == 2
     document["version"] = 1
-    if order == "walk":
-        with pytest.raises(DedaleError) as refused:
-            HexcrawlSession.from_json(document)
-        assert refused.value.key == "error.version" and "version 1" in refused.value.message()
-    else:
-        assert HexcrawlSession.from_json(document).to_json() == session.to_json()
+    document["params"]["order"] = "walk" if order == "random-walk" else order
+    assert HexcrawlSession.from_json(document).to_json() == session.to_json()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), radius=st.integers(0, 5))
+def test_the_random_walk_steps_to_a_uniformly_chosen_neighbour_until_every_hex_is_explored(seed: int,
+                                                                                            radius: int) -> None:
+    """The spec's walk: every pick is among all the party's neighbours on the map (6 inside, fewer on the
+    rim), visited or not, and the walk ends on the map's last unexplored hex."""
+    session = HexcrawlSession(HexParams(radius=radius, order="random-walk"), seed).run_autopilot()
+    assert len(session.state.hexes) == hex_count(radius)
+    picks = [entry for entry in session.log if isinstance(entry, dict) and entry.get("for") == "autopilot.walk"]
+    assert all(pick["args"]["among"] in (3, 4, 6) for pick in picks)
+    assert radius == 0 or len(picks) >= hex_count(radius) - 1
+    assert session.state.party == list(session.state.hexes)[-1]
 
 
 # --- play -------------------------------------------------------------------------------------------

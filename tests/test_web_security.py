@@ -311,6 +311,26 @@ def test_a_session_holds_a_bounded_number_of_steps(client: TestClient, monkeypat
     assert "at most 4 steps" in client.post("/api/upload", json=document).json()["error"]
 
 
+def test_costly_parameters_are_refused_from_a_form_and_from_a_document(client: TestClient) -> None:
+    """The spec's random walk takes about 30 steps a hex (a second at radius 40): on the web, radius 20 at
+    most (the depth-first walk is linear: any radius). A key-lock diagram's objects are counted in all,
+    each set within its range or not. The same limits hold for an upload or a permalink."""
+    walk = {"system": "hexcrawl", "params": {"radius": 21, "order": "random-walk"}}
+    refused = client.post("/api/sessions", json=walk)
+    assert refused.status_code == 400 and "at most 20" in refused.json()["error"]
+    assert client.post("/api/sessions", json={**walk, "params": {"radius": 40, "order": "walk"}}).status_code == 201
+    small = new(client, "hexcrawl", params={"radius": 20, "order": "random-walk"})
+    document = client.get(f"/api/sessions/{small['id']}/export/json").json()
+    document["params"]["radius"] = 21
+    assert "at most 20" in client.post("/api/upload", json=document).json()["error"]
+    link = client.get("/permalink/hexcrawl?seed=1&params=" + json.dumps({"radius": 30, "order": "random-walk"}))
+    assert link.status_code == 400 and "at most 20" in link.text
+    keylock = client.get(f"/api/sessions/{new(client, 'keylock')['id']}/export/json").json()
+    keylock["params"].update(unique=200, multi=50, multi_max_keys=20, multi_max_locks=10, permanent=50,
+                             permanent_max_locks=10)  # each within its range, too many in all
+    assert "2000" in client.post("/api/upload", json=keylock).json()["error"]
+
+
 def test_an_upload_too_long_to_replay_is_refused_at_once(client: TestClient) -> None:
     """180,000 moves (3.5 MiB) took 5 s to replay, and every undo as long: now a 400 before any replay."""
     document = client.get(f"/api/sessions/{new(client, 'hexcrawl', params={'radius': 40})['id']}/export/json").json()

@@ -33,7 +33,9 @@ app = typer.Typer(invoke_without_command=True, add_completion=False,
                   help="The hexcrawl: a hex map that appears as the party explores.")
 
 Radius = Annotated[int, typer.Option("--radius", help="The map's radius in hexes (1 + 3R(R+1) hexes).")]
-Order = Annotated[str, typer.Option("--order", help="How the autopilot explores the map: spiral, bfs or walk.")]
+Order = Annotated[str, typer.Option(
+    "--order", help="How the autopilot explores the map: spiral, bfs, walk (the party, depth-first) or "
+    "random-walk (the spec's, slow on big maps).")]
 ObstacleChance = Annotated[float, typer.Option("--obstacle-chance", help="The chance of a natural obstacle a hex.")]
 Variant = Annotated[str, typer.Option(
     "--variant", help="rule (the neighbour and relief dice), or weighted (the seed author's simulator).")]

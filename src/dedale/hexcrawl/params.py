@@ -10,14 +10,16 @@ from dedale.core.numbers import whole
 from dedale.hexcrawl.hexes import Hex, on_map
 
 MAX_RADIUS = 1000  # 3,003,001 hexes: about the most a map kept in memory should hold
-ORDERS = ("spiral", "bfs", "walk")
+ORDERS = ("spiral", "bfs", "walk", "random-walk")
 VARIANTS = ("rule", "weighted")
 
 
 @dataclass(frozen=True)
 class HexParams:
     radius: int = 12
-    order: str = "spiral"  # how the autopilot explores the whole map: spiral, bfs (breadth-first) or walk
+    # how the autopilot explores the whole map: spiral, bfs (breadth-first), walk (depth-first, linear) or
+    # random-walk (the spec's: a uniformly chosen neighbour each step; slow on big maps)
+    order: str = "spiral"
     obstacle_chance: float = 0.25
     variant: str = "rule"  # or "weighted": the seed author's simulator
     start: Hex = (0, 0)  # where the party starts (and breadth-first exploration)

@@ -6,7 +6,7 @@ random walk of the party that never retraces its steps without need), one step f
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from dedale.core.session import Choice, Session, State
@@ -75,11 +75,10 @@ class HexcrawlSession(Session):
 
     @classmethod
     def check_document(cls, data: Any) -> HexParams:
-        """A version-1 document still loads unless it is a walk, which would not replay the same now."""
+        """A version-1 document loads too: its `walk` was the uniform random walk, `random-walk` now."""
         if isinstance(data, dict) and data.get("version") == 1:
             params = super().check_document({**data, "version": cls.version})
-            if params.order != "walk":
-                return params
+            return replace(params, order="random-walk") if params.order == "walk" else params
         return super().check_document(data)
 
     def new_state(self) -> HexState:
@@ -232,6 +231,9 @@ class HexcrawlSession(Session):
         if order == "walk":
             self._walk()
             return
+        if order == "random-walk":
+            self._random_walk()
+            return
         for h in spiral(radius) if order == "spiral" else _breadth_first(self.params.start, radius):
             if h not in hexes:
                 self._explore(h)
@@ -254,6 +256,14 @@ class HexcrawlSession(Session):
             else:  # a dead end: back to the hex it came from (explored already, so nothing is rolled)
                 path.pop()
                 self.state.party = path[-1]
+
+    def _random_walk(self) -> None:
+        """The spec's random walk: each step to a uniformly chosen neighbour on the map, until every hex is
+        explored. It retraces its steps at random, about 30 steps a hex at radius 40: for small maps."""
+        radius, hexes, total = self.params.radius, self.state.hexes, hex_count(self.params.radius)
+        while len(hexes) < total:
+            options = [h for h in neighbours(self.state.party) if on_map(h, radius)]
+            self._enter(options[self.roller.pick(len(options), "autopilot.walk", among=len(options))])
 
     # --- choices ------------------------------------------------------------------------------------
     def rule_choices(self) -> list[Choice]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.crawler.params import CrawlerParams
-from dedale.hexcrawl.params import HexParams, parse_hex
+from dedale.hexcrawl.params import ORDERS, HexParams, parse_hex
 from dedale.keylock.params import KeylockParams
 from dedale.paper.params import PaperParams
 from dedale.zombstone.policy import MAX_ROUNDS
@@ -45,7 +45,7 @@ FIELDS: dict[str, tuple[Field, ...]] = {
         Field("start_size", "int", 4, 3, 20),
     ),
     "hexcrawl": (
-        Field("radius", "int", 12, 0, 40), Field("order", "choice", "spiral", options=("spiral", "bfs", "walk")),
+        Field("radius", "int", 12, 0, 40), Field("order", "choice", "spiral", options=ORDERS),
         Field("obstacle_chance", "float", 0.25, 0, 1), Field("variant", "choice", "rule", options=("rule", "weighted")),
         Field("start", "text", "0,0"), Field("sites", "bool", True),
     ),
@@ -66,6 +66,7 @@ FIELDS: dict[str, tuple[Field, ...]] = {
     ),
 }
 MAX_KEYLOCK_OBJECTS = 2000
+MAX_RANDOM_WALK_RADIUS = 20  # the spec's random walk takes about 30 steps a hex: 0.2 s and 36,000 rolls here
 
 
 def read(system: str, values: dict[str, Any], strict: bool = False) -> dict[str, Any]:
@@ -122,10 +123,7 @@ def _hexcrawl(v: dict[str, Any]) -> HexParams:
 
 
 def _keylock(v: dict[str, Any]) -> KeylockParams:
-    params = KeylockParams(**v)
-    if params.most_objects > MAX_KEYLOCK_OBJECTS:
-        raise DedaleError("error.too_many_objects", value=params.most_objects, high=MAX_KEYLOCK_OBJECTS)
-    return params
+    return KeylockParams(**v)
 
 
 def _zombstone(v: dict[str, Any]) -> Any:
@@ -143,12 +141,14 @@ BUILDERS: dict[str, Callable[[dict[str, Any]], Any]] = {
 
 
 def params_for(system: str, values: dict[str, Any], strict: bool = False) -> Any:
-    return BUILDERS[system](read(system, values, strict))
+    params = BUILDERS[system](read(system, values, strict))
+    check_limits(system, params)
+    return params
 
 
 def check_limits(system: str, params: Any) -> None:
-    """An uploaded document's parameters within the web's limits too (and no data folder of the server's
-    disk named by a visitor)."""
+    """Parameters within the web's limits, whether from a form or from a document (an upload, a permalink),
+    and no data folder of the server's disk named by a visitor."""
     document = params.to_json()
     if document.get("data") is not None:
         raise DedaleError("error.web_data")
@@ -160,3 +160,7 @@ def check_limits(system: str, params: Any) -> None:
         if field.kind in ("int", "float") and isinstance(value, int | float) and field.high is not None \
                 and not (field.low or 0) <= value <= field.high:
             raise DedaleError("error.web_range", param=field.name, value=value, low=field.low, high=field.high)
+    if system == "keylock" and params.most_objects > MAX_KEYLOCK_OBJECTS:
+        raise DedaleError("error.too_many_objects", value=params.most_objects, high=MAX_KEYLOCK_OBJECTS)
+    if system == "hexcrawl" and params.order == "random-walk" and params.radius > MAX_RANDOM_WALK_RADIUS:
+        raise DedaleError("error.random_walk_radius", value=params.radius, high=MAX_RANDOM_WALK_RADIUS)
