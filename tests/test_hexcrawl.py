@@ -29,7 +29,7 @@ from dedale.hexcrawl.hexes import (
     to_pixel,
 )
 from dedale.hexcrawl.model import HexMap
-from dedale.hexcrawl.params import HexParams
+from dedale.hexcrawl.params import ORDERS, HexParams
 from dedale.hexcrawl.session import HexcrawlSession
 from dedale.render.hex_svg import render_svg
 from dedale.render.hex_text import render_text
@@ -158,7 +158,7 @@ def played(params: HexParams, seed: int, moves: list[str]) -> HexcrawlSession:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=seeds, radius=st.integers(0, 6), order=st.sampled_from(["spiral", "bfs", "walk"]),
+@given(seed=seeds, radius=st.integers(0, 6), order=st.sampled_from(list(ORDERS)),
        moves=st.lists(st.sampled_from(DIRECTION_NAMES), max_size=12))
 def test_determinism_json_round_trip_and_schema(seed: int, radius: int, order: str, moves: list[str]) -> None:
     params = HexParams(radius=radius, order=order)
