@@ -560,6 +560,7 @@ def test_hidden_information_on_the_web(client: TestClient) -> None:
     for picture in (html, texts["svg"]):  # the felt: the AI's two cards drawn face down
         assert picture.count('fill="url(#back)"') == 2
     assert state["seed"] is None and document["seed"] is None and document["hidden"] is True
+    assert not re.search(r"\d", state["name"])  # a default name would carry the seed
     assert "permalink" not in html
     refused = client.post("/api/upload", json=document)  # a player's view is not a game to continue
     assert refused.status_code == 400 and "player's view" in refused.json()["error"]

@@ -169,8 +169,10 @@ class Store:
 
     @staticmethod
     def _expect(db: sqlite3.Connection, session_id: str, events: int) -> None:
-        """The session exists and has `events` events, or it changed since it was read (409)."""
-        found = db.execute("SELECT COUNT(*) FROM events WHERE session = ?", (session_id,)).fetchone()[0]
+        """The session exists and has `events` events, or it changed since it was read (409). Events are
+        numbered from 0 without gaps: the last number says how many there are, read from the key's index."""
+        last = db.execute("SELECT MAX(seq) FROM events WHERE session = ?", (session_id,)).fetchone()[0]
+        found = 0 if last is None else last + 1
         if found != events:
             if db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
                 raise DedaleError("error.no_session", value=session_id)

@@ -9,7 +9,7 @@ from dedale.core.jsontext import parse_json
 from dedale.core.rng import check_seed, new_seed
 from dedale.core.session import Session
 from dedale.core.store import Record, Sessions
-from dedale.i18n import check_lang
+from dedale.i18n import check_lang, t
 from dedale.systems import system, system_of
 from dedale.web import forms
 
@@ -43,6 +43,13 @@ def check_name(name: Any) -> str:
     return name.strip()
 
 
+def default_name(session: Session) -> str:
+    """A session's name when the player gives none: "crawler 4", its system and seed; only the system's
+    name while the seed is held back (a name is shown everywhere, and kept)."""
+    seed = session.player_seed()
+    return f"{session.system} {seed}" if seed is not None else t(f"web.system.{session.system}", session.lang)
+
+
 def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: Any, table_dice: bool,
            lang: str, name: str = "", autopilot: bool = False, strict: bool = False) -> str:
     """A new session from a form's or a body's values (`strict`: a value the system has no field for is
@@ -53,7 +60,7 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
     session = system(system_name).session(params, seed_of(seed), table_dice, check_lang(lang))
     if autopilot:
         session.run_autopilot(max_steps=MAX_EVENTS)
-    return sessions.add(session, check_name(name) if name.strip() else f"{system_name} {session.seed}")
+    return sessions.add(session, check_name(name) if name.strip() else default_name(session))
 
 
 def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int]:
@@ -70,7 +77,7 @@ def create_from_params(sessions: Sessions, system_name: str, params: Any, seed: 
     """A permalink's result, made by the autopilot."""
     session = system(system_name).session(params, seed, False, check_lang(lang))
     session.run_autopilot(max_steps=MAX_EVENTS)
-    return sessions.add(session, f"{system_name} {session.seed}")
+    return sessions.add(session, default_name(session))
 
 
 def _room_for_one_more(session: Session) -> None:
@@ -137,7 +144,7 @@ def upload_document(sessions: Sessions, document: Any) -> str:
         raise DedaleError("error.too_many_events", high=MAX_EVENTS)
     name = None if document.get("name") is None else check_name(document["name"])
     session = found.session.from_json(document)
-    return sessions.add(session, name or f"{found.name} {session.seed}")
+    return sessions.add(session, name or default_name(session))
 
 
 def state(session: Session, session_id: str, record_name: str | None = None) -> dict[str, Any]:
