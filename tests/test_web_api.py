@@ -46,7 +46,8 @@ def play_to_end(client: TestClient, session_id: str, seed: int = 0) -> dict[str,
 def test_systems_lists_each_playable_system_with_its_fields(client: TestClient) -> None:
     systems = client.get("/api/systems").json()
     assert set(systems) == set(SYSTEMS)
-    assert {f["name"] for f in systems["zombstone"]} == {"scenario", "side", "policy", "rounds"}
+    assert {f["name"] for f in systems["zombstone"]} == {"scenario", "side", "policy_lawmen", "policy_zombies",
+                                                                    "rounds"}
     assert {"name": "radius", "kind": "int", "default": 12, "low": 0, "high": 40, "options": []} in systems["hexcrawl"]
 
 

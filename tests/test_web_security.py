@@ -369,7 +369,7 @@ def test_malformed_json_is_a_clear_400(client: TestClient, path: str, problem: s
 
 @pytest.mark.parametrize("params", [
     {"size": "9" * 5000}, {"size": "3d" + "9" * 5000}, {"size": "²"}, {"stock": "5x5=" + "9" * 5000},
-    {"boss_size": "9" * 5000 + "x3"}, {"start": "9" * 5000 + ",1"}])
+    {"boss_size": "9" * 5000 + "x3"}, {"start_zone": "9" * 5000 + ",1"}])
 def test_absurd_numbers_in_parameters_are_a_400(client: TestClient, params: dict[str, str]) -> None:
     response = client.post("/api/sessions", json={"system": "crawler", "params": params})
     assert response.status_code == 400 and len(response.json()["error"]) < 600

@@ -1,5 +1,6 @@
-"""The systems Dédale knows: for each, its session class, how to load a result document for rendering,
-and the file formats it can be written as. The CLI and the web app both look systems up here."""
+"""The registry: each system described once (its parameters, session, renderers and file formats, the live
+picture and text of a session being played), built only when asked for. The library, the CLI and the web app
+loop over it; adding a system is one entry in `_FACTORIES` and touches no face (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -12,19 +13,29 @@ from pathlib import Path
 from typing import Any
 
 from dedale.core.errors import DedaleError
-from dedale.core.session import Session
+from dedale.core.params import Declared
+from dedale.core.session import Choice, Session
 from dedale.core.tables import TableSet
+
+Picture = Callable[[Any, list[Choice]], str]  # a live session and the choices listed -> its SVG, choices marked
 
 
 @dataclass(frozen=True)
 class System:
     name: str
+    params: type[Declared]
     session: type[Session]
     load: Callable[[Any], Any]  # a result document -> the model the renderers draw
     formats: dict[str, Callable[[Any, dict[str, Any]], bytes]]  # extension -> render (model, drawing options)
     text: Callable[[Any], str]
+    picture: Picture  # what a page shows of a live session
+    show: Callable[[Any], str]  # what the terminal shows of a live session
     tables: Callable[[str | None], TableSet] | None = None  # the player's folder (or None) -> checked tables
     schema_file: str = "schema.json"
+    generates: bool = True  # the CLI's `dedale SYSTEM` generates by the autopilot (else: `play` and extras)
+    command: tuple[str, ...] = ()  # where its commands sit on the CLI (default: `dedale NAME`)
+    cli: str | None = None  # a module adding commands of its own: `extend(app)`
+    drawing: tuple[tuple[str, str], ...] = ()  # options of its pictures: (name, help), e.g. the paper's cards
 
     @property
     def package(self) -> str:
@@ -36,24 +47,40 @@ class System:
             return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
         return self.formats[ext](self.load(document), options or {})
 
+    @property
+    def cli_path(self) -> tuple[str, ...]:
+        return self.command or (self.name,)
+
     def schema(self) -> str:
-        return resources.files(self.package).joinpath(self.schema_file).read_text(encoding="utf-8")
+        """The JSON Schema of its documents: the result's shape from the package, the parameters' from their
+        declarations (never written twice)."""
+        schema = json.loads(resources.files(self.package).joinpath(self.schema_file).read_text(encoding="utf-8"))
+        params = self.params.json_schema()
+        schema["properties"]["params"] = params | {"required": list(params["properties"])}
+        return json.dumps(schema, ensure_ascii=False, indent=2)
 
 
 def _crawler() -> System:
+    from dedale.core.grid import Rect
     from dedale.crawler.contents import load_tables
     from dedale.crawler.model import Dungeon
+    from dedale.crawler.params import CrawlerParams
     from dedale.crawler.session import CrawlerSession
-    from dedale.render.crawler_svg import render_svg
+    from dedale.render.crawler_svg import Highlight, render_svg
     from dedale.render.crawler_text import render_text
     from dedale.render.png import svg_to_png
 
-    return System("crawler", CrawlerSession, Dungeon.from_json, {
+    def picture(session: Any, listed: list[Choice]) -> str:
+        highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label)
+                      for n, c in enumerate(listed, 1) if c.data.get("kind") == "place"]
+        return render_svg(session.dungeon(), highlights)
+
+    return System("crawler", CrawlerParams, CrawlerSession, Dungeon.from_json, {
         ".svg": lambda d, _: render_svg(d).encode("utf-8"),
         ".png": lambda d, _: svg_to_png(render_svg(d)),
         ".txt": lambda d, _: render_text(d).encode("utf-8"),
         ".pdf": _crawler_pdf,
-    }, render_text, load_tables)
+    }, render_text, picture, lambda s: render_text(s.dungeon(), s.focus()), load_tables, cli="dedale.cli.crawler")
 
 
 def _crawler_pdf(dungeon: Any, _: dict[str, Any]) -> bytes:
@@ -65,28 +92,35 @@ def _crawler_pdf(dungeon: Any, _: dict[str, Any]) -> bytes:
 def _paper() -> System:
     from dedale.paper.contents import load_tables
     from dedale.paper.model import PaperMap
+    from dedale.paper.params import PaperParams
     from dedale.paper.session import PaperSession
     from dedale.render.paper_svg import render_svg
     from dedale.render.paper_text import render_text
     from dedale.render.png import svg_to_png
 
-    return System("paper", PaperSession, PaperMap.from_json, {
+    return System("paper", PaperParams, PaperSession, PaperMap.from_json, {
         ".svg": lambda m, o: render_svg(m, bool(o.get("cards"))).encode("utf-8"),
         ".png": lambda m, o: svg_to_png(render_svg(m, bool(o.get("cards")))),
         ".txt": lambda m, _: render_text(m).encode("utf-8"),
         ".pdf": lambda m, o: _pdf(render_svg(m, bool(o.get("cards")))),
-    }, render_text, load_tables)
+    }, render_text, lambda s, _: render_svg(s.paper_map()), lambda s: render_text(s.paper_map()), load_tables,
+        drawing=(("cards", "Draw the card that made each feature."),))
 
 
 def _hexcrawl() -> System:
     from dedale.hexcrawl.model import HexMap
+    from dedale.hexcrawl.params import HexParams
     from dedale.hexcrawl.session import HexcrawlSession
     from dedale.hexcrawl.tables import load_tables
     from dedale.render.hex_svg import render_svg
     from dedale.render.hex_text import render_text
 
-    return System("hexcrawl", HexcrawlSession, HexMap.from_json, _pictures(render_svg, render_text), render_text,
-                  load_tables)
+    def picture(session: Any, listed: list[Choice]) -> str:
+        links = {tuple(c.data["hex"]): (c.id, c.label) for c in listed if c.data.get("kind") == "move"}
+        return render_svg(session.hex_map(), links)
+
+    return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, _pictures(render_svg, render_text),
+                  render_text, picture, lambda s: render_text(s.hex_map()), load_tables)
 
 
 def _pictures(draw: Callable[[Any], str], text: Callable[[Any], str]) -> dict[str, Callable[[Any, dict[str, Any]],
@@ -99,19 +133,21 @@ def _pictures(draw: Callable[[Any], str], text: Callable[[Any], str]) -> dict[st
 
 
 def _keylock() -> System:
+    from dedale.keylock.params import KeylockParams
     from dedale.keylock.session import KeylockSession
     from dedale.render.keylock_dot import render_dot
     from dedale.render.keylock_svg import render_svg
     from dedale.render.keylock_text import render_text
     from dedale.render.png import svg_to_png
 
-    return System("keylock", KeylockSession, _keylock_load, {
+    return System("keylock", KeylockParams, KeylockSession, _keylock_load, {
         ".svg": lambda d, _: render_svg(*d).encode("utf-8"),
         ".png": lambda d, _: svg_to_png(render_svg(*d)),
         ".txt": lambda d, _: render_text(*d).encode("utf-8"),
         ".pdf": lambda d, _: _pdf(render_svg(*d)),
         ".dot": lambda d, _: render_dot(*d).encode("utf-8"),
-    }, lambda d: render_text(*d))
+    }, lambda d: render_text(*d), lambda s, _: render_svg(s.diagram, s.analysis),
+        lambda s: render_text(s.diagram, s.analysis), cli="dedale.cli.keylock")
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
@@ -127,18 +163,32 @@ def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
 def _zombstone() -> System:
     from dedale.render.zombstone_svg import render_svg
     from dedale.render.zombstone_text import render_text
+    from dedale.zombstone.skirmish.params import SkirmishParams
     from dedale.zombstone.skirmish.session import SkirmishSession
     from dedale.zombstone.skirmish.view import GameView
 
-    return System("zombstone", SkirmishSession, GameView.from_json, _pictures(render_svg, render_text), render_text)
+    def view(session: Any) -> GameView:
+        return GameView.from_json({**session.player_result(), "lang": session.lang})
+
+    def picture(session: Any, listed: list[Choice]) -> str:
+        links = {c.id: {**c.data, "label": c.label} for c in listed if "to" in c.data or "figure" in c.data}
+        return render_svg(view(session), links)
+
+    return System("zombstone", SkirmishParams, SkirmishSession, GameView.from_json,
+                  _pictures(render_svg, render_text), render_text, picture, lambda s: render_text(view(s)),
+                  generates=False, cli="dedale.cli.zombstone")
 
 
 def _duel() -> System:
     from dedale.render.duel_svg import render_svg, render_text
-    from dedale.zombstone.skirmish.duel_session import DuelSession, load_duel
+    from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession, load_duel
 
-    return System("zombstone-duel", DuelSession, load_duel, _pictures(render_svg, render_text), render_text,
-                  schema_file="duel_schema.json")
+    def view(session: Any) -> dict[str, Any]:
+        return {**session.player_result(), "seed": session.player_seed(), "lang": session.lang}
+
+    return System("zombstone-duel", DuelParams, DuelSession, load_duel, _pictures(render_svg, render_text),
+                  render_text, lambda s, _: render_svg(view(s)), lambda s: render_text(view(s)),
+                  schema_file="duel_schema.json", generates=False, command=("zombstone", "duel"))
 
 
 MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers open

@@ -5,22 +5,46 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
+import click
 import typer
+from typer.core import TyperGroup
 
-from dedale.cli import crawler, hexcrawl, keylock, paper, zombstone
 from dedale.cli.common import Lang, current_lang, say, set_lang, write_atomic
 from dedale.core.errors import DedaleError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+
+class Systems(TyperGroup):
+    """The top-level commands plus one per system, each built from the registry only when it is run (or
+    listed by --help), so that `dedale crawler` loads nothing of the other systems."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from dedale.systems import names, system
+
+        tops = [system(name).cli_path[0] for name in names()]
+        return list(dict.fromkeys([*tops, *super().list_commands(ctx)]))
+
+    def get_command(self, ctx: click.Context, name: str) -> Any:
+        from dedale.cli.options import system_app
+        from dedale.systems import names, system
+
+        specs = [spec for spec in map(system, names()) if spec.cli_path[0] == name]
+        if not specs:
+            return super().get_command(ctx, name)
+        top = next((spec for spec in specs if len(spec.cli_path) == 1), None)
+        app = system_app(top) if top else typer.Typer(no_args_is_help=True)
+        for inner in specs:
+            if len(inner.cli_path) == 2:
+                app.add_typer(system_app(inner), name=inner.cli_path[1])
+        command = typer.main.get_command(app)
+        command.name = name
+        return command
+
+
+app = typer.Typer(cls=Systems, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Dédale: procedural tabletop systems to play through or generate, "
                   "every roll seeded and logged.")
-app.add_typer(crawler.app, name="crawler")
-app.add_typer(paper.app, name="paper")
-app.add_typer(hexcrawl.app, name="hexcrawl")
-app.add_typer(keylock.app, name="keylock")
-app.add_typer(zombstone.app, name="zombstone")
 tables_app = typer.Typer(add_completion=False, no_args_is_help=True,
                          help="The content tables: export the defaults, check your own.")
 app.add_typer(tables_app, name="tables")

@@ -1,5 +1,4 @@
-"""`dedale zombstone play` (solo against the AI, in the terminal) and `dedale zombstone simulate` (battle runs
-between two AIs, for balancing bands)."""
+"""`dedale zombstone simulate`: battle runs between two AIs, for balancing bands."""
 
 from __future__ import annotations
 
@@ -10,8 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from dedale.cli.common import AsJson, Lang, Load, Save, Seed, TableDice, resolve_seed, say, set_lang, write_atomic
-from dedale.cli.play import play as run_play
+from dedale.cli.common import AsJson, Lang, Seed, resolve_seed, say, set_lang, write_atomic
 from dedale.core.errors import DedaleError
 from dedale.i18n import t
 
@@ -25,42 +23,6 @@ MAX_GAMES = 1_000_000
 
 def _data(data: Path | None) -> str | None:
     return None if data is None else str(data)
-
-
-def play(
-    scenario: Scenario = "ok_corral",
-    side: Annotated[str, typer.Option("--side", help="Your side: lawmen or zombies.")] = "lawmen",
-    seed: Seed = None,
-    table_dice: TableDice = False,
-    save: Save = None,
-    load: Load = None,
-    policy: Annotated[str, typer.Option("--policy", help="The AI's policy: default, cautious or aggressive.")]
-    = "default",
-    rounds: Rounds = 1,
-    data: Data = None,
-    lang: Lang = "en",
-) -> None:
-    """Play a skirmish against the AI: the battlefield, your characters' choices, every roll."""
-    from dedale.zombstone.skirmish.params import SkirmishParams
-    from dedale.zombstone.skirmish.session import SkirmishSession
-
-    set_lang(lang)
-
-    def make() -> SkirmishSession:
-        other = {"lawmen": "policy_zombies", "zombies": "policy_lawmen"}
-        if side not in other:
-            raise DedaleError("error.one_of", param="side", value=side, accepted="lawmen, zombies")
-        params = SkirmishParams(scenario, side, rounds=rounds, data=_data(data), **{other[side]: policy})
-        return SkirmishSession(params, resolve_seed(seed), table_dice, lang)
-
-    run_play(SkirmishSession, load, make, save, lang, show)
-
-
-def show(session: Any) -> str:
-    from dedale.render.zombstone_text import render_text
-    from dedale.zombstone.skirmish.view import GameView
-
-    return render_text(GameView.from_json({**session.player_result(), "lang": session.lang}))
 
 
 def simulate(

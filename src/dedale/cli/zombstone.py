@@ -31,11 +31,7 @@ from dedale.zombstone.hands import FACES, HANDS, Counts, category, counts_of, de
 from dedale.zombstone.odds import GUTS, OBJECTIVES, odds, terminal_values
 from dedale.zombstone.policy import MAX_ROUNDS, RollSpec, categories, final_counts, optimise, total_ways
 
-app = typer.Typer(no_args_is_help=True, add_completion=False,
-                  help="Zombstone: exact odds of its poker dice, advice at the table, solo skirmishes against the AI "
-                  "and battle runs.")
-app.command("play")(skirmish.play)
-app.command("simulate")(skirmish.simulate)
+app = typer.Typer()  # the commands below, added to the system's own app by `extend`
 
 PotentialOption = Annotated[int, typer.Option("--potential", help="Potential, -4 to 5.")]
 Objective = Annotated[str, typer.Option("--objective", help="target, rank, win or damage.")]
@@ -246,3 +242,11 @@ def tables(as_json: AsJson = False, output: OutputFile = None, lang: Lang = "en"
     for potential in POTENTIALS:
         typer.echo(f"  {potential:>2}  {document['guts'][str(potential)] * 100:6.2f}%")  # type: ignore[index]
     typer.echo(t("zombstone.faces", lang, faces=" ".join(FACES)))
+
+
+def extend(system_app: typer.Typer) -> None:
+    """Zombstone's commands beside `play`: the dice engine's odds, advice and tables, and battle runs."""
+    system_app.info.help = ("Zombstone: exact odds of its poker dice, advice at the table, solo skirmishes "
+                            "against the AI, the poker duel and battle runs.")
+    system_app.registered_commands += app.registered_commands
+    system_app.command("simulate")(skirmish.simulate)

@@ -174,7 +174,7 @@ class CrawlerSession(Session):
             self._close_exit(tile)
 
     def _size(self, tile: str) -> tuple[int, int]:
-        return tile_size(tile, self.params.boss_size)
+        return tile_size(tile, self.params.boss)
 
     def _on_board(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -184,7 +184,7 @@ class CrawlerSession(Session):
 
     def _fallback(self, approach: Approach, tile: str, boss: bool) -> tuple[str, list[Candidate]] | None:
         """The other room size nearest in area that fits beyond (the smaller on ties)."""
-        for other in by_nearest_area(tile, self.params.boss_size):
+        for other in by_nearest_area(tile, self.params.boss):
             if self.state.stock.has(other):
                 candidates = self.layout.beyond(approach, self._size(other), boss)
                 if candidates:
@@ -256,7 +256,7 @@ class CrawlerSession(Session):
         if self._has_way_on():
             return
         rooms = self.layout.rooms
-        for tile in (BOSS, *by_nearest_area(BOSS, self.params.boss_size)):
+        for tile in (BOSS, *by_nearest_area(BOSS, self.params.boss)):
             if tile != BOSS and not self.state.stock.has(tile):
                 continue
             candidates = self.layout.filling(rooms, self._size(tile))

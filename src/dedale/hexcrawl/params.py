@@ -3,59 +3,55 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
 from dedale.core.errors import DedaleError
 from dedale.core.numbers import whole
+from dedale.core.params import Declared, param, tables_folder
 from dedale.hexcrawl.hexes import Hex, on_map
 
 MAX_RADIUS = 1000  # 3,003,001 hexes: about the most a map kept in memory should hold
 ORDERS = ("spiral", "bfs", "walk", "random-walk")
 VARIANTS = ("rule", "weighted")
+MAX_RANDOM_WALK_RADIUS = 20  # on the web: the rules' random walk takes about 30 steps a hex (0.2 s here)
 
 
 @dataclass(frozen=True)
-class HexParams:
-    radius: int = 12
-    # how the autopilot explores the whole map: spiral, bfs (breadth-first), walk (depth-first, linear) or
-    # random-walk (the spec's: a uniformly chosen neighbour each step; slow on big maps)
-    order: str = "spiral"
-    obstacle_chance: float = 0.25
-    variant: str = "rule"  # or "weighted": the seed author's simulator
-    start: Hex = (0, 0)  # where the party starts (and breadth-first exploration)
-    sites: bool = True  # the city's satellites and ruins (beyond the seed)
-    tables: str | None = None
+class HexParams(Declared):
+    system: ClassVar[str] = "hexcrawl"
 
-    def __post_init__(self) -> None:
-        if isinstance(self.radius, bool) or not isinstance(self.radius, int) or not 0 <= self.radius <= MAX_RADIUS:
-            raise DedaleError("error.radius", value=self.radius, high=MAX_RADIUS)
-        if self.order not in ORDERS:
-            raise DedaleError("error.one_of", param="order", value=self.order, accepted=", ".join(ORDERS))
-        if self.variant not in VARIANTS:
-            raise DedaleError("error.one_of", param="variant", value=self.variant, accepted=", ".join(VARIANTS))
-        chance = self.obstacle_chance
-        if isinstance(chance, bool) or not isinstance(chance, int | float) or not 0 <= chance <= 1:
-            raise DedaleError("error.chance", param="obstacle-chance", value=chance)
+    radius: int = param(12, low=0, high=MAX_RADIUS, web_high=40, en="The map's radius in hexes (1 + 3R(R+1) hexes).",
+                        fr="Le rayon de la carte en hexagones (1 + 3R(R+1) hexagones).")
+    order: str = param("spiral", choices=ORDERS,
+                       en="How the autopilot explores the map: spiral, bfs (breadth-first), walk (the party, "
+                       "depth-first) or random-walk (the rules' own, slow on big maps).",
+                       fr="Comment le pilote automatique explore la carte : spiral, bfs (en largeur), walk (le "
+                       "groupe, en profondeur) ou random-walk (celle de la règle, lente sur les grandes cartes).")
+    obstacle_chance: float = param(0.25, low=0, high=1, en="The chance of a natural obstacle in a hex.",
+                                   fr="La chance d'un obstacle naturel dans un hexagone.")
+    variant: str = param("rule", choices=VARIANTS,
+                         en="rule (the neighbour and relief dice), or weighted (the seed author's simulator).",
+                         fr="rule (les dés de voisin et de relief), ou weighted (le simulateur de l'auteur).")
+    start: Hex = param((0, 0), parse=lambda text: parse_hex(text, "start"), show=lambda h: f"{h[0]},{h[1]}",
+                       en="The party's starting hex, Q,R (axial).", fr="L'hexagone de départ du groupe, Q,R (axial).")
+    sites: bool = param(True, en="The city's satellites and the ruins (beyond the rules).",
+                        fr="Les satellites de la cité et les ruines (au-delà de la règle).")
+    tables: str | None = param(None, web=False, parse=lambda text: tables_folder(text, "hexcrawl"),
+                               en="A folder of your own table files.", fr="Un dossier de vos propres tables.")
+
+    def check(self) -> None:
         if not on_map(self.start, self.radius):
             raise DedaleError("error.hex_off_map", param="start", value="{},{}".format(*self.start),
                               radius=self.radius)
+        if self.tables is not None:
+            from dedale.hexcrawl.tables import load_tables
 
-    def to_json(self) -> dict[str, Any]:
-        return {"radius": self.radius, "order": self.order, "obstacle_chance": self.obstacle_chance,
-                "variant": self.variant, "start": list(self.start), "sites": self.sites, "tables": self.tables}
+            load_tables(self.tables)  # a broken table file is bad input too: say so before anything else
 
-    @classmethod
-    def from_json(cls, data: Any) -> HexParams:
-        if not isinstance(data, dict):
-            raise DedaleError("error.bad_document", field="params")
-        try:
-            start = data.get("start", [0, 0])
-            return cls(radius=data.get("radius", 12), order=data.get("order", "spiral"),
-                       obstacle_chance=data.get("obstacle_chance", 0.25), variant=data.get("variant", "rule"),
-                       start=(int(start[0]), int(start[1])), sites=bool(data.get("sites", True)),
-                       tables=data.get("tables"))
-        except (TypeError, ValueError, IndexError):
-            raise DedaleError("error.bad_document", field="params") from None
+    def check_web(self) -> None:
+        super().check_web()
+        if self.order == "random-walk" and self.radius > MAX_RANDOM_WALK_RADIUS:
+            raise DedaleError("error.random_walk_radius", value=self.radius, high=MAX_RANDOM_WALK_RADIUS)
 
 
 def parse_hex(text: str, param: str) -> Hex:

@@ -2,56 +2,46 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
 from dedale.core.errors import DedaleError
+from dedale.core.params import Declared, param
 
 MAX_OBJECTS = 100_000  # beyond this a diagram is no longer something a designer can read, or draw quickly
+MAX_WEB_OBJECTS = 2000  # what a web request may ask for
 
 
 @dataclass(frozen=True)
-class KeylockParams:
-    unique: int = 3  # unique key-lock pairs
-    multi: int = 1  # multi-key sets
-    multi_max_locks: int = 2  # each multi-key set gets 1..max locks (capped at its keys)
-    multi_max_keys: int = 4  # each multi-key set gets 1..max keys
-    permanent: int = 1  # permanent keys
-    permanent_max_locks: int = 2  # each permanent key gets 1..max locks
-    spread: float = 0.01  # how horizontal the diagram is (> 0)
+class KeylockParams(Declared):
+    system: ClassVar[str] = "keylock"
 
-    def __post_init__(self) -> None:
-        for name in ("unique", "multi", "permanent"):
-            _whole(name, getattr(self, name), 0)
-        for name in ("multi_max_locks", "multi_max_keys", "permanent_max_locks"):
-            _whole(name, getattr(self, name), 1)
-        spread = self.spread
-        if isinstance(spread, bool) or not isinstance(spread, int | float) or not 0 < spread <= 1e6:
-            raise DedaleError("error.spread", value=spread)
+    unique: int = param(3, low=0, web_high=200, en="Unique key-lock pairs.", fr="Paires clé-serrure uniques.")
+    multi: int = param(1, low=0, web_high=50, en="Multi-key sets.", fr="Ensembles multi-clés.")
+    multi_max_locks: int = param(2, low=1, web_high=10, en="The most locks a multi-key set has.",
+                                 fr="Le plus de serrures d'un ensemble multi-clés.")
+    multi_max_keys: int = param(4, low=1, web_high=20, en="The most keys a multi-key set has.",
+                                fr="Le plus de clés d'un ensemble multi-clés.")
+    permanent: int = param(1, low=0, web_high=50, en="Permanent keys.", fr="Clés permanentes.")
+    permanent_max_locks: int = param(2, low=1, web_high=10, en="The most locks a permanent key opens.",
+                                     fr="Le plus de serrures qu'ouvre une clé permanente.")
+    spread: float = param(0.01, low=0.0001, high=1e6, web_high=100,
+                          en="How horizontal the diagram is (> 0; 0.01 is good).",
+                          fr="À quel point le diagramme est horizontal (> 0 ; 0,01 convient).")
+
+    def check(self) -> None:
         if self.most_objects == 0:
             raise DedaleError("error.no_objects")
         if self.most_objects > MAX_OBJECTS:
             raise DedaleError("error.too_many_objects", value=self.most_objects, high=MAX_OBJECTS)
+
+    def check_web(self) -> None:
+        super().check_web()
+        if self.most_objects > MAX_WEB_OBJECTS:
+            raise DedaleError("error.too_many_objects", value=self.most_objects, high=MAX_WEB_OBJECTS)
 
     @property
     def most_objects(self) -> int:
         """The most keys and locks these parameters can make."""
         return (2 * self.unique + self.multi * (self.multi_max_keys + self.multi_max_locks)
                 + self.permanent * (1 + self.permanent_max_locks))
-
-    def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_json(cls, data: Any) -> KeylockParams:
-        if not isinstance(data, dict):
-            raise DedaleError("error.bad_document", field="params")
-        try:
-            return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
-        except TypeError:
-            raise DedaleError("error.bad_document", field="params") from None
-
-
-def _whole(name: str, value: Any, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise DedaleError("error.count_param", param=name.replace("_", "-"), value=value, low=low)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
 from dedale.core.errors import DedaleError
+from dedale.core.params import Declared, param, tables_folder
 
 MAX_SIDE = 400
 MAX_CARDS = 5000
@@ -14,36 +15,31 @@ KINGS = ("reshuffle", "set-aside")
 
 
 @dataclass(frozen=True)
-class PaperParams:
-    width: int = 60  # squares
-    height: int = 60
-    max_cards: int = 80  # the card budget (Kings, which only reshuffle, do not count)
-    order: str = "oldest"  # which open end the autopilot takes: oldest, newest or random
-    kings: str = "reshuffle"  # or "set-aside": a King is set aside, the fourth reshuffles everything
-    start_size: int = 4  # the starting room, start_size x start_size at the middle of the south edge
-    tables: str | None = None  # the player's own table folder
+class PaperParams(Declared):
+    system: ClassVar[str] = "paper"
 
-    def __post_init__(self) -> None:
-        limits = (("start-size", self.start_size, 3, 20), ("max-cards", self.max_cards, 1, MAX_CARDS))
-        for name, value, low, high in limits:
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise DedaleError("error.range", param=name, value=value, low=low, high=high)
+    width: int = param(60, low=3, high=MAX_SIDE, web_high=150, en="The page's width in squares.",
+                       fr="La largeur de la page, en cases.")
+    height: int = param(60, low=3, high=MAX_SIDE, web_high=150, en="The page's height in squares.",
+                        fr="La hauteur de la page, en cases.")
+    max_cards: int = param(80, low=1, high=MAX_CARDS, web_high=500,
+                           en="The card budget (Kings, which only reshuffle, do not count).",
+                           fr="Le budget de cartes (les Rois, qui ne font que remélanger, ne comptent pas).")
+    order: str = param("oldest", choices=ORDERS, en="Which open end the autopilot takes: oldest, newest or random.",
+                       fr="L'issue que prend le pilote automatique : la plus ancienne, la plus récente, au hasard.")
+    kings: str = param("reshuffle", choices=KINGS,
+                       en="Kings: reshuffle, or set-aside (the fourth King reshuffles everything).",
+                       fr="Les Rois : remélanger, ou set-aside (mis de côté, le quatrième remélange tout).")
+    start_size: int = param(4, low=3, high=20, en="The starting room's side, at the middle of the south edge.",
+                            fr="Le côté de la salle de départ, au milieu du bord sud.")
+    tables: str | None = param(None, web=False, parse=lambda text: tables_folder(text, "paper"),
+                               en="A folder of your own table files.", fr="Un dossier de vos propres tables.")
+
+    def check(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):
-            if isinstance(value, bool) or not isinstance(value, int) or not self.start_size <= value <= MAX_SIDE:
+            if value < self.start_size:
                 raise DedaleError("error.page", param=name, value=value, start=self.start_size, high=MAX_SIDE)
-        if self.order not in ORDERS:
-            raise DedaleError("error.one_of", param="order", value=self.order, accepted=", ".join(ORDERS))
-        if self.kings not in KINGS:
-            raise DedaleError("error.one_of", param="kings", value=self.kings, accepted=", ".join(KINGS))
+        if self.tables is not None:
+            from dedale.paper.contents import load_tables
 
-    def to_json(self) -> dict[str, Any]:
-        return {"width": self.width, "height": self.height, "max_cards": self.max_cards, "order": self.order,
-                "kings": self.kings, "start_size": self.start_size, "tables": self.tables}
-
-    @classmethod
-    def from_json(cls, data: Any) -> PaperParams:
-        if not isinstance(data, dict):
-            raise DedaleError("error.bad_document", field="params")
-        known = {k: data[k] for k in ("width", "height", "max_cards", "order", "kings", "start_size", "tables")
-                 if k in data}
-        return cls(**known)
+            load_tables(self.tables)  # a broken table file is bad input too: say so before anything else

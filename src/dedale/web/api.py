@@ -14,6 +14,7 @@ from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
 from dedale.core.rng import MAX_SEED
 from dedale.core.store import Sessions
+from dedale.systems import names
 from dedale.web import forms, service
 from dedale.web.render import lang_of
 
@@ -65,8 +66,11 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not a default
 
 
+SystemName = Literal[tuple(names())]  # type: ignore[valid-type]  # every system of the registry
+
+
 class NewSession(Strict):
-    system: Literal["crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel"]
+    system: SystemName
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="Random when not given")
     table_dice: bool = False
@@ -99,10 +103,10 @@ def _state(request: Request, session_id: str) -> dict[str, Any]:
 
 
 @router.get("/systems")
-def systems() -> dict[str, Any]:
+def systems(request: Request) -> dict[str, Any]:
     """The systems one can play, with their fields and defaults."""
-    return {name: [{"name": f.name, "kind": f.kind, "default": f.default, "low": f.low, "high": f.high,
-                    "options": list(f.options)} for f in fields] for name, fields in forms.FIELDS.items()}
+    return {name: [{key: field[key] for key in ("name", "kind", "default", "low", "high", "options")}
+                   for field in forms.form(name, lang_of(request))] for name in names()}
 
 
 @router.post("/sessions", status_code=201, responses=CREATE)

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from dedale.core.errors import DedaleError
 from dedale.core.store import Sessions
 from dedale.i18n import LANGUAGES, t
+from dedale.systems import names
 from dedale.web import csrf, forms, service, views
 from dedale.web.render import lang_of, page
 
@@ -52,9 +53,10 @@ def set_language(code: str, next: str = "/") -> Response:
 
 @router.get("/new/{system}", response_class=HTMLResponse)
 def new(request: Request, system: str) -> HTMLResponse:
-    if system not in forms.FIELDS:
-        raise DedaleError("error.system", value=system, accepted=", ".join(forms.FIELDS))
-    return page(request, "new.html", {"system": system, "fields": forms.FIELDS[system], "values": {}})
+    if system not in names():
+        raise DedaleError("error.system", value=system, accepted=", ".join(names()))
+    return page(request, "new.html", {"system": system, "fields": forms.form(system, lang_of(request)),
+                                      "values": {}})
 
 
 @router.post("/new/{system}")

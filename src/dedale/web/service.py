@@ -10,10 +10,10 @@ from dedale.core.rng import check_seed, new_seed
 from dedale.core.session import Session
 from dedale.core.store import Record, Sessions
 from dedale.i18n import check_lang, t
-from dedale.systems import system, system_of
+from dedale.systems import names, system, system_of
 from dedale.web import forms
 
-PLAYABLE = tuple(forms.FIELDS)  # the systems with sessions (Zombstone's odds are a calculator)
+PLAYABLE = tuple(names())  # every system is played by its session (Zombstone's odds are a calculator)
 # The most events a session may have here: each request replays at most that many (an undo, a restarted
 # server), so this bounds what one costs. A game ends well before (a hexcrawl of radius 40 explored by hand
 # takes about 5,000 moves); only a player walking to and fro for hours meets it.
@@ -69,7 +69,7 @@ def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int
     if system_name not in PLAYABLE:
         raise DedaleError("error.system", value=system_name, accepted=", ".join(PLAYABLE))
     parsed = system(system_name).session.params_from_json(parse_json(params, "params"))
-    forms.check_limits(system_name, parsed)
+    parsed.check_web()
     return parsed, check_seed(seed)
 
 
@@ -139,7 +139,7 @@ def upload_document(sessions: Sessions, document: Any) -> str:
     found = system_of(document)
     if found.name not in PLAYABLE:
         raise DedaleError("error.system", value=found.name, accepted=", ".join(PLAYABLE))
-    forms.check_limits(found.name, found.session.check_document(document))
+    found.session.check_document(document).check_web()
     if len(document["events"]) > MAX_EVENTS:
         raise DedaleError("error.too_many_events", high=MAX_EVENTS)
     name = None if document.get("name") is None else check_name(document["name"])

@@ -9,43 +9,14 @@ from dedale.core.cards import Card
 from dedale.core.logtext import describe, describe_request
 from dedale.core.session import Choice, Session
 from dedale.i18n import t
+from dedale.systems import system
 
 LOG_LINES = 80
 
 
 def picture(session: Session, listed: list[Choice]) -> str:
     """The session's SVG, with what the `listed` choices point at marked on it."""
-    system = session.system
-    if system == "crawler":
-        from dedale.core.grid import Rect
-        from dedale.render.crawler_svg import Highlight, render_svg
-
-        highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label)
-                      for n, c in enumerate(listed, 1) if c.data.get("kind") == "place"]
-        return render_svg(session.dungeon(), highlights)  # type: ignore[attr-defined]
-    if system == "paper":
-        from dedale.render.paper_svg import render_svg as paper_svg
-
-        return paper_svg(session.paper_map())  # type: ignore[attr-defined]
-    if system == "hexcrawl":
-        from dedale.render.hex_svg import render_svg as hex_svg
-
-        links = {tuple(c.data["hex"]): (c.id, c.label) for c in listed if c.data.get("kind") == "move"}
-        return hex_svg(session.hex_map(), links)  # type: ignore[attr-defined, arg-type]
-    if system == "zombstone":
-        from dedale.render.zombstone_svg import render_svg as zombstone_svg
-        from dedale.zombstone.skirmish.view import GameView
-
-        links = {c.id: {**c.data, "label": c.label} for c in listed if "to" in c.data or "figure" in c.data}
-        view = GameView.from_json({**session.player_result(), "lang": session.lang})
-        return zombstone_svg(view, links)
-    if system == "zombstone-duel":
-        from dedale.render.duel_svg import render_svg as duel_svg
-
-        return duel_svg({**session.player_result(), "seed": session.player_seed(), "lang": session.lang})
-    from dedale.render.keylock_svg import render_svg as keylock_svg
-
-    return keylock_svg(session.diagram, session.analysis)  # type: ignore[attr-defined]
+    return system(session.system).picture(session, listed)
 
 
 def log_lines(session: Session, lang: str) -> list[str]:

@@ -3,11 +3,12 @@ other. One deal of Texas Hold'em (`duel.py`); at the end, what the winnings woul
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from dedale.core.cards import Deck
 from dedale.core.errors import DedaleError
+from dedale.core.params import Declared, param
 from dedale.core.session import Choice, State
 from dedale.core.session import Session as BaseSession
 from dedale.zombstone.skirmish import duel as poker
@@ -20,24 +21,20 @@ MAX_ADDED = 200
 
 
 @dataclass(frozen=True)
-class DuelParams:
-    added: int = 0  # dollars the player adds from the band's reserve
-    ai_added: int = 0
-    style: str = "cautious"  # the AI bettor's
+class DuelParams(Declared):
+    system: ClassVar[str] = "zombstone-duel"
 
-    def __post_init__(self) -> None:
-        for param, value in (("added", self.added), ("ai_added", self.ai_added)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ADDED:
-                raise DedaleError("error.range", param=param, value=value, low=0, high=MAX_ADDED)
-        if self.style not in STYLES:
-            raise DedaleError("error.one_of", param="style", value=self.style, accepted=", ".join(STYLES))
+    added: int = param(0, low=0, high=MAX_ADDED, en="Dollars you add to your $15 stake from the band's reserve.",
+                       fr="Les dollars que vous ajoutez à votre mise de 15 $ depuis la réserve de la bande.")
+    ai_added: int = param(0, low=0, high=MAX_ADDED, en="Dollars the AI adds to its $15 stake.",
+                          fr="Les dollars que l'IA ajoute à sa mise de 15 $.")
+    style: str = param("cautious", choices=tuple(STYLES), en="The AI bettor's style: cautious or bold.",
+                       fr="Le style de l'IA qui mise : prudent (cautious) ou hardi (bold).")
 
     @property
     def stakes(self) -> tuple[int, int]:
         return (BASE_STAKE + self.added, BASE_STAKE + self.ai_added)
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass

@@ -3,48 +3,46 @@ each AI's policy, reroll rounds, and a folder of the player's own data files."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
 from dedale.core.errors import DedaleError
+from dedale.core.params import Declared, param
 from dedale.zombstone.policy import MAX_ROUNDS
 from dedale.zombstone.skirmish.ai import POLICIES
 from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
 
 
-@dataclass(frozen=True)
-class SkirmishParams:
-    scenario: str = "ok_corral"
-    side: str | None = "lawmen"  # the player's side; None: a game between two AIs
-    policy_lawmen: str = "default"
-    policy_zombies: str = "default"
-    rounds: int = 1
-    data: str | None = None  # a folder whose weapons/profiles/bands/scenarios.toml replace the shipped ones
+def _scenarios() -> tuple[str, ...]:
+    return tuple(load_catalogue().scenarios)
 
-    def __post_init__(self) -> None:
-        if self.side is not None and self.side not in SIDES:
-            raise DedaleError("error.one_of", param="side", value=self.side, accepted=", ".join(SIDES))
-        for param, policy in (("policy-lawmen", self.policy_lawmen), ("policy-zombies", self.policy_zombies)):
-            if policy not in POLICIES:
-                raise DedaleError("error.one_of", param=param, value=policy, accepted=", ".join(POLICIES))
-        if not 1 <= self.rounds <= MAX_ROUNDS:
-            raise DedaleError("error.range", param="rounds", value=self.rounds, low=1, high=MAX_ROUNDS)
+
+@dataclass(frozen=True)
+class SkirmishParams(Declared):
+    system: ClassVar[str] = "zombstone"
+
+    scenario: str = param("ok_corral", menu=_scenarios,
+                          en="The scenario: ok_corral or high_noon (or one of your --data).",
+                          fr="Le scénario : ok_corral ou high_noon (ou un des vôtres, --data).")
+    side: str | None = param("lawmen", choices=SIDES, en="Your side: lawmen or zombies (none: two AIs play).",
+                             fr="Votre camp : lawmen (la loi) ou zombies (aucun : deux IA jouent).")
+    policy_lawmen: str = param("default", choices=POLICIES, en="The lawmen's AI: default, cautious or aggressive.",
+                               fr="L'IA de la loi : default, cautious (prudente) ou aggressive.")
+    policy_zombies: str = param("default", choices=POLICIES, en="The zombies' AI: default, cautious or aggressive.",
+                                fr="L'IA des zombies : default, cautious (prudente) ou aggressive.")
+    rounds: int = param(1, low=1, high=MAX_ROUNDS, en="Reroll rounds (the rules: 1).",
+                        fr="Tours de relance (la règle : 1).")
+    data: str | None = param(None, web=False, en="A folder whose weapons/profiles/bands/scenarios.toml replace the "
+                             "shipped ones.", fr="Un dossier dont les weapons/profiles/bands/scenarios.toml "
+                             "remplacent ceux fournis.")
+
+    def check(self) -> None:
         load_catalogue(self.data).scenario(self.scenario)  # a scenario that exists, in data that loads
+
+    def check_web(self) -> None:
+        super().check_web()
+        if self.side is None:  # a game between two AIs is a battle run: the command line's `simulate`
+            raise DedaleError("error.one_of", param="side", value="-", accepted=", ".join(SIDES))
 
     def policy(self, side: str) -> str:
         return self.policy_lawmen if side == "lawmen" else self.policy_zombies
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: Any) -> SkirmishParams:
-        if not isinstance(data, dict):
-            raise DedaleError("error.bad_document", field="params")
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        for key, value in known.items():
-            if key == "rounds" and (not isinstance(value, int) or isinstance(value, bool)):
-                raise DedaleError("error.bad_document", field=f"params.{key}")
-            if key != "rounds" and value is not None and not isinstance(value, str):
-                raise DedaleError("error.bad_document", field=f"params.{key}")
-        return cls(**known)

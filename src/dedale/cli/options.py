@@ -1,0 +1,105 @@
+"""Each system's commands, built from the registry: `dedale SYSTEM` (generate by the autopilot) and
+`dedale SYSTEM play`, with one option per declared parameter (`core.params`). Nothing here knows a system."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable
+from importlib import import_module
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dedale.cli.common import AsJson, Count, Lang, Load, Output, Save, Seed, TableDice, generate, resolve_seed, set_lang
+from dedale.core.params import Field, fields_of
+from dedale.systems import System
+
+
+def system_app(spec: System) -> typer.Typer:
+    """The system's typer app: generation (when the system generates), `play`, and its own commands."""
+    app = typer.Typer(invoke_without_command=spec.generates, no_args_is_help=not spec.generates,
+                      add_completion=False, help=_help(spec))
+    if spec.generates:
+        app.callback()(_generate_command(spec))
+    app.command("play", help="Play choice by choice in the terminal.")(_play_command(spec))
+    if spec.cli is not None:
+        import_module(spec.cli).extend(app)
+    return app
+
+
+def _help(spec: System) -> str:
+    from dedale.i18n import t
+
+    return t(f"web.about.{spec.name}", "en")
+
+
+def _generate_command(spec: System) -> Callable[..., None]:
+    def command(ctx: typer.Context, seed: Seed = None, count: Count = 1, as_json: AsJson = False,
+                output: Output = None, lang: Lang = "en", **values: Any) -> None:
+        """Generate with the autopilot (the text view on stdout unless --json or -o)."""
+        if ctx.invoked_subcommand is not None:
+            return
+        set_lang(lang)
+        drawing = {name: values.pop(name) for name, _ in spec.drawing}
+        params = spec.params.from_options(values)
+        generate(spec, lambda s: spec.session(params, s, lang=lang), seed, count, as_json, output, drawing)
+
+    return with_params(command, spec, [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=False,
+                                                         annotation=Annotated[bool, typer.Option(f"--{name}", help=h)])
+                                       for name, h in spec.drawing])
+
+
+def _play_command(spec: System) -> Callable[..., None]:
+    def command(seed: Seed = None, table_dice: TableDice = False, save: Save = None, load: Load = None,
+                lang: Lang = "en", **values: Any) -> None:
+        """Play choice by choice in the terminal."""
+        from dedale.cli.play import play
+
+        set_lang(lang)
+
+        def make() -> Any:
+            return spec.session(spec.params.from_options(values), resolve_seed(seed), table_dice, lang)
+
+        play(spec.session, load, make, save, lang, spec.show)
+
+    return with_params(command, spec)
+
+
+def with_params(command: Callable[..., None], spec: System, more: list[inspect.Parameter] | None = None
+                ) -> Callable[..., None]:
+    """`command` with one CLI option per declared parameter of the system (and the `more` given), passed in
+    `**values` by option name (typer reads the options from the signature)."""
+    hints = typing.get_type_hints(command, include_extras=True)
+    own = [p.replace(annotation=hints[p.name]) for p in inspect.signature(command).parameters.values()
+           if p.kind is not p.VAR_KEYWORD]
+    declared = [_option(field) for field in fields_of(spec.params)] + (more or [])
+
+    def run(**given: Any) -> None:
+        names = {p.name for p in declared}
+        command(**{k: v for k, v in given.items() if k not in names},
+                **{k: v for k, v in given.items() if k in names})
+
+    run.__signature__ = inspect.Signature([*own, *declared])  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in [*own, *declared]}
+    run.__doc__ = command.__doc__
+    return run
+
+
+def _option(field: Field) -> inspect.Parameter:
+    default = None if field.default is None else field.text(field.default)
+    if field.kind == "bool":
+        flags = f"{field.flag}/--no-{field.flag[2:]}"
+        option = typer.Option(flags, help=field.help("en"))
+        return inspect.Parameter(field.option, inspect.Parameter.KEYWORD_ONLY, default=field.default,
+                                 annotation=Annotated[bool, option])
+    kind = {"int": int, "float": float}.get(field.kind, str)
+    words = field.words()
+    shown = f" [{'|'.join(words)}]" if words and field.kind == "word" else ""
+    value: Any = field.default if field.kind in ("int", "float") else default
+    option = typer.Option(field.flag, help=field.help("en") + shown, show_default=value is not None)
+    annotation: Any = Annotated[kind if value is not None else kind | None, option]  # type: ignore[operator]
+    if field.spec.web is False and field.kind != "word":
+        annotation = Annotated[Path | None, option]
+    return inspect.Parameter(field.option, inspect.Parameter.KEYWORD_ONLY, default=value, annotation=annotation)
