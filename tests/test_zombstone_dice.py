@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dedale.zombstone.chances import odds, terminal_values
 from dedale.zombstone.combinatorics import index_of, multisets, roll_counts
 from dedale.zombstone.confront import Situation, confront, damage_table
 from dedale.zombstone.hands import HANDS, best_key, counts_of, key, with_skill
 from dedale.zombstone.montecarlo import simulate, simulate_roll
-from dedale.zombstone.odds import odds, terminal_values
 from dedale.zombstone.policy import RollSpec, categories, optimise
 
 ALL_ROLLS = list(product(range(6), repeat=5))

@@ -1,3 +1,44 @@
-"""Dédale: procedural tabletop systems to play through or generate, every roll seeded and logged."""
+"""Dédale: procedural tabletop systems to play through or generate, every roll seeded and logged.
+
+>>> import dedale
+>>> dungeon = dedale.generate("crawler", seed=4, size="2d6")
+>>> dungeon.to_json()["format"], dungeon.to_json()["seed"]
+('dedale/crawler', 4)
+>>> session = dedale.play("crawler", seed=4)
+>>> session.step(session.choices()[0])
+>>> session.run_autopilot().is_over
+True
+
+See docs/api.md for each system's calls. Importing `dedale` loads nothing heavy: the calls below load what
+they use when first called.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dedale.core.errors import DedaleError
+
+if TYPE_CHECKING:
+    from dedale.api import Result, generate, load, play, schema, systems
+    from dedale.core.session import Choice, Session
 
 __version__ = "0.1.0"
+__all__ = ["Choice", "DedaleError", "Result", "Session", "__version__", "generate", "load", "play", "schema",
+           "systems"]
+
+_LAZY = {"Result": "dedale.api", "generate": "dedale.api", "load": "dedale.api", "play": "dedale.api",
+         "schema": "dedale.api", "systems": "dedale.api", "Choice": "dedale.core.session",
+         "Session": "dedale.core.session"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'dedale' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

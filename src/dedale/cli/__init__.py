@@ -11,8 +11,9 @@ import click
 import typer
 from typer.core import TyperGroup
 
-from dedale.cli.common import Lang, current_lang, say, set_lang, write_atomic
+from dedale.cli.common import Lang, current_lang, say, set_lang
 from dedale.core.errors import DedaleError
+from dedale.core.files import write_atomic
 
 
 class Systems(TyperGroup):
@@ -67,7 +68,8 @@ def render_file(
     lang: Lang = "en",
 ) -> None:
     """Render a saved result again, in any format (no replay: the document is drawn as it is)."""
-    from dedale.cli.common import output_format, read_json, render
+    from dedale.cli.common import output_format, render
+    from dedale.core.files import read_json
     from dedale.systems import system_of
 
     set_lang(lang)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from dedale.core.errors import DedaleError
-from dedale.core.jsontext import parse_json
+from dedale.core.files import write_atomic
 from dedale.core.rng import check_seed, new_seed
 from dedale.core.session import Session
 from dedale.i18n import LANGUAGES, check_lang, t
@@ -99,34 +98,6 @@ def batch_path(pattern: str, seed: int, system: System) -> Path:
 
 def render(document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None) -> bytes:
     return system.export(document, ext, options)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write through a temporary file and a rename: a failed run never leaves a half-written file."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a result file is an ordinary file
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError as exc:
-        raise DedaleError("error.write", path=str(path), problem=exc.strerror or str(exc)) from None
-
-
-def read_json(path: Path) -> Any:
-    """A JSON file, read as strictly as an upload (`core.jsontext`)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DedaleError("error.read", path=str(path), problem=exc.strerror or str(exc)) from None
-    return parse_json(raw, str(path))
 
 
 @contextmanager

@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-from dedale.cli.common import Lang, set_lang, write_atomic
+from dedale.cli.common import Lang, set_lang
 from dedale.core.errors import DedaleError
+from dedale.core.files import write_atomic
 
 BossSize = Annotated[str | None, typer.Option(
     "--boss-size", help="The boss room's size, WxH (default 5x5).")]

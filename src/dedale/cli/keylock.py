@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from dedale.cli.common import AsJson, Lang, read_json, render, set_lang, write_atomic
+from dedale.cli.common import AsJson, Lang, render, set_lang
+from dedale.core.files import read_json, write_atomic
 from dedale.keylock.analysis import analyse
 from dedale.keylock.model import Diagram
 from dedale.keylock.nest import nest as nest_diagrams

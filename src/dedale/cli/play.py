@@ -131,7 +131,7 @@ class Player:
         return True
 
     def save(self) -> None:
-        from dedale.cli.common import write_atomic
+        from dedale.core.files import write_atomic
 
         text = json.dumps(self.session.to_json(), ensure_ascii=False, indent=2) + "\n"
         write_atomic(self.save_to, text.encode("utf-8"))
@@ -145,7 +145,7 @@ def _accepted(options: tuple[str, ...]) -> str:
 def play(session_class: type[Session], load: Path | None, make: Callable[[], Session], save: Path | None,
          lang: str, show: Callable[[Any], str]) -> None:
     """The `SYSTEM play` command: resume a saved session or start one, and play it to the end."""
-    from dedale.cli.common import read_json
+    from dedale.core.files import read_json
 
     if load is not None:
         session = session_class.from_json(read_json(load))

@@ -9,8 +9,9 @@ from typing import Annotated, Any
 
 import typer
 
-from dedale.cli.common import AsJson, Lang, Seed, resolve_seed, say, set_lang, write_atomic
+from dedale.cli.common import AsJson, Lang, Seed, resolve_seed, say, set_lang
 from dedale.core.errors import DedaleError
+from dedale.core.files import write_atomic
 from dedale.i18n import t
 
 Scenario = Annotated[str, typer.Option("--scenario", help="ok_corral or high_noon (or one of your --data).")]

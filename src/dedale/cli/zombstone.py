@@ -11,11 +11,13 @@ import numpy as np
 import typer
 
 from dedale.cli import skirmish
-from dedale.cli.common import AsJson, Lang, Seed, resolve_seed, set_lang, write_atomic
+from dedale.cli.common import AsJson, Lang, Seed, resolve_seed, set_lang
 from dedale.core.errors import DedaleError
+from dedale.core.files import write_atomic
 from dedale.core.rng import Roller, SeededSource
 from dedale.i18n import t
 from dedale.zombstone.advice import advise as advise_options
+from dedale.zombstone.chances import GUTS, OBJECTIVES, odds, terminal_values
 from dedale.zombstone.charts import (
     POTENTIALS,
     confrontation_tables,
@@ -28,7 +30,6 @@ from dedale.zombstone.charts import (
 from dedale.zombstone.combinatorics import index_of, multisets
 from dedale.zombstone.confront import confront, damage_table
 from dedale.zombstone.hands import FACES, HANDS, Counts, category, counts_of, describe, parse_face, parse_hand
-from dedale.zombstone.odds import GUTS, OBJECTIVES, odds, terminal_values
 from dedale.zombstone.policy import MAX_ROUNDS, RollSpec, categories, final_counts, optimise, total_ways
 
 app = typer.Typer()  # the commands below, added to the system's own app by `extend`

@@ -10,6 +10,12 @@ class DedaleError(Exception):
 
     It holds a message key and its arguments rather than text, so each face (CLI, web) shows it in the
     user's language. Every face turns it into one line (exit code 2, HTTP 4xx), never a traceback.
+
+    >>> error = DedaleError("error.range", param="radius", value=2000, low=0, high=1000)
+    >>> error.key
+    'error.range'
+    >>> error.message("fr")
+    'radius : 2000 est hors limites ; un nombre entier de 0 à 1000'
     """
 
     def __init__(self, key: str, **args: Any) -> None:

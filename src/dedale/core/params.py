@@ -10,7 +10,7 @@ and the API's checks (see docs/architecture.md, "Adding a parameter").
 ...     rooms: int = param(6, en="How many rooms.", fr="Combien de salles.", low=1, high=99)
 >>> Example(rooms=120)
 Traceback (most recent call last):
-dedale.core.errors.DedaleError: error.range
+dedale.core.errors.DedaleError: rooms: 120 is out of range; use a whole number from 1 to 99
 >>> Example.from_json({"rooms": 7}).to_json()
 {'rooms': 7}
 >>> Example.json_schema()["properties"]["rooms"]

@@ -41,6 +41,9 @@ def check_format(data: Any, system: str) -> dict[str, Any]:
 class Choice:
     """A legal choice: a stable `id`, a human `label`, and `data` saying what it points at (for UIs).
 
+    >>> Choice("reroll", "Roll the tile again", {"kind": "reroll"}).label
+    'Roll the tile again'
+
     The label may be given as a function, called only when the label is read: sessions list many
     choices at every step, and an autopilot reads none of their labels but the one it picks."""
 
@@ -73,11 +76,31 @@ class State:
 
 
 class Session(ABC):
+    """A game in progress: its state, the legal choices now, and `step` to make one. Each system's session
+    implements the rules; this class is the protocol they share (replay, undo, table mode, JSON, the
+    player's view).
+
+    >>> import dedale
+    >>> crawl = dedale.play("crawler", seed=4)
+    >>> [choice.id for choice in crawl.choices()][:2]
+    ['place:10,23,5,2', 'place:10,20,2,5']
+    >>> crawl.step("place:10,20,2,5")
+    >>> crawl.log[-1]["choice"]
+    'place:10,20,2,5'
+    >>> crawl.undo()
+    >>> crawl.auto_step()
+    >>> crawl.events
+    [{'auto': 'default', 'choice': 'place:10,20,2,5'}]
+    """
+
     system: ClassVar[str]
     version: ClassVar[int] = 1
+    table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
     policies: ClassVar[dict[str, Callable[[Any], Policy]]] = {}
 
     def __init__(self, params: Any, seed: int, table: bool = False, lang: str = "en") -> None:
+        if table and not self.table_mode:
+            raise DedaleError("error.no_table_mode", system=self.system)
         self.params = params
         self.seed = seed
         self.table = table
@@ -178,8 +201,9 @@ class Session(ABC):
         shown = ", ".join(ids[:8]) + (f", ... ({len(ids)} in all)" if len(ids) > 8 else "")
         raise DedaleError("error.choice", value=choice_id, accepted=shown)
 
-    def step(self, choice_id: str) -> None:
-        choice = self.choice(choice_id)
+    def step(self, choice: str | Choice) -> None:
+        """Make a legal choice (one of `choices()`, or its id) and roll what the rules roll after it."""
+        choice = self.choice(choice.id if isinstance(choice, Choice) else choice)
         if self.pending is not None:
             value = choice.id.removeprefix(ENTER)
             assert isinstance(self._source, TableSource) and self._pending_action is not None
@@ -317,7 +341,19 @@ class Session(ABC):
         return {**document, **self.player_result(), "seed": self.player_seed(), "log": self.player_log(),
                 "hidden": True}
 
-    # --- JSON ----------------------------------------------------------------------------------
+    # --- JSON and pictures ----------------------------------------------------------------------
+    def result(self) -> Any:
+        """The document as it stands, as a `dedale.Result` to draw or save (the player's view while the rules
+        hide something)."""
+        from dedale.api import Result
+
+        return Result(self.player_json())
+
+    def _repr_svg_(self) -> str:
+        from dedale.systems import system
+
+        return system(self.system).picture(self, self.choices())
+
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
             "format": f"dedale/{self.system}",

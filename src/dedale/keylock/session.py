@@ -16,6 +16,7 @@ from dedale.keylock.params import KeylockParams
 class KeylockSession(Session):
     system = "keylock"
     version = 1
+    table_mode = False  # its weighted picks among every open lock are no dice a table rolls
     policies: ClassVar[dict[str, Any]] = {}
 
     params: KeylockParams

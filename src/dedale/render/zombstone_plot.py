@@ -10,9 +10,9 @@ from dataclasses import replace
 from typing import Any
 
 from dedale.i18n import t
+from dedale.zombstone.chances import Odds
 from dedale.zombstone.confront import Situation, confront
 from dedale.zombstone.hands import HANDS
-from dedale.zombstone.odds import Odds
 
 # Okabe-Ito, light to dark as the hands rise, and hatched so that print and colour blindness lose nothing.
 COLOURS = ("#eeeeee", "#f0e442", "#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00")

@@ -14,6 +14,7 @@ from dedale.core.errors import DedaleError
 from dedale.core.store import Sessions
 from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
+from dedale.systems import system as find
 from dedale.web import csrf, forms, service, views
 from dedale.web.render import lang_of, page
 
@@ -56,7 +57,7 @@ def new(request: Request, system: str) -> HTMLResponse:
     if system not in names():
         raise DedaleError("error.system", value=system, accepted=", ".join(names()))
     return page(request, "new.html", {"system": system, "fields": forms.form(system, lang_of(request)),
-                                      "values": {}})
+                                      "table_mode": find(system).session.table_mode, "values": {}})
 
 
 @router.post("/new/{system}")

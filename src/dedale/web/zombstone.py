@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from dedale.render.zombstone_plot import duel_chart, odds_chart
+from dedale.zombstone.chances import odds
 from dedale.zombstone.charts import goal_for, situation_for, spec_for
 from dedale.zombstone.confront import confront
 from dedale.zombstone.hands import parse_face
-from dedale.zombstone.odds import odds
 
 
 def _card(card: str | None) -> int | None:

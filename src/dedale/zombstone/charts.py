@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from dedale.zombstone.chances import GUTS, Odds, odds
 from dedale.zombstone.confront import Situation, confront
 from dedale.zombstone.hands import FACES, HANDS, counts_of, parse_hand
-from dedale.zombstone.odds import GUTS, Odds, odds
 from dedale.zombstone.policy import RollSpec
 
 POTENTIALS = range(-4, 6)

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from dedale.core.errors import DedaleError
+from dedale.zombstone.chances import compare
 from dedale.zombstone.combinatorics import roll_counts
-from dedale.zombstone.odds import compare
 from dedale.zombstone.policy import Policy, RollSpec, categories, final_counts, optimise, total_ways
 from dedale.zombstone.weapons import weapon
 

@@ -89,11 +89,11 @@ class SkirmishSession(Session):
     def apply(self, choice: Choice) -> None:
         self._resume(choice.id)
 
-    def step(self, choice_id: str) -> None:
+    def step(self, choice: str | Choice) -> None:
         if self.pending is None:
-            super().step(choice_id)
+            super().step(choice)
             return
-        value = self.choice(choice_id).id.removeprefix(ENTER)
+        value = self.choice(choice.id if isinstance(choice, Choice) else choice).id.removeprefix(ENTER)
         self._record({"enter": value}, ("enter", value))
 
     def _perform(self, action: tuple[Any, ...]) -> None:

@@ -1,0 +1,163 @@
+"""The library's front door (re-exported by `dedale`): generate a result, play a session choice by choice,
+load a saved document, and draw any of them. The CLI and the web app are faces over the same calls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from dedale.core.session import Session
+from dedale.systems import System, names, system, system_of
+
+
+class Result:
+    """A result document (what `dedale SYSTEM --json` prints) with the ways to draw it. In Jupyter it shows
+    itself as its picture.
+
+    >>> dungeon = generate("crawler", seed=4, size="2d6")
+    >>> dungeon.system, dungeon.seed, dungeon.to_json()["size"]
+    ('crawler', 4, 10)
+    >>> dungeon.svg().startswith("<svg")
+    True
+    >>> print(dungeon.text().splitlines()[0])
+    seed 4 · rooms laid: 10 of 10 · the boss room is reached
+    """
+
+    def __init__(self, document: dict[str, Any], found: System | None = None) -> None:
+        self._system = found or system_of(document)
+        self._document = document
+
+    @property
+    def system(self) -> str:
+        return self._system.name
+
+    @property
+    def seed(self) -> int | None:
+        seed = self._document.get("seed")
+        return seed if isinstance(seed, int) else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The document: format, version, seed, parameters, the result, the events and the roll log."""
+        return self._document
+
+    def json(self) -> str:
+        """The document as JSON text, as the CLI writes it."""
+        return json.dumps(self._document, ensure_ascii=False, indent=2) + "\n"
+
+    def svg(self, **options: Any) -> str:
+        """The picture as SVG text (`cards=True`: the paper dungeon's card of each feature)."""
+        return self.export(".svg", **options).decode("utf-8")
+
+    def png(self, **options: Any) -> bytes:
+        """The picture as PNG (needs cairo)."""
+        return self.export(".png", **options)
+
+    def pdf(self, **options: Any) -> bytes:
+        """The picture on a PDF page (needs cairo)."""
+        return self.export(".pdf", **options)
+
+    def text(self) -> str:
+        """The plain-text view the terminal shows."""
+        return self._system.text(self._system.load(self._document))
+
+    def export(self, ext: str, **options: Any) -> bytes:
+        """The document in a file format by its extension: .json, .svg, .png, .txt, .pdf (.dot: key-lock)."""
+        from dedale.core.errors import DedaleError
+
+        ext = ext.lower() if ext.startswith(".") else f".{ext.lower()}"
+        if ext != ".json" and ext not in self._system.formats:
+            accepted = " ".join([".json", *self._system.formats])
+            raise DedaleError("error.output", value=ext, accepted=accepted)
+        return self._system.export(self._document, ext, options)
+
+    def save(self, path: str | Path, **options: Any) -> Path:
+        """Write the result to `path` in the format its extension names (never a half-written file).
+
+        >>> import pathlib, tempfile
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> generate("keylock", seed=2).save(folder / "diagram.svg").name
+        'diagram.svg'
+        """
+        from dedale.core.files import write_atomic
+
+        target = Path(path)
+        write_atomic(target, self.export(target.suffix, **options))
+        return target
+
+    def play(self) -> Session:
+        """The session again, replayed from the document's events, to continue it."""
+        return self._system.session.from_json(self._document)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __repr__(self) -> str:
+        return f"<dedale.Result {self.system} seed={self.seed}>"
+
+
+def systems() -> list[str]:
+    """The systems Dédale knows.
+
+    >>> systems()
+    ['crawler', 'paper', 'hexcrawl', 'keylock', 'zombstone', 'zombstone-duel']
+    """
+    return names()
+
+
+def play(name: str, seed: int | None = None, *, table: bool = False, **params: Any) -> Session:
+    """A session of the system, to play choice by choice: `choices()`, `step(choice)`, `undo()`,
+    `auto_step()`, `run_autopilot()`, `result()`. Parameters go by the names the CLI's options and the web's
+    forms use (`size="2d6"`, `radius=8`); an unknown one is an error. Without a seed, a random one. With
+    `table`, the player rolls real dice and enters them (`pending` says what).
+
+    >>> hexes = play("hexcrawl", seed=3, radius=2)
+    >>> [choice.id for choice in hexes.choices()][:3]
+    ['move:N', 'move:NE', 'move:SE']
+    >>> hexes.step("move:N")
+    >>> len(hexes.events)
+    1
+    >>> hexes.undo()
+    >>> hexes.events
+    []
+    """
+    from dedale.core.rng import check_seed, new_seed
+
+    found = system(name)
+    made = found.params.from_options(params, strict=True)
+    return found.session(made, new_seed() if seed is None else check_seed(seed), table)
+
+
+def generate(name: str, seed: int | None = None, *, policy: str = "default", **params: Any) -> Result:
+    """A result made by the autopilot: the session played to its end by `policy` (each system documents
+    its policies; "default" is the rules' own). Parameters as for `play`.
+
+    >>> generate("paper", seed=3, max_cards=12).to_json()["format"]
+    'dedale/paper'
+    """
+    session = play(name, seed, **params)
+    if not session.is_over:  # a key-lock diagram is whole when made: no choice to make
+        session.run_autopilot(session.autopilot(policy))
+    return session.result()
+
+
+def load(source: str | Path | dict[str, Any]) -> Result:
+    """A saved document (a file's path, or the document itself), checked as strictly as an upload.
+
+    >>> again = load(generate("crawler", seed=4).to_json())
+    >>> again.play().is_over
+    True
+    """
+    from dedale.core.files import read_json
+
+    document = source if isinstance(source, dict) else read_json(Path(source))
+    return Result(document)
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of the system's documents.
+
+    >>> schema("keylock")["properties"]["params"]["properties"]["unique"]["minimum"]
+    0
+    """
+    return json.loads(system(name).schema())

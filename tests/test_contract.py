@@ -1,0 +1,124 @@
+"""The contract every system keeps, checked for each one through the library's API: the same seed and choices
+give the same JSON; undo is a replay without the last event; a document loads back and replays to itself;
+documents follow the system's JSON Schema (generated from the parameters' declarations); table mode asks
+for each result and ends as the seeded game would with the same results; unknown parameters are refused."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+
+import dedale
+from dedale.core.errors import DedaleError
+from dedale.core.params import fields_of
+from dedale.core.session import Session
+from dedale.systems import names, system
+
+SMALL: dict[str, dict[str, Any]] = {  # quick games, still played through every phase
+    "crawler": {"size": "6"}, "paper": {"max_cards": 12}, "hexcrawl": {"radius": 2}, "keylock": {},
+    "zombstone": {}, "zombstone-duel": {}}
+SYSTEMS = names()
+
+
+def played(name: str, seed: int, steps: int, table: bool = False) -> Session:
+    """A session with `steps` choices made, picked at random (seeded) among the legal ones."""
+    session = dedale.play(name, seed, table=table, **SMALL[name])
+    pick = random.Random(seed)
+    for _ in range(steps):
+        if session.is_over:
+            break
+        session.step(pick.choice(session.choices()))
+    return session
+
+
+def test_every_system_is_in_the_contract() -> None:
+    assert set(SMALL) == set(SYSTEMS)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_same_seed_and_choices_same_json(name: str) -> None:
+    one, two = played(name, 5, 6), played(name, 5, 6)
+    assert json.dumps(one.to_json()) == json.dumps(two.to_json())
+    assert one.to_json() != played(name, 6, 6).to_json() or (name == "keylock" and not SMALL[name])
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_undo_is_a_replay_without_the_last_event(name: str) -> None:
+    session = played(name, 11, 4)
+    if not session.events:
+        pytest.skip(f"{name}: no choice to make")
+    before = type(session).replay(session.params, session.seed, session.events[:-1]).to_json()
+    session.undo()
+    assert session.to_json() == before
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_a_document_loads_back_follows_its_schema_and_continues(name: str) -> None:
+    session = played(name, 3, 5)
+    document = json.loads(json.dumps(session.to_json()))
+    jsonschema.validate(document, dedale.schema(name))
+    again = dedale.load(document).play()
+    assert again.to_json() == session.to_json()
+    again.run_autopilot()
+    session.run_autopilot()
+    finished = json.loads(json.dumps(session.to_json()))
+    assert again.to_json() == session.to_json() and again.is_over
+    jsonschema.validate(finished, dedale.schema(name))
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_table_mode_asks_for_each_result_and_replays_from_what_was_entered(name: str) -> None:
+    """At the table the player rolls: the session asks for each result (only legal values are offered),
+    rolls nothing itself, and its document (the entries are events) loads back to the same game. A system
+    whose rules draw what no table can says so."""
+    if not system(name).session.table_mode:
+        with pytest.raises(DedaleError, match="no table mode"):
+            dedale.play(name, 8, table=True, **SMALL[name])
+        return
+    table = dedale.play(name, 8, table=True, **SMALL[name])
+    pick = random.Random(8)
+    entered = 0
+    for _ in range(300):
+        if table.is_over:
+            break
+        choices = table.choices()
+        if table.pending is not None:
+            assert choices and all(c.id.startswith("enter:") for c in choices)
+            entered += 1
+        table.step(pick.choice(choices))
+    assert entered > 0
+    assert all(set(event) <= {"choice", "enter"} for event in table.events)
+    document = json.loads(json.dumps(table.to_json()))
+    assert dedale.load(document).play().to_json() == table.to_json()
+    if table.events:
+        table.undo()
+        assert len(table.events) == len(document["events"]) - 1
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_unknown_or_out_of_range_parameters_are_refused_by_name(name: str) -> None:
+    with pytest.raises(DedaleError) as unknown:
+        dedale.play(name, 1, no_such_parameter=3)
+    assert "no_such_parameter" in str(unknown.value)
+    numbers = [f for f in fields_of(system(name).params) if f.kind == "int" and f.spec.high is not None]
+    for field in numbers:
+        with pytest.raises(DedaleError) as too_big:
+            dedale.play(name, 1, **{field.option: int(field.spec.high) + 1})
+        assert field.flag[2:] in str(too_big.value)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_the_schema_declares_every_parameter_with_its_default(name: str) -> None:
+    params = dedale.schema(name)["properties"]["params"]
+    declared = fields_of(system(name).params)
+    assert list(params["properties"]) == [f.name for f in declared]
+    defaults = system(name).params().to_json()
+    for field in declared:
+        shown = params["properties"][field.name]
+        assert shown["description"] and ("default" in shown)
+        if field.default is not None:
+            assert defaults[field.name] == shown["default"]
