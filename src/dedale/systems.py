@@ -33,7 +33,6 @@ class System:
     tables: Callable[[str | None], TableSet] | None = None  # the player's folder (or None) -> checked tables
     schema_file: str = "schema.json"
     generates: bool = True  # the CLI's `dedale SYSTEM` generates by the autopilot (else: `play` and extras)
-    command: tuple[str, ...] = ()  # where its commands sit on the CLI (default: `dedale NAME`)
     cli: str | None = None  # a module adding commands of its own: `extend(app)`
     drawing: tuple[tuple[str, str], ...] = ()  # options of its pictures: (name, help), e.g. the paper's cards
 
@@ -49,7 +48,7 @@ class System:
 
     @property
     def cli_path(self) -> tuple[str, ...]:
-        return self.command or (self.name,)
+        return cli_path(self.name)
 
     def schema(self) -> str:
         """The JSON Schema of its documents: the result's shape from the package, the parameters' from their
@@ -188,7 +187,7 @@ def _duel() -> System:
 
     return System("zombstone-duel", DuelParams, DuelSession, load_duel, _pictures(render_svg, render_text),
                   render_text, lambda s, _: render_svg(view(s)), lambda s: render_text(view(s)),
-                  schema_file="duel_schema.json", generates=False, command=("zombstone", "duel"))
+                  schema_file="duel_schema.json", generates=False)
 
 
 MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers open
@@ -226,6 +225,21 @@ def system_of(document: Any) -> System:
 
 def names() -> list[str]:
     return list(_FACTORIES)
+
+
+_COMMANDS = {"zombstone-duel": ("zombstone", "duel")}  # where a system's CLI commands sit, when not `dedale NAME`
+
+
+def cli_path(name: str) -> tuple[str, ...]:
+    """Where the system's commands sit on the CLI (known without building the system)."""
+    return _COMMANDS.get(name, (name,))
+
+
+def top_commands() -> dict[str, str]:
+    """The CLI's system commands and their one-line summaries, without loading any system."""
+    from dedale.i18n import t
+
+    return {cli_path(name)[0]: t(f"cli.about.{cli_path(name)[0]}", "en") for name in names()}
 
 
 def check_tables(folder: Path) -> list[tuple[Path, int]]:

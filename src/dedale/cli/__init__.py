@@ -17,30 +17,33 @@ from dedale.core.files import write_atomic
 
 
 class Systems(TyperGroup):
-    """The top-level commands plus one per system, each built from the registry only when it is run (or
-    listed by --help), so that `dedale crawler` loads nothing of the other systems."""
+    """The top-level commands plus one per system (from the registry); a system's commands are built only
+    when it is run, so that `dedale crawler` loads nothing of the other systems and --help loads none."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        from dedale.systems import names, system
+        from dedale.systems import top_commands
 
-        tops = [system(name).cli_path[0] for name in names()]
-        return list(dict.fromkeys([*tops, *super().list_commands(ctx)]))
+        return list(dict.fromkeys([*top_commands(), *super().list_commands(ctx)]))
 
-    def get_command(self, ctx: click.Context, name: str) -> Any:
-        from dedale.cli.options import system_app
-        from dedale.systems import names, system
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        from dedale.systems import top_commands
 
-        specs = [spec for spec in map(system, names()) if spec.cli_path[0] == name]
-        if not specs:
-            return super().get_command(ctx, name)
-        top = next((spec for spec in specs if len(spec.cli_path) == 1), None)
-        app = system_app(top) if top else typer.Typer(no_args_is_help=True)
-        for inner in specs:
-            if len(inner.cli_path) == 2:
-                app.add_typer(system_app(inner), name=inner.cli_path[1])
-        command = typer.main.get_command(app)
-        command.name = name
-        return command
+        if name in top_commands():
+            return Deferred(name, top_commands()[name])
+        return super().get_command(ctx, name)
+
+
+class Deferred(click.Command):
+    """A system's command group as --help lists it; the real one is built when the command is run."""
+
+    def __init__(self, name: str, summary: str) -> None:
+        super().__init__(name, help=summary, short_help=summary)
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        from dedale.cli.options import command_for
+
+        return command_for(self.name or "").make_context(info_name, args, parent, **extra)
 
 
 app = typer.Typer(cls=Systems, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,

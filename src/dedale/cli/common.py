@@ -8,16 +8,18 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dedale.core.errors import DedaleError
 from dedale.core.files import write_atomic
 from dedale.core.rng import check_seed, new_seed
-from dedale.core.session import Session
 from dedale.i18n import LANGUAGES, check_lang, t
-from dedale.systems import System
+
+if TYPE_CHECKING:
+    from dedale.core.session import Session
+    from dedale.systems import System
 
 MAX_COUNT = 100_000
 _lang = ["en"]

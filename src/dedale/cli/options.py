@@ -10,11 +10,25 @@ from importlib import import_module
 from pathlib import Path
 from typing import Annotated, Any
 
+import click
 import typer
 
 from dedale.cli.common import AsJson, Count, Lang, Load, Output, Save, Seed, TableDice, generate, resolve_seed, set_lang
 from dedale.core.params import Field, fields_of
-from dedale.systems import System
+from dedale.systems import System, cli_path, names, system
+
+
+def command_for(top: str) -> click.Command:
+    """The click command of `dedale TOP`: the systems whose commands sit there, with their own ones."""
+    specs = [system(name) for name in names() if cli_path(name)[0] == top]
+    main = next((spec for spec in specs if len(spec.cli_path) == 1), None)
+    app = system_app(main) if main else typer.Typer(no_args_is_help=True)
+    for inner in specs:
+        if len(inner.cli_path) == 2:
+            app.add_typer(system_app(inner), name=inner.cli_path[1])
+    command = typer.main.get_command(app)
+    command.name = top
+    return command
 
 
 def system_app(spec: System) -> typer.Typer:
@@ -32,7 +46,7 @@ def system_app(spec: System) -> typer.Typer:
 def _help(spec: System) -> str:
     from dedale.i18n import t
 
-    return t(f"web.about.{spec.name}", "en")
+    return t(f"cli.about.{spec.name}" if spec.cli_path == (spec.name,) else f"web.about.{spec.name}", "en")
 
 
 def _generate_command(spec: System) -> Callable[..., None]:

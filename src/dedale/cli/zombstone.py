@@ -247,7 +247,5 @@ def tables(as_json: AsJson = False, output: OutputFile = None, lang: Lang = "en"
 
 def extend(system_app: typer.Typer) -> None:
     """Zombstone's commands beside `play`: the dice engine's odds, advice and tables, and battle runs."""
-    system_app.info.help = ("Zombstone: exact odds of its poker dice, advice at the table, solo skirmishes "
-                            "against the AI, the poker duel and battle runs.")
     system_app.registered_commands += app.registered_commands
     system_app.command("simulate")(skirmish.simulate)
