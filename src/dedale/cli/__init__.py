@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from dedale.cli.common import Lang, current_lang, say, set_lang
 from dedale.core.errors import DedaleError
@@ -20,12 +19,12 @@ class Systems(TyperGroup):
     """The top-level commands plus one per system (from the registry); a system's commands are built only
     when it is run, so that `dedale crawler` loads nothing of the other systems and --help loads none."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: Any) -> list[str]:
         from dedale.systems import top_commands
 
         return list(dict.fromkeys([*top_commands(), *super().list_commands(ctx)]))
 
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+    def get_command(self, ctx: Any, name: str) -> Any:
         from dedale.systems import top_commands
 
         if name in top_commands():
@@ -33,14 +32,14 @@ class Systems(TyperGroup):
         return super().get_command(ctx, name)
 
 
-class Deferred(click.Command):
+class Deferred(TyperCommand):
     """A system's command group as --help lists it; the real one is built when the command is run."""
 
     def __init__(self, name: str, summary: str) -> None:
         super().__init__(name, help=summary, short_help=summary)
 
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None,
+                     **extra: Any) -> typer.Context:
         from dedale.cli.options import command_for
 
         return command_for(self.name or "").make_context(info_name, args, parent, **extra)

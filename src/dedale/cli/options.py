@@ -10,7 +10,6 @@ from importlib import import_module
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 
 from dedale.cli.common import AsJson, Count, Lang, Load, Output, Save, Seed, TableDice, generate, resolve_seed, set_lang
@@ -18,7 +17,7 @@ from dedale.core.params import Field, fields_of
 from dedale.systems import System, cli_path, names, system
 
 
-def command_for(top: str) -> click.Command:
+def command_for(top: str) -> Any:
     """The click command of `dedale TOP`: the systems whose commands sit there, with their own ones."""
     specs = [system(name) for name in names() if cli_path(name)[0] == top]
     main = next((spec for spec in specs if len(spec.cli_path) == 1), None)

@@ -24,7 +24,6 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, ClassVar, Self
 
 from dedale.core.errors import DedaleError
@@ -232,9 +231,17 @@ class Declared:
         return {"type": "object", "properties": {field.name: field.schema() for field in declared}}
 
 
-@cache
 def fields_of(cls: type) -> tuple[Field, ...]:
     """The declared parameters of a parameters class, in order."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = _declared(cls)
+    return _FIELDS[cls]
+
+
+_FIELDS: dict[type, tuple[Field, ...]] = {}
+
+
+def _declared(cls: type) -> tuple[Field, ...]:
     hints = typing.get_type_hints(cls)
     found = []
     for each in dataclasses.fields(cls):
