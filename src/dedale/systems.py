@@ -35,6 +35,8 @@ class System:
     generates: bool = True  # the CLI's `dedale SYSTEM` generates by the autopilot (else: `play` and extras)
     cli: str | None = None  # a module adding commands of its own: `extend(app)`
     drawing: tuple[tuple[str, str], ...] = ()  # options of its pictures: (name, help), e.g. the paper's cards
+    details: Callable[[Any], str] | None = None  # more for a page to show beside the picture (an analysis)
+    hint: str | None = None  # a message key: how to play on its picture (click a hex)
 
     @property
     def package(self) -> str:
@@ -119,7 +121,7 @@ def _hexcrawl() -> System:
         return render_svg(session.hex_map(), links)
 
     return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, _pictures(render_svg, render_text),
-                  render_text, picture, lambda s: render_text(s.hex_map()), load_tables)
+                  render_text, picture, lambda s: render_text(s.hex_map()), load_tables, hint="web.click_hex")
 
 
 def _pictures(draw: Callable[[Any], str], text: Callable[[Any], str]) -> dict[str, Callable[[Any, dict[str, Any]],
@@ -136,7 +138,7 @@ def _keylock() -> System:
     from dedale.keylock.session import KeylockSession
     from dedale.render.keylock_dot import render_dot
     from dedale.render.keylock_svg import render_svg
-    from dedale.render.keylock_text import render_text
+    from dedale.render.keylock_text import analysis_text, render_text
     from dedale.render.png import svg_to_png
 
     return System("keylock", KeylockParams, KeylockSession, _keylock_load, {
@@ -146,7 +148,8 @@ def _keylock() -> System:
         ".pdf": lambda d, _: _pdf(render_svg(*d)),
         ".dot": lambda d, _: render_dot(*d).encode("utf-8"),
     }, lambda d: render_text(*d), lambda s, _: render_svg(s.diagram, s.analysis),
-        lambda s: render_text(s.diagram, s.analysis), cli="dedale.cli.keylock")
+        lambda s: render_text(s.diagram, s.analysis), cli="dedale.cli.keylock",
+        details=lambda s: analysis_text(s.diagram, s.analysis))
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:

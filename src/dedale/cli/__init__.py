@@ -54,7 +54,8 @@ app.add_typer(tables_app, name="tables")
 
 
 @app.command()
-def schema(system: Annotated[str, typer.Argument(help="crawler, paper, hexcrawl or keylock")]) -> None:
+def schema(system: Annotated[str, typer.Argument(help="A system, such as crawler (dedale --help lists them).")]
+           ) -> None:
     """Print the JSON Schema of a system's documents."""
     from dedale.systems import system as find
 

@@ -25,6 +25,12 @@ def _shown(field: Field, lang: str) -> dict[str, Any]:
             "label": field.help(lang)}
 
 
+def filled(params: Any) -> dict[str, str]:
+    """A form's fields filled with these parameters (to make another with the same ones)."""
+    return {field.option: field.text(getattr(params, field.name)) for field in fields_of(type(params))
+            if field.spec.web}
+
+
 def params_for(system_name: str, values: dict[str, Any], strict: bool = False) -> Any:
     """Parameters from a form or an API body, by the form's names; with `strict`, an unknown name is refused."""
     if system_name not in names():

@@ -66,7 +66,7 @@ async def create(request: Request, system: str) -> Response:
     values = {key: form.getlist(key)[-1] for key in form if key != csrf.FIELD}  # a checkbox follows its hidden "0"
     session_id = service.create(_sessions(request), system, values, values.get("seed"),
                                 values.get("table_dice") == "1", lang_of(request), str(values.get("name", "")),
-                                autopilot=values.get("autopilot") == "1" or system == "keylock")
+                                autopilot=values.get("autopilot") == "1")
     return RedirectResponse(f"/play/{session_id}", status_code=303)
 
 

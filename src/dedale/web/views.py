@@ -10,6 +10,7 @@ from dedale.core.logtext import describe, describe_request
 from dedale.core.session import Choice, Session
 from dedale.i18n import t
 from dedale.systems import system
+from dedale.web import forms
 
 LOG_LINES = 80
 
@@ -42,13 +43,10 @@ def choices(session: Session) -> list[Choice]:
     return [] if session.is_over else session.choices()
 
 
-def analysis_lines(session: Session) -> list[str]:
-    """A key-lock diagram's analysis in words (the walk, the suggested ends, the empty locks)."""
-    if session.system != "keylock":
-        return []
-    from dedale.render.keylock_text import analysis_text
-
-    return analysis_text(session.diagram, session.analysis).splitlines()  # type: ignore[attr-defined]
+def details(session: Session) -> list[str]:
+    """What the system shows beside its picture, in lines (a key-lock diagram's analysis)."""
+    found = system(session.system).details
+    return [] if found is None else found(session).splitlines()
 
 
 def context(session: Session, session_id: str, lang: str) -> dict[str, Any]:
@@ -59,4 +57,6 @@ def context(session: Session, session_id: str, lang: str) -> dict[str, Any]:
             "prompt": prompt(session, lang), "question": session.question(), "log": log_lines(session, lang),
             "seed": session.player_seed(),
             "over": session.is_over, "steps": len(session.events), "pending": session.pending,
-            "analysis": analysis_lines(session), "title": t(f"web.system.{session.system}", lang)}
+            "analysis": details(session), "hint": system(session.system).hint,
+            "regenerate": None if session.policies else forms.filled(session.params),  # nothing to play: another
+            "title": t(f"web.system.{session.system}", lang)}
