@@ -40,7 +40,7 @@ def panel(request: Request, session_id: str, status: int = 200) -> HTMLResponse:
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    return page(request, "home.html", {"systems": service.PLAYABLE})
+    return page(request, "home.html", {"systems": names()})
 
 
 @router.get("/lang/{code}")

@@ -13,7 +13,6 @@ from dedale.i18n import check_lang, t
 from dedale.systems import names, system, system_of
 from dedale.web import forms
 
-PLAYABLE = tuple(names())  # every system is played by its session (Zombstone's odds are a calculator)
 # The most events a session may have here: each request replays at most that many (an undo, a restarted
 # server), so this bounds what one costs. A game ends well before (a hexcrawl of radius 40 explored by hand
 # takes about 5,000 moves); only a player walking to and fro for hours meets it.
@@ -54,8 +53,8 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
            lang: str, name: str = "", autopilot: bool = False, strict: bool = False) -> str:
     """A new session from a form's or a body's values (`strict`: a value the system has no field for is
     refused, as the API does; a page's form also carries its seed, name and token)."""
-    if system_name not in PLAYABLE:
-        raise DedaleError("error.system", value=system_name, accepted=", ".join(PLAYABLE))
+    if system_name not in names():
+        raise DedaleError("error.system", value=system_name, accepted=", ".join(names()))
     params = forms.params_for(system_name, values, strict)
     session = system(system_name).session(params, seed_of(seed), table_dice, check_lang(lang))
     if autopilot:
@@ -66,8 +65,8 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
 def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int]:
     """A permalink's parameters (given as its documents give them, in JSON) and seed, checked against the
     web's limits before anything is made."""
-    if system_name not in PLAYABLE:
-        raise DedaleError("error.system", value=system_name, accepted=", ".join(PLAYABLE))
+    if system_name not in names():
+        raise DedaleError("error.system", value=system_name, accepted=", ".join(names()))
     parsed = system(system_name).session.params_from_json(parse_json(params, "params"))
     parsed.check_web()
     return parsed, check_seed(seed)
@@ -137,8 +136,6 @@ def upload_document(sessions: Sessions, document: Any) -> str:
     """A document to continue: its parameters, name and number of events checked against the web's limits
     before anything is replayed, then replayed from its events, and kept as a new session."""
     found = system_of(document)
-    if found.name not in PLAYABLE:
-        raise DedaleError("error.system", value=found.name, accepted=", ".join(PLAYABLE))
     found.session.check_document(document).check_web()
     if len(document["events"]) > MAX_EVENTS:
         raise DedaleError("error.too_many_events", high=MAX_EVENTS)
