@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException
 
 from dedale.core.errors import DedaleError
@@ -78,6 +78,13 @@ class NewSession(Strict):
     lang: Literal["en", "fr"] = "en"
     name: str = Field(default="", max_length=service.MAX_NAME)
     autopilot: bool = Field(default=False, description="Let the autopilot play to the end at once")
+
+    @field_validator("system")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value not in names():
+            raise ValueError(f"not a system; use one of {', '.join(names())}")
+        return value
 
 
 class StepBody(Strict):
