@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING, Any
 from dedale.core.errors import DedaleError
 
 if TYPE_CHECKING:
-    from dedale.api import Result, generate, load, play, schema, systems
+    from dedale.api import Result, generate, load, play, schema, system_names
     from dedale.core.session import Choice, Session
 
 __version__ = "0.1.0"
 __all__ = ["Choice", "DedaleError", "Result", "Session", "__version__", "generate", "load", "play", "schema",
-           "systems"]
+           "system_names"]
 
 _LAZY = {"Result": "dedale.api", "generate": "dedale.api", "load": "dedale.api", "play": "dedale.api",
-         "schema": "dedale.api", "systems": "dedale.api", "Choice": "dedale.core.session",
+         "schema": "dedale.api", "system_names": "dedale.api", "Choice": "dedale.core.session",
          "Session": "dedale.core.session"}
 
 

@@ -96,10 +96,10 @@ class Result:
         return f"<dedale.Result {self.system} seed={self.seed}>"
 
 
-def systems() -> list[str]:
+def system_names() -> list[str]:
     """The systems Dédale knows.
 
-    >>> systems()
+    >>> system_names()
     ['crawler', 'paper', 'hexcrawl', 'keylock', 'zombstone', 'zombstone-duel']
     """
     return names()
