@@ -61,7 +61,7 @@ def test_a_result_draws_saves_and_continues(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "p.json").read_text(encoding="utf-8")) == result.to_json()
     again = dedale.load(tmp_path / "p.json")
     assert again.to_json() == result.to_json() and again.play().to_json() == result.to_json()
-    with pytest.raises(dedale.DedaleError, match=".dot"):
+    with pytest.raises(dedale.DedaleError, match=r"\.dot"):
         result.save(tmp_path / "p.dot")
     assert not (tmp_path / "p.dot").exists()
 
