@@ -231,7 +231,8 @@ def tables(as_json: AsJson = False, output: OutputFile = None, lang: Lang = "en"
     def plot() -> bytes:
         from dedale.render.zombstone_plot import grid_plot
 
-        plain = {(c["attacker"], c["defender"]): c["win"]["p"] for c in document["confrontations"]  # type: ignore[union-attr]
+        confrontations: list[dict[str, Any]] = document["confrontations"]  # type: ignore[assignment]
+        plain = {(c["attacker"], c["defender"]): c["win"]["p"] for c in confrontations
                  if not c["melee"] and c["cover"] is None and c["reaction"] == "dodge"}
         return grid_plot(lambda a, d: plain[(a, d)], POTENTIALS, t("zombstone.plot.grid", lang), lang)
 

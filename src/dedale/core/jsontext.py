@@ -39,8 +39,10 @@ def parse_json(raw: bytes | str, source: str) -> Any:
     text = _text(raw, source) if isinstance(raw, bytes) else raw
     strict_numbers = _LONG_NUMBER.search(text) is not None
     try:
-        value = json.loads(text, parse_constant=_constant, **(
-            {"parse_int": _int, "parse_float": _float} if strict_numbers else {}))
+        if strict_numbers:
+            value = json.loads(text, parse_constant=_constant, parse_int=_int, parse_float=_float)
+        else:
+            value = json.loads(text, parse_constant=_constant)
     except _Refused as refused:
         raise DedaleError(refused.key, path=source, **refused.args_) from None
     except RecursionError:

@@ -79,7 +79,7 @@ def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[st
                            {"Allow": ", ".join(allowed)})
         if error.status_code == 404:
             return problem(request, t("error.not_found", lang, value=request.url.path), 404)
-        return problem(request, str(error.detail), error.status_code, error.headers)
+        return problem(request, str(error.detail), error.status_code, dict(error.headers or {}))
 
     return app
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
+from typing import cast
 
 import numpy as np
 
@@ -53,12 +54,12 @@ def transitions(n: int) -> np.ndarray:
     """T[k, f]: of the 6^n equally likely ways to reroll what keep k leaves (scaled so every keep counts
     out of 6^n), how many end on final multiset f of n dice."""
     finals = index_of(n)
-    table = np.zeros((len(keeps(n)), len(multisets(n))), dtype=np.int64)
+    table: np.ndarray = np.zeros((len(keeps(n)), len(multisets(n))), dtype=np.int64)
     for k, kept in enumerate(keeps(n)):
         rerolled = n - sum(kept)
         scale = SIDES ** (n - rerolled)
         for outcome in multisets(rerolled):
-            final = tuple(a + b for a, b in zip(kept, outcome, strict=True))
+            final = cast(Counts, tuple(a + b for a, b in zip(kept, outcome, strict=True)))
             table[k, finals[final]] += ways(outcome) * scale
     return table
 
@@ -83,8 +84,8 @@ def _sub(counts: Counts, dropped: Counts) -> Counts:
 
 def _sub_multisets(counts: Counts, most: int) -> list[Counts]:
     """Every sub-multiset of `counts` with at most `most` dice (the dice to reroll)."""
-    found: list[Counts] = [(0,) * SIDES]  # type: ignore[list-item]
+    found: list[Counts] = [cast(Counts, (0,) * SIDES)]
     for face, n in enumerate(counts):
-        found = [(*c[:face], take, *c[face + 1:]) for c in found for take in range(n + 1)
+        found = [cast(Counts, (*c[:face], take, *c[face + 1:])) for c in found for take in range(n + 1)
                  if sum(c) + take <= most]
     return found

@@ -158,7 +158,8 @@ class Terrain:
             if param in ("w", "h") and number <= 0:
                 raise DedaleError("error.battlefield.extent", piece=piece, param=param, value=_shown(value))
             numbers.append(number)
-        return Terrain(self.kind, *numbers, name=self.name)
+        x, y, w, h = numbers
+        return Terrain(self.kind, x, y, w, h, name=self.name)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "x": self.x, "y": self.y, "w": self.w, "h": self.h}

@@ -282,8 +282,8 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
         terrain = []
         for i, piece in enumerate(entry.get("terrain", list, [])):
             part = _Entry(file, f"{entry.where}: terrain", i, piece)
-            terrain.append(Terrain(part.get("kind", str), *(float(part.number(k, -1000, 1000, whole=False))
-                                                            for k in "xywh"), part.get("name", str, "")))
+            x, y, w, h = (float(part.number(k, -1000, 1000, whole=False)) for k in "xywh")
+            terrain.append(Terrain(part.get("kind", str), x, y, w, h, part.get("name", str, "")))
         try:
             battlefield = Battlefield(float(width), float(height), tuple(terrain))
         except DedaleError as exc:
@@ -312,6 +312,11 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
         found[entry.get("id", str)] = Scenario(
             entry.get("id", str), entry.labels("name"), entry.labels("story", {}), battlefield,
             entry.number("turns", 1, 50, 8), entry.choice("first", SIDES, "lawmen"),
-            {side: chosen[side] for side in SIDES}, {side: tuple(map(float, deploy[side])) for side in SIDES},
+            {side: chosen[side] for side in SIDES}, {side: _box(deploy[side]) for side in SIDES},
             duel, entry.choice("victory", VICTORIES, "dollars"))
     return found
+
+
+def _box(numbers: Any) -> tuple[float, float, float, float]:
+    x, y, w, h = map(float, numbers)
+    return x, y, w, h
