@@ -21,8 +21,9 @@ class System:
     name: str
     session: type[Session]
     load: Callable[[Any], Any]  # a result document -> the model the renderers draw
-    formats: dict[str, Callable[[Any, dict[str, Any]], bytes]]  # extension -> render (model, drawing options)
-    text: Callable[[Any], str]
+    # extension -> render (model, drawing options, language); documents hold no words, pictures do
+    formats: dict[str, Callable[[Any, dict[str, Any], str], bytes]]
+    text: Callable[[Any, str], str]  # (model, language) -> the terminal's view
     tables: Callable[[str | None], TableSet] | None = None  # the player's folder (or None) -> checked tables
     schema_file: str = "schema.json"
 
@@ -30,11 +31,12 @@ class System:
     def package(self) -> str:
         return self.session.__module__.rsplit(".", 1)[0]
 
-    def export(self, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None) -> bytes:
-        """A result document in a file format: .json as it is, the others drawn."""
+    def export(self, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None,
+               lang: str = "en") -> bytes:
+        """A result document in a file format: .json as it is, the others drawn in `lang`."""
         if ext == ".json":
             return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-        return self.formats[ext](self.load(document), options or {})
+        return self.formats[ext](self.load(document), options or {}, lang)
 
     def schema(self) -> str:
         return resources.files(self.package).joinpath(self.schema_file).read_text(encoding="utf-8")
@@ -49,17 +51,17 @@ def _crawler() -> System:
     from dedale.render.png import svg_to_png
 
     return System("crawler", CrawlerSession, Dungeon.from_json, {
-        ".svg": lambda d, _: render_svg(d).encode("utf-8"),
-        ".png": lambda d, _: svg_to_png(render_svg(d)),
-        ".txt": lambda d, _: render_text(d).encode("utf-8"),
+        ".svg": lambda d, _, lang: render_svg(d, lang=lang).encode("utf-8"),
+        ".png": lambda d, _, lang: svg_to_png(render_svg(d, lang=lang)),
+        ".txt": lambda d, _, lang: render_text(d, lang=lang).encode("utf-8"),
         ".pdf": _crawler_pdf,
-    }, render_text, load_tables)
+    }, lambda d, lang: render_text(d, lang=lang), load_tables)
 
 
-def _crawler_pdf(dungeon: Any, _: dict[str, Any]) -> bytes:
+def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
     from dedale.render.crawler_pdf import board_pdf  # loads cairo: only when a PDF is asked for
 
-    return board_pdf(dungeon)
+    return board_pdf(dungeon, lang)
 
 
 def _paper() -> System:
@@ -71,10 +73,10 @@ def _paper() -> System:
     from dedale.render.png import svg_to_png
 
     return System("paper", PaperSession, PaperMap.from_json, {
-        ".svg": lambda m, o: render_svg(m, bool(o.get("cards"))).encode("utf-8"),
-        ".png": lambda m, o: svg_to_png(render_svg(m, bool(o.get("cards")))),
-        ".txt": lambda m, _: render_text(m).encode("utf-8"),
-        ".pdf": lambda m, o: _pdf(render_svg(m, bool(o.get("cards")))),
+        ".svg": lambda m, o, lang: render_svg(m, bool(o.get("cards")), lang).encode("utf-8"),
+        ".png": lambda m, o, lang: svg_to_png(render_svg(m, bool(o.get("cards")), lang)),
+        ".txt": lambda m, _, lang: render_text(m, lang).encode("utf-8"),
+        ".pdf": lambda m, o, lang: _pdf(render_svg(m, bool(o.get("cards")), lang)),
     }, render_text, load_tables)
 
 
@@ -89,13 +91,16 @@ def _hexcrawl() -> System:
                   load_tables)
 
 
-def _pictures(draw: Callable[[Any], str], text: Callable[[Any], str]) -> dict[str, Callable[[Any, dict[str, Any]],
-                                                                                            bytes]]:
-    """The formats of a result drawn by one SVG function: .svg, .png and .pdf from it, .txt from `text`."""
+def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict[
+        str, Callable[[Any, dict[str, Any], str], bytes]]:
+    """The formats of a result drawn by one SVG function (`draw(model, lang=...)`): .svg, .png and .pdf from it,
+    .txt from `text`."""
     from dedale.render.png import svg_to_png
 
-    return {".svg": lambda m, _: draw(m).encode("utf-8"), ".png": lambda m, _: svg_to_png(draw(m)),
-            ".txt": lambda m, _: text(m).encode("utf-8"), ".pdf": lambda m, _: _pdf(draw(m))}
+    return {".svg": lambda m, _, lang: draw(m, lang=lang).encode("utf-8"),
+            ".png": lambda m, _, lang: svg_to_png(draw(m, lang=lang)),
+            ".txt": lambda m, _, lang: text(m, lang).encode("utf-8"),
+            ".pdf": lambda m, _, lang: _pdf(draw(m, lang=lang))}
 
 
 def _keylock() -> System:
@@ -106,12 +111,12 @@ def _keylock() -> System:
     from dedale.render.png import svg_to_png
 
     return System("keylock", KeylockSession, _keylock_load, {
-        ".svg": lambda d, _: render_svg(*d).encode("utf-8"),
-        ".png": lambda d, _: svg_to_png(render_svg(*d)),
-        ".txt": lambda d, _: render_text(*d).encode("utf-8"),
-        ".pdf": lambda d, _: _pdf(render_svg(*d)),
-        ".dot": lambda d, _: render_dot(*d).encode("utf-8"),
-    }, lambda d: render_text(*d))
+        ".svg": lambda d, _, lang: render_svg(*d, lang).encode("utf-8"),
+        ".png": lambda d, _, lang: svg_to_png(render_svg(*d, lang)),
+        ".txt": lambda d, _, lang: render_text(*d, lang).encode("utf-8"),
+        ".pdf": lambda d, _, lang: _pdf(render_svg(*d, lang)),
+        ".dot": lambda d, _, lang: render_dot(*d, lang).encode("utf-8"),
+    }, lambda d, lang: render_text(*d, lang))
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:

@@ -85,7 +85,7 @@ def crawler(
         return
     set_lang(lang)
     params = _params(size, boss_size, board, zone, start, fill_chance, stock, no_early_boss, contents, tables)
-    generate(system("crawler"), lambda s: CrawlerSession(params, s, lang=lang), seed, count, as_json, output)
+    generate(system("crawler"), lambda s: CrawlerSession(params, s), seed, count, as_json, output)
 
 
 @app.command()
@@ -111,9 +111,9 @@ def play(
 
     def make() -> CrawlerSession:
         params = _params(size, boss_size, board, zone, start, fill_chance, stock, no_early_boss, contents, tables)
-        return CrawlerSession(params, resolve_seed(seed), table_dice, lang)
+        return CrawlerSession(params, resolve_seed(seed), table_dice)
 
-    run_play(CrawlerSession, load, make, save, lang, lambda s: render_text(s.dungeon(), s.focus()))
+    run_play(CrawlerSession, load, make, save, lang, lambda s, lang: render_text(s.dungeon(), s.focus(), lang))
 
 
 @app.command()

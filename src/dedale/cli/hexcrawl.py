@@ -72,7 +72,7 @@ def hexcrawl(
         return
     set_lang(lang)
     params = _params(radius, order, obstacle_chance, variant, start, no_sites, tables)
-    generate(system("hexcrawl"), lambda s: HexcrawlSession(params, s, lang=lang), seed, count, as_json, output)
+    generate(system("hexcrawl"), lambda s: HexcrawlSession(params, s), seed, count, as_json, output)
 
 
 @app.command()
@@ -95,6 +95,6 @@ def play(
 
     def make() -> HexcrawlSession:
         params = _params(radius, order, obstacle_chance, variant, start, no_sites, tables)
-        return HexcrawlSession(params, resolve_seed(seed), table_dice, lang)
+        return HexcrawlSession(params, resolve_seed(seed), table_dice)
 
-    run_play(HexcrawlSession, load, make, save, lang, lambda s: render_text(s.hex_map()))
+    run_play(HexcrawlSession, load, make, save, lang, lambda s, lang: render_text(s.hex_map(), lang))

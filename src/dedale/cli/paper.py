@@ -71,7 +71,7 @@ def paper(
         return
     set_lang(lang)
     params = _params(width, height, max_cards, order, kings, start_size, tables)
-    generate(system("paper"), lambda s: PaperSession(params, s, lang=lang), seed, count, as_json, output,
+    generate(system("paper"), lambda s: PaperSession(params, s), seed, count, as_json, output,
              {"cards": cards})
 
 
@@ -95,6 +95,6 @@ def play(
 
     def make() -> PaperSession:
         params = _params(width, height, max_cards, order, kings, start_size, tables)
-        return PaperSession(params, resolve_seed(seed), table_dice, lang)
+        return PaperSession(params, resolve_seed(seed), table_dice)
 
-    run_play(PaperSession, load, make, save, lang, lambda s: render_text(s.paper_map()))
+    run_play(PaperSession, load, make, save, lang, lambda s, lang: render_text(s.paper_map(), lang))

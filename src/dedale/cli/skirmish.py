@@ -51,16 +51,16 @@ def play(
         if side not in other:
             raise DedaleError("error.one_of", param="side", value=side, accepted="lawmen, zombies")
         params = SkirmishParams(scenario, side, rounds=rounds, data=_data(data), **{other[side]: policy})
-        return SkirmishSession(params, resolve_seed(seed), table_dice, lang)
+        return SkirmishSession(params, resolve_seed(seed), table_dice)
 
     run_play(SkirmishSession, load, make, save, lang, show)
 
 
-def show(session: Any) -> str:
+def show(session: Any, lang: str) -> str:
     from dedale.render.zombstone_text import render_text
     from dedale.zombstone.skirmish.view import GameView
 
-    return render_text(GameView.from_json({**session.player_result(), "lang": session.lang}))
+    return render_text(GameView.from_json(session.player_result()), lang)
 
 
 def simulate(
