@@ -93,10 +93,10 @@ def say(value: Any, lang: str = "en") -> str:
 
 
 def pick(labels: str | dict[str, str], lang: str) -> str:
-    """A label in `lang`, else in English, else the first there is."""
-    if isinstance(labels, str):
-        return labels
-    return labels.get(lang) or labels.get("en") or next(iter(labels.values()), "")
+    """A label in `lang`, else in English, else the first there is (a malformed one, from a document, as text)."""
+    if not isinstance(labels, dict):
+        return str(labels)
+    return str(labels.get(lang) or labels.get("en") or next(iter(labels.values()), ""))
 
 
 def check_lang(lang: str) -> str:

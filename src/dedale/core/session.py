@@ -292,9 +292,12 @@ class Session(ABC):
             if event.setdefault("choice", choice.id) != choice.id:
                 raise DedaleError("error.replay_mismatch", event=len(self.events))
             by = policy.name
-        message = choice.message
-        self.log.append({"choice": choice.id, "key": message["t"], **{k: v for k, v in message.items() if k == "args"},
-                         "by": by})
+        message = choice.message  # the choice's words as a message key and its arguments, never text
+        entry: LogEntry = {"choice": choice.id, "key": message["t"]}
+        if "args" in message:
+            entry["args"] = message["args"]
+        entry["by"] = by
+        self.log.append(entry)
         self.apply(choice)
 
     # --- what the player may see ----------------------------------------------------------------

@@ -207,7 +207,7 @@ def item_label(source: str, table: str, item: dict[str, Any], lang: str) -> str:
     """A row kept in a result (`Row.item`) in words: a player's own label, else the shipped one, else its id."""
     if "label" in item:
         return pick(item["label"], lang)
-    return say(data_word(source, table, str(item["id"])), lang)
+    return say(data_word(source, table, str(item.get("id", ""))), lang)
 
 
 def parse_tables(file: str, text: str, source: str = "") -> Iterable[Table]:

@@ -41,6 +41,6 @@ def contents_labels(contents: dict[str, Any], lang: str) -> list[str]:
     for item in [contents, *contents.get("detail", [])]:
         labels.append(item_label("paper", table, item, lang))
         found = shipped_tables("paper").tables.get(table)
-        row = None if found is None else found.row(str(item["id"]))
+        row = None if found is None else found.row(str(item.get("id", "")))
         table = "" if row is None or row.then is None else row.then
     return labels
