@@ -111,12 +111,12 @@ def _keylock() -> System:
     from dedale.render.png import svg_to_png
 
     return System("keylock", KeylockSession, _keylock_load, {
-        ".svg": lambda d, _, lang: render_svg(*d, lang).encode("utf-8"),
-        ".png": lambda d, _, lang: svg_to_png(render_svg(*d, lang)),
-        ".txt": lambda d, _, lang: render_text(*d, lang).encode("utf-8"),
-        ".pdf": lambda d, _, lang: _pdf(render_svg(*d, lang)),
-        ".dot": lambda d, _, lang: render_dot(*d, lang).encode("utf-8"),
-    }, lambda d, lang: render_text(*d, lang))
+        ".svg": lambda d, _, lang: render_svg(d[0], d[1], lang).encode("utf-8"),
+        ".png": lambda d, _, lang: svg_to_png(render_svg(d[0], d[1], lang)),
+        ".txt": lambda d, _, lang: render_text(d[0], d[1], lang).encode("utf-8"),
+        ".pdf": lambda d, _, lang: _pdf(render_svg(d[0], d[1], lang)),
+        ".dot": lambda d, _, lang: render_dot(d[0], d[1], lang).encode("utf-8"),
+    }, lambda d, lang: render_text(d[0], d[1], lang))
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
