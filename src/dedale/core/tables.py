@@ -57,8 +57,9 @@ class Row:
 
     @property
     def own_label(self) -> str | dict[str, str] | None:
-        """A player's own row's label as their file gives it (one text, or a text by language); None for a
-        shipped row, whose label documents look up by id."""
+        """A player's own row's label as their file gives it (one text, or a text by language), which documents
+        keep as it is: it does not depend on the language shown, and only the player's file knows its
+        translations. None for a shipped row, whose label documents look up by id."""
         if self.source:
             return None
         return next(iter(self.labels.values())) if len(self.labels) == 1 else dict(self.labels)
