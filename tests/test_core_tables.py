@@ -50,9 +50,10 @@ def test_dice_indexed_and_nested(tmp_path: Path) -> None:
     row = tables.roll("monsters", Roller(TableSource(["2"]), []), "x")
     assert (row.id, row.get("number"), row.label("fr")) == ("rats", 4, "Rats")
     log: list[dict] = []
-    row = tables.roll("monsters", Roller(TableSource(["5", "lich"]), log), "x", "fr")
+    row = tables.roll("monsters", Roller(TableSource(["5", "lich"]), log), "x")
     assert row.id == "lich" and row.label("fr") == "Liche"
     assert log[1]["pick"] == "lich" and log[1]["weights"] == {"skeleton": 3.0, "lich": 1.0}
+    assert log[0]["decided"]["label"] == {"l": "Undead"}  # a player's own row: its label as the file gives it
 
 
 def test_roll_each_reads_one_die_per_row(tmp_path: Path) -> None:

@@ -145,7 +145,6 @@ def test_board_pages_cover_the_crop_with_their_overlap(dungeon: Dungeon) -> None
 def test_board_pdf_in_french_entered_from_the_west() -> None:
     params = CrawlerParams(start_zone=(0, 2), start_side="W")
     dungeon = CrawlerSession(params, seed=7).run_autopilot().dungeon()
-    dungeon.lang = "fr"
     crop = board_crop(dungeon)
     assert crop.x == -ENTRANCE and crop.w % (dungeon.zone_cells * CELL) == ENTRANCE
-    assert pages_in(board_pdf(dungeon)) == len(board_pages(crop))
+    assert pages_in(board_pdf(dungeon, "fr")) == len(board_pages(crop))

@@ -19,7 +19,7 @@ from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
-from dedale.i18n import word
+from dedale.i18n import LANGUAGES, say, word
 from dedale.render import duel_svg
 from dedale.render.zombstone_svg import render_svg
 from dedale.render.zombstone_text import render_text
@@ -201,7 +201,8 @@ def secret_words(session: SkirmishSession, figures: list[Figure], ids: bool = Tr
     table = session.table_top
 
     def words(figure: Figure) -> set[str]:
-        names = {table.name(figure, session.lang), table.named(figure) or table.name(figure, session.lang)}
+        names = {say(name, lang) for name in (table.name(figure), table.named(figure) or table.name(figure))
+                 for lang in LANGUAGES}
         return names | {figure.profile} if ids else names
 
     profiles = session.result_json()["profiles"]
@@ -219,7 +220,9 @@ def test_skirmish_the_ais_hidden_tokens_are_anonymous_until_spotted(hidden_token
     document = saved(session.player_json())
     jsonschema.validate(document, json.loads(system("zombstone").schema()))
     view = GameView.from_json(document)
-    for where, text in (("json", json.dumps(document)), ("svg", render_svg(view)), ("text", render_text(view))):
+    for where, text in (("json", json.dumps(document, ensure_ascii=False)),
+                        *((f"svg {lang}", render_svg(view, lang=lang)) for lang in LANGUAGES),
+                        *((f"text {lang}", render_text(view, lang)) for lang in LANGUAGES)):
         assert not [w for w in secrets if shows(text, w)], where
     assert sorted(f.id for f in view.figures if f.masked) == sorted(f.id for f in tokens)  # in other places
     own = [f for f in session.state.figures if f.side == side and f.hidden]
@@ -231,7 +234,7 @@ def test_skirmish_the_ais_hidden_tokens_are_anonymous_until_spotted(hidden_token
     text = render_text(GameView.from_json(document))
     log = "\n".join(describe(entry) for entry in document["log"])
     for figure in spotted:
-        name = session.table_top.who(figure)
+        name = say(session.table_top.who(figure))
         assert figure.profile in document["profiles"] and shows(text, name) and shows(log, name)
 
 
@@ -244,8 +247,8 @@ def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy
                 tokens = masked(session)
                 secrets = secret_words(session, tokens, ids=False)
                 named += sum(shows(describe(entry), w) for entry in session.log for w in secrets)
-                seen = "\n".join([describe(e) for e in session.player_log()] + [session.question() or ""]
-                                 + [choice.label for choice in session.choices()])
+                seen = "\n".join([describe(e) for e in session.player_log()] + [say(session.question() or "")]
+                                 + [choice.label() for choice in session.choices()])
                 assert not [w for w in secrets if shows(seen, w)]
                 assert not [c.id for c in session.choices() if c.data.get("figure") in {f.id for f in tokens}]
                 shooter = session.ask.about.get("shooter")

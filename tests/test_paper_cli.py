@@ -75,8 +75,8 @@ def test_play_to_the_end(cli, tmp_path: Path) -> None:  # type: ignore[no-untype
     assert PaperSession.from_json(json.loads(save.read_text())).is_over
 
 
-def paper(seed: int = 3, lang: str = "en") -> PaperMap:
-    return PaperSession(PaperParams(), seed, lang=lang).run_autopilot().paper_map()
+def paper(seed: int = 3) -> PaperMap:
+    return PaperSession(PaperParams(), seed).run_autopilot().paper_map()
 
 
 def test_svg_shows_rooms_doors_and_special_squares() -> None:
@@ -98,4 +98,4 @@ def test_a_loaded_document_renders_like_the_session() -> None:
 
 
 def test_french() -> None:
-    assert "salles" in render_text(paper(3, "fr")) and "Salles" in render_svg(paper(3, "fr"))
+    assert "salles" in render_text(paper(3), "fr") and "Salles" in render_svg(paper(3), lang="fr")

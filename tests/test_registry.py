@@ -17,6 +17,7 @@ import dedale
 from dedale import systems
 from dedale.core.params import Declared, param
 from dedale.core.session import Choice, Session, State
+from dedale.i18n import word
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class CoinSession(Session):
         pass
 
     def rule_choices(self) -> list[Choice]:
-        return [Choice("flip", "Flip the coin")]
+        return [Choice("flip", word("coin.flip"))]
 
     def apply(self, choice: Choice) -> None:
         self.state.faces.append(self.roller.roll("1d2", "coin.flip").total)
@@ -75,8 +76,9 @@ def coin_system() -> systems.System:
 
     return systems.System(
         "coin", CoinParams, CoinSession, lambda document: document["faces"],
-        {".svg": lambda faces, _: svg(faces).encode(), ".txt": lambda faces, _: str(faces).encode()},
-        str, lambda session, _: svg(session.state.faces), lambda session: str(session.state.faces),
+        {".svg": lambda faces, _, lang: svg(faces).encode(), ".txt": lambda faces, _, lang: str(faces).encode()},
+        lambda faces, lang: str(faces), lambda session, _, lang: svg(session.state.faces),
+        lambda session, lang: str(session.state.faces),
         schema_file="schema.json")
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, TableSource
+from dedale.i18n import say
 from dedale.systems import system
 from dedale.zombstone.skirmish import lotow
 from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession
@@ -119,7 +120,7 @@ def test_documents_follow_their_schemas() -> None:
 def test_the_duel_session_plays_one_deal_against_the_ai() -> None:
     duel = DuelSession(DuelParams(added=10, style="bold"), 21)
     assert duel.state.duel is not None and duel.state.duel.stakes == [25, 15]
-    labels = [c.label for c in duel.choices()]
+    labels = [c.label() for c in duel.choices()]
     assert labels[0] in ("Check", "Fold (and flee)") and any(label.startswith("All in") for label in labels)
     duel.run_autopilot()
     assert duel.is_over
@@ -165,16 +166,17 @@ def test_lotow_indecrottable_loses_an_inch_a_wound() -> None:
 @pytest.mark.parametrize("scenario, side", [("ok_corral", "lawmen"), ("high_noon", "zombies")])
 def test_every_question_and_choice_reads_as_words(scenario: str, side: str, lang: str) -> None:
     """What a player sees at each step: the question and every choice, in words (no message key left)."""
-    session = SkirmishSession(SkirmishParams(scenario=scenario, side=side), 12, lang=lang)
+    session = SkirmishSession(SkirmishParams(scenario=scenario, side=side), 12)
     kinds = set()
     for _ in range(400):
         if session.is_over:
             break
-        question = session.question()
+        question = say(session.question() or "", lang)
         assert question and "skirmish." not in question and "{" not in question
         kinds.add(session.ask.kind)  # type: ignore[union-attr]
         for choice in session.choices():
-            assert choice.label and "skirmish." not in choice.label and "dir." not in choice.label, choice.id
+            label = choice.label(lang)
+            assert label and "skirmish." not in label and "dir." not in label, choice.id
         session.auto_step()
     assert {"initiative", "first", "activate", "action", "reroll"} <= kinds
 

@@ -15,6 +15,7 @@ from pokerkit import StandardHighHand
 from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
 from dedale.core.rng import NeedInput, Roller, SeededSource, TableSource
+from dedale.i18n import say
 from dedale.zombstone.skirmish.duel import (
     Action,
     Duel,
@@ -193,8 +194,8 @@ def test_the_state_is_plain_data() -> None:
 
 
 def test_labels_in_both_languages() -> None:
-    assert Action("raise:12", 12, 10).label() == "Raise to $12"
-    assert Action("call", 5, 3).label("fr") == "Suivre 3 $"
+    assert say(Action("raise:12", 12, 10).message) == "Raise to $12"
+    assert say(Action("call", 5, 3).message, "fr") == "Suivre 3 $"
 
 
 def test_the_ai_rates_hands_sensibly() -> None:

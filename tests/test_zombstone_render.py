@@ -162,13 +162,11 @@ def test_text_cartridges_show_white_red_and_lost() -> None:
 
 
 def test_french() -> None:
-    data = document("finished")
-    data["lang"] = "fr"
-    view = GameView.from_json(data)
-    words = texts(ElementTree.fromstring(render_svg(view)))
+    view = GameView.from_json(document("finished"))
+    words = texts(ElementTree.fromstring(render_svg(view, lang="fr")))
     assert "Dédale — Zombstone : OK Corral 1881" in words and "Tour 8 sur 8" in words
     assert "hors de combat" in words and "Vedette" in words and "Légende" in words
-    text = render_text(view)
+    text = render_text(view, "fr")
     assert "Hommes de loi" in text and max(len(line) for line in text.splitlines()) <= 100
 
 
@@ -217,7 +215,7 @@ DELETE = object()
     ("scenario.terrain.2.kind", "lava", "scenario.terrain"),
     ("scenario.name", None, "scenario.name"),
     ("waiting.side", "nobody", "waiting.side"),
-    ("lang", "de", "lang"),
+    ("profiles.deputy.name", 5, "profiles.deputy.name"),
 ])
 def test_a_malformed_document_names_the_field(path: str, value: Any, field: str) -> None:
     data = copy.deepcopy(document("midgame"))

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Request, Roller, SeededSource, TableSource
+from dedale.i18n import say
 from dedale.zombstone.skirmish import fight, turn
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.battlefield import BASE, CONTACT, Battlefield, Terrain
@@ -364,7 +365,8 @@ def test_a_star_killed_makes_every_character_of_its_band_test_guts() -> None:
     wyatt.ticked = 5
     run(t, fight.damage(t, wyatt, 1, cajun), TWO_PAIRS + " " + NOTHING_A)
     assert wyatt.state == "out"
-    assert [args["figure"] for args in notes(t, "guts_passed") + notes(t, "guts_failed")] == ["Virgil Earp", "Deputy"]
+    assert [say(args["figure"]) for args in notes(t, "guts_passed") + notes(t, "guts_failed")] == ["Virgil Earp",
+                                                                                                    "Deputy"]
     assert all(args["why"] == why("star_killed") for args in notes(t, "guts_passed") + notes(t, "guts_failed"))
     assert virgil.state == "ready" and deputy.state == "fleeing" and deputy.pos == pytest.approx((20, 18))
 

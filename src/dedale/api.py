@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from dedale.core.session import Session
+from dedale.i18n import check_lang
 from dedale.systems import System, names, system, system_of
 
 
@@ -45,33 +46,39 @@ class Result:
         """The document as JSON text, as the CLI writes it."""
         return json.dumps(self._document, ensure_ascii=False, indent=2) + "\n"
 
-    def svg(self, **options: Any) -> str:
-        """The picture as SVG text (`cards=True`: the paper dungeon's card of each feature)."""
-        return self.export(".svg", **options).decode("utf-8")
+    def svg(self, lang: str = "en", **options: Any) -> str:
+        """The picture as SVG text, its words in `lang` (`cards=True`: the paper dungeon's card of each
+        feature)."""
+        return self.export(".svg", lang, **options).decode("utf-8")
 
-    def png(self, **options: Any) -> bytes:
-        """The picture as PNG (needs cairo)."""
-        return self.export(".png", **options)
+    def png(self, lang: str = "en", **options: Any) -> bytes:
+        """The picture as PNG (needs the render extra)."""
+        return self.export(".png", lang, **options)
 
-    def pdf(self, **options: Any) -> bytes:
-        """The picture on a PDF page (needs cairo)."""
-        return self.export(".pdf", **options)
+    def pdf(self, lang: str = "en", **options: Any) -> bytes:
+        """The picture on a PDF page (needs the render extra)."""
+        return self.export(".pdf", lang, **options)
 
-    def text(self) -> str:
-        """The plain-text view the terminal shows."""
-        return self._system.text(self._system.load(self._document))
+    def text(self, lang: str = "en") -> str:
+        """The plain-text view the terminal shows, in `lang`.
 
-    def export(self, ext: str, **options: Any) -> bytes:
-        """The document in a file format by its extension: .json, .svg, .png, .txt, .pdf (.dot: key-lock)."""
+        >>> print(generate("crawler", seed=4, size="2d6").text("fr").splitlines()[0])
+        graine 4 · salles posées : 10 sur 10 · la salle du boss est atteinte
+        """
+        return self._system.text(self._system.load(self._document), check_lang(lang))
+
+    def export(self, ext: str, lang: str = "en", **options: Any) -> bytes:
+        """The document in a file format by its extension: .json, .svg, .png, .txt, .pdf (.dot: key-lock);
+        the document holds no words, the pictures and the text are worded in `lang` (en or fr)."""
         from dedale.core.errors import DedaleError
 
         ext = ext.lower() if ext.startswith(".") else f".{ext.lower()}"
         if ext != ".json" and ext not in self._system.formats:
             accepted = " ".join([".json", *self._system.formats])
             raise DedaleError("error.output", value=ext, accepted=accepted)
-        return self._system.export(self._document, ext, options)
+        return self._system.export(self._document, ext, options, check_lang(lang))
 
-    def save(self, path: str | Path, **options: Any) -> Path:
+    def save(self, path: str | Path, lang: str = "en", **options: Any) -> Path:
         """Write the result to `path` in the format its extension names (never a half-written file).
 
         >>> import pathlib, tempfile
@@ -82,7 +89,7 @@ class Result:
         from dedale.core.files import write_atomic
 
         target = Path(path)
-        write_atomic(target, self.export(target.suffix, **options))
+        write_atomic(target, self.export(target.suffix, lang, **options))
         return target
 
     def play(self) -> Session:

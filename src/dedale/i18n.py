@@ -1,13 +1,29 @@
-"""Message catalogues in English and French (`locales/*.toml`), looked up by dotted key."""
+"""Message catalogues in English and French (`locales/*.toml`), looked up by dotted key, and the words that
+documents keep instead of text.
+
+A document never holds text in a language: where a face will show words, it keeps a *word*, worded only
+when shown (`say`), in whatever language the reader asks for:
+
+- `{"t": key, "args": {...}}`: a message of the catalogues (`word`); its arguments may be words too;
+- `{"data": [source, kind, id]}`: the label of an item of the shipped data, a table row or a profile
+  (`data_word`), looked up in the shipped files by id;
+- `{"l": label}`: a player's own label, from their table or data files, kept as they gave it (`given`): it
+  does not depend on the language shown, and has only the translations they wrote.
+"""
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from functools import cache
 from importlib import resources
 from typing import Any
 
 LANGUAGES = ("en", "fr")
+Word = dict[str, Any]
+# Where the shipped data's labels are looked up (`shipped_label(source, kind, id)`), by source: the tables'
+# systems read their TOML tables (core.tables); the skirmish its catalogue.
+_DATA = {"zombstone": "dedale.zombstone.skirmish.catalogue"}
 
 
 def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
@@ -26,24 +42,61 @@ def catalogue(lang: str) -> dict[str, str]:
     return _flatten(tomllib.loads(text))
 
 
-def t(key: str, lang: str = "en", **args: Any) -> str:
+def t(key: str, lang: str = "en", /, **args: Any) -> str:
     """The message `key` in `lang` (falling back to English, then to the key itself), formatted. An
-    argument given as `word(key)` is itself translated: logs keep words as keys, readable in any language."""
+    argument given as a word (`word`, `data_word`, `given`), or a list of words, is itself worded in `lang`."""
     template = catalogue(lang).get(key) if lang in LANGUAGES else None
     if template is None:
         template = catalogue("en").get(key, key)
     for name, value in args.items():
-        if isinstance(value, dict) and "t" in value:
-            args[name] = t(value["t"], lang)
+        if is_word(value):
+            args[name] = say(value, lang)
+        elif isinstance(value, list) and value and all(map(is_word, value)):  # words in a row
+            args[name] = ", ".join(say(each, lang) for each in value)
     try:
         return template.format(**args)
     except (KeyError, IndexError, ValueError):
         return template
 
 
-def word(key: str) -> dict[str, str]:
-    """A message argument to translate when the message is shown (see `t`)."""
-    return {"t": key}
+def word(key: str, /, **args: Any) -> Word:
+    """A message to word when it is shown (see `t`)."""
+    return {"t": key, "args": args} if args else {"t": key}
+
+
+def data_word(source: str, kind: str, item: str) -> Word:
+    """The label of a shipped data item (`source` "crawler", `kind` a table, `item` a row id), looked up when
+    shown."""
+    return {"data": [source, kind, item]}
+
+
+def given(label: str | dict[str, str]) -> Word:
+    """A player's own label, as their file gives it (one text, or a text by language)."""
+    return {"l": label}
+
+
+def is_word(value: Any) -> bool:
+    return isinstance(value, dict) and ("t" in value or "data" in value or "l" in value)
+
+
+def say(value: Any, lang: str = "en") -> str:
+    """A word (or a plain value: a number, a card, a proper name) in `lang`."""
+    if not is_word(value):
+        return str(value)
+    if "t" in value:
+        return t(value["t"], lang, **value.get("args", {}))
+    if "l" in value:
+        return pick(value["l"], lang)
+    source, kind, item = value["data"]
+    labels = importlib.import_module(_DATA.get(source, "dedale.core.tables")).shipped_label(source, kind, item)
+    return item if labels is None else pick(labels, lang)
+
+
+def pick(labels: str | dict[str, str], lang: str) -> str:
+    """A label in `lang`, else in English, else the first there is (a malformed one, from a document, as text)."""
+    if not isinstance(labels, dict):
+        return str(labels)
+    return str(labels.get(lang) or labels.get("en") or next(iter(labels.values()), ""))
 
 
 def check_lang(lang: str) -> str:

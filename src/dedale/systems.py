@@ -17,7 +17,7 @@ from dedale.core.params import Declared
 from dedale.core.session import Choice, Session
 from dedale.core.tables import TableSet
 
-Picture = Callable[[Any, list[Choice]], str]  # a live session and the choices listed -> its SVG, choices marked
+Picture = Callable[[Any, list[Choice], str], str]  # a live session, the choices listed, a language -> its SVG
 
 
 @dataclass(frozen=True)
@@ -26,27 +26,29 @@ class System:
     params: type[Declared]
     session: type[Session]
     load: Callable[[Any], Any]  # a result document -> the model the renderers draw
-    formats: dict[str, Callable[[Any, dict[str, Any]], bytes]]  # extension -> render (model, drawing options)
-    text: Callable[[Any], str]
-    picture: Picture  # what a page shows of a live session
-    show: Callable[[Any], str]  # what the terminal shows of a live session
+    # extension -> render (model, drawing options, language); documents hold no words, pictures do
+    formats: dict[str, Callable[[Any, dict[str, Any], str], bytes]]
+    text: Callable[[Any, str], str]  # (model, language) -> the terminal's view
+    picture: Picture  # what a page shows of a live session, choices marked on it
+    show: Callable[[Any, str], str]  # what the terminal shows of a live session
     tables: Callable[[str | None], TableSet] | None = None  # the player's folder (or None) -> checked tables
     schema_file: str = "schema.json"
     generates: bool = True  # the CLI's `dedale SYSTEM` generates by the autopilot (else: `play` and extras)
     cli: str | None = None  # a module adding commands of its own: `extend(app)`
     drawing: tuple[tuple[str, str], ...] = ()  # options of its pictures: (name, help), e.g. the paper's cards
-    details: Callable[[Any], str] | None = None  # more for a page to show beside the picture (an analysis)
+    details: Callable[[Any, str], str] | None = None  # more for a page to show beside the picture (an analysis)
     hint: str | None = None  # a message key: how to play on its picture (click a hex)
 
     @property
     def package(self) -> str:
         return self.session.__module__.rsplit(".", 1)[0]
 
-    def export(self, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None) -> bytes:
-        """A result document in a file format: .json as it is, the others drawn."""
+    def export(self, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None,
+               lang: str = "en") -> bytes:
+        """A result document in a file format: .json as it is, the others drawn in `lang`."""
         if ext == ".json":
             return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-        return self.formats[ext](self.load(document), options or {})
+        return self.formats[ext](self.load(document), options or {}, lang)
 
     @property
     def cli_path(self) -> tuple[str, ...]:
@@ -71,23 +73,24 @@ def _crawler() -> System:
     from dedale.render.crawler_text import render_text
     from dedale.render.png import svg_to_png
 
-    def picture(session: Any, listed: list[Choice]) -> str:
-        highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label)
+    def picture(session: Any, listed: list[Choice], lang: str) -> str:
+        highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label(lang))
                       for n, c in enumerate(listed, 1) if c.data.get("kind") == "place"]
-        return render_svg(session.dungeon(), highlights)
+        return render_svg(session.dungeon(), highlights, lang=lang)
 
     return System("crawler", CrawlerParams, CrawlerSession, Dungeon.from_json, {
-        ".svg": lambda d, _: render_svg(d).encode("utf-8"),
-        ".png": lambda d, _: svg_to_png(render_svg(d)),
-        ".txt": lambda d, _: render_text(d).encode("utf-8"),
+        ".svg": lambda d, _, lang: render_svg(d, lang=lang).encode("utf-8"),
+        ".png": lambda d, _, lang: svg_to_png(render_svg(d, lang=lang)),
+        ".txt": lambda d, _, lang: render_text(d, lang=lang).encode("utf-8"),
         ".pdf": _crawler_pdf,
-    }, render_text, picture, lambda s: render_text(s.dungeon(), s.focus()), load_tables, cli="dedale.cli.crawler")
+    }, lambda d, lang: render_text(d, lang=lang), picture, lambda s, lang: render_text(s.dungeon(), s.focus(), lang),
+        load_tables, cli="dedale.cli.crawler")
 
 
-def _crawler_pdf(dungeon: Any, _: dict[str, Any]) -> bytes:
+def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
     from dedale.render.crawler_pdf import board_pdf  # loads cairo: only when a PDF is asked for
 
-    return board_pdf(dungeon)
+    return board_pdf(dungeon, lang)
 
 
 def _paper() -> System:
@@ -100,11 +103,12 @@ def _paper() -> System:
     from dedale.render.png import svg_to_png
 
     return System("paper", PaperParams, PaperSession, PaperMap.from_json, {
-        ".svg": lambda m, o: render_svg(m, bool(o.get("cards"))).encode("utf-8"),
-        ".png": lambda m, o: svg_to_png(render_svg(m, bool(o.get("cards")))),
-        ".txt": lambda m, _: render_text(m).encode("utf-8"),
-        ".pdf": lambda m, o: _pdf(render_svg(m, bool(o.get("cards")))),
-    }, render_text, lambda s, _: render_svg(s.paper_map()), lambda s: render_text(s.paper_map()), load_tables,
+        ".svg": lambda m, o, lang: render_svg(m, bool(o.get("cards")), lang).encode("utf-8"),
+        ".png": lambda m, o, lang: svg_to_png(render_svg(m, bool(o.get("cards")), lang)),
+        ".txt": lambda m, _, lang: render_text(m, lang).encode("utf-8"),
+        ".pdf": lambda m, o, lang: _pdf(render_svg(m, bool(o.get("cards")), lang)),
+    }, render_text, lambda s, _, lang: render_svg(s.paper_map(), lang=lang),
+        lambda s, lang: render_text(s.paper_map(), lang), load_tables,
         drawing=(("cards", "Draw the card that made each feature."),))
 
 
@@ -116,21 +120,25 @@ def _hexcrawl() -> System:
     from dedale.render.hex_svg import render_svg
     from dedale.render.hex_text import render_text
 
-    def picture(session: Any, listed: list[Choice]) -> str:
-        links = {tuple(c.data["hex"]): (c.id, c.label) for c in listed if c.data.get("kind") == "move"}
-        return render_svg(session.hex_map(), links)
+    def picture(session: Any, listed: list[Choice], lang: str) -> str:
+        links = {tuple(c.data["hex"]): (c.id, c.label(lang)) for c in listed if c.data.get("kind") == "move"}
+        return render_svg(session.hex_map(), links, lang)
 
     return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, _pictures(render_svg, render_text),
-                  render_text, picture, lambda s: render_text(s.hex_map()), load_tables, hint="web.click_hex")
+                  render_text, picture, lambda s, lang: render_text(s.hex_map(), lang), load_tables,
+                  hint="web.click_hex")
 
 
-def _pictures(draw: Callable[[Any], str], text: Callable[[Any], str]) -> dict[str, Callable[[Any, dict[str, Any]],
-                                                                                            bytes]]:
-    """The formats of a result drawn by one SVG function: .svg, .png and .pdf from it, .txt from `text`."""
+def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict[
+        str, Callable[[Any, dict[str, Any], str], bytes]]:
+    """The formats of a result drawn by one SVG function (`draw(model, lang=...)`): .svg, .png and .pdf from it,
+    .txt from `text`."""
     from dedale.render.png import svg_to_png
 
-    return {".svg": lambda m, _: draw(m).encode("utf-8"), ".png": lambda m, _: svg_to_png(draw(m)),
-            ".txt": lambda m, _: text(m).encode("utf-8"), ".pdf": lambda m, _: _pdf(draw(m))}
+    return {".svg": lambda m, _, lang: draw(m, lang=lang).encode("utf-8"),
+            ".png": lambda m, _, lang: svg_to_png(draw(m, lang=lang)),
+            ".txt": lambda m, _, lang: text(m, lang).encode("utf-8"),
+            ".pdf": lambda m, _, lang: _pdf(draw(m, lang=lang))}
 
 
 def _keylock() -> System:
@@ -142,14 +150,14 @@ def _keylock() -> System:
     from dedale.render.png import svg_to_png
 
     return System("keylock", KeylockParams, KeylockSession, _keylock_load, {
-        ".svg": lambda d, _: render_svg(*d).encode("utf-8"),
-        ".png": lambda d, _: svg_to_png(render_svg(*d)),
-        ".txt": lambda d, _: render_text(*d).encode("utf-8"),
-        ".pdf": lambda d, _: _pdf(render_svg(*d)),
-        ".dot": lambda d, _: render_dot(*d).encode("utf-8"),
-    }, lambda d: render_text(*d), lambda s, _: render_svg(s.diagram, s.analysis),
-        lambda s: render_text(s.diagram, s.analysis), cli="dedale.cli.keylock",
-        details=lambda s: analysis_text(s.diagram, s.analysis))
+        ".svg": lambda d, _, lang: render_svg(d[0], d[1], lang).encode("utf-8"),
+        ".png": lambda d, _, lang: svg_to_png(render_svg(d[0], d[1], lang)),
+        ".txt": lambda d, _, lang: render_text(d[0], d[1], lang).encode("utf-8"),
+        ".pdf": lambda d, _, lang: _pdf(render_svg(d[0], d[1], lang)),
+        ".dot": lambda d, _, lang: render_dot(d[0], d[1], lang).encode("utf-8"),
+    }, lambda d, lang: render_text(d[0], d[1], lang), lambda s, _, lang: render_svg(s.diagram, s.analysis, lang),
+        lambda s, lang: render_text(s.diagram, s.analysis, lang), cli="dedale.cli.keylock",
+        details=lambda s, lang: analysis_text(s.diagram, s.analysis, lang))
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
@@ -170,14 +178,14 @@ def _zombstone() -> System:
     from dedale.zombstone.skirmish.view import GameView
 
     def view(session: Any) -> GameView:
-        return GameView.from_json({**session.player_result(), "lang": session.lang})
+        return GameView.from_json(session.player_result())
 
-    def picture(session: Any, listed: list[Choice]) -> str:
-        links = {c.id: {**c.data, "label": c.label} for c in listed if "to" in c.data or "figure" in c.data}
-        return render_svg(view(session), links)
+    def picture(session: Any, listed: list[Choice], lang: str) -> str:
+        links = {c.id: {**c.data, "label": c.label(lang)} for c in listed if "to" in c.data or "figure" in c.data}
+        return render_svg(view(session), links, lang)
 
     return System("zombstone", SkirmishParams, SkirmishSession, GameView.from_json,
-                  _pictures(render_svg, render_text), render_text, picture, lambda s: render_text(view(s)),
+                  _pictures(render_svg, render_text), render_text, picture, lambda s, lang: render_text(view(s), lang),
                   generates=False, cli="dedale.cli.zombstone")
 
 
@@ -186,10 +194,10 @@ def _duel() -> System:
     from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession, load_duel
 
     def view(session: Any) -> dict[str, Any]:
-        return {**session.player_result(), "seed": session.player_seed(), "lang": session.lang}
+        return {**session.player_result(), "seed": session.player_seed()}
 
     return System("zombstone-duel", DuelParams, DuelSession, load_duel, _pictures(render_svg, render_text),
-                  render_text, lambda s, _: render_svg(view(s)), lambda s: render_text(view(s)),
+                  render_text, lambda s, _, lang: render_svg(view(s), lang), lambda s, lang: render_text(view(s), lang),
                   schema_file="duel_schema.json", generates=False)
 
 

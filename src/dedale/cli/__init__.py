@@ -81,7 +81,7 @@ def render_file(
     for path in output or []:
         output_format(path, found)
     if not output:
-        typer.echo(found.text(found.load(data)))
+        typer.echo(found.text(found.load(data), lang))
     for path in output or []:
         write_atomic(Path(path), render(data, Path(path).suffix.lower(), found, {"cards": cards}))
 

@@ -99,7 +99,8 @@ def batch_path(pattern: str, seed: int, system: System) -> Path:
 
 
 def render(document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None) -> bytes:
-    return system.export(document, ext, options)
+    """A document in a file format, its words in the language the command was given (`--lang`)."""
+    return system.export(document, ext, options, current_lang())
 
 
 @contextmanager
@@ -131,5 +132,5 @@ def generate(system: System, make: Callable[[int], Session], seed: int | None, c
             if as_json:
                 typer.echo(json.dumps(document, ensure_ascii=False, indent=2 if count == 1 else None))
             elif output is None:
-                typer.echo(system.text(system.load(document)))
+                typer.echo(system.text(system.load(document), current_lang()))
             advance()

@@ -22,9 +22,8 @@ def _analyse(document: Path, as_json: bool, lang: str) -> None:
 
     set_lang(lang)
     diagram = Diagram.from_json(read_json(document))
-    diagram.lang = lang
     analysis = analyse(diagram)
-    typer.echo(json.dumps(analysis, indent=2) if as_json else analysis_text(diagram, analysis))
+    typer.echo(json.dumps(analysis, indent=2) if as_json else analysis_text(diagram, analysis, lang))
 
 
 def analyse_file(document: Annotated[Path, typer.Argument(help="A key-lock diagram saved as JSON.")],
@@ -55,7 +54,7 @@ def nest(
     outer_data = read_json(outer)
     nested = nest_diagrams(Diagram.from_json(outer_data), Diagram.from_json(read_json(inner)), edge)
     document = {"format": "dedale/keylock", "version": KeylockSession.version, "generator": "keylock",
-                "seed": outer_data.get("seed"), "params": outer_data.get("params"), "lang": lang, "nested": True,
+                "seed": outer_data.get("seed"), "params": outer_data.get("params"), "nested": True,
                 "sets": [s.to_json() for s in nested.sets], "nodes": [n.to_json() for n in nested.nodes],
                 "analysis": analyse(nested), "events": [], "log": []}
     write_atomic(Path(output), render(document, ext, found))

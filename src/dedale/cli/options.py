@@ -57,7 +57,7 @@ def _generate_command(spec: System) -> Callable[..., None]:
         set_lang(lang)
         drawing = {name: values.pop(name) for name, _ in spec.drawing}
         params = spec.params.from_options(values)
-        generate(spec, lambda s: spec.session(params, s, lang=lang), seed, count, as_json, output, drawing)
+        generate(spec, lambda s: spec.session(params, s), seed, count, as_json, output, drawing)
 
     return with_params(command, spec, [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=False,
                                                          annotation=Annotated[bool, typer.Option(f"--{name}", help=h)])
@@ -73,7 +73,7 @@ def _play_command(spec: System) -> Callable[..., None]:
         set_lang(lang)
 
         def make() -> Any:
-            return spec.session(spec.params.from_options(values), resolve_seed(seed), table_dice, lang)
+            return spec.session(spec.params.from_options(values), resolve_seed(seed), table_dice)
 
         play(spec.session, load, make, save, lang, spec.show)
 

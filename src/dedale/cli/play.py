@@ -16,17 +16,17 @@ from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe, describe_request
 from dedale.core.numbers import whole
 from dedale.core.session import Session
-from dedale.i18n import t
+from dedale.i18n import say, t
 
 COMMANDS = ("u", "a", "s", "q", "?")
 
 
 class Player:
-    def __init__(self, session: Session, show: Callable[[Session], str], save_to: Path) -> None:
+    def __init__(self, session: Session, show: Callable[[Session, str], str], save_to: Path, lang: str) -> None:
         self.session = session
-        self.show = show
+        self.show = show  # (session, language) -> its view
         self.save_to = save_to
-        self.lang = session.lang
+        self.lang = lang
         self.shown = 0  # log entries already printed
 
     def say(self, key: str, **args: object) -> None:
@@ -44,7 +44,7 @@ class Player:
         while True:
             session = self.session
             if show_map and session.pending is None:
-                typer.echo(self.show(session))
+                typer.echo(self.show(session, self.lang))
             self._print_log()
             if session.is_over:
                 self.say("play.over")
@@ -75,10 +75,10 @@ class Player:
                      accepted=accepted) + " "
         question = session.question()
         if question:
-            typer.echo(question)
+            typer.echo(say(question, self.lang))
         for number, choice in enumerate(session.choices(), 1):
             key = f" [{choice.data['key']}]" if "key" in choice.data else ""
-            typer.echo(f"  {number:>3}. {choice.label}{key}")
+            typer.echo(f"  {number:>3}. {choice.label(self.lang)}{key}")
         return t("play.choose", self.lang, count=len(session.choices())) + " "
 
     def _turn(self, line: str) -> bool:
@@ -143,14 +143,10 @@ def _accepted(options: tuple[str, ...]) -> str:
 
 
 def play(session_class: type[Session], load: Path | None, make: Callable[[], Session], save: Path | None,
-         lang: str, show: Callable[[Any], str]) -> None:
-    """The `SYSTEM play` command: resume a saved session or start one, and play it to the end."""
+         lang: str, show: Callable[[Any, str], str]) -> None:
+    """The `SYSTEM play` command: resume a saved session or start one, and play it to the end in `lang`
+    (whatever language it was played in before: a session has none)."""
     from dedale.core.files import read_json
 
-    if load is not None:
-        session = session_class.from_json(read_json(load))
-        if session.lang != lang:
-            session = session_class.replay(session.params, session.seed, session.events, session.table, lang)
-    else:
-        session = make()
-    Player(session, show, save or load or Path(f"dedale-{session.system}-{session.seed}.json")).run()
+    session = session_class.from_json(read_json(load)) if load is not None else make()
+    Player(session, show, save or load or Path(f"dedale-{session.system}-{session.seed}.json"), lang).run()

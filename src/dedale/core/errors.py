@@ -24,9 +24,15 @@ class DedaleError(Exception):
         self.args_ = args
 
     def message(self, lang: str = "en") -> str:
-        from dedale.i18n import t
+        from dedale.i18n import say
 
-        return t(self.key, lang, **{name: _short(value) for name, value in self.args_.items()})
+        return say(self.as_word(), lang)
+
+    def as_word(self) -> dict[str, Any]:
+        """The message as a word (`i18n.word`), for a message that quotes this one in any language."""
+        from dedale.i18n import word
+
+        return word(self.key, **{name: _short(value) for name, value in self.args_.items()})
 
     def __str__(self) -> str:
         return self.message()

@@ -1,4 +1,5 @@
-"""One line of text for each log entry, in the player's language (the terminal and the web show these)."""
+"""One line of text for each log entry, in the player's language (the terminal and the web show these): a
+log keeps message keys and words (`i18n.word`), never text, so the same log reads in every language."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def describe(entry: LogEntry, lang: str = "en") -> str:
         return f"{what}: {entry['roll']} → {shown}{total}{_decided(entry, lang)}"
     if "choice" in entry:
         by = "" if entry.get("by", "player") == "player" else t("log.by_autopilot", lang)
-        return f"▶ {entry.get('label', entry['choice'])}{by}"
+        return f"▶ {t(entry['key'], lang, **entry.get('args', {}))}{by}"
     if "note" in entry:
         return "· " + t(entry["note"], lang, **args)
     if "pick" in entry:

@@ -11,6 +11,10 @@ roll. It is replayable from its seed, its parameters and its list of events:
 Undo is a replay without the last event. In table mode, when the rules need a result nobody has entered,
 the action in progress is rolled back and `pending` says what to enter; `choices()` then lists the
 possible results (`enter:1` ... `enter:8`) and entering the last one needed completes the action.
+
+A session has no language: what it says (its choices, its questions, its log) it keeps as words
+(`i18n.word`), a message key and its arguments, worded by the faces in the reader's language; the same
+seed and events give the same document whoever plays them.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any, ClassVar, Protocol, Self
 
 from dedale.core.errors import DedaleError
 from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource
+from dedale.i18n import Word, say, word
 
 Event = dict[str, Any]
 ENTER = "enter:"
@@ -39,21 +44,28 @@ def check_format(data: Any, system: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Choice:
-    """A legal choice: a stable `id`, a human `label`, and `data` saying what it points at (for UIs).
+    """A legal choice: a stable `id`, what it says (a message: `i18n.word(key, **args)`), and `data` saying
+    what it points at (for UIs). `label(lang)` words it for a face.
 
-    >>> Choice("reroll", "Roll the tile again", {"kind": "reroll"}).label
-    'Roll the tile again'
+    >>> from dedale.i18n import word
+    >>> reroll = Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"})
+    >>> reroll.label("en"), reroll.label("fr")
+    ('Reroll the D8', 'Relancer le D8')
 
-    The label may be given as a function, called only when the label is read: sessions list many
-    choices at every step, and an autopilot reads none of their labels but the one it picks."""
+    The message may be given as a function, called only when the message is read: sessions list many
+    choices at every step, and an autopilot reads none of their messages but the one it picks (for the
+    log)."""
 
     id: str
-    text: str | Callable[[], str]
+    says: Word | Callable[[], Word]
     data: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def label(self) -> str:
-        return self.text if isinstance(self.text, str) else self.text()
+    def message(self) -> Word:
+        return self.says() if callable(self.says) else self.says
+
+    def label(self, lang: str = "en") -> str:
+        return say(self.message, lang)
 
 
 class Policy(Protocol):
@@ -98,13 +110,12 @@ class Session(ABC):
     table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
     policies: ClassVar[dict[str, Callable[[Any], Policy]]] = {}
 
-    def __init__(self, params: Any, seed: int, table: bool = False, lang: str = "en") -> None:
+    def __init__(self, params: Any, seed: int, table: bool = False) -> None:
         if table and not self.table_mode:
             raise DedaleError("error.no_table_mode", system=self.system)
         self.params = params
         self.seed = seed
         self.table = table
-        self.lang = lang
         self.events: list[Event] = []
         self.pending: Request | None = None
         self._source: SeededSource | TableSource = TableSource() if table else SeededSource(seed)
@@ -157,8 +168,8 @@ class Session(ABC):
         hex) and say here how each reads."""
         return entry
 
-    def question(self) -> str | None:
-        """What the current choice is about, in words, when the choices alone do not say it."""
+    def question(self) -> Word | None:
+        """What the current choice is about (a message), when the choices alone do not say it."""
         return None
 
     def has_secrets(self) -> bool:
@@ -178,7 +189,8 @@ class Session(ABC):
 
     def choices(self) -> list[Choice]:
         if self.pending is not None:
-            return [Choice(ENTER + option, option, {"kind": "enter"}) for option in self.pending.options]
+            return [Choice(ENTER + option, word("log.option", value=option), {"kind": "enter"})
+                    for option in self.pending.options]
         if self._choices is None:
             self._choices = [] if self.over else self.rule_choices()
         return self._choices
@@ -237,7 +249,7 @@ class Session(ABC):
             if isinstance(self._source, TableSource):
                 del self._source.entries[len(self._source.entries) - ("enter" in event):]
             else:  # the state may be half-changed: rebuild it
-                self.__dict__.update(self.replay(self.params, self.seed, self.events, False, self.lang).__dict__)
+                self.__dict__.update(self.replay(self.params, self.seed, self.events).__dict__)
             raise
 
     def autopilot(self, name: str = "default") -> Policy:
@@ -257,7 +269,7 @@ class Session(ABC):
         """Forget the last event by replaying the others."""
         if not self.events:
             raise DedaleError("error.nothing_to_undo")
-        replayed = type(self).replay(self.params, self.seed, self.events[:-1], self.table, self.lang)
+        replayed = type(self).replay(self.params, self.seed, self.events[:-1], self.table)
         self.__dict__.update(replayed.__dict__)
 
     # --- running an action ---------------------------------------------------------------------
@@ -306,7 +318,12 @@ class Session(ABC):
             if event.setdefault("choice", choice.id) != choice.id:
                 raise DedaleError("error.replay_mismatch", event=len(self.events))
             by = policy.name
-        self.log.append({"choice": choice.id, "label": choice.label, "by": by})
+        message = choice.message  # the choice's words as a message key and its arguments, never text
+        entry: LogEntry = {"choice": choice.id, "key": message["t"]}
+        if "args" in message:
+            entry["args"] = message["args"]
+        entry["by"] = by
+        self.log.append(entry)
         self.apply(choice)
 
     # --- what the player may see ----------------------------------------------------------------
@@ -352,7 +369,7 @@ class Session(ABC):
     def _repr_svg_(self) -> str:
         from dedale.systems import system
 
-        return system(self.system).picture(self, self.choices())
+        return system(self.system).picture(self, self.choices(), "en")
 
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
@@ -361,7 +378,6 @@ class Session(ABC):
             "generator": self.system,
             "seed": self.seed,
             "params": self.params.to_json(),
-            "lang": self.lang,
             "table_dice": self.table,
             "over": self.is_over,
             **self.result_json(),
@@ -374,9 +390,8 @@ class Session(ABC):
         return document
 
     @classmethod
-    def replay(cls, params: Any, seed: int, events: list[Event], table: bool = False,
-               lang: str = "en") -> Self:
-        session = cls(params, seed, table, lang)
+    def replay(cls, params: Any, seed: int, events: list[Event], table: bool = False) -> Self:
+        session = cls(params, seed, table)
         for number, event in enumerate(events, 1):
             try:
                 if "enter" in event:
@@ -392,7 +407,7 @@ class Session(ABC):
             except DedaleError as exc:
                 if exc.key == "error.replay_mismatch":
                     raise
-                raise DedaleError("error.event_rejected", event=number, reason=exc.message(lang)) from None
+                raise DedaleError("error.event_rejected", event=number, reason=exc.as_word()) from None
         return session
 
     @classmethod
@@ -413,15 +428,28 @@ class Session(ABC):
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
-        """Rebuild a session from its JSON by replaying its events, and check it matches what was saved."""
-        params = cls.check_document(data)
-        from dedale.i18n import check_lang
+        """Rebuild a session from its JSON by replaying its events, and check it matches what was saved.
 
-        lang = check_lang(str(data.get("lang", "en")))
-        session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)), lang)
+        A document saved before documents were free of language carries its `lang` and kept words as text
+        (labels, names, a log's arguments): it is checked without the fields that held words."""
+        params = cls.check_document(data)
+        session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)))
         saved = {key: data[key] for key in ("log", *session.result_json()) if key in data}
         replayed = json.loads(json.dumps(session.to_json()))
+        old = "lang" in data
         for key, value in saved.items():
-            if replayed[key] != value:
+            if (_unworded(replayed[key]) != _unworded(value)) if old else replayed[key] != value:
                 raise DedaleError("error.save_mismatch", field=key)
         return session
+
+
+# Fields that held text in the player's language in documents older than language-free ones.
+_WORDED = frozenset({"label", "vegetation_label", "name", "key", "args", "decided"})
+
+
+def _unworded(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _unworded(item) for key, item in value.items() if key not in _WORDED}
+    if isinstance(value, list):
+        return [_unworded(item) for item in value]
+    return value

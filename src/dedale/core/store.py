@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     seed TEXT NOT NULL,            -- up to 2^64 - 1: more than SQLite's signed integers hold
     params TEXT NOT NULL,          -- JSON
     table_dice INTEGER NOT NULL,
-    lang TEXT NOT NULL,
+    lang TEXT NOT NULL,            -- unused: sessions have no language (kept so that older files still open)
     created REAL NOT NULL,
     updated REAL NOT NULL          -- and ADDED's columns
 );
@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 
-COLUMNS = "id, system, name, seed, params, table_dice, lang, created, updated, over, hides"
+COLUMNS = "id, system, name, seed, params, table_dice, created, updated, over, hides"
 WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
 # Columns added since the first files, to a new file as to an old one: whether the session has ended, and
 # whether something is hidden from its player (its seed is then not shown in lists).
@@ -69,7 +69,6 @@ class Record:
     seed: int
     params: dict[str, Any]
     table_dice: bool
-    lang: str
     created: float
     updated: float
     over: bool = False
@@ -132,14 +131,14 @@ class Store:
                 raise
             self.db.execute("COMMIT")
 
-    def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool, lang: str,
+    def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool,
                name: str, events: list[Event] = (), over: bool = False,  # type: ignore[assignment]
                hides: bool = False) -> str:
         session_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction() as db:
-            db.execute(f"INSERT INTO sessions ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (session_id, system, name, str(seed), json.dumps(params), int(table_dice), lang, now, now,
+            db.execute(f"INSERT INTO sessions ({COLUMNS}, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')",
+                       (session_id, system, name, str(seed), json.dumps(params), int(table_dice), now, now,
                         int(over), int(hides)))
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, i, json.dumps(e)) for i, e in enumerate(events)])
@@ -234,8 +233,8 @@ class Store:
 
 
 def _record(row: tuple[Any, ...], steps: int) -> Record:
-    return Record(row[0], row[1], row[2], int(row[3]), json.loads(row[4]), bool(row[5]), row[6], row[7], row[8],
-                  bool(row[9]), bool(row[10]), steps)
+    return Record(row[0], row[1], row[2], int(row[3]), json.loads(row[4]), bool(row[5]), row[6], row[7],
+                  bool(row[8]), bool(row[9]), steps)
 
 
 class Sessions:
@@ -277,7 +276,7 @@ class Sessions:
 
     def add(self, session: Session, name: str) -> str:
         session_id = self.store.create(session.system, session.seed, session.params.to_json(), session.table,
-                                       session.lang, name, session.events, session.is_over, session.hides())
+                                       name, session.events, session.is_over, session.hides())
         self._keep(session_id, session)
         return session_id
 

@@ -15,6 +15,9 @@ A file holds one or more tables, each a top-level TOML table:
 
 A system's shipped tables live in its package (`dedale/SYSTEM/data/tables`); a player's folder replaces
 files of the same name and adds new ones. Every error names the file, the entry and what is wrong.
+
+Documents keep a row by its id (`Row.item`, `Row.word`) and its label is looked up in the shipped tables when
+shown, in the language asked; a player's own row keeps its label as their file gives it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 from dedale.core.dice import DiceExpr
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
+from dedale.i18n import Word, data_word, given, pick, say
 
 _ROW_KEYS = {"roll", "weight", "id", "label", "then"}
 
@@ -45,9 +49,31 @@ class Row:
     weight: float = 0.0
     then: str | None = None
     data: dict[str, Any] | None = None
+    table: str = ""
+    source: str = ""  # the system whose shipped files hold the row; "" for a player's own row
 
     def label(self, lang: str = "en") -> str:
-        return self.labels.get(lang) or self.labels.get("en") or next(iter(self.labels.values()), self.id)
+        return pick(self.labels, lang) or self.id
+
+    @property
+    def own_label(self) -> str | dict[str, str] | None:
+        """A player's own row's label as their file gives it (one text, or a text by language), which documents
+        keep as it is: it does not depend on the language shown, and only the player's file knows its
+        translations. None for a shipped row, whose label documents look up by id."""
+        if self.source:
+            return None
+        return next(iter(self.labels.values())) if len(self.labels) == 1 else dict(self.labels)
+
+    @property
+    def word(self) -> Word:
+        """The row's label as a log keeps it (see `i18n`)."""
+        own = self.own_label
+        return data_word(self.source, self.table, self.id) if own is None else given(own)
+
+    def item(self, **fields: Any) -> dict[str, Any]:
+        """The row as a result keeps it: its id (and a player's own label), with `fields`."""
+        own = self.own_label
+        return {"id": self.id, **({} if own is None else {"label": own}), **fields}
 
     def get(self, key: str, default: Any = None) -> Any:
         return (self.data or {}).get(key, default)
@@ -68,7 +94,10 @@ class Table:
         raise AssertionError(f"{self.file}: {self.name}: no row for {total}")  # load() checks coverage
 
     def title(self, lang: str = "en") -> str:
-        return self.titles.get(lang) or self.titles.get("en") or self.name
+        return pick(self.titles, lang) or self.name
+
+    def row(self, row_id: str) -> Row | None:
+        return next((row for row in self.rows if row.id == row_id), None)
 
     def fail(self, entry: str, key: str, **args: Any) -> DedaleError:
         return DedaleError(key, file=self.file, entry=f"{self.name}.{entry}" if entry else self.name, **args)
@@ -93,18 +122,19 @@ class TableSet:
     @classmethod
     def load(cls, package: str, user_dir: Path | None = None) -> TableSet:
         """The shipped tables of `package`, with the files of `user_dir` replacing or adding to them."""
-        files = {name: (f"{package}:{name}", text) for name, text in shipped_files(package)}
+        source = package.removeprefix("dedale.")
+        files = {name: (f"{package}:{name}", text, source) for name, text in shipped_files(package)}
         if user_dir is not None:
             if not os.path.isdir(user_dir):
                 raise DedaleError("error.tables_dir", path=str(user_dir))
             for path in sorted(user_dir.glob("*.toml")):
                 try:
-                    files[path.name] = (str(path), path.read_text(encoding="utf-8"))
+                    files[path.name] = (str(path), path.read_text(encoding="utf-8"), "")
                 except (OSError, UnicodeDecodeError) as exc:
                     raise DedaleError("table.unreadable", file=str(path), problem=str(exc)) from None
         tables: dict[str, Table] = {}
-        for file, text in sorted(files.values()):
-            for table in parse_tables(file, text):
+        for file, text, shipped in sorted(files.values()):
+            for table in parse_tables(file, text, shipped):
                 if table.name in tables:
                     raise table.fail("", "table.duplicate", other=tables[table.name].file)
                 tables[table.name] = table
@@ -115,11 +145,11 @@ class TableSet:
         _check_cycles(tables)
         return cls(tables)
 
-    def roll(self, name: str, roller: Roller, purpose: str, lang: str = "en", **args: Any) -> Row:
+    def roll(self, name: str, roller: Roller, purpose: str, **args: Any) -> Row:
         """Roll on table `name`, following `then` into nested tables; returns the last row."""
-        return self.roll_chain(name, roller, purpose, lang, **args)[-1]
+        return self.roll_chain(name, roller, purpose, **args)[-1]
 
-    def roll_chain(self, name: str, roller: Roller, purpose: str, lang: str = "en", **args: Any) -> list[Row]:
+    def roll_chain(self, name: str, roller: Roller, purpose: str, **args: Any) -> list[Row]:
         """Roll on table `name` and on each nested table its row names with `then`: every row, in order."""
         table = self.tables[name]
         if table.dice is None:
@@ -129,11 +159,10 @@ class TableSet:
         else:
             roll = roller.roll(table.dice, purpose, table=name, **args)
             row = table.row_for(roll.total)
-            roll.decide("table.row", id=row.id, label=row.label(lang))
-        return [row, *(self.roll_chain(row.then, roller, purpose, lang, **args) if row.then else [])]
+            roll.decide("table.row", id=row.id, label=row.word)
+        return [row, *(self.roll_chain(row.then, roller, purpose, **args) if row.then else [])]
 
-    def roll_each(self, name: str, times: int, roller: Roller, purpose: str, lang: str = "en",
-                  **args: Any) -> list[Row]:
+    def roll_each(self, name: str, times: int, roller: Roller, purpose: str, **args: Any) -> list[Row]:
         """Roll `times` dice at once on a one-die table (`3d6` read die by die), as one log entry."""
         table = self.tables[name]
         assert table.dice is not None and table.dice.count == 1 and table.dice.modifier == 0
@@ -141,7 +170,7 @@ class TableSet:
             return []
         roll = roller.roll(DiceExpr(times, table.dice.sides), purpose, table=name, **args)
         rows = [table.row_for(face) for face in roll.dice]
-        roll.decide("table.rows", labels=", ".join(row.label(lang) for row in rows))
+        roll.decide("table.rows", labels=[row.word for row in rows])
         return rows
 
 
@@ -162,7 +191,28 @@ def _load_cached(package: str, user_dir: str | None, stamp: tuple[tuple[str, int
     return check(TableSet.load(package, None if user_dir is None else Path(user_dir)))
 
 
-def parse_tables(file: str, text: str) -> Iterable[Table]:
+@lru_cache(maxsize=8)
+def shipped_tables(source: str) -> TableSet:
+    """The tables a system ships (`source` "crawler" for `dedale.crawler`), unchecked: for their labels."""
+    return TableSet.load(f"dedale.{source}")
+
+
+def shipped_label(source: str, table: str, row_id: str) -> dict[str, str] | None:
+    """A shipped row's labels by language (None when the shipped tables have no such row)."""
+    found = shipped_tables(source).tables.get(table)
+    row = None if found is None else found.row(row_id)
+    return None if row is None else row.labels
+
+
+def item_label(source: str, table: str, item: dict[str, Any], lang: str) -> str:
+    """A row kept in a result (`Row.item`) in words: a player's own label, else the shipped one, else its id."""
+    if "label" in item:
+        return pick(item["label"], lang)
+    return say(data_word(source, table, str(item.get("id", ""))), lang)
+
+
+def parse_tables(file: str, text: str, source: str = "") -> Iterable[Table]:
+    """The tables of a file; `source` names the system that ships it ("" for a player's file)."""
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -170,7 +220,7 @@ def parse_tables(file: str, text: str) -> Iterable[Table]:
     for name, body in document.items():
         if not isinstance(body, dict):
             raise DedaleError("table.not_a_table", file=file, entry=name)
-        yield _parse_table(file, name, body)
+        yield _parse_table(file, name, body, source)
 
 
 def _labels(table_file: str, entry: str, value: Any) -> dict[str, str]:
@@ -181,7 +231,7 @@ def _labels(table_file: str, entry: str, value: Any) -> dict[str, str]:
     raise DedaleError("table.bad_label", file=table_file, entry=entry)
 
 
-def _parse_table(file: str, name: str, body: dict[str, Any]) -> Table:
+def _parse_table(file: str, name: str, body: dict[str, Any], source: str) -> Table:
     dice = None
     if "dice" in body:
         try:
@@ -192,7 +242,7 @@ def _parse_table(file: str, name: str, body: dict[str, Any]) -> Table:
     if not isinstance(raw_rows, list) or not raw_rows:
         raise DedaleError("table.no_rows", file=file, entry=name)
     titles = _labels(file, name, body.get("title", name))
-    rows = tuple(_parse_row(file, name, i, raw, dice) for i, raw in enumerate(raw_rows, 1))
+    rows = tuple(_parse_row(file, name, i, raw, dice, source) for i, raw in enumerate(raw_rows, 1))
     table = Table(name, file, titles, dice, rows)
     ids = [row.id for row in rows]
     duplicate = next((i for i in ids if ids.count(i) > 1), None)
@@ -203,7 +253,7 @@ def _parse_table(file: str, name: str, body: dict[str, Any]) -> Table:
     return table
 
 
-def _parse_row(file: str, table: str, index: int, raw: Any, dice: DiceExpr | None) -> Row:
+def _parse_row(file: str, table: str, index: int, raw: Any, dice: DiceExpr | None, source: str) -> Row:
     entry = f"{table}.rows[{index}]"
     if not isinstance(raw, dict):
         raise DedaleError("table.not_a_table", file=file, entry=entry)
@@ -220,9 +270,9 @@ def _parse_row(file: str, table: str, index: int, raw: Any, dice: DiceExpr | Non
         weight = raw.get("weight")
         if isinstance(weight, bool) or not isinstance(weight, int | float) or weight <= 0:
             raise DedaleError("table.bad_weight", file=file, entry=entry)
-        return Row(row_id, labels, weight=float(weight), then=then, data=data)
+        return Row(row_id, labels, weight=float(weight), then=then, data=data, table=table, source=source)
     low, high = _range(file, entry, raw.get("roll"))
-    return Row(row_id, labels, low, high, then=then, data=data)
+    return Row(row_id, labels, low, high, then=then, data=data, table=table, source=source)
 
 
 def _range(file: str, entry: str, value: Any) -> tuple[int, int]:

@@ -64,31 +64,34 @@ def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _item(row: Row, lang: str, number: int = 1) -> dict[str, Any]:
-    return {"id": row.id, "label": row.label(lang), "number": number}
-
-
-def roll_contents(tables: TableSet, roller: Roller, room: int, boss: bool, mode: str,
-                  lang: str) -> dict[str, Any]:
+def roll_contents(tables: TableSet, roller: Roller, room: int, boss: bool, mode: str) -> dict[str, Any]:
+    """The room's contents, each row kept by its id (`Row.item`; `contents_tables` says where to look it up)."""
     prefix = "boss_" if boss else ""
-    kind = tables.roll("boss_rooms" if boss else "room_kinds", roller, "crawler.contents.kind", lang, room=room)
-    contents: dict[str, Any] = {"kind": {"id": kind.id, "label": kind.label(lang)}}
+    kind = tables.roll("boss_rooms" if boss else "room_kinds", roller, "crawler.contents.kind", room=room)
+    contents: dict[str, Any] = {"kind": kind.item()}
     if mode == "dungeon-roll":
-        count = tables.roll(f"{prefix}dungeon_roll_dice", roller, "crawler.contents.dice", lang, room=room)
+        count = tables.roll(f"{prefix}dungeon_roll_dice", roller, "crawler.contents.dice", room=room)
         faces = tables.roll_each("dungeon_die", count.get("dice"), roller, "crawler.contents.dungeon_dice",
-                                 lang, room=room)
+                                 room=room)
         for kind_name, key in (("creature", "creatures"), ("treasure", "treasure")):
             rows = [row for row in faces if row.get("kind") == kind_name]
             unique = list(dict.fromkeys(row.id for row in rows))
-            contents[key] = [_item(next(r for r in rows if r.id == i), lang, sum(r.id == i for r in rows))
+            contents[key] = [next(r for r in rows if r.id == i).item(number=sum(r.id == i for r in rows))
                              for i in unique]
         contents["dungeon_dice"] = [row.id for row in faces]
         return contents
-    creatures = tables.roll(f"{prefix}creatures", roller, "crawler.contents.creatures", lang, room=room)
+    creatures = tables.roll(f"{prefix}creatures", roller, "crawler.contents.creatures", room=room)
     number_roll = roller.roll(NUMBER_DIE, "crawler.contents.number", room=room)
     number = creatures.get("number")[number_roll.total - 1]
     number_roll.decide("crawler.contents.how_many", number=number)
-    contents["creatures"] = [_item(creatures, lang, number)] if number else []
-    treasure = tables.roll(f"{prefix}treasure", roller, "crawler.contents.treasure", lang, room=room)
-    contents["treasure"] = [] if treasure.get("none") else [_item(treasure, lang)]
+    contents["creatures"] = [creatures.item(number=number)] if number else []
+    treasure = tables.roll(f"{prefix}treasure", roller, "crawler.contents.treasure", room=room)
+    contents["treasure"] = [] if treasure.get("none") else [treasure.item(number=1)]
     return contents
+
+
+def contents_tables(contents: dict[str, Any], boss: bool) -> dict[str, str]:
+    """The table each field of a room's contents was rolled on (to look a row's label up by its id)."""
+    prefix = "boss_" if boss else ""
+    rolled = ("dungeon_die",) * 2 if "dungeon_dice" in contents else (f"{prefix}creatures", f"{prefix}treasure")
+    return {"kind": "boss_rooms" if boss else "room_kinds", "creatures": rolled[0], "treasure": rolled[1]}

@@ -90,7 +90,6 @@ class Dungeon:
     doors: list[Door]
     passages: list[Passage]
     seed: int | None = None
-    lang: str = "en"
 
     @classmethod
     def from_json(cls, data: Any) -> Dungeon:
@@ -100,7 +99,6 @@ class Dungeon:
             params = data["params"]
             return cls(params["board_zones"], params["zone_cells"], data["size"], data["outcome"],
                        [Room.from_json(r) for r in data["rooms"]], [Door.from_json(d) for d in data["doors"]],
-                       [Passage.from_json(p) for p in data["passages"]], data.get("seed"),
-                       str(data.get("lang", "en")))
+                       [Passage.from_json(p) for p in data["passages"]], data.get("seed"))
         except (KeyError, TypeError, ValueError, IndexError, StopIteration):
             raise DedaleError("error.bad_document", field="rooms/doors/passages") from None

@@ -23,7 +23,7 @@ from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
 from dedale.crawler.model import Door, Dungeon, Passage, Room
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.tiles import BOSS, TILE_NAMES, Stock, by_nearest_area, tile_name, tile_size
-from dedale.i18n import t
+from dedale.i18n import word
 
 
 @dataclass
@@ -62,13 +62,12 @@ class CrawlerSession(Session):
     params: CrawlerParams
     state: CrawlerState
 
-    def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False,
-                 lang: str = "en") -> None:
+    def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or CrawlerParams()
         self.tables = load_tables(params.tables)
         self.board = params.board
         self._runs_cache: dict[tuple[object, ...], list[tuple[tuple[int, int], ...]]] = {}
-        super().__init__(params, seed, table, lang)
+        super().__init__(params, seed, table)
 
     @classmethod
     def params_from_json(cls, data: Any) -> CrawlerParams:
@@ -238,7 +237,7 @@ class CrawlerSession(Session):
             self.state.stock.take(cur.tile)
         self.roller.note("crawler.laid", room=k, tile=room.tile, x=room.rect.x, y=room.rect.y,
                          w=room.rect.w, h=room.rect.h, filling=cur.filling)
-        room.contents = roll_contents(self.tables, self.roller, k, cur.boss, self.params.contents, self.lang)
+        room.contents = roll_contents(self.tables, self.roller, k, cur.boss, self.params.contents)
         self.state.current = None
         if cur.boss:
             self._finish("boss")
@@ -274,11 +273,10 @@ class CrawlerSession(Session):
             return self._explore_choices()
         cur = self.state.current
         assert cur is not None
-        lang = self.lang
         if phase == "boss_failed":
             sizes = [tile_name(f) for f in range(1, 8) if self.state.stock.has(tile_name(f))]
-            return [Choice("reroll", t("crawler.choice.reroll", lang), {"kind": "reroll"}),
-                    *(Choice(f"size:{s}", t("crawler.choice.size", lang, tile=s), {"kind": "size", "tile": s})
+            return [Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"}),
+                    *(Choice(f"size:{s}", word("crawler.choice.size", tile=s), {"kind": "size", "tile": s})
                       for s in sizes)]
         if phase == "fill_or_beyond":
             return [self._option_choice(key, laid, cur) for key, (laid, _, _) in cur.options.items()]
@@ -287,37 +285,37 @@ class CrawlerSession(Session):
         if phase == "door":
             assert cur.chosen is not None
             return [Choice("door:{},{},{},{}".format(*a, *b),
-                           t("crawler.choice.door", lang, xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
+                           word("crawler.choice.door", xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
                            {"kind": "door", "cells": [list(a), list(b)], "room": r})
                     for r, a, b in cur.chosen.doors]
         assert phase == "passage" and cur.search is not None
         face = cur.search[1]
         return [Choice("passage:{},{}".format(*face.opposite.step(run[0])),
-                       t("crawler.choice.passage", lang, x=run[0][0], y=run[0][1], length=len(run)),
+                       word("crawler.choice.passage", x=run[0][0], y=run[0][1], length=len(run)),
                        {"kind": "passage", "cells": [list(c) for c in run]}) for run in cur.runs]
 
     def _option_choice(self, key: str, laid: str, cur: Generation) -> Choice:
-        lang, approach = self.lang, cur.approach
+        approach = cur.approach
         assert approach is not None
         zone = "{},{}".format(*approach.zone)
         if key == "fill":
-            label = t("crawler.choice.fill", lang, tile=laid)
+            says = word("crawler.choice.fill", tile=laid)
         elif key == "beyond":
-            label = t("crawler.choice.beyond", lang, tile=laid, zone=zone)
+            says = word("crawler.choice.beyond", tile=laid, zone=zone)
         else:
-            label = t("crawler.choice.substitute", lang, tile=laid, rolled=cur.tile, zone=zone)
-        return Choice(key, label, {"kind": key.partition(":")[0], "tile": laid})
+            says = word("crawler.choice.substitute", tile=laid, rolled=cur.tile, zone=zone)
+        return Choice(key, says, {"kind": key.partition(":")[0], "tile": laid})
 
     def _place_choice(self, c: Candidate, cur: Generation) -> Choice:
         r = c.rect
         tile = f"{r.w}x{r.h}"
         return Choice(f"place:{r.x},{r.y},{r.w},{r.h}",
-                      t("crawler.choice.place", self.lang, tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1,
-                        y2=r.y + r.h - 1, doors=len(c.doors)),
+                      word("crawler.choice.place", tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1,
+                           y2=r.y + r.h - 1, doors=len(c.doors)),
                       {"kind": "place", "rect": [r.x, r.y, r.w, r.h], "filling": cur.filling})
 
     def _explore_choices(self) -> list[Choice]:
-        layout, lang = self.layout, self.lang
+        layout = self.layout
         found = []
         for room in layout.rooms:
             for d in layout.open_exits(room):
@@ -325,16 +323,16 @@ class CrawlerSession(Session):
                     continue
                 zone = layout.board.neighbour(room.zone, d)
                 count = layout.room_count.get(zone, 0)
-                there = t("crawler.zone_empty", lang) if not count else t("crawler.zone_rooms", lang, rooms=count)
+                there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
                 found.append(Choice(f"exit:{room.id}:{d.name}",
-                                    t("crawler.choice.exit", lang, room=room.id, dir=t(f"dir.{d.name}", lang),
-                                      zone="{},{}".format(*zone), there=there),
+                                    word("crawler.choice.exit", room=room.id, dir=word(f"dir.{d.name}"),
+                                         zone="{},{}".format(*zone), there=there),
                                     {"kind": "exit", "room": room.id, "dir": d.name, "zone": list(zone),
                                      "rooms_there": count}))
         for room in layout.rooms:
             for face in self._searchable_faces(room):
                 found.append(Choice(f"search:{room.id}:{face.name}",
-                                    t("crawler.choice.search", lang, room=room.id, dir=t(f"dir.{face.name}", lang)),
+                                    word("crawler.choice.search", room=room.id, dir=word(f"dir.{face.name}")),
                                     {"kind": "search", "room": room.id, "dir": face.name}))
         return found
 
@@ -440,7 +438,7 @@ class CrawlerSession(Session):
     def dungeon(self) -> Dungeon:
         layout = self.layout
         return Dungeon(self.board.zones, self.board.cells, self.state.size, self.state.outcome,
-                       layout.rooms, layout.doors, layout.passages, self.seed, self.lang)
+                       layout.rooms, layout.doors, layout.passages, self.seed)
 
     def result_json(self) -> dict[str, Any]:
         layout = self.layout

@@ -12,7 +12,7 @@ from typing import Any
 from dedale.core.errors import DedaleError
 from dedale.core.session import check_format
 from dedale.hexcrawl.hexes import Hex, label
-from dedale.i18n import word
+from dedale.i18n import Word, data_word, given, say, word
 
 RELIEFS = ("waters", "shores", "plains", "river_valley", "hills", "plateaus", "low_mountains", "high_mountains")
 
@@ -38,26 +38,33 @@ class HexRecord:
     def hex(self) -> Hex:
         return self.q, self.r
 
-    def to_json(self, radius: int, labels: dict[str, str]) -> dict[str, Any]:
-        obstacle = None if self.obstacle is None else {"kind": self.obstacle, "label": labels.get(self.obstacle),
-                                                       "position": self.position, "die": self.obstacle_die}
+    def to_json(self, radius: int, own: dict[tuple[str, str], Any]) -> dict[str, Any]:
+        """The hex as its document keeps it: table rows by id, with a player's own rows' labels (`own`, by table
+        and row id) as their files give them."""
+        obstacle = None
+        if self.obstacle is not None:
+            obstacle = {"kind": self.obstacle, **_own(own, "obstacles", self.obstacle, "label"),
+                        "position": self.position, "die": self.obstacle_die}
         return {"q": self.q, "r": self.r, "label": label(self.hex, radius), "order": self.order,
                 "neighbour_die": self.neighbour_die, "relief_die": self.relief_die, "weights_die": self.weights_die,
                 "relief": self.relief, "relief_name": RELIEFS[self.relief], "inherited_from": self.inherited_from,
-                "vegetation": self.vegetation, "vegetation_label": labels.get(self.vegetation),
+                "vegetation": self.vegetation, **_own(own, "vegetation", self.vegetation, "vegetation_label"),
                 "vegetation_die": self.vegetation_die, "obstacle_roll": self.obstacle_roll, "obstacle": obstacle}
 
-    def log_entry(self, radius: int, labels: dict[str, str]) -> dict[str, Any]:
-        """The log's line for this hex's exploration: every die, and what each decided."""
+    def log_entry(self, radius: int, words: dict[tuple[str, str], Word]) -> dict[str, Any]:
+        """The log's line for this hex's exploration: every die, and what each decided (`words`: the rows'
+        labels, by table and row id)."""
         source = "rolled" if self.inherited_from is None else self.inherited_from
         if self.weights_die is not None:
             source = "weighted"
-        obstacle = word("hexcrawl.no_obstacle") if self.obstacle is None else labels.get(self.obstacle, self.obstacle)
+        obstacle = (word("hexcrawl.no_obstacle") if self.obstacle is None
+                    else words.get(("obstacles", self.obstacle), self.obstacle))
         args: dict[str, Any] = {
             "label": label(self.hex, radius), "neighbour_die": self.neighbour_die, "relief_die": self.relief_die,
             "weights_die": self.weights_die, "relief": word(f"hexcrawl.relief.{RELIEFS[self.relief]}"),
             "source": word(f"hexcrawl.source.{source}"), "vegetation_die": self.vegetation_die,
-            "vegetation": labels.get(self.vegetation, self.vegetation), "obstacle_roll": self.obstacle_roll,
+            "vegetation": words.get(("vegetation", self.vegetation), self.vegetation),
+            "obstacle_roll": self.obstacle_roll,
             "obstacle": obstacle,
             "obstacle_die": self.obstacle_die, "position": self.position}
         return {"note": "hexcrawl.explored", "args": args, "hex": [self.q, self.r]}
@@ -80,21 +87,30 @@ class HexMap:
     communities: list[dict[str, Any]]
     sites: list[dict[str, Any]]
     party: Hex | None = None
-    labels: dict[str, str] = field(default_factory=dict)  # table row id -> its label
+    own: dict[tuple[str, str], Any] = field(default_factory=dict)  # a player's own rows' labels, as given
     seed: int | None = None
-    lang: str = "en"
+
+    def row_label(self, table: str, row_id: str, lang: str) -> str:
+        """A vegetation's or an obstacle's label in `lang`."""
+        own = self.own.get((table, row_id))
+        return say(data_word("hexcrawl", table, row_id) if own is None else given(own), lang)
 
     @classmethod
     def from_json(cls, data: Any) -> HexMap:
         check_format(data, "hexcrawl")
         try:
             hexes = {(h["q"], h["r"]): HexRecord.from_json(h) for h in data["hexes"]}
-            labels = {h["vegetation"]: h.get("vegetation_label") or h["vegetation"] for h in data["hexes"]}
-            labels.update({h["obstacle"]["kind"]: h["obstacle"].get("label") or h["obstacle"]["kind"]
-                           for h in data["hexes"] if h.get("obstacle")})
+            own = {("vegetation", h["vegetation"]): h["vegetation_label"] for h in data["hexes"]
+                   if h.get("vegetation_label")}
+            own.update({("obstacles", h["obstacle"]["kind"]): h["obstacle"]["label"]
+                        for h in data["hexes"] if h.get("obstacle") and h["obstacle"].get("label")})
             party = data.get("party")
             return cls(data["params"]["radius"], hexes, list(data["communities"]), list(data.get("sites", [])),
-                       None if party is None else (party[0], party[1]), labels, data.get("seed"),
-                       str(data.get("lang", "en")))
+                       None if party is None else (party[0], party[1]), own, data.get("seed"))
         except (KeyError, TypeError, ValueError, IndexError):
             raise DedaleError("error.bad_document", field="hexes/communities") from None
+
+
+def _own(own: dict[tuple[str, str], Any], table: str, row_id: str, field: str) -> dict[str, Any]:
+    """`{field: label}` for a player's own row, nothing for a shipped one (looked up by id when shown)."""
+    return {field: own[(table, row_id)]} if (table, row_id) in own else {}

@@ -24,10 +24,8 @@ from dedale.hexcrawl.hexes import (
 )
 from dedale.hexcrawl.model import RELIEFS, HexMap, HexRecord
 from dedale.hexcrawl.params import HexParams
-from dedale.hexcrawl.tables import load_tables
-from dedale.i18n import t, word
-
-COMMUNITY_TABLES = {"city": "city_nature", "community": "community_nature", "fae": "fae_nature"}
+from dedale.hexcrawl.tables import COMMUNITY_TABLES, ONE_DIE, load_tables
+from dedale.i18n import Word, word
 
 
 class RestPolicy:
@@ -56,8 +54,7 @@ class HexcrawlSession(Session):
     params: HexParams
     state: HexState
 
-    def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False,
-                 lang: str = "en") -> None:
+    def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or HexParams()
         self.tables = load_tables(params.tables)
         # Each face of the one-die tables, read once: a hex is explored hundreds of thousands of times.
@@ -65,9 +62,11 @@ class HexcrawlSession(Session):
                            for face in range(1, self.tables["vegetation"].dice.sides + 1)]  # type: ignore[union-attr]
         self.obstacles = [self.tables["obstacles"].row_for(face).id
                           for face in range(1, self.tables["obstacles"].dice.sides + 1)]  # type: ignore[union-attr]
-        self.labels = {row.id: row.label(lang) for name in ("vegetation", "obstacles")
-                       for row in self.tables[name].rows}
-        super().__init__(params, seed, table, lang)
+        self.words: dict[tuple[str, str], Word] = {(name, row.id): row.word for name in ONE_DIE
+                                                    for row in self.tables[name].rows}
+        self.own = {(name, row.id): row.own_label for name in ONE_DIE for row in self.tables[name].rows
+                    if row.own_label is not None}
+        super().__init__(params, seed, table)
 
     @classmethod
     def params_from_json(cls, data: Any) -> HexParams:
@@ -89,7 +88,7 @@ class HexcrawlSession(Session):
         return self.state.stopped or len(self.state.hexes) == hex_count(self.params.radius)
 
     def log_entry(self, entry: Any) -> dict[str, Any]:
-        return entry.log_entry(self.params.radius, self.labels) if isinstance(entry, HexRecord) else entry
+        return entry.log_entry(self.params.radius, self.words) if isinstance(entry, HexRecord) else entry
 
     # --- before play: communities -------------------------------------------------------------------
     def start(self) -> None:
@@ -123,9 +122,8 @@ class HexcrawlSession(Session):
                 taken.add(h)
                 return h
 
-    def _row(self, table: str, purpose: str, **args: Any) -> dict[str, str]:
-        row = self.tables.roll(table, self.roller, purpose, self.lang, **args)
-        return {"id": row.id, "label": row.label(self.lang)}
+    def _row(self, table: str, purpose: str, **args: Any) -> dict[str, Any]:
+        return self.tables.roll(table, self.roller, purpose, **args).item()
 
     def _community(self, kind: str, taken: set[Hex]) -> None:
         number = len(self.state.communities) + 1
@@ -144,11 +142,12 @@ class HexcrawlSession(Session):
                          label=label(h, self.params.radius))
 
     def _name(self, number: int) -> str:
-        """Two syllables from the name tables, rolled again for a name already given or a stutter."""
+        """Two syllables from the name tables, rolled again for a name already given or a stutter. A name is
+        the same in every language: the syllables' English labels (the shipped ones have no other)."""
         given = {community["name"] for community in self.state.communities}
         while True:
-            start = self._row("name_start", "hexcrawl.name", community=number)["label"]
-            end = self._row("name_end", "hexcrawl.name", community=number)["label"]
+            start = self.tables.roll("name_start", self.roller, "hexcrawl.name", community=number).label("en")
+            end = self.tables.roll("name_end", self.roller, "hexcrawl.name", community=number).label("en")
             if start.lower() != end.lower() and start + end not in given:
                 return start + end
 
@@ -267,7 +266,7 @@ class HexcrawlSession(Session):
 
     # --- choices ------------------------------------------------------------------------------------
     def rule_choices(self) -> list[Choice]:
-        lang, radius = self.lang, self.params.radius
+        radius = self.params.radius
         party, hexes = self.state.party, self.state.hexes
         choices = []
         for name in DIRECTION_NAMES:
@@ -276,13 +275,12 @@ class HexcrawlSession(Session):
                 state = "explored_hex" if h in hexes else "unexplored"
                 choices.append(Choice(
                     f"move:{name}",
-                    lambda name=name, h=h, state=state: t("hexcrawl.choice.move", lang, dir=t(f"hexdir.{name}", lang),
-                                                          label=label(h, radius), state=t(f"hexcrawl.{state}", lang)),
+                    lambda name=name, h=h, state=state: word("hexcrawl.choice.move", dir=word(f"hexdir.{name}"),
+                                                             label=label(h, radius), state=word(f"hexcrawl.{state}")),
                     {"kind": "move", "dir": name, "key": name, "hex": list(h), "explored": h in hexes}))
-        choices.append(Choice("explore-rest", t("hexcrawl.choice.rest", lang,
-                                                 order=t(f"hexcrawl.order.{self.params.order}", lang)),
-                              {"kind": "explore-rest"}))
-        choices.append(Choice("stop", t("hexcrawl.choice.stop", lang), {"kind": "stop", "key": "stop"}))
+        order = word(f"hexcrawl.order.{self.params.order}")
+        choices.append(Choice("explore-rest", word("hexcrawl.choice.rest", order=order), {"kind": "explore-rest"}))
+        choices.append(Choice("stop", word("hexcrawl.choice.stop"), {"kind": "stop", "key": "stop"}))
         return choices
 
     def apply(self, choice: Choice) -> None:
@@ -299,12 +297,12 @@ class HexcrawlSession(Session):
     # --- results ------------------------------------------------------------------------------------
     def hex_map(self) -> HexMap:
         state = self.state
-        return HexMap(self.params.radius, state.hexes, state.communities, state.sites, state.party, self.labels,
-                      self.seed, self.lang)
+        return HexMap(self.params.radius, state.hexes, state.communities, state.sites, state.party, self.own,
+                      self.seed)
 
     def result_json(self) -> dict[str, Any]:
         radius = self.params.radius
-        return {"hexes": [h.to_json(radius, self.labels) for h in self.state.hexes.values()],
+        return {"hexes": [h.to_json(radius, self.own) for h in self.state.hexes.values()],
                 "communities": self.state.communities, "sites": self.state.sites,
                 "party": list(self.state.party), "explored": len(self.state.hexes),
                 "total": hex_count(radius), "stopped": self.state.stopped}

@@ -7,6 +7,7 @@ from dedale.core.tables import TableSet, load_system_tables
 
 # Rolled for every hex, as one die each (their dice are kept in the hex's record, not logged again).
 ONE_DIE = ("vegetation", "obstacles")
+COMMUNITY_TABLES = {"city": "city_nature", "community": "community_nature", "fae": "fae_nature"}  # their nature
 NEEDED = (*ONE_DIE, "city_nature", "community_nature", "fae_nature", "themes", "function", "people", "name_start",
           "name_end", "satellites", "ruins")
 

@@ -46,7 +46,6 @@ class Diagram:
     sets: list[KeySet]
     nodes: list[Node]  # by id; node 0 is Start
     seed: int | None = None
-    lang: str = "en"
     children: dict[int, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -73,7 +72,7 @@ class Diagram:
         except (KeyError, TypeError, ValueError):
             raise DedaleError("error.bad_document", field="sets/nodes") from None
         _check_tree(sets, nodes)
-        return cls(sets, nodes, data.get("seed"), str(data.get("lang", "en")))
+        return cls(sets, nodes, data.get("seed"))
 
 
 def _check_tree(sets: list[KeySet], nodes: list[Node]) -> None:

@@ -28,4 +28,4 @@ def nest(outer: Diagram, inner: Diagram, edge: int) -> Diagram:
                           (n.order or 0) + order_offset, n.required))
     exit_lock = analyse(inner)["end_candidates"][0] + node_offset
     nodes[edge].parent = exit_lock
-    return Diagram(sets, nodes, outer.seed, outer.lang)
+    return Diagram(sets, nodes, outer.seed)

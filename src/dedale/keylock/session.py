@@ -21,10 +21,9 @@ class KeylockSession(Session):
 
     params: KeylockParams
 
-    def __init__(self, params: KeylockParams | None = None, seed: int = 0, table: bool = False,
-                 lang: str = "en") -> None:
+    def __init__(self, params: KeylockParams | None = None, seed: int = 0, table: bool = False) -> None:
         self.diagram: Diagram | None = None
-        super().__init__(params or KeylockParams(), seed, table, lang)
+        super().__init__(params or KeylockParams(), seed, table)
 
     @classmethod
     def params_from_json(cls, data: Any) -> KeylockParams:
@@ -36,7 +35,7 @@ class KeylockSession(Session):
     def start(self) -> None:
         sets, nodes = make_sets(self.params, self.roller)
         grow(sets, nodes, self.params, self.roller)
-        self.diagram = Diagram(sets, nodes, self.seed, self.lang)
+        self.diagram = Diagram(sets, nodes, self.seed)
         self.analysis = analyse(self.diagram)
 
     @property

@@ -6,7 +6,7 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
-from dedale.core.tables import TableSet, load_system_tables
+from dedale.core.tables import TableSet, item_label, load_system_tables, shipped_tables
 
 
 def check(tables: TableSet) -> TableSet:
@@ -22,12 +22,25 @@ def load_tables(user_dir: str | None) -> TableSet:
     return load_system_tables("dedale.paper", user_dir, check)
 
 
-def roll_contents(tables: TableSet, roller: Roller, room: int, lang: str) -> tuple[int, dict[str, Any]]:
-    """The contents roll's total and what it gives: the row, and the rows of the tables nested under it."""
+def roll_contents(tables: TableSet, roller: Roller, room: int) -> tuple[int, dict[str, Any]]:
+    """The contents roll's total and what it gives: the row, and the rows of the tables nested under it (each
+    kept by its id, `Row.item`)."""
     start = len(roller.log)
-    rows = tables.roll_chain("contents", roller, "paper.contents", lang, room=room)
+    rows = tables.roll_chain("contents", roller, "paper.contents", room=room)
     total = roller.log[start]["total"]
-    contents: dict[str, Any] = {"id": rows[0].id, "label": rows[0].label(lang)}
+    contents = rows[0].item()
     if len(rows) > 1:
-        contents["detail"] = [{"id": row.id, "label": row.label(lang)} for row in rows[1:]]
+        contents["detail"] = [row.item() for row in rows[1:]]
     return total, contents
+
+
+def contents_labels(contents: dict[str, Any], lang: str) -> list[str]:
+    """A room's contents in words: its row, then the nested rows, each looked up in the table the row before
+    names (`then`) in the shipped tables, unless it is a player's own row (which keeps its label)."""
+    labels, table = [], "contents"
+    for item in [contents, *contents.get("detail", [])]:
+        labels.append(item_label("paper", table, item, lang))
+        found = shipped_tables("paper").tables.get(table)
+        row = None if found is None else found.row(str(item.get("id", "")))
+        table = "" if row is None or row.then is None else row.then
+    return labels

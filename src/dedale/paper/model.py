@@ -76,7 +76,6 @@ class PaperMap:
     open_ends: list[OpenEnd]
     ended: str | None = None
     seed: int | None = None
-    lang: str = "en"
     cards_used: int = 0
 
     @classmethod
@@ -92,8 +91,7 @@ class PaperMap:
             ends = [OpenEnd(e["id"], (e["x"], e["y"]), Dir[e["dir"]], (e["behind"][0], e["behind"][1]), e["from"])
                     for e in data["open_ends"]]
             return cls(params["width"], params["height"], cells, doors, rooms, list(data["features"]), ends,
-                       data.get("ended"), data.get("seed"), str(data.get("lang", "en")),
-                       int(data.get("cards_used", 0)))
+                       data.get("ended"), data.get("seed"), int(data.get("cards_used", 0)))
         except (KeyError, TypeError, ValueError, IndexError):
             raise DedaleError("error.bad_document", field="cells/doors/rooms/open_ends") from None
 

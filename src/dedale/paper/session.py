@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from dedale.core.cards import Card, Deck
 from dedale.core.grid import DIRS, Cell, Dir, Rect
 from dedale.core.session import Choice, Session, State
-from dedale.i18n import t, word
+from dedale.i18n import word
 from dedale.paper.autopilot import DefaultPolicy
 from dedale.paper.contents import load_tables, roll_contents
 from dedale.paper.layout import WALLS, Page, fit_room, wall_side, wall_squares
@@ -74,11 +74,10 @@ class PaperSession(Session):
     params: PaperParams
     state: PaperState
 
-    def __init__(self, params: PaperParams | None = None, seed: int = 0, table: bool = False,
-                 lang: str = "en") -> None:
+    def __init__(self, params: PaperParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or PaperParams()
         self.tables = load_tables(params.tables)
-        super().__init__(params, seed, table, lang)
+        super().__init__(params, seed, table)
 
     @classmethod
     def params_from_json(cls, data: Any) -> PaperParams:
@@ -346,7 +345,7 @@ class PaperSession(Session):
         work = self.state.work
         assert work is not None and work.room is not None
         room = self.state.rooms[work.room - 1]
-        room.contents_roll, room.contents = roll_contents(self.tables, self.roller, room.id, self.lang)
+        room.contents_roll, room.contents = roll_contents(self.tables, self.roller, room.id)
         self._done()
 
     # --- searching ----------------------------------------------------------------------------------
@@ -376,15 +375,15 @@ class PaperSession(Session):
 
     # --- choices ------------------------------------------------------------------------------------
     def rule_choices(self) -> list[Choice]:
-        phase, lang = self.state.phase, self.lang
+        phase = self.state.phase
         if phase == "stairs_or_exit":
-            return [Choice(c, t(f"paper.choice.{c}", lang), {"kind": c}) for c in ("stairs", "exit", "roll")]
+            return [Choice(c, word(f"paper.choice.{c}"), {"kind": c}) for c in ("stairs", "exit", "roll")]
         if phase == "queen":
-            return [Choice(c, t(f"paper.choice.{c}", lang), {"kind": c}) for c in ("dead-end", "draw-again")]
+            return [Choice(c, word(f"paper.choice.{c}"), {"kind": c}) for c in ("dead-end", "draw-again")]
         if phase == "room_exit":
             return self._exit_choices()
         return [*map(self._end_choice, self.state.open_ends), *map(self._search_choice, self.search_targets()),
-                Choice("finish", t("paper.choice.finish", lang), {"kind": "finish"})]
+                Choice("finish", word("paper.choice.finish"), {"kind": "finish"})]
 
     def find_choice(self, choice_id: str) -> Choice | None:
         """Open ends and searches found by id, without listing every choice (see Session.find_choice)."""
@@ -402,39 +401,33 @@ class PaperSession(Session):
     def _roll_exit_choice(self) -> Choice:
         work = self.state.work
         assert work is not None
-        return Choice("roll", t("paper.choice.roll_exit", self.lang, left=work.exits_left), {"kind": "roll"})
+        return Choice("roll", word("paper.choice.roll_exit", left=work.exits_left), {"kind": "roll"})
 
     def _end_choice(self, end: OpenEnd) -> Choice:
-        lang = self.lang
-        return Choice(f"end:{end.id}", lambda: t("paper.choice.end", lang, id=end.id, x=end.cell[0], y=end.cell[1],
-                                                 dir=t(f"dir.{end.dir.name}", lang)),
+        return Choice(f"end:{end.id}", lambda: word("paper.choice.end", id=end.id, x=end.cell[0], y=end.cell[1],
+                                                    dir=word(f"dir.{end.dir.name}")),
                       {"kind": "end", "end": end.id, "cell": list(end.cell)})
 
     def _search_choice(self, target: tuple[int, Dir, Cell, Cell]) -> Choice:
         feature, d, cell, _ = target
-        room, lang = self.state.features[feature].get("room"), self.lang
-
-        def label() -> str:
-            if room:
-                return t("paper.choice.search_room", lang, room=room, dir=t(f"dir.{d.name}", lang))
-            return t("paper.choice.search_dead_end", lang, x=cell[0], y=cell[1])
-
-        return Choice(f"search:{feature}:{d.name}", label, {"kind": "search", "feature": feature, "dir": d.name})
+        room = self.state.features[feature].get("room")
+        says = (word("paper.choice.search_room", room=room, dir=word(f"dir.{d.name}")) if room
+                else word("paper.choice.search_dead_end", x=cell[0], y=cell[1]))
+        return Choice(f"search:{feature}:{d.name}", says, {"kind": "search", "feature": feature, "dir": d.name})
 
     def _exit_choices(self) -> list[Choice]:
         work = self.state.work
         assert work is not None and work.room is not None
         room = self.state.rooms[work.room - 1]
-        lang = self.lang
         choices = [self._roll_exit_choice()]
         for wall in WALLS:
             side = wall_side(room.entry, wall)
             for position, cell in enumerate(wall_squares(room.rect, room.entry, wall), 1):
                 if self.page.on_page(side.step(cell)):
                     choices.append(Choice(f"wall:{wall}:{position}",
-                                          lambda w=wall, p=position, c=cell: t(
-                                              "paper.choice.wall", lang, wall=t(f"paper.wall.{w}", lang),
-                                              position=p, x=c[0], y=c[1]),
+                                          lambda w=wall, p=position, c=cell: word(
+                                              "paper.choice.wall", wall=word(f"paper.wall.{w}"), position=p,
+                                              x=c[0], y=c[1]),
                                           {"kind": "wall", "wall": wall, "position": position}))
         return choices
 
@@ -512,7 +505,7 @@ class PaperSession(Session):
         state = self.state
         cells = dict(sorted(self.page.cells.items(), key=lambda c: (c[0][1], c[0][0])))  # the JSON's order
         return PaperMap(self.params.width, self.params.height, cells, state.doors, state.rooms,
-                        state.features, state.open_ends, state.ended, self.seed, self.lang, state.cards_used)
+                        state.features, state.open_ends, state.ended, self.seed, state.cards_used)
 
     def result_json(self) -> dict[str, Any]:
         state = self.state

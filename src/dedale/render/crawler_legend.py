@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from dedale.core.tables import item_label
+from dedale.crawler.contents import contents_tables
 from dedale.crawler.model import Dungeon, Room
 from dedale.i18n import t
 
 
-def _items(items: list[dict[str, Any]]) -> str:
-    return ", ".join(item["label"] if item.get("number", 1) == 1 else f"{item['label']} ×{item['number']}"
-                     for item in items)
+def _items(room: Room, field: str, lang: str) -> str:
+    table = contents_tables(room.contents, room.boss)[field]
+    words = []
+    for item in room.contents.get(field, []):
+        label = item_label("crawler", table, item, lang)
+        words.append(label if item.get("number", 1) == 1 else f"{label} ×{item['number']}")
+    return ", ".join(words)
 
 
 def room_title(room: Room, lang: str) -> str:
-    kind = room.contents.get("kind", {}).get("label", "")
+    kind = room.contents.get("kind")
+    kind = "" if kind is None else item_label("crawler", contents_tables(room.contents, room.boss)["kind"], kind, lang)
     size = f"{room.rect.w}x{room.rect.h}"
     if room.boss:
         return t("render.boss_title", lang, kind=kind, size=size)
@@ -22,8 +27,8 @@ def room_title(room: Room, lang: str) -> str:
 
 
 def room_details(room: Room, lang: str) -> str:
-    creatures = _items(room.contents.get("creatures", []))
-    treasure = _items(room.contents.get("treasure", []))
+    creatures = _items(room, "creatures", lang)
+    treasure = _items(room, "treasure", lang)
     parts = [creatures or t("render.nobody", lang)]
     if treasure:
         parts.append(treasure)

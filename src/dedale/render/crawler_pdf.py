@@ -178,13 +178,13 @@ def _sheets(length: float, window: float) -> int:
     return max(1, math.ceil((length - OVERLAP) / (window - OVERLAP) - 1e-9))
 
 
-def board_pdf(dungeon: Dungeon) -> bytes:
+def board_pdf(dungeon: Dungeon, lang: str = "en") -> bytes:
     """The board at 1:1, cropped to the zones in use and split across A4 pages, to trim and tape."""
     crop = board_crop(dungeon)
     pages = board_pages(crop)
     grid = (pages[-1].row + 1, pages[-1].column + 1)
-    return _pdf(t("pdf.board_title", dungeon.lang), len(pages),
-                lambda ctx, i: _board_page(ctx, dungeon, crop, pages[i], grid))
+    return _pdf(t("pdf.board_title", lang), len(pages),
+                lambda ctx, i: _board_page(ctx, dungeon, crop, pages[i], grid, lang))
 
 
 def _pdf(title: str, pages: int, draw: Callable[[cairo.Context, int], None]) -> bytes:
@@ -249,8 +249,7 @@ def _footer(ctx: cairo.Context, lines: list[str]) -> None:
 
 
 def _board_page(ctx: cairo.Context, dungeon: Dungeon, crop: Box, page: BoardPage,
-                grid: tuple[int, int]) -> None:
-    lang = dungeon.lang
+                grid: tuple[int, int], lang: str) -> None:
     rows, columns = grid
     ctx.save()
     ctx.translate(MARGIN - page.x, MARGIN - page.y)
@@ -259,7 +258,7 @@ def _board_page(ctx: cairo.Context, dungeon: Dungeon, crop: Box, page: BoardPage
     bleed = 0.1  # lets the strokes on the crop's edge print whole
     ctx.rectangle(crop.x - bleed, crop.y - bleed, crop.w + 2 * bleed, crop.h + 2 * bleed)
     ctx.clip()
-    _board(ctx, dungeon)
+    _board(ctx, dungeon, lang)
     ctx.restore()
     _corner_marks(ctx, MARGIN, MARGIN, AREA_W, AREA_H)
     guide_x = MARGIN + AREA_W - OVERLAP if page.column < columns - 1 else None
@@ -320,7 +319,7 @@ def _cell_numbers(ctx: cairo.Context, dungeon: Dungeon, crop: Box, page: BoardPa
             _text(ctx, MARGIN - 0.25, y, str(i), 7, svg.ZONE, anchor="end", centre=True)
 
 
-def _board(ctx: cairo.Context, dungeon: Dungeon) -> None:
+def _board(ctx: cairo.Context, dungeon: Dungeon, lang: str) -> None:
     """The whole board in board coordinates, in the SVG's order; the caller clips it to a page."""
     n, zone = dungeon.board_zones * dungeon.zone_cells, dungeon.zone_cells
     size = n * CELL
@@ -350,9 +349,9 @@ def _board(ctx: cairo.Context, dungeon: Dungeon) -> None:
         _door_bar(ctx, (first[0] - passage.face.dx, first[1] - passage.face.dy), first, secret=True)
     for door in dungeon.doors:
         _door_bar(ctx, *door.cells)
-    _entrance(ctx, dungeon)
+    _entrance(ctx, dungeon, lang)
     for room in dungeon.rooms:
-        _room_number(ctx, dungeon.lang, room.rect.x + room.rect.w / 2, room.rect.y + room.rect.h / 2,
+        _room_number(ctx, lang, room.rect.x + room.rect.w / 2, room.rect.y + room.rect.h / 2,
                      room.number, room.boss)
 
 
@@ -371,7 +370,7 @@ def _door_bar(ctx: cairo.Context, a: tuple[int, int], b: tuple[int, int], secret
     ctx.set_dash([])
 
 
-def _entrance(ctx: cairo.Context, dungeon: Dungeon) -> None:
+def _entrance(ctx: cairo.Context, dungeon: Dungeon, lang: str) -> None:
     door = _entrance_door(dungeon)
     if door is None:
         return
@@ -389,7 +388,7 @@ def _entrance(ctx: cairo.Context, dungeon: Dungeon) -> None:
     ctx.close_path()
     _fill(ctx, svg.ENTRANCE)
     mid_x, mid_y = tip_x - dx * tail / 2, tip_y - dy * tail / 2
-    label = t("render.entrance", dungeon.lang)
+    label = t("render.entrance", lang)
     if dx == 0:
         _text(ctx, mid_x + 0.3, mid_y, label, 10, svg.ENTRANCE, bold=True, centre=True)
     else:

@@ -27,8 +27,8 @@ class Highlight:
     title: str = ""
 
 
-def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, legend: bool = True) -> str:
-    lang = dungeon.lang
+def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, legend: bool = True,
+               lang: str = "en") -> str:
     n = dungeon.board_zones * dungeon.zone_cells
     ox, oy = MARGIN, MARGIN + HEADER
     board_px = n * CELL
@@ -40,14 +40,14 @@ def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, lege
     body += _rooms(dungeon, ox, oy)
     body += _passages(dungeon, ox, oy)
     body += [_door(door, ox, oy) for door in dungeon.doors]
-    body += _entrance(dungeon, ox, oy)
+    body += _entrance(dungeon, ox, oy, lang)
     body += _labels(dungeon, ox, oy)
     for h in highlights or []:
         body.append(_highlight(h, ox, oy))
     width = ox + board_px + MARGIN
     height = oy + board_px + MARGIN
     if legend:
-        lines, legend_height = _legend(dungeon, width, oy)
+        lines, legend_height = _legend(dungeon, width, oy, lang)
         body += lines
         width += LEGEND
         height = max(height, oy + legend_height + MARGIN)
@@ -126,7 +126,7 @@ def _door_mark(a: tuple[int, int], b: tuple[int, int], ox: int, oy: int, secret:
             f'stroke="{stroke}" stroke-width="1.8"/>')
 
 
-def _entrance(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
+def _entrance(dungeon: Dungeon, ox: int, oy: int, lang: str) -> list[str]:
     door = next((d for d in dungeon.doors if d.rooms[0] is None), None)
     if door is None:
         return []
@@ -138,9 +138,9 @@ def _entrance(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
     head = (f"{tip_x:g},{tip_y:g} {tip_x - dx * 9 + px * 6:g},{tip_y - dy * 9 + py * 6:g} "
             f"{tip_x - dx * 9 - px * 6:g},{tip_y - dy * 9 - py * 6:g}")
     mid_x, mid_y = (tip_x + tail_x) / 2, (tip_y + tail_y) / 2
-    label = (svg.text(mid_x + 8, mid_y + 4, t("render.entrance", dungeon.lang), 10, "start", "bold", svg.ENTRANCE)
+    label = (svg.text(mid_x + 8, mid_y + 4, t("render.entrance", lang), 10, "start", "bold", svg.ENTRANCE)
              if dx == 0 else
-             svg.text(mid_x, mid_y - 8, t("render.entrance", dungeon.lang), 10, "middle", "bold", svg.ENTRANCE))
+             svg.text(mid_x, mid_y - 8, t("render.entrance", lang), 10, "middle", "bold", svg.ENTRANCE))
     return [f'<line x1="{tail_x:g}" y1="{tail_y:g}" x2="{tip_x - dx * 8:g}" y2="{tip_y - dy * 8:g}" '
             f'stroke="{svg.ENTRANCE}" stroke-width="3.5"/>',
             f'<polygon points="{head}" fill="{svg.ENTRANCE}"/>', label]
@@ -172,8 +172,7 @@ def _highlight(h: Highlight, ox: int, oy: int) -> str:
             + svg.text(x + 6, y + 14, h.label, 11, weight="bold", fill=svg.PASSAGE) + "</g>")
 
 
-def _legend(dungeon: Dungeon, x0: int, y0: int) -> tuple[list[str], int]:
-    lang = dungeon.lang
+def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str) -> tuple[list[str], int]:
     out = [svg.text(x0, y0 + 4, t("render.legend", lang), 14, weight="bold")]
     y = y0 + 26
     for room in dungeon.rooms:

@@ -23,9 +23,8 @@ _ARROWS = {(0, -1): "↑", (0, 1): "↓", (1, 0): "→", (-1, 0): "←"}
 PASSAGE = -1
 
 
-def render_text(dungeon: Dungeon, focus: list[Zone] | None = None) -> str:
+def render_text(dungeon: Dungeon, focus: list[Zone] | None = None, lang: str = "en") -> str:
     """The view; `focus` adds zones to the crop (where a room is about to be laid, in solo play)."""
-    lang = dungeon.lang
     owner: dict[Cell, int] = {}
     for room in dungeon.rooms:
         for cell in room.rect.cells():

@@ -36,9 +36,8 @@ def _slot(x: float, y: float) -> str:
             f'stroke="#9fc3ad" stroke-width="1.5" stroke-dasharray="5 4"/>')
 
 
-def render_svg(document: dict[str, Any]) -> str:
+def render_svg(document: dict[str, Any], lang: str = "en") -> str:
     """The duel of a `dedale/zombstone-duel` document."""
-    lang = document.get("lang", "en")
     duel = document["duel"]
     hole = [[None if c == HIDDEN_CARD else Card.parse(c) for c in cards] for cards in duel["hole"]]
     board = [Card.parse(c) for c in duel["board"]]
@@ -100,8 +99,7 @@ def _who(seat: int, lang: str) -> str:
     return t("render.duel.you" if seat == 0 else "render.duel.ai", lang)
 
 
-def render_text(document: dict[str, Any]) -> str:
-    lang = document.get("lang", "en")
+def render_text(document: dict[str, Any], lang: str = "en") -> str:
     duel = document["duel"]
     shown = duel["over"] and duel["folded"] is None
 

@@ -6,9 +6,12 @@ communities and the party remain."""
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
+from dedale.core.tables import item_label
 from dedale.hexcrawl.hexes import corners, label, map_hexes, position_offset, to_pixel
 from dedale.hexcrawl.model import RELIEFS, HexMap
+from dedale.hexcrawl.tables import COMMUNITY_TABLES
 from dedale.i18n import t
 from dedale.render import svg
 
@@ -33,20 +36,21 @@ def hex_size(radius: int) -> float:
     return 18.0 if radius <= 12 else max(4.0, 1100 / (3 * radius + 2))
 
 
-def mark(marks: dict[str, str], key: str, labels: dict[str, str]) -> str:
+def mark(marks: dict[str, str], hex_map: HexMap, table: str, key: str, lang: str) -> str:
     """The symbol of a table row; a player's own rows get their label's first letter."""
-    return marks.get(key) or (labels.get(key) or key)[:1].upper()
+    return marks.get(key) or (hex_map.row_label(table, key, lang) or key)[:1].upper()
 
 
-def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | None = None) -> str:
+def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | None = None,
+               lang: str = "en") -> str:
     """The map; `links` marks hexes with the choice a click on them makes, (id, label) (solo play in a
     browser)."""
-    lang, radius = hex_map.lang, hex_map.radius
+    radius = hex_map.radius
     size = hex_size(radius)
     half_w, half_h = size * (1.5 * radius + 1), size * svg_sqrt3() * (radius + 0.5)
     ox, oy = MARGIN + half_w, MARGIN + HEADER + half_h
     body = [svg.text(MARGIN, MARGIN + 6, t("render.hex_title", lang), 20, weight="bold"),
-            svg.text(MARGIN, MARGIN + 26, _summary(hex_map), 12.5)]
+            svg.text(MARGIN, MARGIN + 26, _summary(hex_map, lang), 12.5)]
     detailed = size >= 12
     cells, details = [], []
     for h in map_hexes(radius):
@@ -62,14 +66,15 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | 
                      f'stroke-width="{0.6 if detailed else 0.3}"/>')
         if detailed:
             cells.append(f'<polygon points="{points}" fill="url(#relief{relief})"/>')
-            details.append(svg.text(x, y + size * 0.15, mark(VEGETATION_MARKS, record.vegetation, hex_map.labels),
+            details.append(svg.text(x, y + size * 0.15,
+                                    mark(VEGETATION_MARKS, hex_map, "vegetation", record.vegetation, lang),
                                     size * 0.42, "middle", fill="#3d5a2a"))
             if size >= 16:
                 details.append(svg.text(x, y - size * 0.55, label(h, radius), size * 0.26, "middle", fill="#5b554b"))
             if record.obstacle is not None and record.position is not None:
                 dx, dy = position_offset(record.position)
                 details.append(svg.text(x + dx * size * 0.55, y + dy * size * 0.55 + size * 0.15,
-                                        mark(OBSTACLE_MARKS, record.obstacle, hex_map.labels), size * 0.45,
+                                        mark(OBSTACLE_MARKS, hex_map, "obstacles", record.obstacle, lang), size * 0.45,
                                         "middle", "bold", svg.ACCENT))
     body += cells + details
     body += _places(hex_map, ox, oy, size)
@@ -84,7 +89,7 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | 
         body.append(f'<circle cx="{ox + x:.1f}" cy="{oy + y:.1f}" r="{size * 0.62:.1f}" fill="none" '
                     f'stroke="{svg.ACCENT}" stroke-width="{max(1.5, size / 7):.1f}" stroke-dasharray="4 2"/>')
     width = MARGIN * 2 + 2 * half_w
-    legend, legend_height = _legend(hex_map, width, MARGIN + HEADER)
+    legend, legend_height = _legend(hex_map, width, MARGIN + HEADER, lang)
     body += legend
     height = MARGIN * 2 + HEADER + max(2 * half_h, legend_height)
     return svg.document(width + LEGEND, height, body, t("render.hex_title", lang), _patterns())
@@ -94,8 +99,7 @@ def svg_sqrt3() -> float:
     return 3 ** 0.5
 
 
-def _summary(hex_map: HexMap) -> str:
-    lang = hex_map.lang
+def _summary(hex_map: HexMap, lang: str) -> str:
     seed = "" if hex_map.seed is None else t("render.seed", lang, seed=hex_map.seed) + " · "
     total = 1 + 3 * hex_map.radius * (hex_map.radius + 1)
     return seed + t("render.hex_summary", lang, radius=hex_map.radius, explored=len(hex_map.hexes), total=total,
@@ -140,8 +144,7 @@ def _patterns() -> str:
                    f'patternTransform="scale(1.5)" opacity="0.5">{shape}</pattern>' for i, shape in enumerate(shapes))
 
 
-def _legend(hex_map: HexMap, x0: float, y0: float) -> tuple[list[str], float]:
-    lang = hex_map.lang
+def _legend(hex_map: HexMap, x0: float, y0: float, lang: str) -> tuple[list[str], float]:
     out = [svg.text(x0, y0 + 4, t("render.hex_reliefs", lang), 13, weight="bold")]
     y = y0 + 22
     for i, relief in enumerate(RELIEFS):
@@ -163,16 +166,21 @@ def _legend(hex_map: HexMap, x0: float, y0: float) -> tuple[list[str], float]:
         out.append(svg.text(x0, y, t("render.hex_obstacles", lang), 13, weight="bold"))
         y += 18
         for key in obstacles:
-            out.append(svg.text(x0 + 10, y, mark(OBSTACLE_MARKS, key, hex_map.labels), 12, "middle", "bold",
-                                svg.ACCENT))
-            out.append(svg.text(x0 + 28, y, hex_map.labels.get(key, key), 11))
+            out.append(svg.text(x0 + 10, y, mark(OBSTACLE_MARKS, hex_map, "obstacles", key, lang), 12, "middle",
+                                "bold", svg.ACCENT))
+            out.append(svg.text(x0 + 28, y, hex_map.row_label("obstacles", key, lang), 11))
             y += 16
     y += 8
     out.append(svg.text(x0, y, t("render.hex_communities", lang), 13, weight="bold"))
     y += 18
     for community in hex_map.communities:
-        line = f'{community["name"]} ({community["label"]}): {community["nature"]["label"]}'
+        line = f'{community["name"]} ({community["label"]}): {nature(community, lang)}'
         for part in svg.wrap(line, 46):
             out.append(svg.text(x0, y, part, 10.5))
             y += 14
     return out, y - y0
+
+
+def nature(community: dict[str, Any], lang: str) -> str:
+    """A community's nature in words (a row of its kind's table)."""
+    return item_label("hexcrawl", COMMUNITY_TABLES[community["kind"]], community["nature"], lang)

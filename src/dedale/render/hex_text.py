@@ -7,14 +7,15 @@ from __future__ import annotations
 from dedale.hexcrawl.hexes import Hex, label, map_hexes, offset
 from dedale.hexcrawl.model import RELIEFS, HexMap
 from dedale.i18n import t
+from dedale.render.hex_svg import nature
 
 RELIEF_MARKS = ("≈", "·", "_", "=", "∩", "‗", "∧", "▲")
 PLACE_MARKS = {"city": "★", "community": "●", "fae": "◆", "satellite": "■", "ruin": "†"}
 PRIORITY = ("city", "community", "fae", "satellite", "ruin")
 
 
-def render_text(hex_map: HexMap) -> str:
-    lang, radius = hex_map.lang, hex_map.radius
+def render_text(hex_map: HexMap, lang: str = "en") -> str:
+    radius = hex_map.radius
     places: dict[Hex, str] = {}
     for place in sorted([*hex_map.communities, *hex_map.sites], key=lambda p: PRIORITY.index(p["kind"]),
                         reverse=True):
@@ -31,7 +32,7 @@ def render_text(hex_map: HexMap) -> str:
     seen = [xy for xy, token in tokens.items() if token.strip()] or list(tokens)
     x0, x1 = min(x for x, _ in seen), max(x for x, _ in seen)
     y0, y1 = min(y for _, y in seen), max(y for _, y in seen)
-    lines = [_summary(hex_map), ""]
+    lines = [_summary(hex_map, lang), ""]
     for y in range(y0, y1 + 1):
         row = [" "] * (x1 - x0 + 2)
         for x in range(x0, x1 + 1, 3):
@@ -45,11 +46,11 @@ def render_text(hex_map: HexMap) -> str:
     lines.append(t("render.hex_text_key", lang))
     for c in hex_map.communities:
         where = label((c["q"], c["r"]), radius)
-        lines.append(f"  {PLACE_MARKS[c['kind']]} {c['name']} ({where}): {c['nature']['label']}")
+        lines.append(f"  {PLACE_MARKS[c['kind']]} {c['name']} ({where}): {nature(c, lang)}")
     return "\n".join(lines) + "\n"
 
 
-def _summary(hex_map: HexMap) -> str:
+def _summary(hex_map: HexMap, lang: str) -> str:
     from dedale.render.hex_svg import _summary as summary
 
-    return summary(hex_map)
+    return summary(hex_map, lang)

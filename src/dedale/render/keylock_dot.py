@@ -9,12 +9,12 @@ from dedale.keylock.model import Diagram
 from dedale.render.keylock_svg import colour
 
 
-def render_dot(diagram: Diagram, analysis: dict[str, Any]) -> str:
+def render_dot(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> str:
     empty, candidates = set(analysis.get("empty_locks", [])), analysis.get("end_candidates", [])
     lines = ["digraph keylock {", '  node [fontname="DejaVu Sans", style=filled];']
     for node in diagram.nodes:
         if node.type == "start":
-            lines.append(f'  n0 [label="{t("render.keylock_start", diagram.lang)}", shape=circle, fillcolor=white];')
+            lines.append(f'  n0 [label="{t("render.keylock_start", lang)}", shape=circle, fillcolor=white];')
             continue
         label = str(node.set)
         if node.type == "lock" and diagram.sets[(node.set or 1) - 1].kind == "multi":

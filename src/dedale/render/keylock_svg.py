@@ -45,8 +45,7 @@ def colour(set_id: int | None) -> str:
     return "white" if set_id is None else SET_COLOURS[(set_id - 1) % len(SET_COLOURS)]
 
 
-def render_svg(diagram: Diagram, analysis: dict[str, Any]) -> str:
-    lang = diagram.lang
+def render_svg(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> str:
     place = layout(diagram)
     width = (max(x for x, _ in place.values()) + 1) * COLUMN
     depth = max(d for _, d in place.values())
@@ -58,7 +57,7 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any]) -> str:
 
     empty, end = set(analysis.get("empty_locks", [])), (analysis.get("end_candidates") or [None])[0]
     body = [svg.text(MARGIN, MARGIN + 6, t("render.keylock_title", lang), 20, weight="bold"),
-            svg.text(MARGIN, MARGIN + 26, _summary(diagram, analysis), 12.5)]
+            svg.text(MARGIN, MARGIN + 26, _summary(diagram, analysis, lang), 12.5)]
     lines = "".join(f"M{at(n.parent)[0]:.1f} {at(n.parent)[1]:.1f}L{at(n.id)[0]:.1f} {at(n.id)[1]:.1f}"
                     for n in diagram.nodes if n.parent is not None)
     body.append(f'<path d="{lines}" stroke="{svg.INK}" stroke-width="1.6" fill="none"/>')
@@ -92,36 +91,33 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any]) -> str:
                     f'fill="white" stroke="white" stroke-width="3" stroke-linejoin="round">{node.set}</text>')
         body.append(svg.text(x, y + 4.5, str(node.set), 13, "middle", "bold"))
         body.append(svg.text(x, y + half + 15, f"#{node.id}", 8.5, "middle", fill=svg.ZONE))  # for analyse, nest
-    legend, legend_height = _legend(diagram, analysis, MARGIN * 2 + width, MARGIN + HEADER)
+    legend, legend_height = _legend(diagram, analysis, MARGIN * 2 + width, MARGIN + HEADER, lang)
     body += legend
     height = MARGIN * 2 + HEADER + max(depth * ROW + SIDE + 40, legend_height)
     return svg.document(MARGIN * 2 + width + LEGEND, height, body, t("render.keylock_title", lang))
 
 
-def _summary(diagram: Diagram, analysis: dict[str, Any]) -> str:
-    lang = diagram.lang
+def _summary(diagram: Diagram, analysis: dict[str, Any], lang: str) -> str:
     seed = "" if diagram.seed is None else t("render.seed", lang, seed=diagram.seed) + " · "
     walk = analysis.get("walk", {})
     return seed + t("render.keylock_summary", lang, objects=len(diagram.nodes) - 1, sets=len(diagram.sets),
                     steps=walk.get("steps", "?"), revisits=walk.get("revisits", "?"))
 
 
-def set_line(diagram: Diagram, set_id: int) -> str:
+def set_line(diagram: Diagram, set_id: int, lang: str) -> str:
     """'2 multi: 4 keys, locks need 1, 3' (the legend and the text view)."""
     s = diagram.sets[set_id - 1]
-    lang = diagram.lang
     if s.kind == "multi":
         return t("render.keylock_multi", lang, id=s.id, keys=s.keys, needs=", ".join(map(str, s.requirements)))
     return t(f"render.keylock_{s.kind}", lang, id=s.id, locks=s.locks)
 
 
-def _legend(diagram: Diagram, analysis: dict[str, Any], x0: float, y0: float) -> tuple[list[str], float]:
-    lang = diagram.lang
+def _legend(diagram: Diagram, analysis: dict[str, Any], x0: float, y0: float, lang: str) -> tuple[list[str], float]:
     out = [svg.text(x0, y0 + 4, t("render.keylock_sets", lang), 13, weight="bold")]
     y = y0 + 24
     for s in diagram.sets[:40]:
         out.append(f'<rect x="{x0}" y="{y - 11}" width="14" height="14" fill="{colour(s.id)}" stroke="{svg.INK}"/>')
-        out.append(svg.text(x0 + 22, y, set_line(diagram, s.id), 11))
+        out.append(svg.text(x0 + 22, y, set_line(diagram, s.id, lang), 11))
         y += 17
     if len(diagram.sets) > 40:
         out.append(svg.text(x0 + 22, y, t("render.keylock_more", lang, more=len(diagram.sets) - 40), 11))

@@ -9,10 +9,9 @@ from dedale.keylock.model import Diagram
 from dedale.render.keylock_svg import _summary, set_line
 
 
-def render_text(diagram: Diagram, analysis: dict[str, Any]) -> str:
-    lang = diagram.lang
+def render_text(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> str:
     empty, candidates = set(analysis.get("empty_locks", [])), analysis.get("end_candidates", [])
-    lines = [_summary(diagram, analysis), "", t("render.keylock_start", lang)]
+    lines = [_summary(diagram, analysis, lang), "", t("render.keylock_start", lang)]
     stack = [(kid, "", i == len(diagram.kids(0)) - 1) for i, kid in reversed(list(enumerate(diagram.kids(0))))]
     while stack:
         node_id, prefix, last = stack.pop()
@@ -30,14 +29,14 @@ def render_text(diagram: Diagram, analysis: dict[str, Any]) -> str:
         below = prefix + ("    " if last else "│   ")
         stack.extend((kid, below, i == len(kids) - 1) for i, kid in reversed(list(enumerate(kids))))
     lines.append("")
-    lines += [f"  {set_line(diagram, s.id)}" for s in diagram.sets]
+    lines += [f"  {set_line(diagram, s.id, lang)}" for s in diagram.sets]
     lines.append("")
-    lines.append(analysis_text(diagram, analysis))
+    lines.append(analysis_text(diagram, analysis, lang))
     return "\n".join(lines) + "\n"
 
 
-def analysis_text(diagram: Diagram, analysis: dict[str, Any]) -> str:
-    lang, walk = diagram.lang, analysis["walk"]
+def analysis_text(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> str:
+    walk = analysis["walk"]
     ids = lambda items: ", ".join(f"#{i}" for i in items) or t("render.keylock_none", lang)  # noqa: E731
     return "\n".join([
         t("render.keylock_walk", lang, steps=walk["steps"], revisits=walk["revisits"]),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dedale.core.cards import SUIT_SYMBOLS
 from dedale.i18n import t
+from dedale.paper.contents import contents_labels
 from dedale.paper.model import Door, PaperMap, Room
 from dedale.render import svg
 
@@ -17,15 +18,14 @@ GRID_LINE = "#bcd4ea"  # the blue of squared paper
 CORRIDOR = "#e9e2d3"
 
 
-def render_svg(paper: PaperMap, cards: bool = False) -> str:
+def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en") -> str:
     """The drawing, cropped to the squares in use and a few around them (the page's edge shows where it
     is in view)."""
-    lang = paper.lang
     x0, y0, x1, y1 = view(paper)
     width, height = (x1 - x0) * CELL, (y1 - y0) * CELL
     ox, oy = MARGIN - x0 * CELL, MARGIN + HEADER - y0 * CELL  # where square (0, 0) is drawn
     body = [svg.text(MARGIN, MARGIN + 6, t("render.paper_title", lang), 20, weight="bold"),
-            svg.text(MARGIN, MARGIN + 26, _summary(paper), 12.5)]
+            svg.text(MARGIN, MARGIN + 26, _summary(paper, lang), 12.5)]
     body += _paper(paper, ox, oy, (x0, y0, x1, y1))
     body += _squares(paper, ox, oy)
     body.append(_walls(paper, ox, oy))
@@ -35,7 +35,7 @@ def render_svg(paper: PaperMap, cards: bool = False) -> str:
     if cards:
         body += _cards(paper, ox, oy)
     top = MARGIN + HEADER
-    legend, legend_height = _legend(paper, MARGIN * 2 + width, top)
+    legend, legend_height = _legend(paper, MARGIN * 2 + width, top, lang)
     body += legend
     defs = svg.hatch("pit", svg.INK, 3, 0.8)
     return svg.document(MARGIN * 2 + width + LEGEND, top + max(height, legend_height) + MARGIN, body,
@@ -52,8 +52,7 @@ def view(paper: PaperMap, around: int = 3) -> tuple[int, int, int, int]:
             min(max(ys) + 1 + around, paper.height))
 
 
-def _summary(paper: PaperMap) -> str:
-    lang = paper.lang
+def _summary(paper: PaperMap, lang: str) -> str:
     seed = "" if paper.seed is None else t("render.seed", lang, seed=paper.seed) + " · "
     state = t(f"render.paper_{paper.ended or 'open'}", lang)
     return seed + t("render.paper_summary", lang, cards=paper.cards_used, rooms=len(paper.rooms), state=state)
@@ -171,8 +170,7 @@ def _cards(paper: PaperMap, ox: int, oy: int) -> list[str]:
     return out
 
 
-def _legend(paper: PaperMap, x0: int, y0: int) -> tuple[list[str], int]:
-    lang = paper.lang
+def _legend(paper: PaperMap, x0: int, y0: int, lang: str) -> tuple[list[str], int]:
     out = [svg.text(x0, y0 + 4, t("render.legend", lang), 14, weight="bold")]
     y = y0 + 24
     for room in paper.rooms:
@@ -192,8 +190,8 @@ def _legend(paper: PaperMap, x0: int, y0: int) -> tuple[list[str], int]:
 
 def room_line(room: Room, lang: str) -> str:
     """'4x3 — Monster: Goblins', for the legend and the text view."""
-    contents = room.contents
     r = room.rect
-    what = contents.get("label", t("render.paper_start", lang))
-    details = ", ".join(d["label"] for d in contents.get("detail", []))
-    return f"{r.w}x{r.h} — {what}" + (f": {details}" if details else "")
+    if not room.contents:
+        return f"{r.w}x{r.h} — {t('render.paper_start', lang)}"
+    what, *details = contents_labels(room.contents, lang)
+    return f"{r.w}x{r.h} — {what}" + (f": {', '.join(details)}" if details else "")

@@ -14,8 +14,7 @@ GLYPHS = {"room": "#", "corridor": ".", "trap": "^", "stairs_up": "<", "stairs_d
           "dead_end": "x"}
 
 
-def render_text(paper: PaperMap) -> str:
-    lang = paper.lang
+def render_text(paper: PaperMap, lang: str = "en") -> str:
     grid = {cell: GLYPHS[kind] for cell, (kind, _) in paper.cells.items()}
     for room in paper.rooms:  # the room's number over its first squares
         x, y = room.rect.x, room.rect.y
@@ -26,7 +25,7 @@ def render_text(paper: PaperMap) -> str:
     xs = [x for x, _ in grid] or [0]
     ys = [y for _, y in grid] or [0]
     x0, x1, y0, y1 = max(min(xs) - 1, 0), min(max(xs) + 1, paper.width - 1), max(min(ys) - 1, 0), max(ys)
-    lines = [_summary(paper), ""]
+    lines = [_summary(paper, lang), ""]
     lines.append("     " + "".join(str(x % 10) if x % 5 == 0 else " " for x in range(x0, x1 + 1)))
     for y in range(y0, y1 + 1):
         row = "".join(grid.get((x, y), " ") for x in range(x0, x1 + 1))
@@ -38,7 +37,7 @@ def render_text(paper: PaperMap) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _summary(paper: PaperMap) -> str:
+def _summary(paper: PaperMap, lang: str) -> str:
     from dedale.render.paper_svg import _summary as summary
 
-    return summary(paper)
+    return summary(paper, lang)

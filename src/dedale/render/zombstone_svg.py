@@ -47,26 +47,25 @@ RINGS = {"star": (2.3, 4.8), "supporting": (2.6,), "extra": ()}  # status rings,
 CHOICE_ORDER = ("shoot", "melee", "aim")  # rings around one figure, inside out; other kinds after these
 
 
-def render_svg(view: GameView, links: dict[str, dict[str, Any]] | None = None) -> str:
+def render_svg(view: GameView, links: dict[str, dict[str, Any]] | None = None, lang: str = "en") -> str:
     """The battlefield; `links` maps choice ids to what they point at (`to`: [x, y] for a destination, or
     `figure`: a figure id) and their words (`label`), drawn as clickable marks (solo play in a browser)."""
-    lang = view.lang
     width, height = view.battlefield.width * PX, view.battlefield.height * PX
     ox, oy = MARGIN + RULER, MARGIN + HEADER + RULER
     title = t("render.zombstone.title", lang, scenario=view.scenario)
     body = [svg.text(MARGIN, MARGIN + 6, title, 20, weight="bold")]
-    body += [svg.text(MARGIN, MARGIN + 26 + 16 * i, line, 12.5) for i, line in enumerate(summary(view))]
+    body += [svg.text(MARGIN, MARGIN + 26 + 16 * i, line, 12.5) for i, line in enumerate(summary(view, lang))]
     body += _table(view, ox, oy)
     body += _terrain(view, ox, oy)
     body += _fire(view, ox, oy)
     destinations, rings = _choices(view, links or {}, ox, oy)
     body += destinations  # under the figures, which stay readable; the rings around targets over them
-    body += _figures(view, ox, oy)
+    body += _figures(view, ox, oy, lang)
     body += rings
     x0 = ox + width + GAP
-    legend, bottom = _legend(view, x0, MARGIN + HEADER, bool(links))
+    legend, bottom = _legend(view, x0, MARGIN + HEADER, bool(links), lang)
     body += legend
-    roster, bottom = _roster(view, x0, bottom + 34)
+    roster, bottom = _roster(view, x0, bottom + 34, lang)
     body += roster
     total_height = max(oy + height + MARGIN, bottom + MARGIN)
     return svg.document(x0 + LEGEND + MARGIN, total_height, body, title, _patterns())
@@ -79,12 +78,11 @@ def side_name(side: str, lang: str, capital: bool = False) -> str:
     return name[:1].upper() + name[1:] if capital else name
 
 
-def summary(view: GameView) -> list[str]:
+def summary(view: GameView, lang: str) -> list[str]:
     """The turn and what the game waits for, or how it ended; a line for the duel of a High Noon."""
-    lang = view.lang
     parts = [t("render.zombstone.turn", lang, turn=view.turn, turns=view.turns)]
     if view.over:
-        parts.append(outcome(view))
+        parts.append(outcome(view, lang))
     else:
         if view.initiative:
             parts.append(t("render.zombstone.initiative", lang, side=side_name(view.initiative, lang)))
@@ -92,15 +90,14 @@ def summary(view: GameView) -> list[str]:
             who = side_name(view.waiting["side"], lang)
             acting = view.acting
             parts.append(t("render.zombstone.waiting", lang, side=who) if acting is None else
-                         t("render.zombstone.waiting_for", lang, side=who, figure=view.name(acting)))
+                         t("render.zombstone.waiting_for", lang, side=who, figure=view.name(acting, lang)))
     lines = [" · ".join(parts)]
     if view.duel is not None:
-        lines.append(_duel(view))
+        lines.append(_duel(view, lang))
     return lines
 
 
-def outcome(view: GameView) -> str:
-    lang = view.lang
+def outcome(view: GameView, lang: str) -> str:
     if view.winner is None:
         return t("skirmish.ending_draw", lang)
     winner = side_name(view.winner, lang)
@@ -110,8 +107,8 @@ def outcome(view: GameView) -> str:
     return t("skirmish.ending_eliminated", lang, winner=winner)
 
 
-def _duel(view: GameView) -> str:
-    lang, duel = view.lang, view.duel or {}
+def _duel(view: GameView, lang: str) -> str:
+    duel = view.duel or {}
     hands = [t(f"duel.hand.{hand}", lang) for hand in duel["hands"]]
     if duel["folded"]:
         return t("render.zombstone.duel_folded", lang, side=side_name(duel["folded"], lang))
@@ -122,9 +119,8 @@ def _duel(view: GameView) -> str:
     return t("render.zombstone.duel_split", lang)
 
 
-def describe(view: GameView, figure: FigureView) -> str:
+def describe(view: GameView, figure: FigureView, lang: str) -> str:
     """The figure's state in words: fallen or fled, fleeing, wounded, hidden, Fame and hire; else ready."""
-    lang = view.lang
     words = [] if figure.state == "ready" else [t(f"render.zombstone.state_{figure.state}", lang)]
     if figure.wounded and figure.on_table:
         words.append(t("render.zombstone.wounded", lang))
@@ -280,7 +276,7 @@ def _melee_mark(x: float, y: float, colour: str, opacity: float) -> str:
 
 # --- the figures -------------------------------------------------------------------------------------------
 
-def _figures(view: GameView, ox: float, oy: float) -> list[str]:
+def _figures(view: GameView, ox: float, oy: float, lang: str) -> list[str]:
     """The fallen first, so the living stand over them; the acting figure on a yellow glow."""
     out = []
     acting = view.acting
@@ -289,20 +285,19 @@ def _figures(view: GameView, ox: float, oy: float) -> list[str]:
                    f'r="{R + 9:g}" fill="{ACTING}" fill-opacity="0.75" stroke="{FLEEING}" stroke-width="1.5"/>')
     shown = [f for f in view.figures if f.on_table]
     for figure in sorted(shown, key=lambda f: (f.in_play, not f.hidden)):
-        out.append(_figure(view, figure, ox + figure.x * PX, oy + figure.y * PX))
+        out.append(_figure(view, figure, ox + figure.x * PX, oy + figure.y * PX, lang))
     return out
 
 
-def _figure(view: GameView, figure: FigureView, cx: float, cy: float) -> str:
-    lang = view.lang
+def _figure(view: GameView, figure: FigureView, cx: float, cy: float, lang: str) -> str:
     if figure.hidden:  # a numbered token: on the table it gives away neither who nor how hurt
         tip = t("render.zombstone.hidden", lang, token=view.token(figure))
         return (f'<g class="figure token" data-figure="{figure.id}"><title>{escape(tip)}</title>'
                 + _token(figure.side, cx, cy, view.token(figure)) + "</g>")
     profile = view.profile(figure)
-    tip = t("render.zombstone.tooltip", lang, name=view.name(figure), label=view.label(figure),
+    tip = t("render.zombstone.tooltip", lang, name=view.name(figure, lang), label=view.label(figure),
             status=status_name(profile.status, lang), left=view.cartridges_left(figure), total=profile.cartridges,
-            state=describe(view, figure))
+            state=describe(view, figure, lang))
     body = _piece(figure.side, cx, cy, profile.status, view.label(figure), figure.state, figure.wounded)
     if figure.in_play:
         extent = R + (RINGS[profile.status] or (0.0,))[-1] + 1.5
@@ -451,9 +446,8 @@ def _point(value: Any) -> tuple[float, float] | None:
 
 # --- the key and the roster ----------------------------------------------------------------------------------
 
-def _legend(view: GameView, x0: float, y0: float, choices: bool) -> tuple[list[str], float]:
+def _legend(view: GameView, x0: float, y0: float, choices: bool, lang: str) -> tuple[list[str], float]:
     """The key in two columns: terrain and fire on the left, figures on the right."""
-    lang = view.lang
     out = [svg.text(x0, y0 + 4, t("render.zombstone.key", lang), 14, weight="bold")]
     top = y0 + 24
     left: list[tuple[str, str]] = []
@@ -506,9 +500,8 @@ def _swatch(kind: str) -> str:
             f'stroke="{svg.INK}" stroke-width="0.8"/>')
 
 
-def _roster(view: GameView, x0: float, y0: float) -> tuple[list[str], float]:
+def _roster(view: GameView, x0: float, y0: float, lang: str) -> tuple[list[str], float]:
     """Each side: its standing, then a line a character: its piece, name, status, cartridges and state."""
-    lang = view.lang
     out = []
     y = y0
     for side in SIDES:
@@ -520,13 +513,13 @@ def _roster(view: GameView, x0: float, y0: float) -> tuple[list[str], float]:
             worth=view.worth_shown(side), cards=view.hands[side]), 10.5, fill=MUTED))
         y += 24
         for figure in figures:
-            out.append(_roster_line(view, figure, x0, y))
+            out.append(_roster_line(view, figure, x0, y, lang))
             y += ROW
         y += 14
     return out, y
 
 
-def _roster_line(view: GameView, figure: FigureView, x0: float, y: float) -> str:
+def _roster_line(view: GameView, figure: FigureView, x0: float, y: float, lang: str) -> str:
     """A character's piece (its token while hidden), name, status, cartridges and state; of a masked figure (the
     other side's hidden one, in a player's view) only what the table shows: its token and state."""
     ink = svg.INK if figure.in_play else MUTED
@@ -535,13 +528,13 @@ def _roster_line(view: GameView, figure: FigureView, x0: float, y: float) -> str
     if not figure.masked:  # (a masked figure that fled for good has no token left on the table: nothing to draw)
         profile = view.profile(figure)
         piece = piece or _piece(figure.side, 0, 0, profile.status, view.label(figure), figure.state, figure.wounded)
-        known = (svg.text(x0 + 206, y, status_name(profile.status, view.lang), 10, fill=ink)
+        known = (svg.text(x0 + 206, y, status_name(profile.status, lang), 10, fill=ink)
                  + _pips(x0 + 293, y - 4, profile.cartridges, profile.red, figure.ticked, 1.4))
     return (f'<g class="roster" data-figure="{figure.id}">'
             f'<g transform="translate({x0 + 12:g} {y - 4:g}) scale(0.8)">{piece}</g>'
-            + svg.text(x0 + 30, y, _cut(view.name(figure), 25), 10.5, fill=ink,
+            + svg.text(x0 + 30, y, _cut(view.name(figure, lang), 25), 10.5, fill=ink,
                        weight="bold" if figure.in_play else "normal")
-            + known + svg.text(x0 + 318, y, describe(view, figure), 10, fill=ink) + "</g>")
+            + known + svg.text(x0 + 318, y, describe(view, figure, lang), 10, fill=ink) + "</g>")
 
 
 def _cut(content: str, most: int) -> str:

@@ -29,15 +29,14 @@ WIDTH = 96  # the longest line of words
 STATUS_WIDTH = 12
 
 
-def render_text(view: GameView) -> str:
-    lang = view.lang
+def render_text(view: GameView, lang: str = "en") -> str:
     lines = [t("render.zombstone.title", lang, scenario=view.scenario)]
-    lines += [part for line in summary(view) for part in svg.wrap(line, WIDTH)]
+    lines += [part for line in summary(view, lang) for part in svg.wrap(line, WIDTH)]
     lines.append("")
     lines += _grid(view)
     lines.append("")
     for side in SIDES:
-        lines += _roster(view, side)
+        lines += _roster(view, side, lang)
         lines.append("")
     lines += [t(f"render.zombstone.text_{key}", lang) for key in ("terrain", "figures", "marks", "cartridges")]
     return "\n".join(lines) + "\n"
@@ -138,8 +137,7 @@ def cartridges(view: GameView, figure: FigureView) -> str:
     return "".join(marks)
 
 
-def _roster(view: GameView, side: str) -> list[str]:
-    lang = view.lang
+def _roster(view: GameView, side: str, lang: str) -> list[str]:
     figures = view.side(side)
     heading = side_name(side, lang, capital=True) + " — " + t(
         "render.zombstone.standing", lang, standing=sum(f.in_play for f in figures), total=len(figures),
@@ -147,10 +145,10 @@ def _roster(view: GameView, side: str) -> list[str]:
     lines = [heading]
     width = max((view.profile(f).cartridges for f in figures if not f.masked), default=0)
     for figure in figures:
-        name = view.name(figure)
+        name = view.name(figure, lang)
         if len(name) > NAME_WIDTH:
             name = name[:NAME_WIDTH - 1] + "…"
         status = "" if figure.masked else status_name(view.profile(figure).status, lang)
         lines.append(f"  {view.label(figure)}  {name:<{NAME_WIDTH}} {status:<{STATUS_WIDTH}} "
-                     f"{cartridges(view, figure):<{width}}  {describe(view, figure)}")
+                     f"{cartridges(view, figure):<{width}}  {describe(view, figure, lang)}")
     return lines

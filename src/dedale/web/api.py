@@ -75,7 +75,8 @@ class NewSession(Strict):
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="Random when not given")
     table_dice: bool = False
-    lang: Literal["en", "fr"] = "en"
+    lang: Literal["en", "fr"] = Field(default="en", description="The language of this answer's words (and of the "
+                                      "default name): the session itself has none")
     name: str = Field(default="", max_length=service.MAX_NAME)
     autopilot: bool = Field(default=False, description="Let the autopilot play to the end at once")
 
@@ -103,11 +104,12 @@ def _sessions(request: Request) -> Sessions:
     return request.app.state.sessions
 
 
-def _state(request: Request, session_id: str) -> dict[str, Any]:
+def _state(request: Request, session_id: str, lang: str | None = None) -> dict[str, Any]:
+    """A session's state, its words in `lang` or the client's language."""
     sessions = _sessions(request)
     session = sessions.get(session_id)
     record = sessions.store.record(session_id)
-    return service.state(session, session_id, record.name)
+    return service.state(session, session_id, record.name, lang or lang_of(request))
 
 
 @router.get("/systems")
@@ -121,7 +123,7 @@ def systems(request: Request) -> dict[str, Any]:
 def create_session(request: Request, body: NewSession) -> dict[str, Any]:
     session_id = service.create(_sessions(request), body.system, body.params, body.seed, body.table_dice, body.lang,
                                 body.name, body.autopilot, strict=True)
-    return _state(request, session_id)
+    return _state(request, session_id, body.lang)
 
 
 @router.get("/sessions")
@@ -169,7 +171,7 @@ def delete(request: Request, session_id: str) -> Response:
 
 @router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
 def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png", "pdf", "txt", "dot"]) -> Response:
-    content, media = service.export(_sessions(request).get(session_id), fmt)
+    content, media = service.export(_sessions(request).get(session_id), fmt, lang=lang_of(request))
     return Response(content, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="dedale-{session_id}.{fmt}"'})
 
@@ -178,7 +180,7 @@ def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png",
 def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """Continue a saved document (at most 8 MiB, UTF-8, UTF-16 or UTF-32): it is replayed from its events,
     checked, and kept as a new session."""
-    return _state(request, service.upload_document(_sessions(request), document))
+    return _state(request, service.upload_document(_sessions(request), document, lang_of(request)))
 
 
 @router.get("/zombstone/odds")

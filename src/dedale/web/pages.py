@@ -103,7 +103,7 @@ def undo(request: Request, session_id: str) -> Response:
 
 @router.get("/play/{session_id}/export.{fmt}")
 def export(request: Request, session_id: str, fmt: str) -> Response:
-    content, media = service.export(_sessions(request).get(session_id), fmt)
+    content, media = service.export(_sessions(request).get(session_id), fmt, lang=lang_of(request))
     return Response(content, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="dedale-{quote(session_id)}.{fmt}"'})
 
@@ -135,7 +135,7 @@ def upload_form(request: Request) -> HTMLResponse:
 @router.post("/upload")
 async def upload(request: Request, document: UploadFile) -> Response:
     raw = await document.read(service.MAX_UPLOAD + 1)
-    session_id = service.upload(_sessions(request), raw)
+    session_id = service.upload(_sessions(request), raw, lang_of(request))
     return RedirectResponse(f"/play/{session_id}", status_code=303)
 
 

@@ -27,7 +27,7 @@ def build(record: Record, events: list[dict[str, Any]]) -> Session:
     """A stored session, replayed."""
     session_class = system(record.system).session
     params = session_class.params_from_json(record.params)
-    return session_class.replay(params, record.seed, events, record.table_dice, record.lang)
+    return session_class.replay(params, record.seed, events, record.table_dice)
 
 
 def seed_of(value: Any) -> int:
@@ -42,24 +42,26 @@ def check_name(name: Any) -> str:
     return name.strip()
 
 
-def default_name(session: Session) -> str:
+def default_name(session: Session, lang: str) -> str:
     """A session's name when the player gives none: "crawler 4", its system and seed; only the system's
-    name while the seed is held back (a name is shown everywhere, and kept)."""
+    name (in the language of the page that made it) while the seed is held back (a name is shown everywhere,
+    and kept)."""
     seed = session.player_seed()
-    return f"{session.system} {seed}" if seed is not None else t(f"web.system.{session.system}", session.lang)
+    return f"{session.system} {seed}" if seed is not None else t(f"web.system.{session.system}", lang)
 
 
 def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: Any, table_dice: bool,
            lang: str, name: str = "", autopilot: bool = False, strict: bool = False) -> str:
     """A new session from a form's or a body's values (`strict`: a value the system has no field for is
-    refused, as the API does; a page's form also carries its seed, name and token)."""
+    refused, as the API does; a page's form also carries its seed, name and token). The language only names
+    it when no name is given: the session itself has none."""
     if system_name not in names():
         raise DedaleError("error.system", value=system_name, accepted=", ".join(names()))
     params = forms.params_for(system_name, values, strict)
-    session = system(system_name).session(params, seed_of(seed), table_dice, check_lang(lang))
+    session = system(system_name).session(params, seed_of(seed), table_dice)
     if autopilot:
         session.run_autopilot(max_steps=MAX_EVENTS)
-    return sessions.add(session, check_name(name) if name.strip() else default_name(session))
+    return sessions.add(session, check_name(name) if name.strip() else default_name(session, check_lang(lang)))
 
 
 def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int]:
@@ -74,9 +76,9 @@ def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int
 
 def create_from_params(sessions: Sessions, system_name: str, params: Any, seed: int, lang: str) -> str:
     """A permalink's result, made by the autopilot."""
-    session = system(system_name).session(params, seed, False, check_lang(lang))
+    session = system(system_name).session(params, seed, False)
     session.run_autopilot(max_steps=MAX_EVENTS)
-    return sessions.add(session, default_name(session))
+    return sessions.add(session, default_name(session, check_lang(lang)))
 
 
 def _room_for_one_more(session: Session) -> None:
@@ -111,20 +113,21 @@ def undo(sessions: Sessions, session_id: str) -> Session:
     return session
 
 
-def export(session: Session, fmt: str, options: dict[str, Any] | None = None) -> tuple[bytes, str]:
-    """The result as the player may see it now (`Session.player_json`), in a format it downloads in."""
+def export(session: Session, fmt: str, options: dict[str, Any] | None = None, lang: str = "en") -> tuple[bytes, str]:
+    """The result as the player may see it now (`Session.player_json`), in a format it downloads in (a
+    picture's words in `lang`)."""
     found = system(session.system)
     ext = "." + fmt
     if fmt not in EXPORTS or (ext != ".json" and ext not in found.formats):
         accepted = ["json", *(f[1:] for f in found.formats)]
         raise DedaleError("error.web_format", value=fmt, accepted=" ".join(accepted))
-    return found.export(session.player_json(), ext, options), EXPORTS[fmt]
+    return found.export(session.player_json(), ext, options, lang), EXPORTS[fmt]
 
 
-def upload(sessions: Sessions, raw: bytes) -> str:
+def upload(sessions: Sessions, raw: bytes, lang: str = "en") -> str:
     """A file to continue: at most 8 MiB of JSON (see `upload_document`)."""
     check_upload_size(len(raw))
-    return upload_document(sessions, parse_json(raw, "upload"))
+    return upload_document(sessions, parse_json(raw, "upload"), lang)
 
 
 def check_upload_size(size: int) -> None:
@@ -132,7 +135,7 @@ def check_upload_size(size: int) -> None:
         raise DedaleError("error.upload_size", high=MAX_UPLOAD // 1024)
 
 
-def upload_document(sessions: Sessions, document: Any) -> str:
+def upload_document(sessions: Sessions, document: Any, lang: str = "en") -> str:
     """A document to continue: its parameters, name and number of events checked against the web's limits
     before anything is replayed, then replayed from its events, and kept as a new session."""
     found = system_of(document)
@@ -141,18 +144,18 @@ def upload_document(sessions: Sessions, document: Any) -> str:
         raise DedaleError("error.too_many_events", high=MAX_EVENTS)
     name = None if document.get("name") is None else check_name(document["name"])
     session = found.session.from_json(document)
-    return sessions.add(session, name or default_name(session))
+    return sessions.add(session, name or default_name(session, lang))
 
 
-def state(session: Session, session_id: str, record_name: str | None = None) -> dict[str, Any]:
-    """What the API says of a session."""
+def state(session: Session, session_id: str, record_name: str | None = None, lang: str = "en") -> dict[str, Any]:
+    """What the API says of a session (its choices' labels in `lang`)."""
     pending = session.pending
     return {"id": session_id, "system": session.system, "name": record_name,
             "seed": session.player_seed(),
             "over": session.is_over, "steps": len(session.events),
             "pending": None if pending is None else {"kind": pending.kind, "for": pending.purpose,
                                                      "roll": pending.expr, "options": list(pending.options)},
-            "choices": [] if session.is_over else [{"id": c.id, "label": c.label, "data": c.data}
+            "choices": [] if session.is_over else [{"id": c.id, "label": c.label(lang), "data": c.data}
                                                    for c in session.choices()]}
 
 

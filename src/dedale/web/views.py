@@ -1,5 +1,6 @@
 """What a page shows of a session: its picture (with the choices one can click on it), its summary, its
-log in words, and the result the table is asked for. Presentation only: the rules are the library's."""
+log in words, and the result the table is asked for, all in the page's language (the session has none).
+Presentation only: the rules are the library's."""
 
 from __future__ import annotations
 
@@ -8,16 +9,16 @@ from typing import Any
 from dedale.core.cards import Card
 from dedale.core.logtext import describe, describe_request
 from dedale.core.session import Choice, Session
-from dedale.i18n import t
+from dedale.i18n import say, t
 from dedale.systems import system
 from dedale.web import forms
 
 LOG_LINES = 80
 
 
-def picture(session: Session, listed: list[Choice]) -> str:
-    """The session's SVG, with what the `listed` choices point at marked on it."""
-    return system(session.system).picture(session, listed)
+def picture(session: Session, listed: list[Choice], lang: str) -> str:
+    """The session's SVG in `lang`, with what the `listed` choices point at marked on it."""
+    return system(session.system).picture(session, listed, lang)
 
 
 def log_lines(session: Session, lang: str) -> list[str]:
@@ -31,32 +32,33 @@ def prompt(session: Session, lang: str) -> str | None:
     return None if session.pending is None else describe_request(session.pending, lang)
 
 
-def face(session: Session, choice: Choice) -> tuple[str, str]:
+def face(session: Session, choice: Choice, lang: str) -> tuple[str, str]:
     """How a die face or a card to enter is shown: a card with its suit's symbol, hearts and diamonds red."""
     if session.pending is not None and session.pending.kind == "card":
-        card = Card.parse(choice.label)
+        card = Card.parse(choice.label(lang))
         return card.shown, "red" if card.red else ""
-    return choice.label, ""
+    return choice.label(lang), ""
 
 
 def choices(session: Session) -> list[Choice]:
     return [] if session.is_over else session.choices()
 
 
-def details(session: Session) -> list[str]:
+def details(session: Session, lang: str) -> list[str]:
     """What the system shows beside its picture, in lines (a key-lock diagram's analysis)."""
     found = system(session.system).details
-    return [] if found is None else found(session).splitlines()
+    return [] if found is None else found(session, lang).splitlines()
 
 
 def context(session: Session, session_id: str, lang: str) -> dict[str, Any]:
     """Everything the play page's panel needs."""
     listed = choices(session)
-    return {"id": session_id, "session": session, "system": session.system, "picture": picture(session, listed),
-            "choices": listed, "faces": [face(session, c) for c in listed],
-            "prompt": prompt(session, lang), "question": session.question(), "log": log_lines(session, lang),
-            "seed": session.player_seed(),
+    question = session.question()
+    return {"id": session_id, "session": session, "system": session.system, "picture": picture(session, listed, lang),
+            "choices": listed, "faces": [face(session, c, lang) for c in listed],
+            "prompt": prompt(session, lang), "question": None if question is None else say(question, lang),
+            "log": log_lines(session, lang), "seed": session.player_seed(),
             "over": session.is_over, "steps": len(session.events), "pending": session.pending,
-            "analysis": details(session), "hint": system(session.system).hint,
+            "analysis": details(session, lang), "hint": system(session.system).hint,
             "regenerate": None if session.policies else forms.filled(session.params),  # nothing to play: another
             "title": t(f"web.system.{session.system}", lang)}

@@ -1,6 +1,9 @@
 """The skirmish's data: weapons, character profiles, bands and scenarios, read from TOML files (the shipped
 ones, or a player's folder whose files replace those of the same name), each checked with a clear message
-naming the file, the entry and what is accepted."""
+naming the file, the entry and what is accepted.
+
+Documents name a shipped profile or scenario by its id (its name is looked up when shown, `shipped_label`);
+one from a player's file keeps its names as the file gives them."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dedale.core.errors import DedaleError
+from dedale.i18n import Word, data_word, given, pick
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
 from dedale.zombstone.skirmish.skills import SKILLS
 from dedale.zombstone.weapons import Weapon
@@ -23,10 +27,6 @@ SIDES = ("lawmen", "zombies")
 LIMITS = {"star": 2, "supporting": 4}  # a band's Stars and Supporting roles (Extras: no limit)
 VICTORIES = ("dollars", "survive_lawmen", "survive_zombies")  # what decides a game at its turn limit
 FILES = ("weapons.toml", "profiles.toml", "bands.toml", "scenarios.toml")
-
-
-def _label(value: dict[str, str] | str, lang: str) -> str:
-    return value if isinstance(value, str) else value.get(lang) or value.get("en") or next(iter(value.values()))
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,15 @@ class Profile:
     skills: tuple[str, ...]
     cost: int
     roles: dict[str, str]
+    shipped: bool = True  # False: from a player's own file
 
     def name(self, lang: str = "en") -> str:
-        return _label(self.names, lang)
+        return pick(self.names, lang)
+
+    @property
+    def word(self) -> Word:
+        """The name as documents keep it (`i18n`)."""
+        return data_word("zombstone", "profile", self.id) if self.shipped else given(self.names)
 
     def has(self, skill: str) -> bool:
         return skill in self.skills
@@ -59,7 +65,7 @@ class Band:
     members: tuple[str, ...]
 
     def name(self, lang: str = "en") -> str:
-        return _label(self.names, lang)
+        return pick(self.names, lang)
 
 
 @dataclass(frozen=True)
@@ -84,9 +90,15 @@ class Scenario:
     deploy: dict[str, tuple[float, float, float, float]]  # side -> zone (x, y, w, h)
     duel: Duel | None
     victory: str = "dollars"  # at the turn limit: the side worth more standing, or a side that must survive
+    shipped: bool = True  # False: from a player's own file
 
     def name(self, lang: str = "en") -> str:
-        return _label(self.names, lang)
+        return pick(self.names, lang)
+
+    @property
+    def word(self) -> Word:
+        """The name as documents keep it (`i18n`)."""
+        return data_word("zombstone", "scenario", self.id) if self.shipped else given(self.names)
 
 
 @dataclass(frozen=True)
@@ -123,6 +135,13 @@ def load_catalogue(folder: str | None = None) -> Catalogue:
     return _load(folder, stamp)
 
 
+def shipped_label(source: str, kind: str, item: str) -> dict[str, str] | None:
+    """The names by language of a shipped profile or scenario (`kind`), None when there is none such."""
+    shipped = _load(None, ())
+    found = (shipped.profiles if kind == "profile" else shipped.scenarios).get(item)
+    return None if found is None else found.names
+
+
 @lru_cache(maxsize=8)
 def _load(folder: str | None, stamp: tuple[tuple[str, int], ...]) -> Catalogue:
     documents = {name: _read(folder, name) for name in FILES}
@@ -130,6 +149,10 @@ def _load(folder: str | None, stamp: tuple[tuple[str, int], ...]) -> Catalogue:
     profiles = _profiles(*documents["profiles.toml"], weapons)
     bands = _bands(*documents["bands.toml"], profiles)
     return Catalogue(weapons, profiles, bands, _scenarios(*documents["scenarios.toml"], bands, profiles))
+
+
+def _shipped(file: str) -> bool:
+    return file.startswith("dedale.zombstone.skirmish:data/")  # `_read`'s name for a file of the package
 
 
 def _read(folder: str | None, name: str) -> tuple[str, dict[str, Any]]:
@@ -245,7 +268,8 @@ def _profiles(file: str, document: dict[str, Any], weapons: dict[str, Weapon]) -
             profile_id, entry.labels("name"), entry.choice("status", STATUSES),
             (potential[0], potential[-1]), entry.number("hand", 0, 5, 1), cartridges,
             entry.number("red", 1, cartridges, min(2, cartridges)), gun, melee or "fists", tuple(skills),
-            entry.number("cost", 0, 10_000, 0), entry.labels("role", {}) if "role" in entry.data else {})
+            entry.number("cost", 0, 10_000, 0), entry.labels("role", {}) if "role" in entry.data else {},
+            _shipped(file))
     return found
 
 
@@ -313,7 +337,7 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
             entry.get("id", str), entry.labels("name"), entry.labels("story", {}), battlefield,
             entry.number("turns", 1, 50, 8), entry.choice("first", SIDES, "lawmen"),
             {side: chosen[side] for side in SIDES}, {side: _box(deploy[side]) for side in SIDES},
-            duel, entry.choice("victory", VICTORIES, "dollars"))
+            duel, entry.choice("victory", VICTORIES, "dollars"), _shipped(file))
     return found
 
 

@@ -30,7 +30,7 @@ from pokerkit import Label, Rank, StandardHighHand, Suit
 from dedale.core.cards import RANKS, SUITS, Card, Deck, standard_deck
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
-from dedale.i18n import t, word
+from dedale.i18n import Word, word
 
 STREETS = ("preflop", "flop", "turn", "river")
 _DEALT = {"flop": 3, "turn": 1, "river": 1}
@@ -56,8 +56,9 @@ class Action:
     def kind(self) -> str:
         return self.id.partition(":")[0]
 
-    def label(self, lang: str = "en") -> str:
-        return t(f"duel.action.{self.kind}", lang, amount=self.amount, cost=self.cost)
+    @property
+    def message(self) -> Word:
+        return word(f"duel.action.{self.kind}", amount=self.amount, cost=self.cost)
 
 
 @dataclass

@@ -11,6 +11,7 @@ from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
 from dedale.core.session import Choice, State
 from dedale.core.session import Session as BaseSession
+from dedale.i18n import Word, word
 from dedale.zombstone.skirmish import duel as poker
 from dedale.zombstone.skirmish.duel import STYLES
 
@@ -79,17 +80,15 @@ class DuelSession(BaseSession):
 
     def rule_choices(self) -> list[Choice]:
         assert self.state.duel is not None
-        return [Choice(a.id, (lambda a=a: a.label(self.lang)), {"kind": "bet", "amount": a.amount, "cost": a.cost})
+        return [Choice(a.id, a.message, {"kind": "bet", "amount": a.amount, "cost": a.cost})
                 for a in poker.actions(self.state.duel)]
 
-    def question(self) -> str | None:
+    def question(self) -> Word | None:
         duel = self.state.duel
         if duel is None or duel.over:
             return None
-        from dedale.i18n import t
-
-        return t("duel.your_turn", self.lang, street=t(f"duel.street.{duel.street}", self.lang), pot=duel.pot,
-                 stack=duel.stacks[PLAYER], to_call=max(duel.bets) - duel.bets[PLAYER])
+        return word("duel.your_turn", street=word(f"duel.street.{duel.street}"), pot=duel.pot,
+                    stack=duel.stacks[PLAYER], to_call=max(duel.bets) - duel.bets[PLAYER])
 
     def apply(self, choice: Choice) -> None:
         assert self.state.duel is not None

@@ -10,11 +10,11 @@ drawn from the seed (which the player's view does not carry)."""
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from dedale.core.rng import LogEntry
-from dedale.i18n import t as tr
-from dedale.i18n import word
+from dedale.i18n import Word, word
 from dedale.zombstone.skirmish.duel_session import HIDDEN_CARD, face_down, hide_hole_cards, is_bluff
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Table
@@ -23,7 +23,7 @@ from dedale.zombstone.skirmish.table import Table
 class Secrets:
     """The AI side's secrets as they stand now, and the player's view of log entries and results."""
 
-    def __init__(self, table: Table, player: str, seed: int, lang: str) -> None:
+    def __init__(self, table: Table, player: str, seed: int) -> None:
         game = table.game
         self.ai = next(side for side in SEATS if side != player)
         self.seat = SEATS.index(self.ai)
@@ -31,17 +31,17 @@ class Secrets:
         masked = [f.id for f in game.figures if f.side == self.ai and f.hidden]
         self.ids = dict(zip(sorted(masked, key=lambda i: _shuffled(seed, i)), masked, strict=True))
         tokens = sorted(self.shown_id(f.id) for f in game.figures if f.hidden and f.state != "gone")
-        self.labels = {i: tr("skirmish.token", lang, token=tokens.index(shown) + 1) if shown in tokens
-                       else tr("skirmish.token_gone", lang) for i, shown in self.ids.items()}
+        self.labels = {i: word("skirmish.token", token=tokens.index(shown) + 1) if shown in tokens
+                       else word("skirmish.token_gone") for i, shown in self.ids.items()}
         # the names the log has given the masked figures (one the log never named needs no masking)
-        self.names = {name: label for i, label in self.labels.items()
+        self.names = {_key(name): label for i, label in self.labels.items()
                       if (name := table.named(game.figure(i))) is not None}
         self.draw_side = word(f"skirmish.side.{self.ai}")
 
     def shown_id(self, figure_id: int) -> int:
         return self.ids.get(figure_id, figure_id)
 
-    def label(self, figure_id: int) -> str | None:
+    def label(self, figure_id: int) -> Word | None:
         """What a figure hidden from the player is called in what they see (its token), or None."""
         return self.labels.get(figure_id)
 
@@ -54,9 +54,8 @@ class Secrets:
             entry = hide_hole_cards(entry, self.seat)
         elif purpose == "skirmish.upkeep_draw" and args.get("side") == self.draw_side and "draw" in entry:
             entry = {**entry, "draw": HIDDEN_CARD}
-        if any(isinstance(value, str) and value in self.names for value in args.values()):
-            entry = {**entry, "args": {key: self.names.get(value, value) if isinstance(value, str) else value
-                                       for key, value in args.items()}}
+        if any(_key(value) in self.names for value in args.values()):
+            entry = {**entry, "args": {key: self.names.get(_key(value), value) for key, value in args.items()}}
         return entry
 
     def result(self, result: dict[str, Any]) -> dict[str, Any]:
@@ -86,6 +85,11 @@ class Secrets:
             return figure
         return {**figure, "id": self.ids[figure["id"]], "profile": None, "ticked": 0, "wounded": False,
                 "fame": 0, "hired": False}
+
+
+def _key(value: Any) -> str | None:
+    """A name (a word) as a key to match it by, None for an argument that is no word."""
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else None
 
 
 def _shuffled(seed: int, figure_id: int) -> bytes:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from dedale.core.rng import Request
 from dedale.core.session import ENTER, Choice, Event, Session
-from dedale.i18n import t as tr
+from dedale.i18n import Word, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.catalogue import load_catalogue
@@ -50,7 +50,7 @@ class SkirmishSession(Session):
         self.state.scenario = scenario.id
         controllers = {side: None if side == params.side else AI(params.policy(side)) for side in ("lawmen", "zombies")}
         self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers,  # type: ignore[arg-type]
-                               params.rounds, self.lang)
+                               params.rounds)
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
         self._resume(None)
@@ -70,9 +70,9 @@ class SkirmishSession(Session):
     def rule_choices(self) -> list[Choice]:
         assert isinstance(self.ask, Ask)
         ask = self.ask
-        return [Choice(o.id, (lambda o=o: label(self, o)), {**o.data, "kind": ask.kind}) for o in ask.every()]
+        return [Choice(o.id, (lambda o=o: message(self, o)), {**o.data, "kind": ask.kind}) for o in ask.every()]
 
-    def question(self) -> str | None:
+    def question(self) -> Word | None:
         if not isinstance(self.ask, Ask):
             return None
         about = dict(self.ask.about)
@@ -83,8 +83,7 @@ class SkirmishSession(Session):
                 figure = self.table_top.game.figure(about[key])
                 about[key] = self.token_name(figure) or self.table_top.who(figure)
         words = {k: v for k, v in about.items() if k not in ("duel", "key", "side")}  # key: the hand, as a key
-        return tr(f"skirmish.ask.{self.ask.kind}", self.lang, side=tr(f"skirmish.side.{self.ask.side}", self.lang),
-                  **words)
+        return word(f"skirmish.ask.{self.ask.kind}", side=word(f"skirmish.side.{self.ask.side}"), **words)
 
     def apply(self, choice: Choice) -> None:
         self._resume(choice.id)
@@ -114,7 +113,7 @@ class SkirmishSession(Session):
             self._run(action)
         except BaseException:  # the generator cannot be rewound: rebuild from the events that were fine
             self.events.pop()
-            self.__dict__.update(self.replay(self.params, self.seed, self.events, self.table, self.lang).__dict__)
+            self.__dict__.update(self.replay(self.params, self.seed, self.events, self.table).__dict__)
             raise
 
     def log_entry(self, entry: Any) -> Any:
@@ -138,7 +137,7 @@ class SkirmishSession(Session):
     def shown_result(self, result: dict[str, Any]) -> dict[str, Any]:
         return self._secrets().result(result)
 
-    def token_name(self, figure: Figure) -> str | None:
+    def token_name(self, figure: Figure) -> Word | None:
         """What the player calls a figure of the AI's that hides from them (its token), or None."""
         if figure.hidden and figure.side != self.params.side and self.hides():
             return self._secrets().label(figure.id)
@@ -146,7 +145,7 @@ class SkirmishSession(Session):
 
     def _secrets(self) -> Secrets:
         assert self.params.side is not None
-        return Secrets(self.table_top, self.params.side, self.seed, self.lang)
+        return Secrets(self.table_top, self.params.side, self.seed)
 
     # --- the result ------------------------------------------------------------------------------------
     def result_json(self) -> dict[str, Any]:
@@ -154,7 +153,7 @@ class SkirmishSession(Session):
         waiting = None
         if isinstance(self.ask, Ask):
             waiting = {"side": self.ask.side, "kind": self.ask.kind, "about": _plain(self.ask.about)}
-        return {"scenario": {"id": scenario.id, "name": scenario.name(self.lang), **scenario.battlefield.to_json(),
+        return {"scenario": {"id": scenario.id, **_own_name(scenario.word), **scenario.battlefield.to_json(),
                              "turns": scenario.turns},
                 "profiles": {f.profile: _profile_json(self, f.profile) for f in self.state.figures},
                 "game": self.state.to_json(), "waiting": waiting}
@@ -164,30 +163,36 @@ class SkirmishSession(Session):
         return SkirmishParams.from_json(data if data is not None else {})
 
 
-def label(session: SkirmishSession, option: Option) -> str:
-    """An option in words: figures by name, hands and directions translated."""
-    return tr(option.key, session.lang, **words(session, option.args))
+def message(session: SkirmishSession, option: Option) -> Word:
+    """An option as a message: figures by name (or token), hands and directions as words."""
+    return word(option.key, **words(session, option.args))
 
 
 def words(session: SkirmishSession, args: dict[str, Any]) -> dict[str, Any]:
     found = dict(args)
-    table, lang = session.table_top, session.lang
+    table = session.table_top
     for name in ("figure", "target"):
         if isinstance(found.get(name), int):
             figure = table.game.figure(found[name])
-            found[name] = session.token_name(figure) or table.name(figure, lang)
+            found[name] = session.token_name(figure) or table.name(figure)
     if "profile" in found:
-        found["profile"] = table.catalogue.profile(found["profile"]).name(lang)
+        found["profile"] = table.catalogue.profile(found["profile"]).word
     if isinstance(found.get("hand"), str):
-        found["hand"] = tr(f"zombstone.hand.{found['hand']}", lang)
+        found["hand"] = word(f"zombstone.hand.{found['hand']}")
     if isinstance(found.get("way"), str):
-        found["way"] = tr(found["way"], lang)
+        found["way"] = word(found["way"])
     return found
+
+
+def _own_name(name: Word) -> dict[str, Any]:
+    """`{"name": ...}` for a profile or scenario of the player's own files (as they give it), nothing for a
+    shipped one: its name is looked up by id when shown."""
+    return {"name": name["l"]} if "l" in name else {}
 
 
 def _profile_json(session: SkirmishSession, profile_id: str) -> dict[str, Any]:
     profile = session.table_top.catalogue.profile(profile_id)
-    return {"name": profile.name(session.lang), "status": profile.status, "potential": list(profile.potential),
+    return {**_own_name(profile.word), "status": profile.status, "potential": list(profile.potential),
             "hand": profile.hand, "cartridges": profile.cartridges, "red": profile.red, "gun": profile.gun,
             "melee": profile.melee, "skills": list(profile.skills), "cost": profile.cost}
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 from dedale.core.cards import Card
 from dedale.core.rng import NeedInput, Request, Roller, TableSource
+from dedale.i18n import Word, word
 from dedale.zombstone.hands import FACES
 from dedale.zombstone.skirmish.battlefield import Battlefield
 from dedale.zombstone.skirmish.catalogue import Catalogue, Profile, Scenario
@@ -78,8 +79,7 @@ class Table:
     roller: Roller
     controllers: dict[str, Controller | None]  # None: a person plays that side
     rounds: int = 1  # reroll rounds (the rules: one)
-    lang: str = "en"  # the log names characters in the player's language
-    _names: dict[int, str] = field(default_factory=dict, repr=False)
+    _names: dict[int, Word] = field(default_factory=dict, repr=False)
     _covers: dict[tuple[tuple[float, float], tuple[float, float]], tuple[str, ...]] = field(
         default_factory=dict, repr=False)
     _sight: dict[tuple[tuple[float, float], tuple[float, float]], bool] = field(default_factory=dict, repr=False)
@@ -92,18 +92,19 @@ class Table:
     def profile(self, figure: Figure) -> Profile:
         return self.catalogue.profiles[figure.profile]
 
-    def name(self, figure: Figure, lang: str = "en") -> str:
-        return self.profile(figure).name(lang)
+    def name(self, figure: Figure) -> Word:
+        return self.profile(figure).word
 
-    def who(self, figure: Figure) -> str:
-        """The character's name, numbered when the band has several of the kind ("Zombie 3")."""
+    def who(self, figure: Figure) -> Word:
+        """The character's name (a word, `i18n`), numbered when the band has several of the kind ("Zombie 3")."""
         if figure.id not in self._names:
             same = [f.id for f in self.game.figures if f.profile == figure.profile and f.side == figure.side]
-            name = self.name(figure, self.lang)
-            self._names[figure.id] = name if len(same) == 1 else f"{name} {same.index(figure.id) + 1}"
+            name = self.name(figure)
+            self._names[figure.id] = name if len(same) == 1 else word("skirmish.numbered", name=name,
+                                                                        number=same.index(figure.id) + 1)
         return self._names[figure.id]
 
-    def named(self, figure: Figure) -> str | None:
+    def named(self, figure: Figure) -> Word | None:
         """The name `who` has given the figure so far, if any (asking `who` would fix one now)."""
         return self._names.get(figure.id)
 

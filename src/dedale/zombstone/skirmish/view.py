@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dedale.core.errors import DedaleError
-from dedale.i18n import LANGUAGES, t
+from dedale.i18n import Word, data_word, given, say, t
 from dedale.zombstone.skirmish.battlefield import Battlefield
 from dedale.zombstone.skirmish.catalogue import SIDES, STATUSES
 from dedale.zombstone.skirmish.model import IN_PLAY
@@ -27,7 +27,7 @@ LABELS = {"lawmen": string.ascii_uppercase + string.digits, "zombies": string.as
 @dataclass(frozen=True)
 class ProfileView:
     id: str
-    name: str
+    name: Word
     status: str
     cartridges: int
     red: int
@@ -76,7 +76,7 @@ class FireView:
 
 @dataclass(frozen=True)
 class GameView:
-    scenario: str  # its name, in the document's language
+    scenario: Word  # its name
     battlefield: Battlefield
     turns: int
     turn: int
@@ -89,7 +89,6 @@ class GameView:
     duel: dict[str, Any] | None  # {winner, folded, hands} of a High Noon duel, as the game records it
     waiting: dict[str, Any] | None  # {side, kind, about} of the decision the game waits for
     hands: dict[str, int]  # inspiration cards in each side's hand
-    lang: str
 
     @classmethod
     def from_json(cls, document: Any) -> GameView:
@@ -102,14 +101,11 @@ class GameView:
                 raise DedaleError("error.bad_document", field="document") from err
         root = _Reader(document, "")
         scenario, game = root.child("scenario"), root.child("game")
-        lang = root.optional("lang", str) or "en"
-        if lang not in LANGUAGES:
-            raise DedaleError("error.bad_document", field="lang")
         profiles = {}
         listed = root.child("profiles")
         for key in listed.data:
             data = listed.child(key)
-            profile = ProfileView(key, data.get("name", str), data.choice("status", STATUSES),
+            profile = ProfileView(key, _name(data, "profile", key), data.choice("status", STATUSES),
                                   data.count("cartridges", 1), data.count("red"), data.count("cost"))
             if profile.red > profile.cartridges:
                 raise DedaleError("error.bad_document", field=f"profiles.{key}.red")
@@ -135,10 +131,10 @@ class GameView:
                     "hands": [_text(hand, "game.duel.hands") for hand in reader.get("hands", list)]}
             if duel["winner"] and not duel["folded"] and len(duel["hands"]) != len(SIDES):  # won at the showdown
                 raise DedaleError("error.bad_document", field="game.duel.hands")
-        return cls(scenario.get("name", str), _battlefield(scenario), scenario.count("turns", 1), game.count("turn"),
-                   game.optional_choice("initiative", SIDES), profiles, figures, fire,
-                   game.optional_choice("winner", SIDES), game.optional_choice("ending", ENDINGS), duel, waiting,
-                   hands, lang)
+        return cls(_name(scenario, "scenario", scenario.get("id", str)), _battlefield(scenario),
+                   scenario.count("turns", 1), game.count("turn"), game.optional_choice("initiative", SIDES), profiles,
+                   figures, fire, game.optional_choice("winner", SIDES), game.optional_choice("ending", ENDINGS), duel,
+                   waiting, hands)
 
     def profile(self, figure: FigureView) -> ProfileView:
         """The figure's profile (a masked figure has none)."""
@@ -148,15 +144,16 @@ class GameView:
     def side(self, side: str) -> list[FigureView]:
         return [f for f in self.figures if f.side == side]
 
-    def name(self, figure: FigureView) -> str:
+    def name(self, figure: FigureView, lang: str = "en") -> str:
         """The character's name, numbered when its side has several of the kind ("Zombie 3"), as the log says;
         a masked figure's token, as the player's log says."""
         if figure.masked:
-            return t("skirmish.token", self.lang, token=self.token(figure)) if figure.on_table else t(
-                "skirmish.token_gone", self.lang)
+            return t("skirmish.token", lang, token=self.token(figure)) if figure.on_table else t(
+                "skirmish.token_gone", lang)
         same = [f.id for f in self.figures if f.profile == figure.profile and f.side == figure.side]
         name = self.profile(figure).name
-        return name if len(same) == 1 else f"{name} {same.index(figure.id) + 1}"
+        return say(name, lang) if len(same) == 1 else t("skirmish.numbered", lang, name=name,
+                                                        number=same.index(figure.id) + 1)
 
     def label(self, figure: FigureView) -> str:
         """The figure's one character on the map and in the roster (`?` past 36 figures a side)."""
@@ -244,6 +241,17 @@ class _Reader:
 
     def items(self, key: str) -> list[_Reader]:
         return [_Reader(entry, f"{self.where(key)}.{index}") for index, entry in enumerate(self.get(key, list))]
+
+
+def _name(data: _Reader, kind: str, item: str) -> Word:
+    """A profile's or scenario's name: kept in the document when it is the player's own (or the document is
+    older than language-free ones), else the shipped one, looked up by id."""
+    if "name" not in data.data:
+        return data_word("zombstone", kind, item)
+    name = data.get("name", str | dict)
+    if isinstance(name, dict) and not (name and all(isinstance(v, str) for v in name.values())):
+        raise DedaleError("error.bad_document", field=data.where("name"))
+    return given(name)
 
 
 def _battlefield(scenario: _Reader) -> Battlefield:
