@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dedale.core.errors import DedaleError
+from dedale.core.extras import need
 from dedale.core.params import Declared
 from dedale.core.session import Choice, Session
 from dedale.core.tables import TableSet
@@ -198,9 +199,9 @@ MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers open
 
 def _pdf(svg_text: str) -> bytes:
     """One page, shrunk to fit the largest page readers open (a vector picture loses nothing by it)."""
-    import cairosvg  # loads cairo: only when a PDF is asked for
-
     from dedale.render.png import svg_size
+
+    cairosvg = need("render", "cairosvg")  # loads cairo: only when a PDF is asked for
 
     scale = min(1.0, MAX_PDF_SIDE / (0.75 * max(*svg_size(svg_text), 1.0)))  # cairo: a pixel is 3/4 of a point
     return cairosvg.svg2pdf(bytestring=svg_text.encode("utf-8"), scale=scale)
