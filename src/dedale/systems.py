@@ -10,15 +10,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.extras import need
-from dedale.core.params import Declared
-from dedale.core.session import Choice, Session
-from dedale.core.tables import TableSet
 
-Picture = Callable[[Any, list[Choice]], str]  # a live session and the choices listed -> its SVG, choices marked
+if TYPE_CHECKING:  # for the types only: --help lists the systems without loading the session machinery
+    from dedale.core.params import Declared
+    from dedale.core.session import Choice, Session
+    from dedale.core.tables import TableSet
+
+Picture = Callable[[Any, list["Choice"]], str]  # a live session and the choices listed -> its SVG, choices marked
 
 
 @dataclass(frozen=True)
