@@ -5,13 +5,13 @@ PY := $(VENV)/bin/python
 DEDALE := $(VENV)/bin/dedale
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint system-deps browser-deps clean
+.PHONY: run test bench lint system-deps browser-deps pdf-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || { [ "$$(id -u)" = 0 ] && apt-get update -qq \
 		&& apt-get install -y -qq python3-venv >/dev/null && $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[all,test]'
 	touch $(STAMP)
 
 # cairo draws the PNG and PDF files, DejaVu is the font in them.
@@ -35,6 +35,17 @@ browser-deps:
 		fi; \
 	fi
 
+# Poppler's pdftotext reads the printed PDFs back in a test (skipped without it).
+pdf-deps:
+	@if ! command -v pdftotext >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				poppler-utils >/dev/null; \
+		else \
+			echo "The PDF text test will be skipped: please install poppler-utils (sudo apt-get install poppler-utils)"; \
+		fi; \
+	fi
+
 # The web app on the embedded defaults: sessions in ./dedale.db, at http://127.0.0.1:8000/
 run: $(STAMP) system-deps
 	$(DEDALE) serve --host 127.0.0.1 --port 8000 --db dedale.db
@@ -42,11 +53,11 @@ run: $(STAMP) system-deps
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
 
-test: $(STAMP) system-deps browser-deps lint
+test: $(STAMP) system-deps browser-deps pdf-deps lint
 	$(PY) -m pytest
 
 bench: $(STAMP) system-deps
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) dungeon.json dungeon.svg dungeon.png .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist dungeon.json dungeon.svg dungeon.png .pytest_cache .ruff_cache .hypothesis

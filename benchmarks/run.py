@@ -25,6 +25,8 @@
 - The web app's dearest requests within its limits (issue 11, `web_costs.py`), for reference: the largest
   key-lock diagram made and drawn, the largest hexcrawl walked, an undo at the most steps a session holds,
   the largest upload, a whole skirmish by the autopilot.
+- The command line's start-up (`startup.py`): `dedale crawler --seed 1` and `dedale --help`, the median of ten
+  fresh processes less the interpreter's own start. Target: at most 150 ms each.
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
@@ -215,8 +217,21 @@ def main() -> int:
     failed |= games < 50
     print(f"{'zombstone: OK Corral games a second, one core':<48} {games:12,.1f} (target >= 50: "
           + ("ok" if games >= 50 else "UNDER TARGET") + f"; the first 40 games took {skirmish['warm_up']:.1f} s)")
+    failed |= not startup()
     failed |= not web()
     return 1 if failed else 0
+
+
+def startup() -> bool:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from startup import TARGET_MS, measure
+
+    ok = True
+    for name, ms in measure().items():
+        ok &= ms <= TARGET_MS
+        print(f"start-up: {name}".ljust(48) + f" median {ms:6.0f} ms (target <= {TARGET_MS:g} ms: "
+              + ("ok" if ms <= TARGET_MS else "OVER TARGET") + ")")
+    return ok
 
 
 def web() -> bool:

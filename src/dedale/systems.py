@@ -10,14 +10,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dedale.core.errors import DedaleError
-from dedale.core.params import Declared
-from dedale.core.session import Choice, Session
-from dedale.core.tables import TableSet
+from dedale.core.extras import need
 
-Picture = Callable[[Any, list[Choice], str], str]  # a live session, the choices listed, a language -> its SVG
+if TYPE_CHECKING:  # for the types only: --help lists the systems without loading the session machinery
+    from dedale.core.params import Declared
+    from dedale.core.session import Choice, Session
+    from dedale.core.tables import TableSet
+
+Picture = Callable[[Any, list["Choice"], str], str]  # a live session, the choices listed, a language -> its SVG
 
 
 @dataclass(frozen=True)
@@ -206,9 +209,9 @@ MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers open
 
 def _pdf(svg_text: str) -> bytes:
     """One page, shrunk to fit the largest page readers open (a vector picture loses nothing by it)."""
-    import cairosvg  # loads cairo: only when a PDF is asked for
-
     from dedale.render.png import svg_size
+
+    cairosvg = need("render", "cairosvg")  # loads cairo: only when a PDF is asked for
 
     scale = min(1.0, MAX_PDF_SIDE / (0.75 * max(*svg_size(svg_text), 1.0)))  # cairo: a pixel is 3/4 of a point
     return cairosvg.svg2pdf(bytestring=svg_text.encode("utf-8"), scale=scale)

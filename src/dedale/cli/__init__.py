@@ -97,6 +97,9 @@ def serve(
         "address on the network, when --host exposes it.")] = None,
 ) -> None:
     """The web app: every system playable in the browser, sessions kept in SQLite (one server a file)."""
+    from dedale.core.extras import require
+
+    require("web")  # without dedale[web]: one line naming it, not an ImportError
     import uvicorn
 
     from dedale.web.app import create_app

@@ -12,7 +12,6 @@ appends one log entry for each (what was rolled, the dice, the total, what it wa
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -28,6 +27,8 @@ LogEntry = dict[str, Any]
 
 def new_seed() -> int:
     """A random seed for a run that was given none (32 bits: short enough to read out and type again)."""
+    import secrets  # imported here: it loads OpenSSL, which a run given its seed does not need
+
     return secrets.randbelow(2**32)
 
 

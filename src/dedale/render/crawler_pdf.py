@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dedale.core.errors import DedaleError
+from dedale.core.extras import need
 from dedale.crawler.model import Door, Dungeon
 from dedale.crawler.tiles import BOSS, PASSAGES, ROOM_TILES, TILE_NAMES, tile_name
 from dedale.i18n import t
@@ -188,7 +189,8 @@ def board_pdf(dungeon: Dungeon, lang: str = "en") -> bytes:
 
 
 def _pdf(title: str, pages: int, draw: Callable[[cairo.Context, int], None]) -> bytes:
-    import cairocffi as cairo  # imported here: it loads the cairo library, which the text view does not need
+    # Imported here: it loads the cairo library, which the text view does not need (nor installs: dedale[render]).
+    cairo = need("render", "cairocffi")
 
     out = io.BytesIO()
     surface = cairo.PDFSurface(out, PAGE_W * CM, PAGE_H * CM)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from dedale.core.errors import DedaleError
+from dedale.core.extras import need
 
 MAX_SIDE = 16_384  # pixels; cairo refuses a surface over 32,767
 MAX_PIXELS = 32_000_000  # 128 MB of colour: a picture larger than that is no longer a picture to look at
@@ -23,6 +24,6 @@ def svg_to_png(svg_text: str, scale: float = 1.5) -> bytes:
     if max(width, height) > MAX_SIDE or width * height > MAX_PIXELS:
         raise DedaleError("error.picture_too_big", width=width, height=height, side=MAX_SIDE,
                           million=MAX_PIXELS // 1_000_000)
-    import cairosvg  # imported here: it loads the cairo library, which the text view does not need
-
+    # Imported here: it loads the cairo library, which the text view does not need (nor installs: dedale[render]).
+    cairosvg = need("render", "cairosvg")
     return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), scale=scale)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from dedale.core.extras import need
 from dedale.i18n import t
 from dedale.zombstone.chances import Odds
 from dedale.zombstone.confront import Situation, confront
@@ -20,8 +21,7 @@ HATCHES = ("", "..", "//", "\\\\", "xx", "oo", "**")
 
 
 def _figure(width: float, height: float, columns: int = 1):  # type: ignore[no-untyped-def]
-    import matplotlib
-
+    matplotlib = need("render", "matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

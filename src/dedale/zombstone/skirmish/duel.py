@@ -22,25 +22,41 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, fields
-from typing import Any
-
-from pokerkit import Card as PkCard
-from pokerkit import Label, Rank, StandardHighHand, Suit
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dedale.core.cards import RANKS, SUITS, Card, Deck, standard_deck
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
 from dedale.i18n import Word, word
 
+if TYPE_CHECKING:
+    from pokerkit import Card as PkCard
+    from pokerkit import Label, StandardHighHand
+
 STREETS = ("preflop", "flop", "turn", "river")
 _DEALT = {"flop": 3, "turn": 1, "river": 1}
 FAME_PRICE = 7
 
-_PK = {card: PkCard(Rank("T" if card.rank == "10" else card.rank), Suit(card.code[-1].lower()))
-       for card in standard_deck()}
-_OURS = {pk: card for card, pk in _PK.items()}
 _VALUE = {rank: 14 if rank == "A" else i + 1 for i, rank in enumerate(RANKS)}  # 2 to 14, aces high
-_LABELS = tuple(Label)  # pokerkit's categories, high card to straight flush
+
+
+class _Pokerkit(NamedTuple):
+    cards: dict[Card, PkCard]  # ours as pokerkit's
+    ours: dict[PkCard, Card]
+    labels: tuple[Label, ...]  # pokerkit's categories, high card to straight flush
+
+
+@cache
+def _pokerkit() -> _Pokerkit:
+    """pokerkit, imported at the first hand judged: it takes a quarter of a second to import, and nothing but a
+    showdown or a hand's strength needs it."""
+    from pokerkit import Card as PkCard
+    from pokerkit import Label, Rank, Suit
+
+    cards = {card: PkCard(Rank("T" if card.rank == "10" else card.rank), Suit(card.code[-1].lower()))
+             for card in standard_deck()}
+    return _Pokerkit(cards, {pk: card for card, pk in cards.items()}, tuple(Label))
 
 
 @dataclass(frozen=True)
@@ -277,7 +293,10 @@ def _draw(deck: Deck, roller: Roller, purpose: str, **args: Any) -> Card:
 
 
 def _hand(hole: list[Card], board: list[Card]) -> StandardHighHand:
-    hand = StandardHighHand.from_game([_PK[card] for card in hole], [_PK[card] for card in board])
+    from pokerkit import StandardHighHand
+
+    cards = _pokerkit().cards
+    hand = StandardHighHand.from_game([cards[card] for card in hole], [cards[card] for card in board])
     assert isinstance(hand, StandardHighHand)
     return hand
 
@@ -286,7 +305,7 @@ def _showdown(duel: Duel, roller: Roller) -> None:
     duel.street = "showdown"
     hands = [_hand(cards, duel.board) for cards in duel.hole]
     duel.hands = [hand.entry.label.name.lower() for hand in hands]
-    duel.best = [[_OURS[card] for card in hand.cards] for hand in hands]
+    duel.best = [[_pokerkit().ours[card] for card in hand.cards] for hand in hands]
     for seat in (0, 1):
         roller.note("duel.shows", seat=seat, cards=" ".join(card.code for card in duel.best[seat]),
                     hand=word(f"duel.hand.{duel.hands[seat]}"))
@@ -364,11 +383,12 @@ def hand_strength(hole: list[Card], board: list[Card]) -> float:
     if not board:
         return _preflop(hole)
     hand = _hand(hole, board)
-    category = _LABELS.index(hand.entry.label)
+    poker = _pokerkit()
+    category = poker.labels.index(hand.entry.label)
     five = hand.cards
     ranks = [card.rank for card in five]
     core = five if category in (4, 5, 6, 8) else [card for card in five if ranks.count(card.rank) > 1]
-    mine = [_OURS[card] for card in core if _OURS[card] in hole]
+    mine = [poker.ours[card] for card in core if poker.ours[card] in hole]
     if not mine:
         category = 0
     if category == 0:

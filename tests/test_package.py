@@ -1,0 +1,84 @@
+"""The package as a library user installs it: `pip install dedale` without extras plays, saves and draws every
+system in JSON, SVG and text, and asking for what an extra brings is refused in one line naming it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import dedale
+from dedale.systems import names
+
+ROOT = Path(__file__).parents[1]
+# The extras' libraries (dedale[web], dedale[render]), as if not installed.
+BLOCKED = ("fastapi", "starlette", "uvicorn", "jinja2", "multipart", "cairosvg", "cairocffi", "matplotlib")
+BLOCK = f"""
+import sys
+
+class Blocked:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in {BLOCKED!r}:
+            raise ImportError(f"No module named {{name!r}} (blocked: not in the base install)")
+
+sys.meta_path.insert(0, Blocked())
+"""
+
+LIBRARY = BLOCK + """
+import json
+from dedale.core.errors import DedaleError
+from dedale.systems import names, system
+
+found = {}
+for name in names():
+    spec = system(name)
+    session = spec.session(spec.session.params_from_json({}), 3).run_autopilot()
+    document = json.loads(json.dumps(session.to_json()))
+    refused = []
+    for ext in (".png", ".pdf"):
+        try:
+            spec.export(document, ext)
+        except DedaleError as error:
+            refused.append(error.message())
+    found[name] = {"over": session.is_over, "format": document["format"], "refused": refused,
+                   "svg": spec.export(document, ".svg").decode()[:200], "text": spec.export(document, ".txt").decode()}
+print(json.dumps(found))
+"""
+
+
+def run(code: str, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """Python running `code` on this process's path (the source tree under test, not another install)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=300)
+
+
+def test_the_base_install_plays_saves_and_draws_every_system() -> None:
+    done = run(LIBRARY)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert list(found) == names()
+    for name, result in found.items():
+        assert result["over"] and result["format"] == f"dedale/{name}", name
+        assert "<svg" in result["svg"] and result["text"].strip(), name
+        assert result["refused"] == ["PNG and PDF files need the render extra: pip install 'dedale[render]'"] * 2
+
+
+def test_without_an_extra_the_command_line_says_which_to_install(tmp_path: Path) -> None:
+    cli = BLOCK + "from dedale.cli import main\nmain()"
+    for args, extra in ((["crawler", "--seed", "1", "-o", "d.png"], "render"),
+                        (["zombstone", "odds", "--potential", "1", "-o", "plot.png"], "render"),
+                        (["serve", "--port", "8765", "--db", "s.db"], "web")):
+        done = run(cli, *args, cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and f"pip install 'dedale[{extra}]'" in done.stderr, done.stderr
+    assert not list(tmp_path.iterdir())
+    assert run(cli, "crawler", "--seed", "1", cwd=tmp_path).returncode == 0
+
+
+def test_the_version_is_in_the_changelog() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## \[{re.escape(dedale.__version__)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", changelog, re.MULTILINE)
