@@ -1,1 +1,4 @@
-"""The paper dungeon: corridors and rooms drawn from a 52-card deck and suit dice, on squared paper."""
+"""The paper dungeon: corridors and rooms drawn from a 52-card deck and suit dice, on squared paper.
+
+Rules: docs/rules/paper-dungeon.md
+"""

@@ -1,5 +1,7 @@
 """Zombstone: a weird-west skirmish game on poker dice, with its exact odds.
 
+Rules: docs/rules/zombstone.md
+
 The dice engine answers two questions exactly (fractions, not estimates), with every side rerolling
 optimally for what it plays for:
 
