@@ -122,3 +122,23 @@ def test_the_schema_declares_every_parameter_with_its_default(name: str) -> None
         assert shown["description"] and ("default" in shown)
         if field.default is not None:
             assert defaults[field.name] == shown["default"]
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_the_document_is_the_same_whatever_language_the_game_is_shown_in(name: str) -> None:
+    """Documents hold ids and message keys: showing the game in French or in English as it is played (its
+    choices, its picture, its text) changes words on the screen, never a byte of the document."""
+    shown = {}
+    for lang in ("en", "fr"):
+        session = dedale.play(name, 9, **SMALL[name])
+        pick = random.Random(9)
+        for _ in range(5):
+            if session.is_over:
+                break
+            choices = session.choices()
+            assert all(choice.label(lang) for choice in choices)
+            session.result().svg(lang)
+            session.step(pick.choice(choices))
+        shown[lang] = (json.dumps(session.to_json(), ensure_ascii=False), session.result().text(lang))
+    assert shown["en"][0] == shown["fr"][0]
+    assert shown["en"][1] != shown["fr"][1]  # the words do change
