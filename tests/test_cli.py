@@ -206,3 +206,10 @@ def test_tiles_pdf(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert cli("crawler", "tiles", "-o", str(target))[0] == 0
     assert target.read_bytes().startswith(b"%PDF")
     assert cli("crawler", "tiles", "-o", str(tmp_path / "tiles.png"))[0] == 2
+
+
+def test_version(cli) -> None:  # type: ignore[no-untyped-def]
+    import dedale
+
+    code, out, _ = cli("--version")
+    assert code == 0 and out.strip() == f"dedale {dedale.__version__}"

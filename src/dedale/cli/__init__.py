@@ -45,12 +45,24 @@ class Deferred(TyperCommand):
         return command_for(self.name or "").make_context(info_name, args, parent, **extra)
 
 
-app = typer.Typer(cls=Systems, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Dédale: procedural tabletop systems to play through or generate, "
-                  "every roll seeded and logged.")
+app = typer.Typer(cls=Systems, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False)
 tables_app = typer.Typer(add_completion=False, no_args_is_help=True,
                          help="The content tables: export the defaults, check your own.")
 app.add_typer(tables_app, name="tables")
+
+
+def _version(asked: bool) -> None:
+    if asked:
+        from dedale import __version__
+
+        typer.echo(f"dedale {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def dedale(version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_version, help="Print the version and stop.")] = False) -> None:
+    """Dédale: procedural tabletop systems to play through or generate, every roll seeded and logged."""
 
 
 @app.command()
