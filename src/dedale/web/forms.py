@@ -21,8 +21,8 @@ def _shown(field: Field, lang: str) -> dict[str, Any]:
     plain = kind in ("bool", "int", "float")
     return {"name": field.option, "kind": kind, "default": field.default if plain else field.text(field.default),
             "low": field.spec.low, "high": field.high(web=True),
-            "options": list(field.words()), "optional": field.optional or field.kind == "text",
-            "label": field.help(lang)}
+            "options": list(field.words()), "label": field.help(lang),
+            "optional": field.default is None or field.kind == "text"}  # left empty, it takes its default
 
 
 def filled(params: Any) -> dict[str, str]:
