@@ -52,6 +52,7 @@ run: $(STAMP) system-deps
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/mypy
 
 test: $(STAMP) system-deps browser-deps pdf-deps lint
 	$(PY) -m pytest

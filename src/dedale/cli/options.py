@@ -112,7 +112,7 @@ def _option(field: Field) -> inspect.Parameter:
     shown = f" [{'|'.join(words)}]" if words and field.kind == "word" else ""
     value: Any = field.default if field.kind in ("int", "float") else default
     option = typer.Option(field.flag, help=field.help("en") + shown, show_default=value is not None)
-    annotation: Any = Annotated[kind if value is not None else kind | None, option]  # type: ignore[operator]
+    annotation: Any = Annotated[kind if value is not None else kind | None, option]
     if field.spec.web is False and field.kind != "word":
         annotation = Annotated[Path | None, option]
     return inspect.Parameter(field.option, inspect.Parameter.KEYWORD_ONLY, default=value, annotation=annotation)

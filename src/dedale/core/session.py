@@ -84,7 +84,8 @@ class Params(Protocol):
 class State:
     """What every system's state has: the run's log."""
 
-    log: list[LogEntry] = field(default_factory=list)
+    # Entries as the roller writes them, or records of a system's own (a hexcrawl hex: see `Session.log_entry`)
+    log: list[Any] = field(default_factory=list)
 
 
 class Session(ABC):
@@ -160,7 +161,7 @@ class Session(ABC):
         return self.pending is None and self.over
 
     @property
-    def log(self) -> list[LogEntry]:
+    def log(self) -> list[Any]:
         return self.state.log
 
     def log_entry(self, entry: Any) -> LogEntry:

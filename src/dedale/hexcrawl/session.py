@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, ClassVar
 
 from dedale.core.session import Choice, Session, State
@@ -272,12 +273,9 @@ class HexcrawlSession(Session):
         for name in DIRECTION_NAMES:
             h = neighbour(party, name)
             if on_map(h, radius):
-                state = "explored_hex" if h in hexes else "unexplored"
-                choices.append(Choice(
-                    f"move:{name}",
-                    lambda name=name, h=h, state=state: word("hexcrawl.choice.move", dir=word(f"hexdir.{name}"),
-                                                             label=label(h, radius), state=word(f"hexcrawl.{state}")),
-                    {"kind": "move", "dir": name, "key": name, "hex": list(h), "explored": h in hexes}))
+                explored = h in hexes
+                choices.append(Choice(f"move:{name}", partial(_move_says, name, h, radius, explored),
+                                      {"kind": "move", "dir": name, "key": name, "hex": list(h), "explored": explored}))
         order = word(f"hexcrawl.order.{self.params.order}")
         choices.append(Choice("explore-rest", word("hexcrawl.choice.rest", order=order), {"kind": "explore-rest"}))
         choices.append(Choice("stop", word("hexcrawl.choice.stop"), {"kind": "stop", "key": "stop"}))
@@ -306,6 +304,12 @@ class HexcrawlSession(Session):
                 "communities": self.state.communities, "sites": self.state.sites,
                 "party": list(self.state.party), "explored": len(self.state.hexes),
                 "total": hex_count(radius), "stopped": self.state.stopped}
+
+
+def _move_says(name: str, h: Hex, radius: int, explored: bool) -> Word:
+    state = "explored_hex" if explored else "unexplored"
+    return word("hexcrawl.choice.move", dir=word(f"hexdir.{name}"), label=label(h, radius),
+                state=word(f"hexcrawl.{state}"))
 
 
 def _breadth_first(start: Hex, radius: int) -> list[Hex]:

@@ -115,7 +115,7 @@ def _needs(diagram: Diagram) -> dict[int, set[int]]:
             options = [k for k in keys_of.get(node.set, []) if k in needs]  # type: ignore[arg-type]
             if node.type == "lock" and node.parent in needs and len(options) >= (node.required or 0):
                 chosen = sorted(options, key=lambda k: (len(needs[k] | {k}), nodes[k].order))[: node.required]
-                needs[node.id] = needs[node.parent].union(*(needs[k] | {k} for k in chosen))  # type: ignore[index]
+                needs[node.id] = needs[node.parent].union(*(needs[k] | {k} for k in chosen))
             else:
                 waiting.append(node)
         if len(waiting) == len(pending):

@@ -12,12 +12,13 @@ Kings reshuffle and draw again without counting against the card budget.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar
 
 from dedale.core.cards import Card, Deck
 from dedale.core.grid import DIRS, Cell, Dir, Rect
 from dedale.core.session import Choice, Session, State
-from dedale.i18n import word
+from dedale.i18n import Word, word
 from dedale.paper.autopilot import DefaultPolicy
 from dedale.paper.contents import load_tables, roll_contents
 from dedale.paper.layout import WALLS, Page, fit_room, wall_side, wall_squares
@@ -111,7 +112,7 @@ class PaperSession(Session):
     # --- cards --------------------------------------------------------------------------------------
     def _feature(self, card: Card | None, kind: str) -> dict[str, Any]:
         work = self.state.work
-        feature = {"id": len(self.state.features), "card": None if card is None else card.to_json(),
+        feature: dict[str, Any] = {"id": len(self.state.features), "card": None if card is None else card.to_json(),
                    "kind": kind, "dice": {}, "end": None if work is None else work.end.id, "cells": []}
         self.state.features.append(feature)
         return feature
@@ -424,10 +425,7 @@ class PaperSession(Session):
             side = wall_side(room.entry, wall)
             for position, cell in enumerate(wall_squares(room.rect, room.entry, wall), 1):
                 if self.page.on_page(side.step(cell)):
-                    choices.append(Choice(f"wall:{wall}:{position}",
-                                          lambda w=wall, p=position, c=cell: word(
-                                              "paper.choice.wall", wall=word(f"paper.wall.{w}"), position=p,
-                                              x=c[0], y=c[1]),
+                    choices.append(Choice(f"wall:{wall}:{position}", partial(_wall_says, wall, position, cell),
                                           {"kind": "wall", "wall": wall, "position": position}))
         return choices
 
@@ -522,6 +520,10 @@ class PaperSession(Session):
             "open_ends": [end.to_json() for end in state.open_ends],
             "searched": [[feature, side] for feature, side in sorted(state.searched)],
         }
+
+
+def _wall_says(wall: str, position: int, cell: Cell) -> Word:
+    return word("paper.choice.wall", wall=word(f"paper.wall.{wall}"), position=position, x=cell[0], y=cell[1])
 
 
 def _card(feature: dict[str, Any]) -> Card:

@@ -114,7 +114,8 @@ def _door(door: Door, ox: int, oy: int) -> str:
 
 def _door_mark(a: tuple[int, int], b: tuple[int, int], ox: int, oy: int, secret: bool = False) -> str:
     """A door across the wall between cells a and b: a small bar, long along the wall."""
-    long, thick = CELL * 0.62, 7
+    long, thick = CELL * 0.62, 7.0
+    cx: float
     if a[1] == b[1]:  # side by side: the wall is vertical
         cx, cy = ox + max(a[0], b[0]) * CELL, oy + (a[1] + 0.5) * CELL
         w, h = thick, long

@@ -34,12 +34,12 @@ def render_text(hex_map: HexMap, lang: str = "en") -> str:
     y0, y1 = min(y for _, y in seen), max(y for _, y in seen)
     lines = [_summary(hex_map, lang), ""]
     for y in range(y0, y1 + 1):
-        row = [" "] * (x1 - x0 + 2)
+        chars = [" "] * (x1 - x0 + 2)
         for x in range(x0, x1 + 1, 3):
             token = tokens.get((x, y))
             if token:
-                row[x - x0:x - x0 + 2] = token
-        lines.append("".join(row).rstrip())
+                chars[x - x0:x - x0 + 2] = token
+        lines.append("".join(chars).rstrip())
     lines.append("")
     lines.append("  ".join(f"{mark} {t(f'hexcrawl.relief.{name}', lang)}" for mark, name in zip(RELIEF_MARKS, RELIEFS,
                                                                                              strict=True)))

@@ -124,7 +124,8 @@ def _walls(paper: PaperMap, ox: int, oy: int) -> str:
 
 def _door(door: Door, ox: int, oy: int) -> str:
     (xa, ya), (xb, yb) = door.cells
-    long, thick = CELL * 0.6, 5
+    long, thick = CELL * 0.6, 5.0
+    cx: float
     if ya == yb:
         cx, cy, w, h = ox + max(xa, xb) * CELL, oy + (ya + 0.5) * CELL, thick, long
     else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dedale.core.extras import need
 from dedale.i18n import t
@@ -15,20 +15,26 @@ from dedale.zombstone.chances import Odds
 from dedale.zombstone.confront import Situation, confront
 from dedale.zombstone.hands import HANDS
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 # Okabe-Ito, light to dark as the hands rise, and hatched so that print and colour blindness lose nothing.
 COLOURS = ("#eeeeee", "#f0e442", "#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00")
 HATCHES = ("", "..", "//", "\\\\", "xx", "oo", "**")
 
 
-def _figure(width: float, height: float, columns: int = 1):  # type: ignore[no-untyped-def]
+def _figure(width: float, height: float, columns: int = 1) -> tuple[Figure, Any]:
+    """A figure and its axes (one, or an array of `columns`)."""
     matplotlib = need("render", "matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    return plt, plt.subplots(1, columns, figsize=(width, height), dpi=110)
+    return plt.subplots(1, columns, figsize=(width, height), dpi=110)
 
 
-def _png(plt, figure) -> bytes:  # type: ignore[no-untyped-def]
+def _png(figure: Figure) -> bytes:
+    import matplotlib.pyplot as plt
+
     buffer = io.BytesIO()
     figure.tight_layout()
     figure.savefig(buffer, format="png")
@@ -38,7 +44,7 @@ def _png(plt, figure) -> bytes:  # type: ignore[no-untyped-def]
 
 def hands_plot(by_potential: dict[int, Odds], chosen: int, title: str, lang: str) -> bytes:
     """Stacked bars: the hand distribution for each Potential, the chosen one outlined."""
-    plt, (figure, axes) = _figure(9, 5)
+    figure, axes = _figure(9, 5)
     potentials = sorted(by_potential)
     bottoms = [0.0] * len(potentials)
     for i, hand in enumerate(HANDS):
@@ -51,12 +57,12 @@ def hands_plot(by_potential: dict[int, Odds], chosen: int, title: str, lang: str
     axes.set_ylabel(t("zombstone.plot.probability", lang))
     axes.set_title(title)
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return _png(plt, figure)
+    return _png(figure)
 
 
 def grid_plot(values: Callable[[int, int], float], potentials: range, title: str, lang: str) -> bytes:
     """A heat map of the attacker's chance to win, each cell written out."""
-    plt, (figure, axes) = _figure(8, 7)
+    figure, axes = _figure(8, 7)
     grid = [[values(a, d) for d in potentials] for a in potentials]
     image = axes.imshow(grid, cmap="cividis", vmin=0, vmax=1, origin="lower")
     for i, row in enumerate(grid):
@@ -69,7 +75,7 @@ def grid_plot(values: Callable[[int, int], float], potentials: range, title: str
     axes.set_ylabel(t("zombstone.plot.attacker", lang))
     axes.set_title(title)
     figure.colorbar(image, ax=axes, label=t("zombstone.plot.win", lang))
-    return _png(plt, figure)
+    return _png(figure)
 
 
 def odds_chart(potential: int, objective: str, goal: int | None, card: int | None, rounds: int, lang: str) -> bytes:
@@ -93,7 +99,7 @@ def duel_chart(situation: Situation, lang: str) -> bytes:
 def simulation_plot(result: dict[str, Any], lang: str) -> bytes:
     """A battle run: each side's win rate with its 95% interval (hatched bars, the numbers written), and
     the characters each side has left at the end on average."""
-    plt, (figure, (wins, left)) = _figure(10, 4.5, columns=2)
+    figure, (wins, left) = _figure(10, 4.5, columns=2)
     names = ["lawmen", "zombies", "draw"]
     labels = [t(f"skirmish.side.{n}", lang) if n != "draw" else t("skirmish.ending.draw", lang) for n in names]
     rates = [result["wins"][n]["rate"] for n in names]
@@ -116,4 +122,4 @@ def simulation_plot(result: dict[str, Any], lang: str) -> bytes:
                   bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.5})
     left.set_ylabel(t("zombstone.plot.survivors", lang))
     left.set_title(t("zombstone.plot.turns", lang, turns=f"{result['turns']:.1f}"))
-    return _png(plt, figure)
+    return _png(figure)

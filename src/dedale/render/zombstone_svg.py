@@ -144,7 +144,8 @@ def _table(view: GameView, ox: float, oy: float) -> list[str]:
     bf = view.battlefield
     width, height = bf.width * PX, bf.height * PX
     out = [f'<rect x="{ox}" y="{oy}" width="{width:g}" height="{height:g}" fill="{GROUND}"/>']
-    fine, strong = [], []
+    fine: list[str] = []
+    strong: list[str] = []
     for i in range(1, math.ceil(bf.width)):
         (strong if i % 6 == 0 else fine).append(f"M{ox + i * PX} {oy}v{height:g}")
     for i in range(1, math.ceil(bf.height)):

@@ -37,5 +37,5 @@ def advise(spec: RollSpec, showing: Counts, terminal: np.ndarray, scale: int = 1
     for k in dict.fromkeys(allowed_keeps(n, spec.budget)[index_of(n)[showing]].tolist()):
         kept = keeps(n)[k]
         rerolled = tuple(a - b for a, b in zip(showing, kept, strict=True))
-        options.append(Option(kept, rerolled, Fraction(int(by_keep[k]), denominator)))  # type: ignore[arg-type]
+        options.append(Option(kept, rerolled, Fraction(int(by_keep[k]), denominator)))
     return sorted(options, key=lambda o: (-o.value, sum(o.reroll)))

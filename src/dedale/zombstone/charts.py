@@ -18,7 +18,7 @@ MELEE_WEAPONS = ("fists", "improvised", "sabre", "spear")  # -1 (and a die fewer
 
 def spec_for(potential: int, card: int | None = None, rounds: int = 1) -> RollSpec:
     cards = counts_of([card]) if card is not None else (0, 0, 0, 0, 0, 0)
-    return RollSpec.from_potential(potential, rounds, cards)  # type: ignore[arg-type]
+    return RollSpec.from_potential(potential, rounds, cards)
 
 
 def goal_for(objective: str, target: str | None) -> int | None:

@@ -315,7 +315,7 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
         chosen = entry.get("bands", dict)
         deploy = entry.get("deploy", dict)
         for side in SIDES:
-            band = bands.get(chosen.get(side))  # type: ignore[arg-type]
+            band = bands.get(chosen.get(side))
             if band is None or band.side != side:
                 accepted = ", ".join(b.id for b in bands.values() if b.side == side)
                 raise entry.fail("error.skirmish.band", side=side, value=chosen.get(side), accepted=accepted)

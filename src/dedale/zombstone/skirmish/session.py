@@ -8,6 +8,7 @@ every session is (undo, loading a save, a restarted server).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, ClassVar
 
 from dedale.core.rng import Request
@@ -70,7 +71,7 @@ class SkirmishSession(Session):
     def rule_choices(self) -> list[Choice]:
         assert isinstance(self.ask, Ask)
         ask = self.ask
-        return [Choice(o.id, (lambda o=o: message(self, o)), {**o.data, "kind": ask.kind}) for o in ask.every()]
+        return [Choice(o.id, partial(message, self, o), {**o.data, "kind": ask.kind}) for o in ask.every()]
 
     def question(self) -> Word | None:
         if not isinstance(self.ask, Ask):
@@ -199,7 +200,7 @@ def _profile_json(session: SkirmishSession, profile_id: str) -> dict[str, Any]:
 
 def _plain(about: dict[str, Any]) -> dict[str, Any]:
     """What an ask is about, as JSON (a duel in progress is shown by its public part)."""
-    found = {}
+    found: dict[str, Any] = {}
     for key, value in about.items():
         if key == "duel":
             found[key] = {"pot": value.pot, "board": [c.code for c in value.board], "stacks": value.stacks}

@@ -15,6 +15,7 @@ import copy
 import math
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 
 from dedale.core.cards import Deck
 from dedale.core.rng import NeedInput
@@ -36,12 +37,13 @@ def showdown(t: Table) -> Flow[None]:
     deck = Deck()
     game = yield from _dealt(t, lambda: poker.start(t.roller, deck), deck)
     while not game.over:
-        side = SEATS[game.to_act]  # type: ignore[index]
+        seat = game.to_act
+        assert seat is not None  # someone is to act until the deal is over
         options = tuple(Option(a.id, f"duel.action.{a.kind}", {"amount": a.amount, "cost": a.cost})
                         for a in poker.actions(game))
-        answer = yield from t.decide(Ask(side, "bet", options, {"duel": game, "seat": game.to_act,
-                                                                 "figure": duellists[game.to_act].id}))
-        yield from _dealt(t, lambda chosen=answer: poker.act(game, chosen, t.roller, deck), deck, game)
+        answer = yield from t.decide(Ask(SEATS[seat], "bet", options, {"duel": game, "seat": seat,
+                                                                        "figure": duellists[seat].id}))
+        yield from _dealt(t, partial(poker.act, game, answer, t.roller, deck), deck, game)
     t.game.duel = {"pot": sum(game.payout), "winner": None if game.winner is None else SEATS[game.winner],
                    "folded": None if game.folded is None else SEATS[game.folded], "hands": game.hands,
                    "board": [c.code for c in game.board], "hole": [[c.code for c in h] for h in game.hole],
@@ -68,7 +70,7 @@ def _dealt(t: Table, action: Callable[[], poker.Duel | None], deck: Deck,
     """Deal (`game` None: `action` returns the new duel) or act on `game`; in table mode a card nobody has
     entered undoes the partial deal, to deal it again once entered."""
     def attempt() -> poker.Duel | None:
-        saved = copy.deepcopy((deck.__dict__, None if game is None else game.__dict__))
+        saved = copy.deepcopy((deck.__dict__, {} if game is None else game.__dict__))
         try:
             return action()
         except NeedInput:

@@ -104,9 +104,9 @@ def initiative(t: Table) -> Flow[str]:
                 values[name] = again[0]
         winner = max(values, key=lambda name: values[name])
     game.initiative = winner
-    options = (Option("first:me", "skirmish.option.go_first", {}),
-               Option("first:other", "skirmish.option.let_start", {}))
-    answer = yield from t.decide(Ask(winner, "first", options, {}))
+    who_starts = (Option("first:me", "skirmish.option.go_first", {}),
+                  Option("first:other", "skirmish.option.let_start", {}))
+    answer = yield from t.decide(Ask(winner, "first", who_starts, {}))
     first = winner if answer == "first:me" else _other(t, winner)
     t.roller.note("skirmish.initiative_won", side=word(f"skirmish.side.{winner}"), first=word(f"skirmish.side.{first}"))
     return first
@@ -223,7 +223,7 @@ def targets(t: Table, figure: Figure) -> list[tuple[Figure, int]]:
     """The enemies the figure can shoot (seen, in range, not hidden), with how many pieces of cover stand
     between."""
     gun = t.gun(figure)
-    found = []
+    found: list[tuple[Figure, int]] = []
     if gun is None:
         return found
     for enemy in t.enemies(figure):
