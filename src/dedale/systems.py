@@ -27,7 +27,7 @@ Picture = Callable[[Any, list["Choice"], str], str]  # a live session, the choic
 class System:
     name: str
     params: type[Declared]
-    session: type[Session]
+    session: type[Session[Any, Any]]
     load: Callable[[Any], Any]  # a result document -> the model the renderers draw
     # extension -> render (model, drawing options, language); documents hold no words, pictures do
     formats: dict[str, Callable[[Any, dict[str, Any], str], bytes]]

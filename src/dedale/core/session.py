@@ -24,9 +24,10 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from dedale.core.errors import DedaleError
+from dedale.core.params import Declared
 from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource
 from dedale.i18n import Word, say, word
 
@@ -76,9 +77,7 @@ class Policy(Protocol):
     def choose(self, session: Any) -> str: ...
 
 
-class Params(Protocol):
-    def to_json(self) -> dict[str, Any]: ...
-
+Policies = dict[str, Callable[[Any], Policy]]  # a policy's name -> what makes it for a session
 
 @dataclass
 class State:
@@ -88,10 +87,15 @@ class State:
     log: list[Any] = field(default_factory=list)
 
 
-class Session(ABC):
+P = TypeVar("P", bound=Declared)
+S = TypeVar("S", bound=State)
+
+
+class Session(ABC, Generic[P, S]):
     """A game in progress: its state, the legal choices now, and `step` to make one. Each system's session
     implements the rules; this class is the protocol they share (replay, undo, table mode, JSON, the
-    player's view).
+    player's view). A system's session names its parameters and state types, `Session[CrawlerParams,
+    CrawlerState]`, which `params` and `state` then have.
 
     >>> import dedale
     >>> crawl = dedale.play("crawler", seed=4)
@@ -109,9 +113,9 @@ class Session(ABC):
     system: ClassVar[str]
     version: ClassVar[int] = 1
     table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
-    policies: ClassVar[dict[str, Callable[[Any], Policy]]] = {}
+    policies: ClassVar[Policies] = {}
 
-    def __init__(self, params: Any, seed: int, table: bool = False) -> None:
+    def __init__(self, params: P, seed: int, table: bool = False) -> None:
         if table and not self.table_mode:
             raise DedaleError("error.no_table_mode", system=self.system)
         self.params = params
@@ -123,13 +127,13 @@ class Session(ABC):
         self.state = self.new_state()
         self.roller = Roller(self._source, self.state.log)
         self._pending_action: tuple[Any, ...] | None = None
-        self._snapshot: State | None = None  # table mode: the state before the pending action
+        self._snapshot: S | None = None  # table mode: the state before the pending action
         self._choices: list[Choice] | None = None
         self._run(("start",))
 
     # --- what each system provides -------------------------------------------------------------
     @abstractmethod
-    def new_state(self) -> State: ...
+    def new_state(self) -> S: ...
 
     @abstractmethod
     def start(self) -> None:
@@ -153,7 +157,7 @@ class Session(ABC):
 
     @classmethod
     @abstractmethod
-    def params_from_json(cls, data: Any) -> Any: ...
+    def params_from_json(cls, data: Any) -> P: ...
 
     # --- the protocol --------------------------------------------------------------------------
     @property
@@ -302,7 +306,7 @@ class Session(ABC):
         if isinstance(self._source, TableSource):
             self._source.entries.clear()
 
-    def _restore(self, snapshot: State) -> None:
+    def _restore(self, snapshot: S) -> None:
         self.state = snapshot
         self.roller = Roller(self._source, snapshot.log)
         self._choices = None
@@ -391,7 +395,7 @@ class Session(ABC):
         return document
 
     @classmethod
-    def replay(cls, params: Any, seed: int, events: list[Event], table: bool = False) -> Self:
+    def replay(cls, params: P, seed: int, events: list[Event], table: bool = False) -> Self:
         session = cls(params, seed, table)
         for number, event in enumerate(events, 1):
             try:
@@ -412,7 +416,7 @@ class Session(ABC):
         return session
 
     @classmethod
-    def check_document(cls, data: Any) -> Any:
+    def check_document(cls, data: Any) -> P:
         """A document of this system and version, with a seed and a list of events (not a player's view):
         its parameters (nothing replayed yet, so that a caller may refuse them first)."""
         check_format(data, cls.system)

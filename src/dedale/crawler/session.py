@@ -12,10 +12,10 @@ A phase with a single possibility is applied at once and noted in the log.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from dedale.core.grid import Dir
-from dedale.core.session import Choice, Session, State
+from dedale.core.session import Choice, Policies, Session, State
 from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.board import Zone
 from dedale.crawler.contents import load_tables, roll_contents
@@ -24,6 +24,10 @@ from dedale.crawler.model import Door, Dungeon, Passage, Room
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.tiles import BOSS, TILE_NAMES, Stock, by_nearest_area, tile_name, tile_size
 from dedale.i18n import word
+
+# Where the generation stands (the module's docstring draws the phases); a document's "phase"
+Phase = Literal["explore", "boss_failed", "fill_or_beyond", "place", "door", "passage", "over"]
+Outcome = Literal["boss", "stuck"]  # the boss room laid, or no way on
 
 
 @dataclass
@@ -49,18 +53,15 @@ class CrawlerState(State):
     stock: Stock = field(default_factory=lambda: Stock(None))
     closed: set[tuple[int, Dir]] = field(default_factory=set)
     searches: dict[int, dict[Dir, bool]] = field(default_factory=dict)  # room -> face -> found
-    phase: str = "explore"
+    phase: Phase = "explore"
     current: Generation | None = None
-    outcome: str | None = None
+    outcome: Outcome | None = None
 
 
-class CrawlerSession(Session):
+class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     system = "crawler"
     version = 1
-    policies: ClassVar[dict[str, Any]] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
-
-    params: CrawlerParams
-    state: CrawlerState
+    policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
 
     def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or CrawlerParams()
@@ -245,7 +246,7 @@ class CrawlerSession(Session):
             self.state.phase = "explore"
             self._check_end()
 
-    def _finish(self, outcome: str) -> None:
+    def _finish(self, outcome: Outcome) -> None:
         self.state.outcome = outcome
         self.state.phase = "over"
         self.roller.note(f"crawler.outcome_{outcome}", rooms=len(self.layout.rooms))
@@ -369,33 +370,32 @@ class CrawlerSession(Session):
 
     # --- applying a choice ----------------------------------------------------------------------------
     def apply(self, choice: Choice) -> None:
-        kind, _, arg = choice.id.partition(":")
+        data = choice.data  # what `rule_choices` said the choice points at
+        kind = data["kind"]
         cur = self.state.current
         if kind == "exit":
-            room, d = arg.split(":")
-            self._next_room(self.layout.exit_approach(self.layout.room(int(room)), Dir[d]))
+            self._next_room(self.layout.exit_approach(self.layout.room(data["room"]), Dir[data["dir"]]))
         elif kind == "search":
-            room, d = arg.split(":")
-            self._search(self.layout.room(int(room)), Dir[d])
+            self._search(self.layout.room(data["room"]), Dir[data["dir"]])
         elif kind == "reroll":
             self._roll_tile()
         elif kind == "size":
-            self._with_tile(arg, BOSS, boss=False)
+            self._with_tile(data["tile"], BOSS, boss=False)
         elif kind in ("beyond", "fill"):
             assert cur is not None
             laid, candidates, filling = cur.options[choice.id]
             self._to_place(laid, candidates, filling)
         elif kind == "place":
             assert cur is not None
-            rect = tuple(choice.data["rect"])
+            rect = tuple(data["rect"])
             self._chosen(next(c for c in cur.candidates if (c.rect.x, c.rect.y, c.rect.w, c.rect.h) == rect))
         elif kind == "door":
             assert cur is not None and cur.chosen is not None
-            cells = [tuple(c) for c in choice.data["cells"]]
+            cells = [tuple(c) for c in data["cells"]]
             self._lay(cur.chosen, next(d for d in cur.chosen.doors if [d[1], d[2]] == cells))
         elif kind == "passage":
             assert cur is not None and cur.search is not None
-            first = tuple(choice.data["cells"][0])
+            first = tuple(data["cells"][0])
             self._dig(next(run for run in cur.runs if run[0] == first))
 
     def _search(self, room: Room, face: Dir) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, ClassVar
 
-from dedale.core.session import Choice, Session, State
+from dedale.core.session import Choice, Policies, Session, State
 from dedale.hexcrawl.hexes import (
     DIRECTION_NAMES,
     Hex,
@@ -47,13 +47,10 @@ class HexState(State):
     stopped: bool = False
 
 
-class HexcrawlSession(Session):
+class HexcrawlSession(Session[HexParams, HexState]):
     system = "hexcrawl"
     version = 2  # version 2 changed the walk (a depth-first walk): the other orders replay as in version 1
-    policies: ClassVar[dict[str, Any]] = {"default": lambda s: RestPolicy()}
-
-    params: HexParams
-    state: HexState
+    policies: ClassVar[Policies] = {"default": lambda s: RestPolicy()}
 
     def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or HexParams()
@@ -282,9 +279,9 @@ class HexcrawlSession(Session):
         return choices
 
     def apply(self, choice: Choice) -> None:
-        kind, _, arg = choice.id.partition(":")
+        kind = choice.data["kind"]
         if kind == "move":
-            self._enter(neighbour(self.state.party, arg))
+            self._enter(neighbour(self.state.party, choice.data["dir"]))
         elif kind == "explore-rest":
             self._explore_rest()
         else:

@@ -4,22 +4,20 @@ regenerate): the whole diagram is made at the start, and the document carries th
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from dedale.core.session import Choice, Session, State
+from dedale.core.session import Choice, Policies, Policy, Session, State
 from dedale.keylock.analysis import analyse
 from dedale.keylock.generator import grow, make_sets
 from dedale.keylock.model import Diagram
 from dedale.keylock.params import KeylockParams
 
 
-class KeylockSession(Session):
+class KeylockSession(Session[KeylockParams, State]):
     system = "keylock"
     version = 1
     table_mode = False  # its weighted picks among every open lock are no dice a table rolls
-    policies: ClassVar[dict[str, Any]] = {}
-
-    params: KeylockParams
+    policies: ClassVar[Policies] = {}
 
     def __init__(self, params: KeylockParams | None = None, seed: int = 0, table: bool = False) -> None:
         self.diagram: Diagram | None = None
@@ -48,7 +46,7 @@ class KeylockSession(Session):
     def apply(self, choice: Choice) -> None:
         raise AssertionError("a key-lock diagram has no choices")
 
-    def run_autopilot(self, policy: Any = None, max_steps: int = 0) -> KeylockSession:
+    def run_autopilot(self, policy: Policy | None = None, max_steps: int = 0) -> Self:
         return self
 
     def result_json(self) -> dict[str, Any]:

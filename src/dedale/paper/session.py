@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from dedale.core.cards import Card, Deck
 from dedale.core.grid import DIRS, Cell, Dir, Rect
-from dedale.core.session import Choice, Session, State
+from dedale.core.session import Choice, Policies, Session, State
 from dedale.i18n import Word, word
 from dedale.paper.autopilot import DefaultPolicy
 from dedale.paper.contents import load_tables, roll_contents
@@ -32,6 +32,10 @@ TURNS: dict[str, tuple[str, ...]] = {"corridor": ("straight",), "trap_corridor":
                                      "bend_left": ("left",)}
 END_SQUARES = {"stairs_up", "stairs_down", "exit", "dead_end"}
 _AROUND = tuple((d, d.opposite, d.dx, d.dy) for d in DIRS)
+
+# What the player is asked (the module's docstring draws the phases); a document's "phase"
+Phase = Literal["explore", "stairs_or_exit", "queen", "room_exit", "over"]
+Ending = Literal["budget", "stopped", "complete"]  # the cards ran out, the player stopped, nothing left open
 
 
 @dataclass
@@ -62,18 +66,15 @@ class PaperState(State):
     # Room walls and dead ends that adjoin another feature no door links them to: the squares on each
     # side (kept up to date as squares are laid and doors made, since every step lists the searches)
     walls: dict[int, dict[str, set[tuple[Cell, Cell]]]] = field(default_factory=dict)  # feature -> side -> squares
-    phase: str = "explore"
+    phase: Phase = "explore"
     work: Work | None = None
-    ended: str | None = None
+    ended: Ending | None = None
 
 
-class PaperSession(Session):
+class PaperSession(Session[PaperParams, PaperState]):
     system = "paper"
     version = 1
-    policies: ClassVar[dict[str, Any]] = {"default": lambda s: DefaultPolicy(s.params.order)}
-
-    params: PaperParams
-    state: PaperState
+    policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.order)}
 
     def __init__(self, params: PaperParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or PaperParams()
@@ -432,16 +433,16 @@ class PaperSession(Session):
     # --- applying a choice --------------------------------------------------------------------------
     def apply(self, choice: Choice) -> None:
         state = self.state
-        kind, _, arg = choice.id.partition(":")
+        data = choice.data  # what `rule_choices` said the choice points at
+        kind = data["kind"]
         work = state.work
         if kind == "end":
-            end = next(e for e in state.open_ends if e.id == int(arg))
+            end = next(e for e in state.open_ends if e.id == data["end"])
             state.open_ends.remove(end)
             state.work = Work(end)
             self._draw()
         elif kind == "search":
-            feature, d = arg.split(":")
-            self._search(int(feature), Dir[d])
+            self._search(data["feature"], Dir[data["dir"]])
         elif kind == "finish":
             self._finish("stopped")
         elif kind in ("stairs", "exit", "roll") and state.phase == "stairs_or_exit":
@@ -463,8 +464,7 @@ class PaperSession(Session):
                 roll.decide("paper.exit_wall_is", wall=word(f"paper.wall.{wall}"))
                 self._place_exit(room, wall, self._position(room, wall), roll.total)
             else:
-                wall, position = arg.split(":")
-                self._place_exit(room, wall, int(position), None)
+                self._place_exit(room, data["wall"], data["position"], None)
             work.exits_left -= 1
             if not work.exits_left:
                 self._finish_room()
@@ -493,7 +493,7 @@ class PaperSession(Session):
         elif not state.open_ends and not self.search_targets():
             self._finish("complete")
 
-    def _finish(self, why: str) -> None:
+    def _finish(self, why: Ending) -> None:
         self.state.ended = why
         self.state.phase = "over"
         self.roller.note(f"paper.ended_{why}", cards=self.state.cards_used, rooms=len(self.state.rooms))

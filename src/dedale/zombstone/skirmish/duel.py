@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, fields
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from dedale.core.cards import RANKS, SUITS, Card, Deck, standard_deck
 from dedale.core.errors import DedaleError
@@ -34,8 +34,9 @@ if TYPE_CHECKING:
     from pokerkit import Card as PkCard
     from pokerkit import Label, StandardHighHand
 
-STREETS = ("preflop", "flop", "turn", "river")
-_DEALT = {"flop": 3, "turn": 1, "river": 1}
+Street = Literal["preflop", "flop", "turn", "river", "showdown"]  # a duel's phase; a document's "street"
+STREETS: tuple[Street, ...] = ("preflop", "flop", "turn", "river")
+_DEALT: dict[Street, int] = {"flop": 3, "turn": 1, "river": 1}
 FAME_PRICE = 7
 
 _VALUE = {rank: 14 if rank == "A" else i + 1 for i, rank in enumerate(RANKS)}  # 2 to 14, aces high
@@ -90,7 +91,7 @@ class Duel:
     pot: int
     hole: list[list[Card]]
     board: list[Card]
-    street: str  # preflop, flop, turn, river; showdown once the hands are shown
+    street: Street  # showdown once the hands are shown
     to_act: int | None
     acted: list[bool]  # has acted on this street since the last full bet or raise
     last_raise: int  # the street's last full bet or raise: the least a raise must add

@@ -3,13 +3,14 @@ other. One deal of Texas Hold'em (`duel.py`); at the end, what the winnings woul
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from dedale.core.cards import Deck
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
-from dedale.core.session import Choice, State
+from dedale.core.session import Choice, Policies, State
 from dedale.core.session import Session as BaseSession
 from dedale.i18n import Word, word
 from dedale.zombstone.skirmish import duel as poker
@@ -55,11 +56,14 @@ class AutoBettor:
         return poker.ai_action(session.state.duel, session.roller, self.name)
 
 
-class DuelSession(BaseSession):
+def _bettor(style: str) -> Callable[[DuelSession], AutoBettor]:
+    return lambda session: AutoBettor(style)
+
+
+class DuelSession(BaseSession[DuelParams, DuelState]):
     system = "zombstone-duel"
-    policies: ClassVar[dict[str, Any]] = {name: (lambda s, n=name: AutoBettor(n)) for name in ("cautious", "bold")}
+    policies: ClassVar[Policies] = {name: _bettor(name) for name in ("cautious", "bold")}
     policies["default"] = policies["cautious"]
-    state: DuelState
 
     def new_state(self) -> DuelState:
         return DuelState()

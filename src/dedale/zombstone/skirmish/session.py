@@ -8,11 +8,12 @@ every session is (undo, loading a save, a restarted server).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any, ClassVar
 
 from dedale.core.rng import Request
-from dedale.core.session import ENTER, Choice, Event, Session
+from dedale.core.session import ENTER, Choice, Event, Policies, Session
 from dedale.i18n import Word, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish.ai import AI, POLICIES
@@ -36,16 +37,19 @@ class Autopilot:
         return self.ai.choose(session.table_top, session.ask)
 
 
-class SkirmishSession(Session):
+def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
+    return lambda session: Autopilot(style)
+
+
+class SkirmishSession(Session[SkirmishParams, Game]):
     system = "zombstone"
-    policies: ClassVar[dict[str, Any]] = {name: (lambda s, n=name: Autopilot(n)) for name in POLICIES}
-    state: Game
+    policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
 
     def new_state(self) -> Game:
         return Game()
 
     def start(self) -> None:
-        params: SkirmishParams = self.params
+        params = self.params
         catalogue = load_catalogue(params.data)
         scenario = catalogue.scenario(params.scenario)
         self.state.scenario = scenario.id
