@@ -94,6 +94,7 @@ def with_params(command: Callable[..., None], spec: System, more: list[inspect.P
         command(**{k: v for k, v in given.items() if k not in names},
                 **{k: v for k, v in given.items() if k in names})
 
+    # inspect (and so typer) reads a function's __signature__, which typeshed does not declare on functions
     run.__signature__ = inspect.Signature([*own, *declared])  # type: ignore[attr-defined]
     run.__annotations__ = {p.name: p.annotation for p in [*own, *declared]}
     run.__doc__ = command.__doc__

@@ -29,7 +29,17 @@ from dedale.zombstone.charts import (
 )
 from dedale.zombstone.combinatorics import index_of, multisets
 from dedale.zombstone.confront import confront, damage_table
-from dedale.zombstone.hands import FACES, HANDS, Counts, category, counts_of, describe, parse_face, parse_hand
+from dedale.zombstone.hands import (
+    FACES,
+    HANDS,
+    Counts,
+    category,
+    counts_of,
+    describe,
+    parse_face,
+    parse_hand,
+    plus,
+)
 from dedale.zombstone.policy import MAX_ROUNDS, RollSpec, categories, final_counts, optimise, total_ways
 
 app = typer.Typer()  # the commands below, added to the system's own app by `extend`
@@ -213,11 +223,11 @@ def roll(potential: PotentialOption, seed: Seed = None, objective: Objective = "
         best = advise_options(spec, showing, values, scale)[0]
         rerolled = sum(best.reroll)
         new = roller.roll(f"{rerolled}d6", "zombstone.reroll").dice if rerolled else []
-        showing = tuple(a + b for a, b in zip(best.keep, counts_of([d - 1 for d in new]), strict=True))  # type: ignore[assignment]
+        showing = plus(best.keep, counts_of([d - 1 for d in new]))
         typer.echo(t("zombstone.rerolled", lang, dice=describe(counts_of([d - 1 for d in new])) or "-",
                      final=describe(showing)))
-    final = tuple(a + b for a, b in zip(showing, spec.cards, strict=True))
-    typer.echo(t("zombstone.hand_is", lang, hand=_hand(lang, category(final)), dice=describe(final)))  # type: ignore[arg-type]
+    final = plus(showing, spec.cards)
+    typer.echo(t("zombstone.hand_is", lang, hand=_hand(lang, category(final)), dice=describe(final)))
 
 
 @app.command()
@@ -225,13 +235,14 @@ def tables(as_json: AsJson = False, output: OutputFile = None, lang: Lang = "en"
     """Every table: hands for each Potential, objective and card; Guts; confrontations for each pair of
     Potentials, weapon, cover and reaction (a few seconds)."""
     set_lang(lang)
-    document = {"format": "dedale/zombstone-tables", "version": 1, "hands": hand_tables(),
-                "guts": {str(p): guts(p) for p in POTENTIALS}, "confrontations": confrontation_tables()}
+    hands, guts_by_potential = hand_tables(), {str(p): guts(p) for p in POTENTIALS}
+    confrontations = confrontation_tables()
+    document = {"format": "dedale/zombstone-tables", "version": 1, "hands": hands, "guts": guts_by_potential,
+                "confrontations": confrontations}
 
     def plot() -> bytes:
         from dedale.render.zombstone_plot import grid_plot
 
-        confrontations: list[dict[str, Any]] = document["confrontations"]  # type: ignore[assignment]
         plain = {(c["attacker"], c["defender"]): c["win"]["p"] for c in confrontations
                  if not c["melee"] and c["cover"] is None and c["reaction"] == "dodge"}
         return grid_plot(lambda a, d: plain[(a, d)], POTENTIALS, t("zombstone.plot.grid", lang), lang)
@@ -242,7 +253,7 @@ def tables(as_json: AsJson = False, output: OutputFile = None, lang: Lang = "en"
         return
     typer.echo(t("zombstone.guts_title", lang))
     for potential in POTENTIALS:
-        typer.echo(f"  {potential:>2}  {document['guts'][str(potential)] * 100:6.2f}%")  # type: ignore[index]
+        typer.echo(f"  {potential:>2}  {guts_by_potential[str(potential)] * 100:6.2f}%")
     typer.echo(t("zombstone.faces", lang, faces=" ".join(FACES)))
 
 

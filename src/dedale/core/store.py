@@ -12,10 +12,11 @@ import json
 import os
 import secrets
 import sqlite3
+import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,10 +26,10 @@ from dedale.core.errors import DedaleError
 from dedale.core.session import Event, Session
 from dedale.i18n import word
 
-try:
+# Windows has no advisory lock, but the appends' checks still refuse a second writer's steps
+LOCKS = sys.platform != "win32"
+if LOCKS:
     import fcntl
-except ImportError:  # Windows: no advisory lock, but the appends' checks still refuse a second writer's steps
-    fcntl = None  # type: ignore[assignment]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -132,7 +133,7 @@ class Store:
             self.db.execute("COMMIT")
 
     def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool,
-               name: str, events: list[Event] = (), over: bool = False,  # type: ignore[assignment]
+               name: str, events: Sequence[Event] = (), over: bool = False,
                hides: bool = False) -> str:
         session_id = secrets.token_urlsafe(9)
         now = time.time()
@@ -312,7 +313,7 @@ def _hold(path: Path, exclusive: bool) -> int | None:
         raise DedaleError("error.db", path=str(path), problem=word("error.db_parent"))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not exclusive or fcntl is None:
+        if not exclusive or not LOCKS:
             return None
         holder = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:

@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from dedale.core.session import Choice, Policies, Session, State
+from dedale.core.tables import Table
 from dedale.hexcrawl.hexes import (
     DIRECTION_NAMES,
     Hex,
@@ -56,10 +57,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
         params = params or HexParams()
         self.tables = load_tables(params.tables)
         # Each face of the one-die tables, read once: a hex is explored hundreds of thousands of times.
-        self.vegetation = [self.tables["vegetation"].row_for(face).id
-                           for face in range(1, self.tables["vegetation"].dice.sides + 1)]  # type: ignore[union-attr]
-        self.obstacles = [self.tables["obstacles"].row_for(face).id
-                          for face in range(1, self.tables["obstacles"].dice.sides + 1)]  # type: ignore[union-attr]
+        self.vegetation, self.obstacles = _faces(self.tables["vegetation"]), _faces(self.tables["obstacles"])
         self.words: dict[tuple[str, str], Word] = {(name, row.id): row.word for name in ONE_DIE
                                                     for row in self.tables[name].rows}
         self.own = {(name, row.id): row.own_label for name in ONE_DIE for row in self.tables[name].rows
@@ -301,6 +299,12 @@ class HexcrawlSession(Session[HexParams, HexState]):
                 "communities": self.state.communities, "sites": self.state.sites,
                 "party": list(self.state.party), "explored": len(self.state.hexes),
                 "total": hex_count(radius), "stopped": self.state.stopped}
+
+
+def _faces(table: Table) -> list[str]:
+    """The row id for each face of a one-die table."""
+    assert table.dice is not None  # the hexcrawl's tables are checked to have their die (`tables.check`)
+    return [table.row_for(face).id for face in range(1, table.dice.sides + 1)]
 
 
 def _move_says(name: str, h: Hex, radius: int, explored: bool) -> Word:

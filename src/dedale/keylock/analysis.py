@@ -34,14 +34,14 @@ def _walk(diagram: Diagram) -> tuple[dict[str, Any], dict[int, int]]:
     nodes = diagram.nodes
     visited = [False] * len(nodes)
     visited[0] = True
-    keys: Counter[int] = Counter()
+    keys: Counter[int | None] = Counter()  # by set (a node's set is None for Start only)
     walked: Counter[int] = Counter()  # a line is named by its lower node
     position, steps, order = 0, 0, [0]
     first_passed: dict[int, int] = {}
 
     def can_visit(node_id: int) -> bool:
         node = nodes[node_id]
-        return node.type == "key" or keys[node.set] >= (node.required or 0)  # type: ignore[index]
+        return node.type == "key" or keys[node.set] >= (node.required or 0)
 
     for _ in range(len(nodes) - 1):
         target, came_from = _nearest(diagram, position, visited, can_visit)
@@ -58,7 +58,7 @@ def _walk(diagram: Diagram) -> tuple[dict[str, Any], dict[int, int]]:
         visited[target] = True
         order.append(target)
         if nodes[target].type == "key":
-            keys[nodes[target].set] += 1  # type: ignore[index]
+            keys[nodes[target].set] += 1
         else:
             first_passed[target] = steps
     revisits = sum(count - 1 for count in walked.values())
@@ -98,10 +98,10 @@ def _needs(diagram: Diagram) -> dict[int, set[int]]:
     parent's, and for a lock those of the keys it needs (for a multi-key lock, its cheapest keys known).
     Worked out in waves: every key whose parent is known, then every lock whose parent and keys are."""
     nodes = diagram.nodes
-    keys_of: dict[int, list[int]] = {}
+    keys_of: dict[int | None, list[int]] = {}  # by set
     for node in nodes:
         if node.type == "key":
-            keys_of.setdefault(node.set, []).append(node.id)  # type: ignore[arg-type]
+            keys_of.setdefault(node.set, []).append(node.id)
     needs: dict[int, set[int]] = {0: set()}
     pending = [n for n in nodes[1:]]
     while pending:
@@ -112,7 +112,7 @@ def _needs(diagram: Diagram) -> dict[int, set[int]]:
         for node in pending:
             if node.id in needs:
                 continue
-            options = [k for k in keys_of.get(node.set, []) if k in needs]  # type: ignore[arg-type]
+            options = [k for k in keys_of.get(node.set, []) if k in needs]
             if node.type == "lock" and node.parent in needs and len(options) >= (node.required or 0):
                 chosen = sorted(options, key=lambda k: (len(needs[k] | {k}), nodes[k].order))[: node.required]
                 needs[node.id] = needs[node.parent].union(*(needs[k] | {k} for k in chosen))

@@ -89,9 +89,9 @@ def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: R
     behind = [0] * (count + 1)
     keys_in_tree = {s.id: 0 for s in sets}
     placed = {s.id: [False, False] for s in sets}  # (a key placed, a lock placed)
-    members: dict[int, list[Node]] = {s.id: [] for s in sets}
+    members: dict[int | None, list[Node]] = {s.id: [] for s in sets}  # by set (every object has one)
     for node in objects:
-        members[node.set].append(node)  # type: ignore[index]
+        members[node.set].append(node)
     is_open = [True] + [False] * count
 
     def node_weight(n: int) -> float:
@@ -126,8 +126,8 @@ def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: R
             keys_in_tree[s] += 1
             for lock in members[s]:
                 if lock.type == "lock" and lock.parent is not None and not is_open[lock.id] \
-                        and lock.required <= keys_in_tree[s]:  # type: ignore[operator]
+                        and (lock.required or 0) <= keys_in_tree[s]:
                     open_lock(lock)
-        elif node.required <= keys_in_tree[s]:  # type: ignore[operator]
+        elif (node.required or 0) <= keys_in_tree[s]:
             open_lock(node)
 

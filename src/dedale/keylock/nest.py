@@ -23,8 +23,9 @@ def nest(outer: Diagram, inner: Diagram, edge: int) -> Diagram:
     entry = outer.nodes[edge].parent
     nodes = [Node(n.id, n.type, n.set, n.parent, n.order, n.required) for n in outer.nodes]
     for n in inner.nodes[1:]:
-        parent = entry if n.parent == 0 else n.parent + node_offset  # type: ignore[operator]
-        nodes.append(Node(n.id + node_offset, n.type, n.set + set_offset, parent,  # type: ignore[operator]
+        assert n.parent is not None and n.set is not None  # a generated diagram's keys and locks are placed
+        parent = entry if n.parent == 0 else n.parent + node_offset
+        nodes.append(Node(n.id + node_offset, n.type, n.set + set_offset, parent,
                           (n.order or 0) + order_offset, n.required))
     exit_lock = analyse(inner)["end_candidates"][0] + node_offset
     nodes[edge].parent = exit_lock

@@ -10,7 +10,7 @@ import numpy as np
 
 from dedale.core.errors import DedaleError
 from dedale.zombstone.combinatorics import allowed_keeps, index_of, keeps, transitions
-from dedale.zombstone.hands import Counts
+from dedale.zombstone.hands import Counts, minus
 from dedale.zombstone.policy import RollSpec, optimise
 
 
@@ -36,6 +36,6 @@ def advise(spec: RollSpec, showing: Counts, terminal: np.ndarray, scale: int = 1
     options = []
     for k in dict.fromkeys(allowed_keeps(n, spec.budget)[index_of(n)[showing]].tolist()):
         kept = keeps(n)[k]
-        rerolled = tuple(a - b for a, b in zip(showing, kept, strict=True))
+        rerolled = minus(showing, kept)
         options.append(Option(kept, rerolled, Fraction(int(by_keep[k]), denominator)))
     return sorted(options, key=lambda o: (-o.value, sum(o.reroll)))

@@ -13,7 +13,7 @@ from typing import cast
 
 import numpy as np
 
-from dedale.zombstone.hands import Counts, counts_of
+from dedale.zombstone.hands import Counts, counts_of, minus
 
 SIDES = 6
 
@@ -71,15 +71,11 @@ def allowed_keeps(n: int, budget: int) -> np.ndarray:
     keep_index = {c: i for i, c in enumerate(keeps(n))}
     rows = []
     for counts in multisets(n):
-        options = sorted({_sub(counts, dropped) for dropped in _sub_multisets(counts, budget)},
+        options = sorted({minus(counts, dropped) for dropped in _sub_multisets(counts, budget)},
                          key=lambda c: (-sum(c), c))
         rows.append([keep_index[c] for c in options])
     width = max(len(r) for r in rows)
     return np.array([r + [r[0]] * (width - len(r)) for r in rows], dtype=np.int64)
-
-
-def _sub(counts: Counts, dropped: Counts) -> Counts:
-    return tuple(a - b for a, b in zip(counts, dropped, strict=True))  # type: ignore[return-value]
 
 
 def _sub_multisets(counts: Counts, most: int) -> list[Counts]:

@@ -8,6 +8,7 @@ faces, highest first; identical hands tie. With more than five dice and cards, t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from itertools import combinations
 
@@ -34,11 +35,25 @@ def parse_hand(text: str) -> int:
     return HANDS.index(name)
 
 
+def as_counts(values: Iterable[int]) -> Counts:
+    """Six counts, one for each face (a ValueError for any other number of them)."""
+    nine, ten, jack, queen, king, ace = values
+    return nine, ten, jack, queen, king, ace
+
+
+def plus(counts: Counts, other: Counts) -> Counts:
+    return as_counts(a + b for a, b in zip(counts, other, strict=True))
+
+
+def minus(counts: Counts, other: Counts) -> Counts:
+    return as_counts(a - b for a, b in zip(counts, other, strict=True))
+
+
 def counts_of(faces: list[int] | tuple[int, ...]) -> Counts:
     counts = [0] * 6
     for face in faces:
         counts[face] += 1
-    return tuple(counts)  # type: ignore[return-value]
+    return as_counts(counts)
 
 
 @cache
@@ -88,7 +103,7 @@ def with_skill(counts: Counts, turn_into: int | None) -> Counts:
             changed = list(counts)
             changed[face] -= 1
             changed[turn_into] += 1
-            options.append(tuple(changed))  # type: ignore[arg-type]
+            options.append(as_counts(changed))
     return max(options, key=best_key)
 
 

@@ -18,7 +18,7 @@ from functools import cache
 import numpy as np
 
 from dedale.zombstone.combinatorics import allowed_keeps, multisets, roll_counts, transitions
-from dedale.zombstone.hands import Counts, best_key, with_skill
+from dedale.zombstone.hands import Counts, best_key, plus, with_skill
 
 MAX_ROUNDS = 3  # 6^(5 x 4) ordered outcomes still fit an int64
 
@@ -47,8 +47,7 @@ def hand_keys(spec: RollSpec) -> tuple[tuple[int, ...], ...]:
     """The hand each final multiset of the spec's dice makes, with its cards and skill."""
     keys = []
     for counts in multisets(spec.dice):
-        total = tuple(a + b for a, b in zip(counts, spec.cards, strict=True))
-        keys.append(best_key(with_skill(total, spec.skill)))  # type: ignore[arg-type]
+        keys.append(best_key(with_skill(plus(counts, spec.cards), spec.skill)))
     return tuple(keys)
 
 

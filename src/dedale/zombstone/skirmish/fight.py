@@ -20,7 +20,7 @@ from dedale.i18n import word
 from dedale.zombstone.advice import advise
 from dedale.zombstone.combinatorics import allowed_keeps, index_of, keeps, transitions
 from dedale.zombstone.confront import policies
-from dedale.zombstone.hands import FACES, HANDS, Counts, best_key, counts_of, describe, with_skill
+from dedale.zombstone.hands import FACES, HANDS, Counts, as_counts, best_key, counts_of, describe, plus, with_skill
 from dedale.zombstone.policy import RollSpec, categories, hand_keys, optimise, total_ways
 from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import distance
@@ -112,7 +112,7 @@ def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any
                                                                               "purpose": purpose}))
             kept = keeps(spec.dice)[next(k for k in choices if _keep_id(keeps(spec.dice)[k]) == answer)]
         rerolled = counts_of((yield from t.faces(spec.dice - sum(kept), purpose + "_again", figure=t.who(figure))))
-        counts = tuple(a + b for a, b in zip(kept, rerolled, strict=True))  # type: ignore[assignment]
+        counts = plus(kept, rerolled)
     return (yield from add_cards(t, figure, counts, spec.skill, budget))
 
 
@@ -182,7 +182,7 @@ def _with(counts: Counts, cards: list[Card], skill: int | None) -> tuple[int, ..
     total = list(counts)
     for card in cards:
         total[CARD_FACES[card.rank]] += 1
-    return best_key(with_skill(tuple(total), skill))  # type: ignore[arg-type]
+    return best_key(with_skill(as_counts(total), skill))
 
 
 # --- a confrontation -------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.hidden import Secrets
 from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.table import Ask, Controller, Flow, Option, Table
 from dedale.zombstone.skirmish.turn import play
 
 
@@ -53,9 +53,9 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         catalogue = load_catalogue(params.data)
         scenario = catalogue.scenario(params.scenario)
         self.state.scenario = scenario.id
-        controllers = {side: None if side == params.side else AI(params.policy(side)) for side in ("lawmen", "zombies")}
-        self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers,  # type: ignore[arg-type]
-                               params.rounds)
+        controllers: dict[str, Controller | None] = {side: None if side == params.side else AI(params.policy(side))
+                                                     for side in ("lawmen", "zombies")}
+        self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds)
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
         self._resume(None)

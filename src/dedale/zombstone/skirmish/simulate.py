@@ -16,7 +16,7 @@ from dedale.zombstone.skirmish.ai import AI
 from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
 from dedale.zombstone.skirmish.model import Game
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.table import Table
+from dedale.zombstone.skirmish.table import Controller, Table
 from dedale.zombstone.skirmish.turn import play
 
 Z95 = 1.959963984540054
@@ -43,8 +43,8 @@ def play_game(params: SkirmishParams, seed: int) -> Outcome:
     catalogue = load_catalogue(params.data)
     game = Game()
     roller = Roller(SeededSource(seed), game.log)
-    controllers = {side: AI(params.policy(side)) for side in SIDES}
-    t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds)  # type: ignore[arg-type]
+    controllers: dict[str, Controller | None] = {side: AI(params.policy(side)) for side in SIDES}
+    t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds)
     for _ in play(t):  # two AIs never suspend the game
         raise AssertionError("an AI game asked for a decision")
     standing = {side: game.in_play(side) for side in SIDES}
