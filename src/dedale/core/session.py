@@ -79,6 +79,7 @@ class Policy(Protocol):
 
 Policies = dict[str, Callable[[Any], Policy]]  # a policy's name -> what makes it for a session
 
+
 @dataclass
 class State:
     """What every system's state has: the run's log."""

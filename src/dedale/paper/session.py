@@ -114,7 +114,7 @@ class PaperSession(Session[PaperParams, PaperState]):
     def _feature(self, card: Card | None, kind: str) -> dict[str, Any]:
         work = self.state.work
         feature: dict[str, Any] = {"id": len(self.state.features), "card": None if card is None else card.to_json(),
-                   "kind": kind, "dice": {}, "end": None if work is None else work.end.id, "cells": []}
+                                   "kind": kind, "dice": {}, "end": None if work is None else work.end.id, "cells": []}
         self.state.features.append(feature)
         return feature
 
