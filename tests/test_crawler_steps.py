@@ -162,7 +162,7 @@ def test_the_autopilot_searches_only_when_no_exit_is_left() -> None:
 
 
 def test_the_autopilot_prefers_the_newest_room_towards_empty_zones() -> None:
-    policy = DefaultPolicy()
+    policy = DefaultPolicy(CrawlerParams().fill_chance)
     for seed in range(100):
         session = CrawlerSession(CrawlerParams(), seed)
         while not session.is_over:

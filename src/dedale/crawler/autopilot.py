@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class DefaultPolicy:
     name = "default"
 
-    def __init__(self, fill_chance: float = 0.3) -> None:
+    def __init__(self, fill_chance: float) -> None:  # the parameters say how much (`CrawlerParams.fill_chance`)
         self.fill_chance = fill_chance
 
     def choose(self, session: CrawlerSession) -> str:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 class DefaultPolicy:
     name = "default"
 
-    def __init__(self, order: str = "oldest") -> None:
+    def __init__(self, order: str) -> None:  # the parameters say which (`PaperParams.order`)
         self.order = order
 
     def choose(self, session: PaperSession) -> str:
