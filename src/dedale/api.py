@@ -92,6 +92,17 @@ class Result:
         write_atomic(target, self.export(target.suffix, lang, **options))
         return target
 
+    def view(self, who: str) -> Result:
+        """The result as the GM ("gm": all of it) or a player ("player": what the party has discovered, without
+        the GM's key: no room contents, no community not yet seen, no seed or log) sees it; a player's view
+        draws and saves like any result, and cannot be continued.
+
+        >>> shown = generate("crawler", seed=4).view("player")
+        >>> shown.to_json()["rooms"][0]["contents"], shown.seed
+        (None, None)
+        """
+        return Result(self._system.seen_by(self._document, who), self._system)
+
     def play(self) -> Session:
         """The session again, replayed from the document's events, to continue it."""
         return self._system.session.from_json(self._document)

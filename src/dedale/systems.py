@@ -41,17 +41,26 @@ class System:
     drawing: tuple[tuple[str, str], ...] = ()  # options of its pictures: (name, help), e.g. the paper's cards
     details: Callable[[Any, str], str] | None = None  # more for a page to show beside the picture (an analysis)
     hint: str | None = None  # a message key: how to play on its picture (click a hex)
+    discovered: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # a player's view's fields (core/views)
 
     @property
     def package(self) -> str:
         return self.session.__module__.rsplit(".", 1)[0]
 
     def export(self, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None,
-               lang: str = "en") -> bytes:
-        """A result document in a file format: .json as it is, the others drawn in `lang`."""
+               lang: str = "en", view: str = "gm") -> bytes:
+        """A result document in a file format, as `view` sees it (the GM's: all of it; a player's: what the
+        party has discovered): .json as it is, the others drawn in `lang`."""
+        document = self.seen_by(document, view)
         if ext == ".json":
             return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
         return self.formats[ext](self.load(document), options or {}, lang)
+
+    def seen_by(self, document: dict[str, Any], view: str) -> dict[str, Any]:
+        """The document as the GM or a player sees it."""
+        from dedale.core.views import as_seen
+
+        return as_seen(document, view, self.name, self.discovered)
 
     @property
     def cli_path(self) -> tuple[str, ...]:
@@ -69,7 +78,7 @@ class System:
 def _crawler() -> System:
     from dedale.core.grid import Rect
     from dedale.crawler.contents import load_tables
-    from dedale.crawler.model import Dungeon
+    from dedale.crawler.model import Dungeon, discovered
     from dedale.crawler.params import CrawlerParams
     from dedale.crawler.session import CrawlerSession
     from dedale.render.crawler_svg import Highlight, render_svg
@@ -87,7 +96,7 @@ def _crawler() -> System:
         ".txt": lambda d, _, lang: render_text(d, lang=lang).encode("utf-8"),
         ".pdf": _crawler_pdf,
     }, lambda d, lang: render_text(d, lang=lang), picture, lambda s, lang: render_text(s.dungeon(), s.focus(), lang),
-        load_tables, cli="dedale.cli.crawler")
+        load_tables, cli="dedale.cli.crawler", discovered=discovered)
 
 
 def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
@@ -98,7 +107,7 @@ def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
 
 def _paper() -> System:
     from dedale.paper.contents import load_tables
-    from dedale.paper.model import PaperMap
+    from dedale.paper.model import PaperMap, discovered
     from dedale.paper.params import PaperParams
     from dedale.paper.session import PaperSession
     from dedale.render.paper_svg import render_svg
@@ -112,11 +121,11 @@ def _paper() -> System:
         ".pdf": lambda m, o, lang: _pdf(render_svg(m, bool(o.get("cards")), lang)),
     }, render_text, lambda s, _, lang: render_svg(s.paper_map(), lang=lang),
         lambda s, lang: render_text(s.paper_map(), lang), load_tables,
-        drawing=(("cards", "Draw the card that made each feature."),))
+        drawing=(("cards", "Draw the card that made each feature."),), discovered=discovered)
 
 
 def _hexcrawl() -> System:
-    from dedale.hexcrawl.model import HexMap
+    from dedale.hexcrawl.model import HexMap, discovered
     from dedale.hexcrawl.params import HexParams
     from dedale.hexcrawl.session import HexcrawlSession
     from dedale.hexcrawl.tables import load_tables
@@ -129,7 +138,7 @@ def _hexcrawl() -> System:
 
     return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, _pictures(render_svg, render_text),
                   render_text, picture, lambda s, lang: render_text(s.hex_map(), lang), load_tables,
-                  hint="web.click_hex")
+                  hint="web.click_hex", discovered=discovered)
 
 
 def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict[

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from dedale.cli.common import Lang, current_lang, say, set_lang
+from dedale.cli.common import Lang, View, current_lang, say, set_lang
 from dedale.core.errors import DedaleError
 from dedale.core.files import write_atomic
 
@@ -81,15 +81,18 @@ def render_file(
         "-o", "--output", help="Write .json .svg .png .txt or .pdf (repeatable); without -o, the text view.")] = None,
     cards: Annotated[bool, typer.Option("--cards", help="Paper dungeon: the card that made each feature.")] = False,
     lang: Lang = "en",
+    view: View = "gm",
 ) -> None:
-    """Render a saved result again, in any format (no replay: the document is drawn as it is)."""
+    """Render a saved result again, in any format (no replay: the document is drawn as it is), as the GM or
+    a player sees it."""
     from dedale.cli.common import output_format, render
     from dedale.core.files import read_json
     from dedale.systems import system_of
 
     set_lang(lang)
-    data = read_json(document)
-    found = system_of(data)
+    saved = read_json(document)
+    found = system_of(saved)
+    data = found.seen_by(saved, view)
     for path in output or []:
         output_format(path, found)
     if not output:

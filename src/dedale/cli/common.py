@@ -36,6 +36,8 @@ TableDice = Annotated[bool, typer.Option(
 Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
 Save = Annotated[Path | None, typer.Option("--save", help="Where to save the session (also on Ctrl-C).")]
 Load = Annotated[Path | None, typer.Option("--load", help="Resume a saved session.")]
+View = Annotated[str, typer.Option(
+    "--view", help="gm (everything) or player (what the party has discovered, without the GM's key).")]
 
 
 def set_lang(lang: str) -> str:
@@ -118,14 +120,15 @@ def progress(total: int) -> Iterator[Callable[[], None]]:
 
 
 def generate(system: System, make: Callable[[int], Session], seed: int | None, count: int, as_json: bool,
-             output: str | None, options: dict[str, Any] | None = None) -> None:
-    """The generation command every system shares: seeds seed..seed+count-1, by the autopilot."""
+             output: str | None, options: dict[str, Any] | None = None, view: str = "gm") -> None:
+    """The generation command every system shares: seeds seed..seed+count-1, by the autopilot, each as
+    `view` sees it (core/views)."""
     check_count(count)
     ext = output_format(output, system) if output else None
     seed = resolve_seed(seed)
     with progress(count) as advance:
         for current in range(seed, seed + count):
-            document = make(current).run_autopilot().to_json()
+            document = system.seen_by(make(current).run_autopilot().to_json(), view)
             if output is not None:
                 path = Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
                 write_atomic(path, render(document, path.suffix.lower() or str(ext), system, options))

@@ -12,8 +12,22 @@ from typing import Annotated, Any
 
 import typer
 
-from dedale.cli.common import AsJson, Count, Lang, Load, Output, Save, Seed, TableDice, generate, resolve_seed, set_lang
+from dedale.cli.common import (
+    AsJson,
+    Count,
+    Lang,
+    Load,
+    Output,
+    Save,
+    Seed,
+    TableDice,
+    View,
+    generate,
+    resolve_seed,
+    set_lang,
+)
 from dedale.core.params import Field, fields_of
+from dedale.core.views import check_view
 from dedale.systems import System, cli_path, names, system
 
 
@@ -50,14 +64,15 @@ def _help(spec: System) -> str:
 
 def _generate_command(spec: System) -> Callable[..., None]:
     def command(ctx: typer.Context, seed: Seed = None, count: Count = 1, as_json: AsJson = False,
-                output: Output = None, lang: Lang = "en", **values: Any) -> None:
+                output: Output = None, lang: Lang = "en", view: View = "gm", **values: Any) -> None:
         """Generate with the autopilot (the text view on stdout unless --json or -o)."""
         if ctx.invoked_subcommand is not None:
             return
         set_lang(lang)
         drawing = {name: values.pop(name) for name, _ in spec.drawing}
         params = spec.params.from_options(values)
-        generate(spec, lambda s: spec.session(params, s), seed, count, as_json, output, drawing)
+        check_view(view, spec.name, spec.discovered is not None)  # before anything is made
+        generate(spec, lambda s: spec.session(params, s), seed, count, as_json, output, drawing, view)
 
     return with_params(command, spec, [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=False,
                                                          annotation=Annotated[bool, typer.Option(f"--{name}", help=h)])

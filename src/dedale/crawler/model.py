@@ -23,7 +23,7 @@ class Room:
     filling: bool
     boss: bool
     entered_from: int | None
-    contents: dict[str, Any] = field(default_factory=dict)
+    contents: dict[str, Any] | None = field(default_factory=dict)  # None: not shown (a player's view)
 
     def to_json(self) -> dict[str, Any]:
         r = self.rect
@@ -35,7 +35,7 @@ class Room:
     def from_json(cls, d: dict[str, Any]) -> Room:
         return cls(d["id"], d["number"], d["tile"], d.get("rolled"), Rect(d["x"], d["y"], d["w"], d["h"]),
                    (d["zone"][0], d["zone"][1]), bool(d["filling"]), bool(d["boss"]), d["entered_from"],
-                   dict(d.get("contents") or {}))
+                   None if d.get("contents", {}) is None else dict(d.get("contents") or {}))
 
 
 @dataclass(frozen=True)
@@ -102,3 +102,9 @@ class Dungeon:
                        [Passage.from_json(p) for p in data["passages"]], data.get("seed"))
         except (KeyError, TypeError, ValueError, IndexError, StopIteration):
             raise DedaleError("error.bad_document", field="rooms/doors/passages") from None
+
+
+def discovered(document: dict[str, Any]) -> dict[str, Any]:
+    """What the party knows of a dungeon: every room laid (it went in), each without its contents (the GM's
+    key), and the doors and secret passages found."""
+    return {"rooms": [{**room, "contents": None} for room in document["rooms"]]}

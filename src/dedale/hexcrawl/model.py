@@ -114,3 +114,11 @@ class HexMap:
 def _own(own: dict[tuple[str, str], Any], table: str, row_id: str, field: str) -> dict[str, Any]:
     """`{field: label}` for a player's own row, nothing for a shipped one (looked up by id when shown)."""
     return {field: own[(table, row_id)]} if (table, row_id) in own else {}
+
+
+def discovered(document: dict[str, Any]) -> dict[str, Any]:
+    """What the party knows of the land: the hexes explored, and only the communities and sites on them
+    (the others were placed before play, for the GM)."""
+    seen = {(h["q"], h["r"]) for h in document["hexes"]}
+    return {"communities": [c for c in document["communities"] if (c["q"], c["r"]) in seen],
+            "sites": [s for s in document.get("sites", []) if (s["q"], s["r"]) in seen]}

@@ -52,7 +52,7 @@ class Room:
     exits_roll: int | None = None  # the 1D4 (exits = roll - 1)
     exits: list[dict[str, Any]] = field(default_factory=list)
     contents_roll: int | None = None
-    contents: dict[str, Any] = field(default_factory=dict)
+    contents: dict[str, Any] | None = field(default_factory=dict)  # {}: the starting room; None: not shown
 
     def to_json(self) -> dict[str, Any]:
         r = self.rect
@@ -101,4 +101,11 @@ def _room(r: dict[str, Any]) -> Room:
     dice = r.get("size_dice")
     return Room(r["id"], r["feature"], Rect(r["x"], r["y"], r["w"], r["h"]), Dir[r["entry"]], ((ax, ay), (bx, by)),
                 None if dice is None else (dice[0], dice[1]), (r["size"][0], r["size"][1]), r.get("exits_roll"),
-                list(r.get("exits") or []), r.get("contents_roll"), dict(r.get("contents") or {}))
+                list(r.get("exits") or []), r.get("contents_roll"),
+                None if r.get("contents", {}) is None else dict(r.get("contents") or {}))
+
+
+def discovered(document: dict[str, Any]) -> dict[str, Any]:
+    """What the party knows of a paper dungeon: every corridor and room drawn, the rooms without their
+    contents (the GM's key)."""
+    return {"rooms": [{**room, "contents": None, "contents_roll": None} for room in document["rooms"]]}

@@ -183,7 +183,8 @@ def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str) -> tuple[list[str], i
         for i, line in enumerate(svg.wrap(room_title(room, lang), 48)):
             y += 14 if i else 0
             out.append(svg.text(x0 + 24, y, line, 11.5, weight="bold"))
-        for line in svg.wrap(room_details(room, lang), 52):
+        details = room_details(room, lang)
+        for line in svg.wrap(details, 52) if details else []:
             y += 14
             out.append(svg.text(x0 + 24, y, line, 11))
         y += 22

@@ -43,7 +43,8 @@ def render_text(dungeon: Dungeon, focus: list[Zone] | None = None, lang: str = "
     for room in dungeon.rooms:
         mark = "BOSS" if room.boss else "    "
         lines.append(f"{room.number:>3} {mark} {room_title(room, lang)}")
-        lines.append(f"         {room_details(room, lang)}")
+        if details := room_details(room, lang):
+            lines.append(f"         {details}")
     if dungeon.passages:
         lines.append("")
         lines.append(t("render.text_passages", lang, count=len(dungeon.passages)))

@@ -192,6 +192,8 @@ def _legend(paper: PaperMap, x0: int, y0: int, lang: str) -> tuple[list[str], in
 def room_line(room: Room, lang: str) -> str:
     """'4x3 — Monster: Goblins', for the legend and the text view."""
     r = room.rect
+    if room.contents is None:
+        return f"{r.w}x{r.h}"
     if not room.contents:
         return f"{r.w}x{r.h} — {t('render.paper_start', lang)}"
     what, *details = contents_labels(room.contents, lang)

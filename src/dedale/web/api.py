@@ -170,10 +170,12 @@ def delete(request: Request, session_id: str) -> Response:
 
 
 @router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
-def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png", "pdf", "txt", "dot"]) -> Response:
-    content, media = service.export(_sessions(request).get(session_id), fmt, lang=lang_of(request))
-    return Response(content, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="dedale-{session_id}.{fmt}"'})
+def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png", "pdf", "txt", "dot"],
+           view: Literal["gm", "player"] = "gm") -> Response:
+    session = _sessions(request).get(session_id)
+    content, media = service.export(session, fmt, lang=lang_of(request), view=view)
+    return Response(content, media_type=media, headers={
+        "Content-Disposition": f'attachment; filename="{service.download_name(session, fmt, view)}"'})
 
 
 @router.post("/upload", status_code=201, responses=CHANGE)

@@ -71,12 +71,13 @@ async def create(request: Request, system: str) -> Response:
 
 
 @router.get("/play/{session_id}", response_class=HTMLResponse)
-def play(request: Request, session_id: str) -> HTMLResponse:
+def play(request: Request, session_id: str, view: str = "gm") -> HTMLResponse:
     sessions = _sessions(request)
     session = sessions.get(session_id)
     record = sessions.store.record(session_id)
-    context: dict[str, Any] = {**views.context(session, session_id, lang_of(request)), "name": record.name,
-                               "formats": service.formats_of(session)}
+    context: dict[str, Any] = {**views.context(session, session_id, lang_of(request), view), "name": record.name,
+                               "formats": service.formats_of(session), "view": view,
+                               "views": service.has_player_view(session)}
     if context["seed"] is not None:  # a permalink names the seed: not while it would give secrets away
         context["permalink"] = f"/permalink/{session.system}?" + urlencode(
             {"seed": session.seed, "params": json.dumps(session.params.to_json(), separators=(",", ":"))})
@@ -102,10 +103,11 @@ def undo(request: Request, session_id: str) -> Response:
 
 
 @router.get("/play/{session_id}/export.{fmt}")
-def export(request: Request, session_id: str, fmt: str) -> Response:
-    content, media = service.export(_sessions(request).get(session_id), fmt, lang=lang_of(request))
-    return Response(content, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="dedale-{quote(session_id)}.{fmt}"'})
+def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Response:
+    session = _sessions(request).get(session_id)
+    content, media = service.export(session, fmt, lang=lang_of(request), view=view)
+    name = quote(service.download_name(session, fmt, view))
+    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @router.get("/sessions", response_class=HTMLResponse)

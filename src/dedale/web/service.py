@@ -113,15 +113,27 @@ def undo(sessions: Sessions, session_id: str) -> Session:
     return session
 
 
-def export(session: Session, fmt: str, options: dict[str, Any] | None = None, lang: str = "en") -> tuple[bytes, str]:
-    """The result as the player may see it now (`Session.player_json`), in a format it downloads in (a
-    picture's words in `lang`)."""
+def export(session: Session, fmt: str, options: dict[str, Any] | None = None, lang: str = "en",
+           view: str = "gm") -> tuple[bytes, str]:
+    """The result as the player may see it now (`Session.player_json`), as `view` sees it (the GM's, or a
+    player's: what the party has discovered), in a format it downloads in (a picture's words in `lang`)."""
     found = system(session.system)
     ext = "." + fmt
     if fmt not in EXPORTS or (ext != ".json" and ext not in found.formats):
         accepted = ["json", *(f[1:] for f in found.formats)]
         raise DedaleError("error.web_format", value=fmt, accepted=" ".join(accepted))
-    return found.export(session.player_json(), ext, options, lang), EXPORTS[fmt]
+    return found.export(session.player_json(), ext, options, lang, view), EXPORTS[fmt]
+
+
+def download_name(session: Session, fmt: str, view: str = "gm") -> str:
+    """`dedale-SYSTEM-SEED.EXT` (a player's view says so; a seed the rules hide is left out)."""
+    seed = session.player_seed() if view == "gm" else None
+    parts = ["dedale", session.system, *([] if seed is None else [str(seed)]), *(["player"] if view != "gm" else [])]
+    return "-".join(parts) + "." + fmt
+
+
+def has_player_view(session: Session) -> bool:
+    return system(session.system).discovered is not None
 
 
 def upload(sessions: Sessions, raw: bytes, lang: str = "en") -> str:

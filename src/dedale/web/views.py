@@ -50,8 +50,17 @@ def details(session: Session, lang: str) -> list[str]:
     return [] if found is None else found(session, lang).splitlines()
 
 
-def context(session: Session, session_id: str, lang: str) -> dict[str, Any]:
-    """Everything the play page's panel needs."""
+def context(session: Session, session_id: str, lang: str, view: str = "gm") -> dict[str, Any]:
+    """Everything the play page's panel needs; a player's view (to show the table) is the picture of what the
+    party has discovered, with nothing to click and no log."""
+    if view != "gm":
+        found = system(session.system)
+        seen = found.seen_by(session.player_json(), view)
+        return {"id": session_id, "session": session, "system": session.system, "seed": None,
+                "picture": found.export(seen, ".svg", {}, lang).decode("utf-8"), "choices": [], "faces": [],
+                "prompt": None, "question": None, "log": [], "over": session.is_over, "steps": len(session.events),
+                "pending": None, "analysis": [], "hint": None, "regenerate": None, "watching": True,
+                "title": t(f"web.system.{session.system}", lang)}
     listed = choices(session)
     question = session.question()
     return {"id": session_id, "session": session, "system": session.system, "picture": picture(session, listed, lang),
@@ -61,4 +70,5 @@ def context(session: Session, session_id: str, lang: str) -> dict[str, Any]:
             "over": session.is_over, "steps": len(session.events), "pending": session.pending,
             "analysis": details(session, lang), "hint": system(session.system).hint,
             "regenerate": None if session.policies else forms.filled(session.params),  # nothing to play: another
+            "watching": False,
             "title": t(f"web.system.{session.system}", lang)}
