@@ -169,8 +169,11 @@ def delete(request: Request, session_id: str) -> Response:
     return Response(status_code=204)
 
 
+ExportFormat = Literal["json", "svg", "png", "pdf", "txt", "dot", "dd2vtt", "uvtt", "foundry.json"]
+
+
 @router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
-def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png", "pdf", "txt", "dot"]) -> Response:
+def export(request: Request, session_id: str, fmt: ExportFormat) -> Response:
     content, media = service.export(_sessions(request).get(session_id), fmt, lang=lang_of(request))
     return Response(content, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="dedale-{session_id}.{fmt}"'})
