@@ -9,6 +9,7 @@ import math
 import re
 import struct
 from collections.abc import Hashable
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -71,7 +72,7 @@ def unit_edges(a: dict[str, float], b: dict[str, float]) -> list[Edge]:
 def blocked(uvtt: dict[str, Any]) -> set[Edge]:
     walls = set()
     for line in uvtt["line_of_sight"]:
-        for a, b in zip(line, line[1:], strict=False):
+        for a, b in pairwise(line):
             walls.update(unit_edges(a, b))
     return walls
 
