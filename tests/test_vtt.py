@@ -268,7 +268,7 @@ def doors_of(scene: dict[str, Any]) -> list[dict[str, Any]]:
 
 def check_scene(scene: dict[str, Any], grid_type: int) -> None:
     assert scene["padding"] == 0 and scene["grid"]["type"] == grid_type
-    assert scene["grid"]["distance"] == 5 and scene["grid"]["units"] == "ft"
+    assert (scene["grid"]["distance"], scene["grid"]["units"]) == ((5, "ft") if grid_type == 1 else (1, "hex"))
     src = scene["background"]["src"]
     assert src.startswith("data:image/png;base64,")
     assert png_size(base64.b64decode(src.split(",", 1)[1])) == (scene["width"], scene["height"])

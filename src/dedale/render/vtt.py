@@ -4,8 +4,9 @@ Both carry the map as a PNG drawn on the tabletop's own grid (a cell is `pixels_
 image's top-left corner is the grid's origin), walls, doors and a torch a room. Universal VTT has no secret
 or locked doors: every door is a portal there; the Foundry scene says which are secret or locked.
 
-The Foundry scenes follow Foundry VTT v12's document shapes (grid as an object, `background.src`, walls'
-sense types, AmbientLight `config`, Note `texture`), which v13 still imports.
+The Foundry scenes follow Foundry VTT v12's scene data (grid as an object, `background.src`, walls' sense
+types, AmbientLight `config`, Note `texture`), and say so (`_stats.coreVersion`) for a later Foundry to
+migrate them on import. Hex centres follow Foundry's `HexagonalGrid#getCenterPoint` (tests/test_vtt.py).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def grid_pixels(cells_wide: int, cells_high: int) -> int:
 
 
 def plan_png(plan: FloorPlan, box: Box, ppg: int, title: str) -> bytes:
-    """Floors, walls, doors, special squares and room numbers; the grid as the tabletop draws its own."""
+    """Floors (a faint grid on them), walls, doors, special squares and room numbers."""
     x0, y0, x1, y1 = box
 
     def px(x: float) -> float:
@@ -141,7 +142,7 @@ def universal_vtt(plan: FloorPlan, box: Box, title: str) -> bytes:
 
 def _scene(name: str, width: int, height: int, grid: dict[str, Any], png: bytes) -> dict[str, Any]:
     return {"name": name, "width": width, "height": height, "padding": 0, "backgroundColor": ROCK,
-            "background": {"src": data_uri(png)}, "grid": grid | {"distance": FEET, "units": "ft"},
+            "background": {"src": data_uri(png)}, "grid": {"distance": FEET, "units": "ft"} | grid,
             "tokenVision": True, "walls": [], "notes": [], "lights": [], "tokens": [], "drawings": [], "tiles": [],
             "sounds": [], "templates": [], "flags": {}, "_stats": {"coreVersion": FOUNDRY_VERSION}}
 
@@ -159,7 +160,7 @@ def _wall(a: tuple[float, float], b: tuple[float, float], door: int = 0, state: 
 def _light(x: float, y: float) -> dict[str, Any]:
     reach = TORCH * FEET
     return {"x": round(x), "y": round(y), "rotation": 0, "walls": True, "vision": False, "hidden": False,
-            "config": {"bright": reach / 2, "dim": reach, "color": "#" + TORCH_COLOUR, "alpha": 0.4, "angle": 360,
+            "config": {"bright": reach // 2, "dim": reach, "color": "#" + TORCH_COLOUR, "alpha": 0.4, "angle": 360,
                        "luminosity": 0.5, "attenuation": 0.5, "coloration": 1,
                        "animation": {"type": "torch", "speed": 3, "intensity": 3, "reverse": False}}}
 
@@ -209,14 +210,15 @@ def foundry_offset(h: tuple[int, int], radius: int) -> tuple[int, int]:
 
 
 def hex_scene(hex_map: HexMap, lang: str) -> bytes:
-    """A hex-grid scene: the explored map under Foundry's grid, a note at each community."""
+    """A hex-grid scene: the explored map under Foundry's grid, a note at each community; distances in hexes
+    (the rules give a hex no size)."""
     from dedale.render.hex_svg import map_svg, nature
 
     size, ox, oy, width, height = hex_grid(hex_map.radius)
     circumradius = size / math.sqrt(3)
     title = t("render.hex_title", lang)
     png = svg_to_png(map_svg(hex_map, circumradius, ox, oy, width, height, lang), scale=1)
-    scene = _scene(title, width, height, {"type": HEX_ODD_Q, "size": size}, png)
+    scene = _scene(title, width, height, {"type": HEX_ODD_Q, "size": size, "distance": 1, "units": "hex"}, png)
     notes = []
     for community in hex_map.communities:
         x, y = to_pixel((community["q"], community["r"]), circumradius)
