@@ -65,7 +65,7 @@ def test_midway_the_player_sees_fewer_communities_than_the_gm() -> None:
     assert 0 < len(player["communities"]) < len(session.to_json()["communities"])
 
 
-@pytest.mark.parametrize("ext", [".svg", ".txt", ".png", ".json"])
+@pytest.mark.parametrize("ext", [".svg", ".txt", ".png", ".json", ".foundry.json"])
 def test_every_format_draws_a_players_view_without_the_key(ext: str) -> None:
     dungeon = dedale.generate("crawler", seed=4)
     words = contents_words(dungeon.to_json())

@@ -170,6 +170,20 @@ def test_exports(client: TestClient, system: str) -> None:
     else:
         assert dot.status_code == 400 and "json" in dot.json()["error"]
     assert client.get(f"{base}/exe").status_code == 422
+    scene = client.get(f"{base}/foundry.json")
+    if system in ("crawler", "paper", "hexcrawl"):
+        assert scene.headers["content-type"].startswith("application/json")
+        assert scene.json()["background"]["src"].startswith("data:image/png;base64,")
+        assert f'filename="dedale-{system}-{state["seed"]}.foundry.json"' in scene.headers["content-disposition"]
+    else:
+        assert scene.status_code == 400
+    for fmt in ("dd2vtt", "uvtt"):
+        tabletop = client.get(f"{base}/{fmt}")
+        if system in ("crawler", "paper"):
+            assert tabletop.headers["content-type"].startswith("application/json")
+            assert tabletop.json()["format"] == 0.3
+        else:
+            assert tabletop.status_code == 400
 
 
 def test_upload_continues_a_document_as_a_new_session(client: TestClient) -> None:

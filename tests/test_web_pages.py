@@ -138,6 +138,14 @@ def test_downloads_from_the_play_page(client: TestClient) -> None:
     refused = client.get(f"/play/{session_id}/export.exe")
     assert refused.status_code == 400 and "exe" in refused.text
     assert all(fmt in refused.text for fmt in ("json", "svg", "png", "pdf", "txt"))
+    for fmt in ("dd2vtt", "uvtt", "foundry.json"):  # virtual tabletops
+        assert f'href="/play/{session_id}/export.{fmt}"' in html
+        download = client.get(f"/play/{session_id}/export.{fmt}")
+        assert download.headers["content-type"].startswith("application/json") and download.json()
+    hexes = start(client, "hexcrawl", radius="2", autopilot="1")
+    html = client.get(f"/play/{hexes}").text
+    assert f'href="/play/{hexes}/export.foundry.json"' in html and "export.dd2vtt" not in html
+    assert client.get(f"/play/{hexes}/export.foundry.json").json()["grid"]["type"] == 4
 
 
 def test_the_permalink_regenerates_the_same_result(client: TestClient) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from dedale.core.session import Session
 from dedale.i18n import check_lang
-from dedale.systems import System, names, system, system_of
+from dedale.systems import System, extension_of, names, system, system_of
 
 
 class Result:
@@ -68,8 +68,9 @@ class Result:
         return self._system.text(self._system.load(self._document), check_lang(lang))
 
     def export(self, ext: str, lang: str = "en", **options: Any) -> bytes:
-        """The document in a file format by its extension: .json, .svg, .png, .txt, .pdf (.dot: key-lock);
-        the document holds no words, the pictures and the text are worded in `lang` (en or fr)."""
+        """The document in a file format by its extension: .json, .svg, .png, .txt, .pdf (.dot: key-lock;
+        .dd2vtt, .uvtt and .foundry.json: virtual tabletops); the document holds no words, the pictures and the
+        text are worded in `lang` (en or fr)."""
         from dedale.core.errors import DedaleError
 
         ext = ext.lower() if ext.startswith(".") else f".{ext.lower()}"
@@ -89,7 +90,7 @@ class Result:
         from dedale.core.files import write_atomic
 
         target = Path(path)
-        write_atomic(target, self.export(target.suffix, lang, **options))
+        write_atomic(target, self.export(extension_of(target, self._system), lang, **options))
         return target
 
     def view(self, who: str) -> Result:

@@ -84,6 +84,7 @@ def _crawler() -> System:
     from dedale.render.crawler_svg import Highlight, render_svg
     from dedale.render.crawler_text import render_text
     from dedale.render.png import svg_to_png
+    from dedale.render.vtt import crawler_map
 
     def picture(session: Any, listed: list[Choice], lang: str) -> str:
         highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label(lang))
@@ -95,6 +96,7 @@ def _crawler() -> System:
         ".png": lambda d, _, lang: svg_to_png(render_svg(d, lang=lang)),
         ".txt": lambda d, _, lang: render_text(d, lang=lang).encode("utf-8"),
         ".pdf": _crawler_pdf,
+        **_tabletops(crawler_map),
     }, lambda d, lang: render_text(d, lang=lang), picture, lambda s, lang: render_text(s.dungeon(), s.focus(), lang),
         load_tables, cli="dedale.cli.crawler", discovered=discovered)
 
@@ -105,6 +107,17 @@ def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
     return board_pdf(dungeon, lang)
 
 
+def _tabletops(plan: Callable[[Any, str], Any]) -> dict[str, Callable[[Any, dict[str, Any], str], bytes]]:
+    """Universal VTT (both its extensions) and a Foundry scene, from a floor plan (`plan(model, lang)`: the plan,
+    its box, its title; render/vtt.py)."""
+    from dedale.render.vtt import foundry_scene, universal_vtt
+
+    def uvtt(model: Any, _: dict[str, Any], lang: str) -> bytes:
+        return universal_vtt(*plan(model, lang))
+
+    return {".dd2vtt": uvtt, ".uvtt": uvtt, ".foundry.json": lambda model, _, lang: foundry_scene(*plan(model, lang))}
+
+
 def _paper() -> System:
     from dedale.paper.contents import load_tables
     from dedale.paper.model import PaperMap, discovered
@@ -113,12 +126,14 @@ def _paper() -> System:
     from dedale.render.paper_svg import render_svg
     from dedale.render.paper_text import render_text
     from dedale.render.png import svg_to_png
+    from dedale.render.vtt import paper_map
 
     return System("paper", PaperParams, PaperSession, PaperMap.from_json, {
         ".svg": lambda m, o, lang: render_svg(m, bool(o.get("cards")), lang).encode("utf-8"),
         ".png": lambda m, o, lang: svg_to_png(render_svg(m, bool(o.get("cards")), lang)),
         ".txt": lambda m, _, lang: render_text(m, lang).encode("utf-8"),
         ".pdf": lambda m, o, lang: _pdf(render_svg(m, bool(o.get("cards")), lang)),
+        **_tabletops(paper_map),
     }, render_text, lambda s, _, lang: render_svg(s.paper_map(), lang=lang),
         lambda s, lang: render_text(s.paper_map(), lang), load_tables,
         drawing=(("cards", "Draw the card that made each feature."),), discovered=discovered)
@@ -131,14 +146,16 @@ def _hexcrawl() -> System:
     from dedale.hexcrawl.tables import load_tables
     from dedale.render.hex_svg import render_svg
     from dedale.render.hex_text import render_text
+    from dedale.render.vtt import hex_scene
 
     def picture(session: Any, listed: list[Choice], lang: str) -> str:
         links = {tuple(c.data["hex"]): (c.id, c.label(lang)) for c in listed if c.data.get("kind") == "move"}
         return render_svg(session.hex_map(), links, lang)
 
-    return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, _pictures(render_svg, render_text),
-                  render_text, picture, lambda s, lang: render_text(s.hex_map(), lang), load_tables,
-                  hint="web.click_hex", discovered=discovered)
+    formats = _pictures(render_svg, render_text) | {".foundry.json": lambda m, _, lang: hex_scene(m, lang)}
+    return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, formats, render_text, picture,
+                  lambda s, lang: render_text(s.hex_map(), lang), load_tables, hint="web.click_hex",
+                  discovered=discovered)
 
 
 def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict[
@@ -244,6 +261,14 @@ def system_of(document: Any) -> System:
         expected = " or ".join(f"dedale/{name}" for name in _FACTORIES)
         raise DedaleError("error.format", expected=expected, found=found)
     return system(found[7:])
+
+
+def extension_of(path: str | os.PathLike[str], found: System) -> str:
+    """The format a file's name asks for: the longest of the system's extensions it ends with (so that
+    scene.foundry.json is a Foundry scene and map.json the document), else its last suffix."""
+    name = Path(path).name.lower()
+    known = sorted([".json", *found.formats], key=len, reverse=True)
+    return next((ext for ext in known if name.endswith(ext) and len(name) > len(ext)), Path(name).suffix)
 
 
 def names() -> list[str]:

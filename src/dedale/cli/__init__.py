@@ -78,7 +78,8 @@ def schema(system: Annotated[str, typer.Argument(help="A system, such as crawler
 def render_file(
     document: Annotated[Path, typer.Argument(help="A result saved as JSON by any system.")],
     output: Annotated[list[str] | None, typer.Option(
-        "-o", "--output", help="Write .json .svg .png .txt or .pdf (repeatable); without -o, the text view.")] = None,
+        "-o", "--output", help="Write .json .svg .png .txt .pdf, .dd2vtt .uvtt .foundry.json (repeatable); "
+        "without -o, the text view.")] = None,
     cards: Annotated[bool, typer.Option("--cards", help="Paper dungeon: the card that made each feature.")] = False,
     lang: Lang = "en",
     view: View = "gm",
@@ -93,12 +94,11 @@ def render_file(
     saved = read_json(document)
     found = system_of(saved)
     data = found.seen_by(saved, view)
-    for path in output or []:
-        output_format(path, found)
+    formats = [output_format(path, found) for path in output or []]
     if not output:
         typer.echo(found.text(found.load(data), lang))
-    for path in output or []:
-        write_atomic(Path(path), render(data, Path(path).suffix.lower(), found, {"cards": cards}))
+    for path, ext in zip(output or [], formats, strict=True):
+        write_atomic(Path(path), render(data, ext, found, {"cards": cards}))
 
 
 @app.command()

@@ -29,8 +29,8 @@ Seed = Annotated[int | None, typer.Option("--seed", help="Seed (random and print
 Count = Annotated[int, typer.Option("--count", help="How many results (seeds S, S+1, ...).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON (one line each with --count).")]
 Output = Annotated[str | None, typer.Option(
-    "-o", "--output", help="Write .json .svg .png .txt .pdf (.dot for key-lock diagrams); with --count, a folder "
-    "or a pattern with {seed}.")]
+    "-o", "--output", help="Write .json .svg .png .txt .pdf (.dot for key-lock diagrams; .dd2vtt .uvtt .foundry.json "
+    "for virtual tabletops); with --count, a folder or a pattern with {seed}.")]
 TableDice = Annotated[bool, typer.Option(
     "--table-dice", help="Table mode: roll real dice and draw real cards, and enter each result.")]
 Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
@@ -78,7 +78,9 @@ def check_count(count: int) -> None:
 
 def output_format(path: str, system: System) -> str:
     """The extension of `path`, checked against what the system can write."""
-    ext = Path(path).suffix.lower()
+    from dedale.systems import extension_of
+
+    ext = extension_of(path, system)
     accepted = [".json", *system.formats]
     if ext not in accepted and not _is_folder(path):
         raise DedaleError("error.output", value=path, accepted=" ".join(accepted))
@@ -96,8 +98,11 @@ def batch_path(pattern: str, seed: int, system: System) -> Path:
         return Path(pattern) / f"{system.name}-{seed}.json"
     if "{seed}" in pattern:
         return Path(pattern.replace("{seed}", str(seed)))
+    from dedale.systems import extension_of
+
     path = Path(pattern)
-    return path.with_name(f"{path.stem}-{seed}{path.suffix}")
+    ext = extension_of(path, system)
+    return path.with_name(f"{path.name[:len(path.name) - len(ext)]}-{seed}{path.name[len(path.name) - len(ext):]}")
 
 
 def render(document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None) -> bytes:
@@ -123,6 +128,8 @@ def generate(system: System, make: Callable[[int], Session], seed: int | None, c
              output: str | None, options: dict[str, Any] | None = None, view: str = "gm") -> None:
     """The generation command every system shares: seeds seed..seed+count-1, by the autopilot, each as
     `view` sees it (core/views)."""
+    from dedale.systems import extension_of
+
     check_count(count)
     ext = output_format(output, system) if output else None
     seed = resolve_seed(seed)
@@ -131,7 +138,7 @@ def generate(system: System, make: Callable[[int], Session], seed: int | None, c
             document = system.seen_by(make(current).run_autopilot().to_json(), view)
             if output is not None:
                 path = Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
-                write_atomic(path, render(document, path.suffix.lower() or str(ext), system, options))
+                write_atomic(path, render(document, extension_of(path, system) or str(ext), system, options))
             if as_json:
                 typer.echo(json.dumps(document, ensure_ascii=False, indent=2 if count == 1 else None))
             elif output is None:

@@ -51,8 +51,27 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | 
     ox, oy = MARGIN + half_w, MARGIN + HEADER + half_h
     body = [svg.text(MARGIN, MARGIN + 6, t("render.hex_title", lang), 20, weight="bold"),
             svg.text(MARGIN, MARGIN + 26, _summary(hex_map, lang), 12.5)]
+    body += hexes_body(hex_map, ox, oy, size, links, lang)
+    width = MARGIN * 2 + 2 * half_w
+    legend, legend_height = _legend(hex_map, width, MARGIN + HEADER, lang)
+    body += legend
+    height = MARGIN * 2 + HEADER + max(2 * half_h, legend_height)
+    return svg.document(width + LEGEND, height, body, t("render.hex_title", lang), _patterns())
+
+
+def map_svg(hex_map: HexMap, size: float, ox: float, oy: float, width: float, height: float, lang: str = "en") -> str:
+    """The hexes alone (no title, no legend), placed as a virtual tabletop's grid wants them."""
+    return svg.document(width, height, hexes_body(hex_map, ox, oy, size, lang=lang), t("render.hex_title", lang),
+                        _patterns())
+
+
+def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float,
+               links: dict[tuple[int, int], tuple[str, str]] | None = None, lang: str = "en") -> list[str]:
+    """The hexes of circumradius `size`, hex (0, 0) centred at (ox, oy): reliefs, marks, places, the party."""
+    radius = hex_map.radius
     detailed = size >= 12
-    cells, details = [], []
+    cells: list[str] = []
+    details: list[str] = []
     for h in map_hexes(radius):
         x, y = to_pixel(h, size)
         x, y = ox + x, oy + y
@@ -76,7 +95,7 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | 
                 details.append(svg.text(x + dx * size * 0.55, y + dy * size * 0.55 + size * 0.15,
                                         mark(OBSTACLE_MARKS, hex_map, "obstacles", record.obstacle, lang), size * 0.45,
                                         "middle", "bold", svg.ACCENT))
-    body += cells + details
+    body = cells + details
     body += _places(hex_map, ox, oy, size)
     for h, (choice, words) in (links or {}).items():
         x, y = to_pixel(h, size)
@@ -88,11 +107,7 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | 
         x, y = to_pixel(hex_map.party, size)
         body.append(f'<circle cx="{ox + x:.1f}" cy="{oy + y:.1f}" r="{size * 0.62:.1f}" fill="none" '
                     f'stroke="{svg.ACCENT}" stroke-width="{max(1.5, size / 7):.1f}" stroke-dasharray="4 2"/>')
-    width = MARGIN * 2 + 2 * half_w
-    legend, legend_height = _legend(hex_map, width, MARGIN + HEADER, lang)
-    body += legend
-    height = MARGIN * 2 + HEADER + max(2 * half_h, legend_height)
-    return svg.document(width + LEGEND, height, body, t("render.hex_title", lang), _patterns())
+    return body
 
 
 def svg_sqrt3() -> float:

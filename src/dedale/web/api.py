@@ -169,9 +169,11 @@ def delete(request: Request, session_id: str) -> Response:
     return Response(status_code=204)
 
 
+ExportFormat = Literal["json", "svg", "png", "pdf", "txt", "dot", "dd2vtt", "uvtt", "foundry.json"]
+
+
 @router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
-def export(request: Request, session_id: str, fmt: Literal["json", "svg", "png", "pdf", "txt", "dot"],
-           view: Literal["gm", "player"] = "gm") -> Response:
+def export(request: Request, session_id: str, fmt: ExportFormat, view: Literal["gm", "player"] = "gm") -> Response:
     session = _sessions(request).get(session_id)
     content, media = service.export(session, fmt, lang=lang_of(request), view=view)
     return Response(content, media_type=media, headers={

@@ -20,7 +20,8 @@ MAX_EVENTS = 10_000
 MAX_UPLOAD = 8 * 1024 * 1024  # a hexcrawl of the largest radius here, walked, is about 5.6 MB
 MAX_NAME = 200
 EXPORTS = {"json": "application/json", "svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf",
-           "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz"}
+           "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz", "dd2vtt": "application/json",
+           "uvtt": "application/json", "foundry.json": "application/json"}
 
 
 def build(record: Record, events: list[dict[str, Any]]) -> Session:

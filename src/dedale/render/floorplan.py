@@ -1,0 +1,160 @@
+"""A floor plan: what a virtual tabletop needs of a dungeon on squares, read once from each system's model.
+
+Cells are grid squares labelled with the region they belong to (a room, a corridor, a passage); doors are
+edges between two adjacent cells. Walls follow from that alone: every edge between a floor cell and a
+non-floor cell, or between two regions, except a door (a portal) or an opening (a corridor running on).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from dedale.core.grid import Cell
+from dedale.crawler.model import Dungeon, Room
+from dedale.paper.model import PaperMap
+from dedale.render.crawler_legend import room_details, room_title
+from dedale.render.paper_svg import room_line
+
+Point = tuple[int, int]
+Segment = tuple[Point, Point]  # grid corners, from the smaller to the larger
+SIDES = ((0, -1), (0, 1), (-1, 0), (1, 0))
+
+
+@dataclass(frozen=True)
+class DoorEdge:
+    cells: tuple[Cell, Cell]
+    kind: str = "door"  # "door", "secret" or "locked"
+
+    @property
+    def segment(self) -> Segment:
+        return edge(*self.cells)
+
+
+@dataclass(frozen=True)
+class Label:
+    """A room's number at its centre (grid units) and the room in words, for notes and lights."""
+
+    number: str
+    centre: tuple[float, float]
+    text: str
+    size: tuple[int, int]  # the room's width and height, for its light
+
+
+@dataclass
+class FloorPlan:
+    width: int  # the board or page, in cells
+    height: int
+    cells: dict[Cell, str] = field(default_factory=dict)  # floor cell -> its region
+    styles: dict[str, str] = field(default_factory=dict)  # region -> how it is drawn: room, boss, corridor, passage
+    marks: dict[Cell, str] = field(default_factory=dict)  # a special square's symbol (stairs, trap, exit...)
+    doors: list[DoorEdge] = field(default_factory=list)
+    openings: set[frozenset[Cell]] = field(default_factory=set)  # open ways between two regions
+    labels: list[Label] = field(default_factory=list)
+
+    def wall_edges(self) -> set[Segment]:
+        shut = {frozenset(d.cells) for d in self.doors} | self.openings
+        walls = set()
+        for cell, region in self.cells.items():
+            x, y = cell
+            for dx, dy in SIDES:
+                other = (x + dx, y + dy)
+                if self.cells.get(other) == region or frozenset((cell, other)) in shut:
+                    continue
+                walls.add(edge(cell, other))
+        return walls
+
+    def walls(self) -> list[Segment]:
+        """The wall edges merged into straight runs (a run stops at a door or where the wall does)."""
+        rows: dict[tuple[str, int], list[int]] = defaultdict(list)
+        for (ax, ay), (_, by) in self.wall_edges():
+            if ay == by:
+                rows["h", ay].append(ax)
+            else:
+                rows["v", ax].append(ay)
+        runs: list[Segment] = []
+        for (way, line), starts in sorted(rows.items()):
+            starts.sort()
+            first = previous = starts[0]
+            for start in [*starts[1:], None]:
+                if start is not None and start == previous + 1:
+                    previous = start
+                    continue
+                runs.append(((first, line), (previous + 1, line)) if way == "h" else
+                            ((line, first), (line, previous + 1)))
+                if start is not None:
+                    first = previous = start
+        return runs
+
+    def bounds(self, margin: int) -> tuple[int, int, int, int]:
+        """The cells drawn and the doors' far sides, `margin` cells around: x0, y0, x1, y1 (x1, y1 excluded)."""
+        cells = [*self.cells, *(c for d in self.doors for c in d.cells)]
+        if not cells:
+            return 0, 0, self.width, self.height
+        xs, ys = [x for x, _ in cells], [y for _, y in cells]
+        return min(xs) - margin, min(ys) - margin, max(xs) + 1 + margin, max(ys) + 1 + margin
+
+
+def edge(a: Cell, b: Cell) -> Segment:
+    """The side two edge-adjacent cells share, as its two grid corners."""
+    (xa, ya), (xb, yb) = a, b
+    if ya == yb:
+        x = max(xa, xb)
+        return (x, ya), (x, ya + 1)
+    y = max(ya, yb)
+    return (xa, y), (xa + 1, y)
+
+
+def crawler_plan(dungeon: Dungeon, lang: str) -> FloorPlan:
+    """Rooms and secret passages; every door, the passages' secret ones, the boss room's locked."""
+    n = dungeon.board_zones * dungeon.zone_cells
+    plan = FloorPlan(n, n)
+    boss = {room.id for room in dungeon.rooms if room.boss}
+    for room in dungeon.rooms:
+        r = room.rect
+        region = f"room {room.id}"
+        plan.styles[region] = "boss" if room.boss else "room"
+        plan.cells.update(((x, y), region) for x in range(r.x, r.x + r.w) for y in range(r.y, r.y + r.h))
+        plan.labels.append(Label(str(room.number), (r.x + r.w / 2, r.y + r.h / 2),
+                                 _note(room, lang), (r.w, r.h)))
+    for i, passage in enumerate(dungeon.passages):
+        region = f"passage {i}"
+        plan.styles[region] = "passage"
+        plan.cells.update((cell, region) for cell in passage.cells)
+        first = passage.cells[0]
+        plan.doors.append(DoorEdge(((first[0] - passage.face.dx, first[1] - passage.face.dy), first), "secret"))
+    for door in dungeon.doors:
+        plan.doors.append(DoorEdge(door.cells, "locked" if boss & set(door.rooms) else "door"))
+    return plan
+
+
+PAPER_MARKS = {"trap": "T", "stairs_up": "▲", "stairs_down": "▼", "exit": "E", "dead_end": "×"}
+
+
+def paper_plan(paper: PaperMap, lang: str) -> FloorPlan:
+    """Each feature a region; doors and the entrance are doors, secret doors secret, openings open (as the
+    picture draws them: paper_svg's walls)."""
+    plan = FloorPlan(paper.width, paper.height)
+    rooms = {room.feature for room in paper.rooms}
+    for cell, (kind, feature) in paper.cells.items():
+        region = f"feature {feature}"
+        plan.cells[cell] = region
+        plan.styles[region] = "room" if feature in rooms else "corridor"
+        if kind in PAPER_MARKS:
+            plan.marks[cell] = PAPER_MARKS[kind]
+    for door in paper.doors:
+        if door.kind == "opening":
+            plan.openings.add(frozenset(door.cells))
+        else:
+            plan.doors.append(DoorEdge(door.cells, "secret" if door.kind == "secret" else "door"))
+    for room in paper.rooms:
+        r = room.rect
+        plan.labels.append(Label(str(room.id), (r.x + r.w / 2, r.y + r.h / 2), f"{room.id}. {room_line(room, lang)}",
+                                 (r.w, r.h)))
+    return plan
+
+
+def _note(room: Room, lang: str) -> str:
+    """"1. Cellar (2x5) — Giant spiders ×3", or without the contents in a player's view."""
+    details = room_details(room, lang)
+    return f"{room.number}. {room_title(room, lang)}" + (f" — {details}" if details else "")
