@@ -11,6 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from tests import games
 
 import dedale
 from dedale.core.errors import DedaleError
@@ -24,15 +25,8 @@ SMALL: dict[str, dict[str, Any]] = {  # quick games, still played through every 
 SYSTEMS = names()
 
 
-def played(name: str, seed: int, steps: int, table: bool = False) -> Session:
-    """A session with `steps` choices made, picked at random (seeded) among the legal ones."""
-    session = dedale.play(name, seed, table=table, **SMALL[name])
-    pick = random.Random(seed)
-    for _ in range(steps):
-        if session.is_over:
-            break
-        session.step(pick.choice(session.choices()))
-    return session
+def played(name: str, seed: int, steps: int, table: bool = False) -> Session[Any, Any]:
+    return games.played(name, seed, steps, table, **SMALL[name])
 
 
 def test_every_system_is_in_the_contract() -> None:

@@ -5,12 +5,12 @@ seen, the seed, the events and the log that would give the rest away), in every 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from tests.games import played
 from tests.webclient import web_client
 
 import dedale
@@ -21,13 +21,7 @@ SMALL: dict[str, dict[str, Any]] = {"crawler": {}, "paper": {"max_cards": 25}, "
 
 
 def midway(name: str, seed: int, steps: int) -> Any:
-    session = dedale.play(name, seed, **SMALL[name])
-    pick = random.Random(seed)
-    for _ in range(steps):
-        if session.is_over:
-            break
-        session.step(pick.choice(session.choices()))
-    return session
+    return played(name, seed, steps, **SMALL[name])
 
 
 def contents_words(document: dict[str, Any]) -> list[str]:
