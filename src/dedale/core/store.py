@@ -49,17 +49,23 @@ CREATE TABLE IF NOT EXISTS events (
     event TEXT NOT NULL,           -- JSON
     PRIMARY KEY (session, seq)
 );
+CREATE TABLE IF NOT EXISTS seats (
+    session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,         -- 0, 1: a player's; -1: a spectator's (sees, never chooses)
+    token TEXT NOT NULL PRIMARY KEY  -- the SHA-256 of the link's token: the token itself is never kept
+);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,          -- "secret": the key the web app signs its form tokens with
     value TEXT NOT NULL
 );
 """
 
-COLUMNS = "id, system, name, seed, params, table_dice, created, updated, over, hides"
+COLUMNS = "id, system, name, seed, params, table_dice, created, updated, over, hides, seating"
 WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
 # Columns added since the first files, to a new file as to an old one: whether the session has ended, and
 # whether something is hidden from its player (its seed is then not shown in lists).
-ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0"}
+ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0",
+         "seating": "TEXT NOT NULL DEFAULT 'solo'"}  # solo, hot-seat (one screen) or linked (seat links)
 
 
 @dataclass
@@ -74,6 +80,7 @@ class Record:
     updated: float
     over: bool = False
     hides: bool = False
+    seating: str = "solo"
     steps: int = 0
 
 
@@ -134,13 +141,13 @@ class Store:
 
     def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool,
                name: str, events: Sequence[Event] = (), over: bool = False,
-               hides: bool = False) -> str:
+               hides: bool = False, seating: str = "solo") -> str:
         session_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction() as db:
-            db.execute(f"INSERT INTO sessions ({COLUMNS}, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')",
+            db.execute(f"INSERT INTO sessions ({COLUMNS}, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')",
                        (session_id, system, name, str(seed), json.dumps(params), int(table_dice), now, now,
-                        int(over), int(hides)))
+                        int(over), int(hides), seating))
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, i, json.dumps(e)) for i, e in enumerate(events)])
         return session_id
@@ -177,6 +184,36 @@ class Store:
             if db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
                 raise DedaleError("error.no_session", value=session_id)
             raise DedaleError("error.conflict", value=session_id, expected=events, found=found)
+
+    def add_seat(self, session_id: str, seat: int) -> str:
+        """A new link's token for `seat` of the session (-1: a spectator's), at least 128 random bits; only
+        its hash is kept, so the token is shown once, to whoever asked for the link."""
+        token = secrets.token_urlsafe(24)
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
+                raise DedaleError("error.no_session", value=session_id)
+            db.execute("INSERT INTO seats VALUES (?, ?, ?)", (session_id, seat, _digest(token)))
+        return token
+
+    def set_seating(self, session_id: str, seating: str) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE sessions SET seating = ? WHERE id = ?", (seating, session_id))
+
+    def seat_of(self, session_id: str, token: str) -> int | None:
+        """The seat a token opens in this session, or None."""
+        with self._lock:
+            row = self.db.execute("SELECT seat FROM seats WHERE session = ? AND token = ?",
+                                  (session_id, _digest(token))).fetchone()
+        return None if row is None else int(row[0])
+
+    def version(self, session_id: str) -> tuple[int, float]:
+        """How many events the session has and when it last changed: what a live page watches."""
+        with self._lock:
+            row = self.db.execute("SELECT (SELECT COUNT(*) FROM events WHERE session = s.id), updated "
+                                  "FROM sessions s WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise DedaleError("error.no_session", value=session_id)
+        return int(row[0]), float(row[1])
 
     def secret(self) -> bytes:
         """This file's secret key (made once, kept in the file): what the web app signs its form tokens
@@ -233,9 +270,15 @@ class Store:
             self._holder = None
 
 
+def _digest(token: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
 def _record(row: tuple[Any, ...], steps: int) -> Record:
     return Record(row[0], row[1], row[2], int(row[3]), json.loads(row[4]), bool(row[5]), row[6], row[7],
-                  bool(row[8]), bool(row[9]), steps)
+                  bool(row[8]), bool(row[9]), str(row[10]), steps)
 
 
 class Sessions:
@@ -275,9 +318,9 @@ class Sessions:
         with self._guard:
             self.cache.pop(session_id, None)
 
-    def add(self, session: Session, name: str) -> str:
+    def add(self, session: Session, name: str, seating: str = "solo") -> str:
         session_id = self.store.create(session.system, session.seed, session.params.to_json(), session.table,
-                                       name, session.events, session.is_over, session.hides())
+                                       name, session.events, session.is_over, session.hides(), seating)
         self._keep(session_id, session)
         return session_id
 

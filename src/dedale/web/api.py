@@ -15,7 +15,7 @@ from dedale.core.jsontext import parse_json
 from dedale.core.rng import MAX_SEED
 from dedale.core.store import Sessions
 from dedale.systems import names
-from dedale.web import forms, service
+from dedale.web import forms, seats, service
 from dedale.web.render import lang_of
 
 
@@ -79,6 +79,9 @@ class NewSession(Strict):
                                       "default name): the session itself has none")
     name: str = Field(default="", max_length=service.MAX_NAME)
     autopilot: bool = Field(default=False, description="Let the autopilot play to the end at once")
+    seating: Literal["solo", "hot-seat", "linked"] = Field(
+        default="solo", description="One player; two on one screen; or through seat links (the answer then "
+        "carries the creator's seat token)")
 
     @field_validator("system")
     @classmethod
@@ -86,6 +89,10 @@ class NewSession(Strict):
         if value not in names():
             raise ValueError(f"not a system; use one of {', '.join(names())}")
         return value
+
+
+class LinkBody(Strict):
+    role: Literal["seat1", "player", "spectator"]
 
 
 class StepBody(Strict):
@@ -105,11 +112,12 @@ def _sessions(request: Request) -> Sessions:
 
 
 def _state(request: Request, session_id: str, lang: str | None = None) -> dict[str, Any]:
-    """A session's state, its words in `lang` or the client's language."""
+    """A session's state as the request's seat may see it, its words in `lang` or the client's language."""
     sessions = _sessions(request)
+    seat = seats.seat_of(request, sessions, session_id)
     session = sessions.get(session_id)
     record = sessions.store.record(session_id)
-    return service.state(session, session_id, record.name, lang or lang_of(request))
+    return service.state(session, session_id, record.name, lang or lang_of(request), seat)
 
 
 @router.get("/systems")
@@ -121,9 +129,15 @@ def systems(request: Request) -> dict[str, Any]:
 
 @router.post("/sessions", status_code=201, responses=CREATE)
 def create_session(request: Request, body: NewSession) -> dict[str, Any]:
-    session_id = service.create(_sessions(request), body.system, body.params, body.seed, body.table_dice, body.lang,
-                                body.name, body.autopilot, strict=True)
-    return _state(request, session_id, body.lang)
+    """A new session; played through links (`seating: "linked"`), its answer carries the creator's seat
+    token, to send as the `X-Seat-Token` header."""
+    session_id, token = service.create(_sessions(request), body.system, body.params, body.seed, body.table_dice,
+                                       body.lang, body.name, body.autopilot, strict=True, seating=body.seating)
+    if token is None:
+        return _state(request, session_id, body.lang)
+    sessions = _sessions(request)
+    shown = service.state(sessions.get(session_id), session_id, sessions.store.record(session_id).name, body.lang, 0)
+    return {**shown, "seat_token": token}
 
 
 @router.get("/sessions")
@@ -139,24 +153,36 @@ def get_session(request: Request, session_id: str) -> dict[str, Any]:
 
 @router.post("/sessions/{session_id}/step", responses=STEP)
 def step(request: Request, session_id: str, body: StepBody) -> dict[str, Any]:
-    service.step(_sessions(request), session_id, body.choice)
+    sessions = _sessions(request)
+    service.step(sessions, session_id, body.choice, seats.may_play(request, sessions, session_id))
     return _state(request, session_id)
 
 
 @router.post("/sessions/{session_id}/autopilot", responses=STEP)
 def autopilot(request: Request, session_id: str, body: AutopilotBody) -> dict[str, Any]:
-    service.autopilot(_sessions(request), session_id, body.to_end)
+    sessions = _sessions(request)
+    service.autopilot(sessions, session_id, body.to_end, seats.may_play(request, sessions, session_id))
     return _state(request, session_id)
 
 
 @router.post("/sessions/{session_id}/undo", responses=STEP)
 def undo(request: Request, session_id: str) -> dict[str, Any]:
-    service.undo(_sessions(request), session_id)
+    sessions = _sessions(request)
+    service.undo(sessions, session_id, seats.may_play(request, sessions, session_id))
     return _state(request, session_id)
+
+
+@router.post("/sessions/{session_id}/links", status_code=201, responses={**CHANGE, **SESSION})
+def links(request: Request, session_id: str, body: LinkBody, response: Response) -> dict[str, Any]:
+    """A new seat link: for the other player of a two-sided game (`seat1`), another player of a game with one
+    side (`player`), or a spectator; the token is shown once (only its hash is kept)."""
+    token = seats.share(request, _sessions(request), session_id, body.role, response)
+    return {"role": body.role, "token": token, "url": f"/join/{session_id}/{token}"}
 
 
 @router.patch("/sessions/{session_id}", responses={**CHANGE, **SESSION})
 def rename(request: Request, session_id: str, body: RenameBody) -> dict[str, Any]:
+    service.check_owner(request, _sessions(request), session_id)
     _sessions(request).store.rename(session_id, service.check_name(body.name))
     return _state(request, session_id)
 
@@ -164,6 +190,7 @@ def rename(request: Request, session_id: str, body: RenameBody) -> dict[str, Any
 @router.delete("/sessions/{session_id}", status_code=204, responses={**CHANGE, **SESSION})
 def delete(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
+    service.check_owner(request, sessions, session_id)
     sessions.store.delete(session_id)
     sessions.forget(session_id)
     return Response(status_code=204)
@@ -174,8 +201,10 @@ ExportFormat = Literal["json", "svg", "png", "pdf", "txt", "dot", "dd2vtt", "uvt
 
 @router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
 def export(request: Request, session_id: str, fmt: ExportFormat, view: Literal["gm", "player"] = "gm") -> Response:
-    session = _sessions(request).get(session_id)
-    content, media = service.export(session, fmt, lang=lang_of(request), view=view)
+    sessions = _sessions(request)
+    seat = seats.seat_of(request, sessions, session_id)
+    session = sessions.get(session_id)
+    content, media = service.export(session, fmt, lang=lang_of(request), view=view, seat=seat)
     return Response(content, media_type=media, headers={
         "Content-Disposition": f'attachment; filename="{service.download_name(session, fmt, view)}"'})
 

@@ -13,7 +13,13 @@ from dedale.systems import names, system
 
 def form(system_name: str, lang: str) -> list[dict[str, Any]]:
     """The fields a page's form shows (and `/api/systems` lists): name, kind, default, bounds, words."""
-    return [_shown(field, lang) for field in fields_of(system(system_name).params) if field.spec.web]
+    return [_shown(field, lang) for field in fields_of(system(system_name).params)
+            if field.spec.web and field.name != "opponent"]  # who plays the other side: the form's "Players"
+
+
+def two_sided(system_name: str) -> bool:
+    """Whether two people may play the system against each other (its parameters name the opponent)."""
+    return any(field.name == "opponent" for field in fields_of(system(system_name).params))
 
 
 def _shown(field: Field, lang: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from dedale.core.store import Sessions
 from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
 from dedale.systems import system as find
-from dedale.web import csrf, forms, service, views
+from dedale.web import csrf, forms, seats, service, views
 from dedale.web.render import lang_of, page
 
 # Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
@@ -26,16 +26,21 @@ def _sessions(request: Request) -> Sessions:
     return request.app.state.sessions
 
 
-def _after(request: Request, session_id: str) -> Response:
-    """The play panel for htmx, a redirect to the play page otherwise."""
+def _after(request: Request, session_id: str, ready: int | None = None) -> Response:
+    """The play panel for htmx, a redirect to the play page otherwise; on a shared screen, the seat that
+    just played goes on seeing its view while it is still its turn (`ready`)."""
     if request.headers.get("HX-Request"):
-        return panel(request, session_id)
-    return RedirectResponse(f"/play/{session_id}", status_code=303)
+        return panel(request, session_id, ready=ready)
+    return RedirectResponse(f"/play/{session_id}" + ("" if ready is None else f"?ready={ready}"), status_code=303)
 
 
-def panel(request: Request, session_id: str, status: int = 200) -> HTMLResponse:
-    session = _sessions(request).get(session_id)
-    return page(request, "panel.html", views.context(session, session_id, lang_of(request)), status)
+def panel(request: Request, session_id: str, status: int = 200, ready: int | None = None) -> HTMLResponse:
+    sessions = _sessions(request)
+    seat = seats.seat_of(request, sessions, session_id)
+    seating = sessions.store.record(session_id).seating
+    context = views.context(sessions.get(session_id), session_id, lang_of(request), seat=seat, seating=seating,
+                            ready=ready)
+    return page(request, "panel.html", context, status)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -57,55 +62,104 @@ def new(request: Request, system: str) -> HTMLResponse:
     if system not in names():
         raise DedaleError("error.system", value=system, accepted=", ".join(names()))
     return page(request, "new.html", {"system": system, "fields": forms.form(system, lang_of(request)),
-                                      "table_mode": find(system).session.table_mode, "values": {}})
+                                      "table_mode": find(system).session.table_mode, "values": {},
+                                      "seatings": seats.SEATINGS if forms.two_sided(system) else ()})
 
 
 @router.post("/new/{system}")
 async def create(request: Request, system: str) -> Response:
     form = await request.form()
     values = {key: form.getlist(key)[-1] for key in form if key != csrf.FIELD}  # a checkbox follows its hidden "0"
-    session_id = service.create(_sessions(request), system, values, values.get("seed"),
-                                values.get("table_dice") == "1", lang_of(request), str(values.get("name", "")),
-                                autopilot=values.get("autopilot") == "1")
-    return RedirectResponse(f"/play/{session_id}", status_code=303)
+    seating = str(values.pop("seating", "solo"))
+    session_id, token = service.create(_sessions(request), system, values, values.get("seed"),
+                                       values.get("table_dice") == "1", lang_of(request), str(values.get("name", "")),
+                                       autopilot=values.get("autopilot") == "1", seating=seating)
+    response = RedirectResponse(f"/play/{session_id}", status_code=303)
+    if token is not None:
+        seats.remember(response, session_id, token)
+    return response
 
 
 @router.get("/play/{session_id}", response_class=HTMLResponse)
-def play(request: Request, session_id: str, view: str = "gm") -> HTMLResponse:
+def play(request: Request, session_id: str, view: str = "gm", link: str = "", ready: int | None = None
+         ) -> HTMLResponse:
     sessions = _sessions(request)
+    seat = seats.seat_of(request, sessions, session_id)
     session = sessions.get(session_id)
     record = sessions.store.record(session_id)
-    context: dict[str, Any] = {**views.context(session, session_id, lang_of(request), view), "name": record.name,
-                               "formats": service.formats_of(session), "view": view,
-                               "views": service.has_player_view(session)}
+    context: dict[str, Any] = {**views.context(session, session_id, lang_of(request), view, seat, record.seating,
+                                               ready),
+                               "name": record.name, "formats": service.formats_of(session), "view": view,
+                               "views": service.has_player_view(session), "seating": record.seating,
+                               "roles": service.roles(session, record.seating, seat)}
+    if link.startswith("/join/") and link.isascii() and len(link) < 120:  # just made, for whoever asked
+        context["link"] = str(request.base_url).rstrip("/") + link
     if context["seed"] is not None:  # a permalink names the seed: not while it would give secrets away
         context["permalink"] = f"/permalink/{session.system}?" + urlencode(
             {"seed": session.seed, "params": json.dumps(session.params.to_json(), separators=(",", ":"))})
     return page(request, "play.html", context)
 
 
+@router.get("/play/{session_id}/panel", response_class=HTMLResponse)
+def play_panel(request: Request, session_id: str, ready: int | None = None) -> HTMLResponse:
+    return panel(request, session_id, ready=ready)
+
+
+@router.get("/play/{session_id}/live")
+async def live(request: Request, session_id: str) -> Response:
+    """Server-sent events: `change` when the session changes (another player chose), for the page to fetch
+    its panel again."""
+    seats.seat_of(request, _sessions(request), session_id)
+    return await service.live(request, _sessions(request), session_id)
+
+
+@router.post("/play/{session_id}/share")
+def share(request: Request, session_id: str, role: str = Form(max_length=20)) -> Response:
+    response = RedirectResponse("", status_code=303)
+    token = seats.share(request, _sessions(request), session_id, role, response)
+    response.headers["location"] = f"/play/{session_id}?" + urlencode({"link": f"/join/{session_id}/{token}"})
+    return response
+
+
+@router.get("/join/{session_id}/{token}")
+def join(request: Request, session_id: str, token: str) -> Response:
+    """A seat link: its token kept in this browser for the session's pages, then the game."""
+    if len(token) > 100 or _sessions(request).store.seat_of(session_id, token) is None:
+        raise DedaleError("error.seat_token")
+    response = RedirectResponse(f"/play/{session_id}", status_code=303)
+    seats.remember(response, session_id, token)
+    return response
+
+
 @router.post("/play/{session_id}/step")
 def step(request: Request, session_id: str, choice: str = Form(max_length=200)) -> Response:
-    service.step(_sessions(request), session_id, choice)
-    return _after(request, session_id)
+    sessions = _sessions(request)
+    seat = seats.may_play(request, sessions, session_id)
+    to_act = sessions.get(session_id).seat_to_act()
+    service.step(sessions, session_id, choice, seat)
+    return _after(request, session_id, to_act if sessions.store.record(session_id).seating == "hot-seat" else None)
 
 
 @router.post("/play/{session_id}/auto")
 def auto(request: Request, session_id: str, to: str = Form("one")) -> Response:
-    service.autopilot(_sessions(request), session_id, to == "end")
+    sessions = _sessions(request)
+    service.autopilot(sessions, session_id, to == "end", seats.may_play(request, sessions, session_id))
     return _after(request, session_id)
 
 
 @router.post("/play/{session_id}/undo")
 def undo(request: Request, session_id: str) -> Response:
-    service.undo(_sessions(request), session_id)
+    sessions = _sessions(request)
+    service.undo(sessions, session_id, seats.may_play(request, sessions, session_id))
     return _after(request, session_id)
 
 
 @router.get("/play/{session_id}/export.{fmt}")
 def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Response:
-    session = _sessions(request).get(session_id)
-    content, media = service.export(session, fmt, lang=lang_of(request), view=view)
+    sessions = _sessions(request)
+    seat = seats.seat_of(request, sessions, session_id)
+    session = sessions.get(session_id)
+    content, media = service.export(session, fmt, lang=lang_of(request), view=view, seat=seat)
     name = quote(service.download_name(session, fmt, view))
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -117,6 +171,7 @@ def saved(request: Request) -> HTMLResponse:
 
 @router.post("/sessions/{session_id}/rename")
 def rename(request: Request, session_id: str, name: str = Form(min_length=1, max_length=service.MAX_NAME)) -> Response:
+    service.check_owner(request, _sessions(request), session_id)
     _sessions(request).store.rename(session_id, service.check_name(name))
     return RedirectResponse("/sessions", status_code=303)
 
@@ -124,6 +179,7 @@ def rename(request: Request, session_id: str, name: str = Form(min_length=1, max
 @router.post("/sessions/{session_id}/delete")
 def delete(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
+    service.check_owner(request, sessions, session_id)
     sessions.store.delete(session_id)
     sessions.forget(session_id)
     return RedirectResponse("/sessions", status_code=303)

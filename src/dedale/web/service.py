@@ -6,12 +6,14 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
+from dedale.core.params import fields_of
 from dedale.core.rng import check_seed, new_seed
 from dedale.core.session import Session
 from dedale.core.store import Record, Sessions
 from dedale.i18n import check_lang, t
 from dedale.systems import names, system, system_of
-from dedale.web import forms
+from dedale.web import forms, seats
+from dedale.web.seats import SEATINGS
 
 # The most events a session may have here: each request replays at most that many (an undo, a restarted
 # server), so this bounds what one costs. A game ends well before (a hexcrawl of radius 40 explored by hand
@@ -52,17 +54,43 @@ def default_name(session: Session, lang: str) -> str:
 
 
 def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: Any, table_dice: bool,
-           lang: str, name: str = "", autopilot: bool = False, strict: bool = False) -> str:
+           lang: str, name: str = "", autopilot: bool = False, strict: bool = False,
+           seating: str = "solo") -> tuple[str, str | None]:
     """A new session from a form's or a body's values (`strict`: a value the system has no field for is
-    refused, as the API does; a page's form also carries its seed, name and token). The language only names
-    it when no name is given: the session itself has none."""
+    refused, as the API does; a page's form also carries its seed, name and token), and, for a game played
+    through links, the creator's seat token (seat 0). The language only names it when no name is given: the
+    session itself has none. A game of two sides on one screen or two browsers is played by two people."""
     if system_name not in names():
         raise DedaleError("error.system", value=system_name, accepted=", ".join(names()))
+    if seating not in SEATINGS:
+        raise DedaleError("error.one_of", param="seating", value=seating, accepted=", ".join(SEATINGS))
+    two_sided = "opponent" in {field.name for field in fields_of(system(system_name).params)}
+    if seating != "solo" and two_sided:
+        values = {**values, "opponent": "human"}
+    elif seating == "hot-seat":
+        raise DedaleError("error.seat1_solo")
     params = forms.params_for(system_name, values, strict)
     session = system(system_name).session(params, seed_of(seed), table_dice)
     if autopilot:
         session.run_autopilot(max_steps=MAX_EVENTS)
-    return sessions.add(session, check_name(name) if name.strip() else default_name(session, check_lang(lang)))
+    name = check_name(name) if name.strip() else default_name(session, check_lang(lang))
+    session_id = sessions.add(session, name, seating)
+    return session_id, sessions.store.add_seat(session_id, 0) if seating == "linked" else None
+
+
+def roles(session: Session, seating: str, seat: int | None) -> list[str]:
+    """The links this page may make: none for a spectator, a second player's of a two-sided game only once
+    two people play it, and never on one screen."""
+    if seating == "hot-seat" or seat not in (None, 0):
+        return []
+    two_people = getattr(session.params, "opponent", "ai") == "human"
+    return ["seat1", "spectator"] if two_people else ["player", "spectator"]
+
+
+def check_owner(request: Any, sessions: Sessions, session_id: str) -> None:
+    """Renaming or deleting a game played through links takes its first player's link."""
+    if seats.seat_of(request, sessions, session_id) not in (None, 0):
+        raise DedaleError("error.share_seat")
 
 
 def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int]:
@@ -87,15 +115,17 @@ def _room_for_one_more(session: Session) -> None:
         raise DedaleError("error.too_many_events", high=MAX_EVENTS)
 
 
-def step(sessions: Sessions, session_id: str, choice: str) -> Session:
+def step(sessions: Sessions, session_id: str, choice: str, seat: int | None = None) -> Session:
+    """A choice, made by `seat` (None: by this screen's player, whoever's turn it is)."""
     with sessions.changing(session_id) as session:
         _room_for_one_more(session)
-        session.step(choice)
+        session.step(choice, seat=seat)
     return session
 
 
-def autopilot(sessions: Sessions, session_id: str, to_end: bool) -> Session:
+def autopilot(sessions: Sessions, session_id: str, to_end: bool, seat: int | None = None) -> Session:
     with sessions.changing(session_id) as session:
+        _shared_alike(session, seat)
         if session.pending is not None:
             raise DedaleError("error.autopilot_pending")
         if session.is_over:
@@ -108,14 +138,22 @@ def autopilot(sessions: Sessions, session_id: str, to_end: bool) -> Session:
     return session
 
 
-def undo(sessions: Sessions, session_id: str) -> Session:
+def _shared_alike(session: Session, seat: int | None) -> None:
+    """In a game two people play through links, neither undoes nor hands over the other's turns: the
+    autopilot and undo are for games whose players share one side."""
+    if seat is not None and getattr(session.params, "opponent", "ai") == "human":
+        raise DedaleError("error.two_sided")
+
+
+def undo(sessions: Sessions, session_id: str, seat: int | None = None) -> Session:
     with sessions.changing(session_id) as session:
+        _shared_alike(session, seat)
         session.undo()
     return session
 
 
 def export(session: Session, fmt: str, options: dict[str, Any] | None = None, lang: str = "en",
-           view: str = "gm") -> tuple[bytes, str]:
+           view: str = "gm", seat: int | None = None) -> tuple[bytes, str]:
     """The result as the player may see it now (`Session.player_json`), as `view` sees it (the GM's, or a
     player's: what the party has discovered), in a format it downloads in (a picture's words in `lang`)."""
     found = system(session.system)
@@ -123,7 +161,7 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None, la
     if fmt not in EXPORTS or (ext != ".json" and ext not in found.formats):
         accepted = ["json", *(f[1:] for f in found.formats)]
         raise DedaleError("error.web_format", value=fmt, accepted=" ".join(accepted))
-    return found.export(session.player_json(), ext, options, lang, view), EXPORTS[fmt]
+    return found.export(session.player_json(seat or 0), ext, options, lang, view), EXPORTS[fmt]
 
 
 def download_name(session: Session, fmt: str, view: str = "gm") -> str:
@@ -160,16 +198,19 @@ def upload_document(sessions: Sessions, document: Any, lang: str = "en") -> str:
     return sessions.add(session, name or default_name(session, lang))
 
 
-def state(session: Session, session_id: str, record_name: str | None = None, lang: str = "en") -> dict[str, Any]:
-    """What the API says of a session (its choices' labels in `lang`)."""
+def state(session: Session, session_id: str, record_name: str | None = None, lang: str = "en",
+          seat: int | None = None) -> dict[str, Any]:
+    """What the API says of a session to `seat` (None: this machine's player): the choices are its own only
+    on its turn (their labels in `lang`)."""
     pending = session.pending
+    mine = seat is None or session.seat_to_act() == seat
     return {"id": session_id, "system": session.system, "name": record_name,
-            "seed": session.player_seed(),
+            "seed": session.player_seed(seat or 0), "seat": seat, "to_act": session.seat_to_act(),
             "over": session.is_over, "steps": len(session.events),
             "pending": None if pending is None else {"kind": pending.kind, "for": pending.purpose,
                                                      "roll": pending.expr, "options": list(pending.options)},
-            "choices": [] if session.is_over else [{"id": c.id, "label": c.label(lang), "data": c.data}
-                                                   for c in session.choices()]}
+            "choices": [] if session.is_over or not mine else [
+                {"id": c.id, "label": c.label(lang), "data": c.data} for c in session.choices()]}
 
 
 def formats_of(session: Session) -> list[str]:
@@ -180,3 +221,40 @@ def formats_of(session: Session) -> list[str]:
 def check_potential(value: int, param: str) -> None:
     if not -4 <= value <= 5:
         raise DedaleError("error.potential", param=param, value=value)
+
+
+MAX_WATCHERS = 32  # pages following games live at once: each holds a connection
+LIVE_SECONDS = 600  # then the browser reconnects (EventSource does it by itself)
+
+
+async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
+    """Server-sent events for a page following a game: `change` (with the number of events) when it changes,
+    within 0.1 s; a comment now and then keeps the connection open."""
+    import asyncio
+
+    from starlette.responses import StreamingResponse
+
+    state = request.app.state
+    if getattr(state, "watchers", 0) >= MAX_WATCHERS:
+        raise DedaleError("error.too_many_watchers")
+    state.watchers = getattr(state, "watchers", 0) + 1
+    seen = sessions.store.version(session_id)
+
+    async def changes() -> Any:
+        nonlocal seen
+        try:
+            yield "retry: 1000\n\n"
+            for tick in range(LIVE_SECONDS * 10):
+                if await request.is_disconnected():
+                    break
+                await asyncio.sleep(0.1)
+                now = sessions.store.version(session_id)
+                if now != seen:
+                    seen = now
+                    yield f"event: change\ndata: {now[0]}\n\n"
+                elif tick % 150 == 0:
+                    yield ": waiting\n\n"
+        finally:
+            state.watchers -= 1
+
+    return StreamingResponse(changes(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})

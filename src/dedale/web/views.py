@@ -8,7 +8,7 @@ from typing import Any
 
 from dedale.core.cards import Card
 from dedale.core.logtext import describe, describe_request
-from dedale.core.session import Choice, Session
+from dedale.core.session import SPECTATOR, Choice, Session
 from dedale.i18n import say, t
 from dedale.systems import system
 from dedale.web import forms
@@ -50,17 +50,23 @@ def details(session: Session, lang: str) -> list[str]:
     return [] if found is None else found(session, lang).splitlines()
 
 
-def context(session: Session, session_id: str, lang: str, view: str = "gm") -> dict[str, Any]:
-    """Everything the play page's panel needs; a player's view (to show the table) is the picture of what the
-    party has discovered, with nothing to click and no log."""
+def context(session: Session, session_id: str, lang: str, view: str = "gm", seat: int | None = None,
+            seating: str = "solo", ready: int | None = None) -> dict[str, Any]:
+    """Everything the play page's panel needs, for whoever looks: this screen's player (seat None), a seat or
+    a spectator of a game played through links, the seat to act on a shared screen (once it says it is
+    there: `ready`), or the players' view of what the party has discovered."""
+    two_sided = getattr(session.params, "opponent", "ai") == "human"
+    if seating == "hot-seat" and two_sided:
+        to_act = session.seat_to_act()
+        if to_act is not None and ready != to_act:
+            return _pass_the_device(session, session_id, lang, to_act)
+        seat = to_act
     if view != "gm":
         found = system(session.system)
-        seen = found.seen_by(session.player_json(), view)
-        return {"id": session_id, "session": session, "system": session.system, "seed": None,
-                "picture": found.export(seen, ".svg", {}, lang).decode("utf-8"), "choices": [], "faces": [],
-                "prompt": None, "question": None, "log": [], "over": session.is_over, "steps": len(session.events),
-                "pending": None, "analysis": [], "hint": None, "regenerate": None, "watching": True,
-                "title": t(f"web.system.{session.system}", lang)}
+        seen = found.seen_by(session.player_json(seat or 0), view)
+        return _shown(session, session_id, lang, found.export(seen, ".svg", {}, lang).decode("utf-8"))
+    if two_sided or seat == SPECTATOR:
+        return _seated(session, session_id, lang, seat or 0)
     listed = choices(session)
     question = session.question()
     return {"id": session_id, "session": session, "system": session.system, "picture": picture(session, listed, lang),
@@ -72,3 +78,37 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm") -> d
             "regenerate": None if session.policies else forms.filled(session.params),  # nothing to play: another
             "watching": False,
             "title": t(f"web.system.{session.system}", lang)}
+
+
+def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) -> dict[str, Any]:
+    """A panel with a picture and nothing to click: a players' view, a seat waiting for its turn."""
+    return {"id": session_id, "session": session, "system": session.system, "seed": None, "picture": svg,
+            "choices": [], "faces": [], "prompt": None, "question": None, "log": [], "over": session.is_over,
+            "steps": len(session.events), "pending": None, "analysis": [], "hint": None, "regenerate": None,
+            "watching": True, "title": t(f"web.system.{session.system}", lang), **more}
+
+
+def _seated(session: Session, session_id: str, lang: str, seat: int) -> dict[str, Any]:
+    """What one seat of a two-sided game (or a spectator) is shown: the game as the rules let it see it,
+    its choices when it is its turn, the log it may read."""
+    found = system(session.system)
+    document = session.player_json(seat)
+    svg = found.export(document, ".svg", {}, lang).decode("utf-8")
+    mine = not session.is_over and session.seat_to_act() == seat
+    if not mine:
+        waiting = None if session.is_over or seat == SPECTATOR else t("web.waiting", lang)
+        log = [describe(entry, lang) for entry in reversed(document["log"][-LOG_LINES:])]
+        return {**_shown(session, session_id, lang, svg, waiting=waiting), "log": log, "watching": False,
+                "seat": seat}
+    listed = choices(session)
+    question = session.question()
+    return {**_shown(session, session_id, lang, svg), "choices": listed, "watching": False, "seat": seat,
+            "faces": [face(session, c, lang) for c in listed], "prompt": prompt(session, lang),
+            "question": None if question is None else say(question, lang), "pending": session.pending,
+            "log": [describe(entry, lang) for entry in reversed(document["log"][-LOG_LINES:])]}
+
+
+def _pass_the_device(session: Session, session_id: str, lang: str, seat: int) -> dict[str, Any]:
+    """Two players on one screen: between their turns, nothing of either's hand, until the one to play says
+    it is there."""
+    return {**_shown(session, session_id, lang, ""), "pass_to": seat}

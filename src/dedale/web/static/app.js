@@ -20,3 +20,11 @@ document.addEventListener("submit", function (event) {
   const question = event.target.dataset.confirm;
   if (question && !window.confirm(question)) event.preventDefault();
 });
+
+// A game played through links: when the other player (or anyone) changes it, fetch the panel again.
+const live = document.querySelector("[data-live]");
+if (live && window.EventSource && window.htmx) {
+  new EventSource(live.dataset.live).addEventListener("change", function () {
+    htmx.ajax("GET", live.dataset.panel, {target: "#play", swap: "outerHTML"});
+  });
+}

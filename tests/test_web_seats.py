@@ -1,0 +1,118 @@
+"""Two people at one game, through the web: seat links whose tokens the server checks on every request of a
+linked session (a wrong or missing one is a 403, everywhere), each seat shown only what the rules let it
+know, spectators who watch and never choose, a co-op crawl shared by links, and two players on one screen
+with nothing of either hand shown between their turns."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from tests.webclient import page_token, web_client
+
+OTHER = {"X-Seat-Token": "not-a-seat-token"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with web_client(tmp_path / "seats.db") as made:
+        yield made
+
+
+def seat(token: str) -> dict[str, str]:
+    return {"X-Seat-Token": token}
+
+
+def hole_cards(document: dict[str, Any], of: int) -> list[str]:
+    return [card for card in document["duel"]["hole"][of] if card != "??"]
+
+
+def test_a_co_op_crawl_shared_by_links(client: TestClient) -> None:
+    made = client.post("/api/sessions", json={"system": "crawler", "seed": 4}).json()
+    base = f"/api/sessions/{made['id']}"
+    watcher = client.post(f"{base}/links", json={"role": "spectator"}).json()
+    player = client.post(f"{base}/links", json={"role": "player"}).json()
+    assert len(watcher["token"]) >= 22 and watcher["url"] == f"/join/{made['id']}/{watcher['token']}"
+    client.cookies.clear()  # the creator's seat cookie gone: this client is anyone on the network now
+    assert client.get(base).status_code == 403
+    assert client.get(base, headers=OTHER).status_code == 403
+    seen = client.get(base, headers=seat(watcher["token"])).json()
+    assert seen["choices"] == [] and seen["seat"] == -1
+    first = client.get(base, headers=seat(player["token"])).json()["choices"][0]["id"]
+    assert client.post(f"{base}/step", json={"choice": first}, headers=seat(watcher["token"])).status_code == 403
+    assert client.post(f"{base}/step", json={"choice": first}, headers=seat(player["token"])).status_code == 200
+    assert client.get(base, headers=seat(watcher["token"])).json()["steps"] == 1
+
+
+def linked_endpoints(session_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every endpoint of a session: pages, panel, live updates, downloads, and the API."""
+    page, api = f"/play/{session_id}", f"/api/sessions/{session_id}"
+    return [("GET", page, {}), ("GET", f"{page}/panel", {}), ("GET", f"{page}/live", {}),
+            ("GET", f"{page}/export.json", {}), ("GET", f"{page}/export.svg", {}),
+            ("POST", f"{page}/step", {"data": {"choice": "check"}}), ("POST", f"{page}/auto", {"data": {}}),
+            ("POST", f"{page}/undo", {"data": {}}), ("POST", f"{page}/share", {"data": {"role": "spectator"}}),
+            ("POST", f"/sessions/{session_id}/rename", {"data": {"name": "x"}}),
+            ("POST", f"/sessions/{session_id}/delete", {"data": {}}),
+            ("GET", api, {}), ("POST", f"{api}/step", {"json": {"choice": "check"}}),
+            ("POST", f"{api}/autopilot", {"json": {}}), ("POST", f"{api}/undo", {}),
+            ("POST", f"{api}/links", {"json": {"role": "spectator"}}), ("PATCH", api, {"json": {"name": "x"}}),
+            ("DELETE", api, {}), ("GET", f"{api}/export/json", {}), ("GET", f"{api}/export/png", {})]
+
+
+@pytest.mark.parametrize("token", [None, "not-a-seat-token", "x" * 500])
+def test_a_wrong_or_missing_seat_token_is_refused_everywhere(client: TestClient, token: str | None) -> None:
+    made = client.post("/api/sessions", json={"system": "zombstone-duel", "seed": 3, "seating": "linked"}).json()
+    client.cookies.clear()  # another browser: its own form token, no seat cookie
+    form = page_token(client)
+    client.headers["X-CSRF-Token"] = form
+    for method, path, body in linked_endpoints(made["id"]):
+        headers = {} if token is None else {"X-Seat-Token": token}
+        if "data" in body:
+            body = {"data": {**body["data"], "csrf": form}}
+        answer = client.request(method, path, headers=headers, **body)
+        assert answer.status_code == 403, (method, path, answer.status_code, answer.text[:200])
+
+
+def test_two_browsers_play_a_duel_to_the_end_each_seeing_only_its_own_cards(client: TestClient) -> None:
+    made = client.post("/api/sessions", json={"system": "zombstone-duel", "seed": 5, "seating": "linked"}).json()
+    base = f"/api/sessions/{made['id']}"
+    tokens = {0: made["seat_token"], 1: client.post(f"{base}/links", json={"role": "seat1"},
+                                                    headers=seat(made["seat_token"])).json()["token"]}
+    client.cookies.clear()
+    pick = random.Random(5)
+    for _ in range(60):
+        views = {s: client.get(f"{base}/export/json", headers=seat(t)).json() for s, t in tokens.items()}
+        state = client.get(base, headers=seat(tokens[0])).json()
+        if state["over"]:
+            break
+        for s in (0, 1):  # neither page nor download holds the other's cards before the end
+            assert hole_cards(views[s], 1 - s) == []
+            for other in hole_cards(views[1 - s], 1 - s):
+                assert other not in json.dumps(views[s])
+                assert other not in client.get(f"/play/{made['id']}", headers=seat(tokens[s])).text
+        to_act = state["to_act"]
+        waiting = client.get(base, headers=seat(tokens[1 - to_act])).json()
+        assert waiting["choices"] == []
+        choices = client.get(base, headers=seat(tokens[to_act])).json()["choices"]
+        wrong = client.post(f"{base}/step", json={"choice": choices[0]["id"]}, headers=seat(tokens[1 - to_act]))
+        assert wrong.status_code == 400
+        assert client.post(f"{base}/step", json={"choice": pick.choice(choices)["id"]},
+                           headers=seat(tokens[to_act])).status_code == 200
+    final = client.get(f"{base}/export/json", headers=seat(tokens[0])).json()
+    assert final["over"] and client.get(base, headers=seat(tokens[0])).json()["over"]
+
+
+def test_two_players_on_one_screen_pass_the_device(client: TestClient) -> None:
+    made = client.post("/api/sessions", json={"system": "zombstone-duel", "seed": 7, "seating": "hot-seat"}).json()
+    document = client.get(f"/api/sessions/{made['id']}/export/json").json()  # the screen's first seat
+    mine = client.get(f"/play/{made['id']}?ready=0").text
+    between = client.get(f"/play/{made['id']}").text
+    to_act = client.get(f"/api/sessions/{made['id']}").json()["to_act"]
+    assert "Pass the device" in between and "<svg" not in between.split('id="play"')[1]
+    assert all(card not in between for card in hole_cards(document, 0))
+    assert to_act == 0 and "Player 1" in mine
