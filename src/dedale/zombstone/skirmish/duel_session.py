@@ -1,5 +1,6 @@
 """The poker duel on its own, on the session protocol: the player is the first duellist (seat 0), an AI
-bettor the other, or a second person (seat 1: `opponent` "human"). One deal of Texas Hold'em (`duel.py`); at the end, what the winnings would buy ($7 a Fame point)."""
+bettor the other, or a second person (seat 1: `opponent` "human"). One deal of Texas Hold'em (`duel.py`);
+at the end, what the winnings would buy ($7 a Fame point)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,6 @@ from dedale.zombstone.skirmish.duel_session import HIDDEN_CARD, face_down, hide_
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Table
 
-
 # choices that name a figure by its id (`activate:3`), and the argument that words it
 _NAMING = {"activate": "figure", "charisma": "figure", "melee": "target", "shoot": "target", "aim": "target"}
 
