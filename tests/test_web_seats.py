@@ -115,4 +115,4 @@ def test_two_players_on_one_screen_pass_the_device(client: TestClient) -> None:
     to_act = client.get(f"/api/sessions/{made['id']}").json()["to_act"]
     assert "Pass the device" in between and "<svg" not in between.split('id="play"')[1]
     assert all(card not in between for card in hole_cards(document, 0))
-    assert to_act == 0 and "Player 1" in mine
+    assert to_act == 0 and "you are player 1" in mine and "Pass the device" not in mine

@@ -496,7 +496,7 @@ def test_two_stores_on_one_file_never_interleave_their_steps(tmp_path: Path) -> 
     from dedale.core.store import Sessions, Store
 
     one, two = (Sessions(Store(tmp_path / "s.db", exclusive=False), service.build) for _ in range(2))
-    session_id = service.create(one, "crawler", {}, 4, False, "en")
+    session_id, _ = service.create(one, "crawler", {}, 4, False, "en")
     two.get(session_id)  # both hold it in memory
     with one.changing(session_id) as session:
         session.step(session.choices()[0].id)

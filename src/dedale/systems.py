@@ -70,8 +70,7 @@ class System:
         """The JSON Schema of its documents: the result's shape from the package, the parameters' from their
         declarations (never written twice)."""
         schema = json.loads(resources.files(self.package).joinpath(self.schema_file).read_text(encoding="utf-8"))
-        params = self.params.json_schema()
-        schema["properties"]["params"] = params | {"required": list(params["properties"])}
+        schema["properties"]["params"] = self.params.json_schema()
         return json.dumps(schema, ensure_ascii=False, indent=2)
 
 

@@ -46,6 +46,9 @@ class Param:
     parse: Callable[[str], Any] | None = None  # text a user typed -> the value, for values that are not plain
     show: Callable[[Any], str] | None = None  # the value -> the text that parses back to it
     web: bool = True  # False: not offered on the web (a folder on the server's disk)
+    # True: left out of a document's params at its default (a parameter added later, so that the documents
+    # made without it stay the same byte for byte)
+    omit_default: bool = False
 
 
 def param(default: Any, *, en: str, fr: str, **declared: Any) -> Any:
@@ -180,7 +183,8 @@ class Declared:
         """Rules between parameters; each field is already known to be in range."""
 
     def to_json(self) -> dict[str, Any]:
-        return {field.name: _json_value(getattr(self, field.name)) for field in fields_of(type(self))}
+        return {field.name: _json_value(value) for field in fields_of(type(self))
+                if (value := getattr(self, field.name)) != field.default or not field.spec.omit_default}
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
@@ -228,7 +232,8 @@ class Declared:
     @classmethod
     def json_schema(cls) -> dict[str, Any]:
         declared = fields_of(cls)
-        return {"type": "object", "properties": {field.name: field.schema() for field in declared}}
+        return {"type": "object", "properties": {field.name: field.schema() for field in declared},
+                "required": [field.name for field in declared if not field.spec.omit_default]}
 
 
 def fields_of(cls: type) -> tuple[Field, ...]:

@@ -3,7 +3,8 @@
 A session is a state, the legal choices now, and a step that applies one choice and rolls what the rules
 roll. It is replayable from its seed, its parameters and its list of events:
 
-- `{"choice": id}`: a choice the player made;
+- `{"choice": id}`: a choice the player made; `{"choice": id, "seat": 1}` when the face says which seat
+  made it (two people at one game: seats 0 and 1), which the rules ignore but `step` checks;
 - `{"auto": policy, "choice": id}`: a choice an autopilot policy made (replay runs the policy again, on
   the same random source, and checks it makes the same choice);
 - `{"enter": value}`: in table mode, a result the player rolled or drew at the table.
@@ -33,6 +34,7 @@ from dedale.i18n import Word, say, word
 
 Event = dict[str, Any]
 ENTER = "enter:"
+SPECTATOR = -1  # a seat that plays no side: it sees what neither seat could keep secret
 
 
 def check_format(data: Any, system: str) -> dict[str, Any]:
@@ -178,18 +180,23 @@ class Session(ABC, Generic[P, S]):
         """What the current choice is about (a message), when the choices alone do not say it."""
         return None
 
+    def seat_to_act(self) -> int | None:
+        """The seat whose choice it is now (0 or 1), None once the session is over. A game with one player
+        is seat 0's; so is a result to enter at the table (table mode)."""
+        return None if self.is_over else 0
+
     def has_secrets(self) -> bool:
-        """Whether the rules keep anything from the player during play (an AI's cards, its bluff rolls,
-        hidden tokens). Most systems keep nothing."""
+        """Whether the rules keep anything from a seat during play (an AI's or the other seat's cards, bluff
+        rolls, hidden tokens). Most systems keep nothing."""
         return False
 
-    def shown_log(self, entries: list[LogEntry]) -> list[LogEntry]:
-        """Log entries (as `log_entry` gives them) as the player may see them now: masked, or left out.
-        Called only while `hides()`."""
+    def shown_log(self, entries: list[LogEntry], seat: int = 0) -> list[LogEntry]:
+        """Log entries (as `log_entry` gives them) as `seat` may see them now (`SPECTATOR`: what neither seat
+        could keep secret): masked, or left out. Called only while `hides(seat)`."""
         return entries
 
-    def shown_result(self, result: dict[str, Any]) -> dict[str, Any]:
-        """`result_json()` as the player may see it now; called only while `hides()`. The result may share
+    def shown_result(self, result: dict[str, Any], seat: int = 0) -> dict[str, Any]:
+        """`result_json()` as `seat` may see it now; called only while `hides(seat)`. The result may share
         lists with the state: return a changed copy, never change it."""
         return result
 
@@ -219,16 +226,28 @@ class Session(ABC, Generic[P, S]):
         shown = ", ".join(ids[:8]) + (f", ... ({len(ids)} in all)" if len(ids) > 8 else "")
         raise DedaleError("error.choice", value=choice_id, accepted=shown)
 
-    def step(self, choice: str | Choice) -> None:
-        """Make a legal choice (one of `choices()`, or its id) and roll what the rules roll after it."""
+    def step(self, choice: str | Choice, seat: int | None = None) -> None:
+        """Make a legal choice (one of `choices()`, or its id) and roll what the rules roll after it.
+
+        With `seat`, the choice is that seat's: refused unless it is `seat_to_act()`, and kept in the event."""
+        seated = self._seated(seat)
         choice = self.choice(choice.id if isinstance(choice, Choice) else choice)
         if self.pending is not None:
             value = choice.id.removeprefix(ENTER)
             assert isinstance(self._source, TableSource) and self._pending_action is not None
             self._source.entries.append(value)
-            self._record({"enter": value}, self._pending_action)
+            self._record({"enter": value, **seated}, self._pending_action)
         else:
-            self._record({"choice": choice.id}, ("choice", choice))
+            self._record({"choice": choice.id, **seated}, ("choice", choice))
+
+    def _seated(self, seat: int | None) -> Event:
+        """What an event says of the seat that made it (nothing when no seat is given), once it is known to
+        be the seat to act."""
+        if seat is None:
+            return {}
+        if not self.is_over and seat != self.seat_to_act():
+            raise DedaleError("error.not_your_turn", seat=self.seat_to_act())
+        return {"seat": seat}
 
     def auto_step(self, policy: Policy | None = None, expect: str | None = None) -> None:
         """Let an autopilot policy make the current choice (table mode may then ask for its dice).
@@ -332,37 +351,39 @@ class Session(ABC, Generic[P, S]):
         self.log.append(entry)
         self.apply(choice)
 
-    # --- what the player may see ----------------------------------------------------------------
-    def hides(self) -> bool:
-        """True while something is hidden from the player (an AI's cards, its bluff rolls, hidden tokens).
-        Table mode hides nothing (the player deals and rolls everything at the table), and once the session
-        is over nothing is hidden."""
+    # --- what a seat may see ----------------------------------------------------------------
+    # The player is seat 0 unless a face says otherwise; with two people at one game, seats 0 and 1 each
+    # see their own secrets and not the other's, and `SPECTATOR` neither seat's.
+    def hides(self, seat: int = 0) -> bool:
+        """True while something is hidden from `seat` (an AI's or the other seat's cards, bluff rolls,
+        hidden tokens). Table mode hides nothing (the players deal and roll everything at the table), and
+        once the session is over nothing is hidden."""
         return not self.table and not self.is_over and self.has_secrets()
 
-    def player_log(self, start: int = 0) -> list[LogEntry]:
-        """The log from entry `start` on as the player may see it now, each entry as `log_entry` gives it,
-        masked or left out while `hides()`."""
+    def player_log(self, start: int = 0, seat: int = 0) -> list[LogEntry]:
+        """The log from entry `start` on as `seat` may see it now, each entry as `log_entry` gives it,
+        masked or left out while `hides(seat)`."""
         entries = [self.log_entry(entry) for entry in self.log[start:]]
-        return self.shown_log(entries) if self.hides() else entries
+        return self.shown_log(entries, seat) if self.hides(seat) else entries
 
-    def player_seed(self) -> int | None:
-        """The seed, unless it would give away what is hidden from the player (it remakes every card)."""
-        return None if self.hides() else self.seed
+    def player_seed(self, seat: int = 0) -> int | None:
+        """The seed, unless it would give away what is hidden from `seat` (it remakes every card)."""
+        return None if self.hides(seat) else self.seed
 
-    def player_result(self) -> dict[str, Any]:
-        """`result_json()` as the player may see it now."""
+    def player_result(self, seat: int = 0) -> dict[str, Any]:
+        """`result_json()` as `seat` may see it now."""
         result = self.result_json()
-        return self.shown_result(result) if self.hides() else result
+        return self.shown_result(result, seat) if self.hides(seat) else result
 
-    def player_json(self) -> dict[str, Any]:
-        """The document as the player may see it: `to_json()` when nothing is hidden; otherwise with the
-        player's log and result, no seed (it would give every hidden card away) and `"hidden": true`. Such a
-        view is for reading and drawing: it cannot be continued (`check_document` refuses it)."""
+    def player_json(self, seat: int = 0) -> dict[str, Any]:
+        """The document as `seat` may see it: `to_json()` when nothing is hidden; otherwise with that seat's
+        log and result, no seed (it would give every hidden card away) and `"hidden": true`. Such a view is
+        for reading and drawing: it cannot be continued (`check_document` refuses it)."""
         document = self.to_json()
-        if not self.hides():
+        if not self.hides(seat):
             return document
-        return {**document, **self.player_result(), "seed": self.player_seed(), "log": self.player_log(),
-                "hidden": True}
+        return {**document, **self.player_result(seat), "seed": self.player_seed(seat),
+                "log": self.player_log(seat=seat), "hidden": True}
 
     # --- JSON and pictures ----------------------------------------------------------------------
     def result(self) -> Any:
@@ -400,14 +421,17 @@ class Session(ABC, Generic[P, S]):
         session = cls(params, seed, table)
         for number, event in enumerate(events, 1):
             try:
+                seat = event.get("seat")
+                if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+                    raise TypeError
                 if "enter" in event:
-                    session.step(ENTER + str(event["enter"]))
+                    session.step(ENTER + str(event["enter"]), seat)
                 elif "auto" in event:
                     expect = event.get("choice")
                     session.auto_step(session.autopilot(str(event["auto"])),
                                       None if expect is None else str(expect))
                 else:
-                    session.step(str(event["choice"]))
+                    session.step(str(event["choice"]), seat)
             except (KeyError, TypeError, AttributeError):
                 raise DedaleError("error.bad_event", event=number) from None
             except DedaleError as exc:

@@ -1,5 +1,6 @@
-"""The poker duel on its own, on the session protocol: the player is the first duellist, an AI bettor the
-other. One deal of Texas Hold'em (`duel.py`); at the end, what the winnings would buy ($7 a Fame point)."""
+"""The poker duel on its own, on the session protocol: the player is the first duellist (seat 0), an AI
+bettor the other, or a second person (seat 1: `opponent` "human"). One deal of Texas Hold'em (`duel.py`);
+at the end, what the winnings would buy ($7 a Fame point)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any, ClassVar
 from dedale.core.cards import Deck
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
-from dedale.core.session import Choice, Policies, State
+from dedale.core.session import SPECTATOR, Choice, Policies, State
 from dedale.core.session import Session as BaseSession
 from dedale.i18n import Word, word
 from dedale.zombstone.skirmish import duel as poker
@@ -32,10 +33,19 @@ class DuelParams(Declared):
                           fr="Les dollars que l'IA ajoute à sa mise de 15 $.")
     style: str = param("cautious", choices=tuple(STYLES), en="The AI bettor's style: cautious or bold.",
                        fr="Le style de l'IA qui mise : prudent (cautious) ou hardi (bold).")
+    opponent: str = param("ai", choices=("ai", "human"), omit_default=True,
+                          en="Who bets for the second duellist: the AI, or a second person (seat 1).",
+                          fr="Qui mise pour le second duelliste : l'IA (ai), ou une seconde personne (human, "
+                          "le siège 1).")
 
     @property
     def stakes(self) -> tuple[int, int]:
         return (BASE_STAKE + self.added, BASE_STAKE + self.ai_added)
+
+    @property
+    def human(self) -> bool:
+        """Two people bet: seat 1's turns are choices too."""
+        return self.opponent == "human"
 
 
 
@@ -75,7 +85,7 @@ class DuelSession(BaseSession[DuelParams, DuelState]):
     def _ai_turns(self) -> None:
         duel = self.state.duel
         assert duel is not None
-        while not duel.over and duel.to_act == AI_SEAT:
+        while not self.params.human and not duel.over and duel.to_act == AI_SEAT:
             poker.act(duel, poker.ai_action(duel, self.roller, self.params.style), self.roller, self.state.deck)
 
     @property
@@ -87,12 +97,20 @@ class DuelSession(BaseSession[DuelParams, DuelState]):
         return [Choice(a.id, a.message, {"kind": "bet", "amount": a.amount, "cost": a.cost})
                 for a in poker.actions(self.state.duel)]
 
+    def seat_to_act(self) -> int | None:
+        duel = self.state.duel
+        if self.params.human and self.pending is None and duel is not None and not duel.over:
+            return duel.to_act
+        return super().seat_to_act()
+
     def question(self) -> Word | None:
         duel = self.state.duel
         if duel is None or duel.over:
             return None
-        return word("duel.your_turn", street=word(f"duel.street.{duel.street}"), pot=duel.pot,
-                    stack=duel.stacks[PLAYER], to_call=max(duel.bets) - duel.bets[PLAYER])
+        seat = duel.to_act if self.params.human and duel.to_act is not None else PLAYER
+        about = {"street": word(f"duel.street.{duel.street}"), "pot": duel.pot, "stack": duel.stacks[seat],
+                 "to_call": max(duel.bets) - duel.bets[seat]}
+        return word("duel.seat_turn", seat=seat, **about) if self.params.human else word("duel.your_turn", **about)
 
     def apply(self, choice: Choice) -> None:
         assert self.state.duel is not None
@@ -100,22 +118,39 @@ class DuelSession(BaseSession[DuelParams, DuelState]):
         self._ai_turns()
 
     def log_entry(self, entry: Any) -> Any:
-        """The AI's hole cards stay face down in the log until the duel is over."""
-        return hide_hole_cards(entry, AI_SEAT) if not self.over else entry
+        """The AI's hole cards stay face down in the log until the duel is over (between two people the
+        document is the GM's: each seat's view hides the other's, `shown_log`)."""
+        return hide_hole_cards(entry, AI_SEAT) if not self.over and not self.params.human else entry
 
     def has_secrets(self) -> bool:
-        return True  # the AI's hole cards and its bluff rolls, until the duel is over
+        return True  # the other duellist's hole cards (and an AI's bluff rolls), until the duel is over
 
-    def shown_log(self, entries: list[Any]) -> list[Any]:
-        """Without the AI's bluff rolls: even one that missed tells its hand is weak (`log_entry` already
-        turned its hole cards face down)."""
-        return [entry for entry in entries if not is_bluff(entry, AI_SEAT)]
+    def shown_log(self, entries: list[Any], seat: int = PLAYER) -> list[Any]:
+        """Without the other's bluff rolls (even one that missed tells its hand is weak) and with its hole
+        cards face down (against the AI, `log_entry` has already turned them)."""
+        hidden = self._others(seat)
+        shown = []
+        for entry in entries:
+            if not any(is_bluff(entry, other) for other in hidden):
+                for other in hidden:
+                    entry = hide_hole_cards(entry, other)
+                shown.append(entry)
+        return shown
 
-    def shown_result(self, result: dict[str, Any]) -> dict[str, Any]:
-        """The AI's hole cards face down (its best five and its hand are only known at the showdown, which
-        ends the duel)."""
-        duel = result["duel"]
-        return {**result, "duel": {**duel, "hole": face_down(duel["hole"], AI_SEAT)}}
+    def shown_result(self, result: dict[str, Any], seat: int = PLAYER) -> dict[str, Any]:
+        """The other's hole cards face down (its best five and its hand are only known at the showdown,
+        which ends the duel)."""
+        hole = result["duel"]["hole"]
+        for other in self._others(seat):
+            hole = face_down(hole, other)
+        return {**result, "duel": {**result["duel"], "hole": hole}}
+
+    def _others(self, seat: int) -> tuple[int, ...]:
+        """The seats whose secrets `seat` may not see: the other's (the AI's against it); both for a
+        spectator."""
+        if seat == SPECTATOR:
+            return (PLAYER, AI_SEAT)
+        return (1 - seat,) if self.params.human else (AI_SEAT,)
 
     def result_json(self) -> dict[str, Any]:
         duel = self.state.duel

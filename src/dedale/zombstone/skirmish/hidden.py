@@ -1,11 +1,14 @@
-"""What the player's side may not see of the AI's while a skirmish is played (`Session.hides`): the AI
-duellist's hole cards, unless the duel reached a showdown; its bluff rolls; the inspiration cards the AI side
-draws and holds (how many it holds stays in sight); and who each of its hidden tokens is: its profile, and
-its name wherever the log or a question would say it (a token goes by its number on the map).
+"""What a side may not see of the other's while a skirmish is played (`Session.hides`): the other duellist's
+hole cards, unless the duel reached a showdown; its bluff rolls; the inspiration cards the other side draws
+and holds (how many it holds stays in sight); and who each of its hidden tokens is: its profile, and its
+name wherever the log, a choice made for it or a question would say it (a token goes by its number on the
+map). The other side is the AI's against a player, the other person's between two; a spectator sees
+neither side's secrets.
 
 A hidden token keeps its place on the table and its state, not its id: figures are listed in their band's
-order, so an id would tell who a token is. The AI's hidden figures swap ids among themselves, in an order
-drawn from the seed (which the player's view does not carry)."""
+order, so an id would tell who a token is. A side's hidden figures swap ids among themselves, in an order
+drawn from the seed (which a player's view does not carry); a choice naming one (`activate:3`) names it by
+the swapped id."""
 
 from __future__ import annotations
 
@@ -19,24 +22,30 @@ from dedale.zombstone.skirmish.duel_session import HIDDEN_CARD, face_down, hide_
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Table
 
+# choices that name a figure by its id (`activate:3`), and the argument that words it
+_NAMING = {"activate": "figure", "charisma": "figure", "melee": "target", "shoot": "target", "aim": "target"}
+
 
 class Secrets:
-    """The AI side's secrets as they stand now, and the player's view of log entries and results."""
+    """The secrets kept from `player`'s side (from both, for a spectator: None) as they stand now, and that
+    side's view of log entries, events and results."""
 
-    def __init__(self, table: Table, player: str, seed: int) -> None:
+    def __init__(self, table: Table, player: str | None, seed: int) -> None:
         game = table.game
-        self.ai = next(side for side in SEATS if side != player)
-        self.seat = SEATS.index(self.ai)
+        self.others = [side for side in SEATS if side != player]
+        self.seats = [SEATS.index(side) for side in self.others]
         self.duel_shown = game.duel is not None and game.duel["folded"] is None  # a showdown shows both
-        masked = [f.id for f in game.figures if f.side == self.ai and f.hidden]
-        self.ids = dict(zip(sorted(masked, key=lambda i: _shuffled(seed, i)), masked, strict=True))
+        self.ids: dict[int, int] = {}
+        for side in self.others:
+            masked = [f.id for f in game.figures if f.side == side and f.hidden]
+            self.ids |= dict(zip(sorted(masked, key=lambda i: _shuffled(seed, i)), masked, strict=True))
         tokens = sorted(self.shown_id(f.id) for f in game.figures if f.hidden and f.state != "gone")
         self.labels = {i: word("skirmish.token", token=tokens.index(shown) + 1) if shown in tokens
                        else word("skirmish.token_gone") for i, shown in self.ids.items()}
         # the names the log has given the masked figures (one the log never named needs no masking)
         self.names = {_key(name): label for i, label in self.labels.items()
                       if (name := table.named(game.figure(i))) is not None}
-        self.draw_side = word(f"skirmish.side.{self.ai}")
+        self.draw_sides = [word(f"skirmish.side.{side}") for side in self.others]
 
     def shown_id(self, figure_id: int) -> int:
         return self.ids.get(figure_id, figure_id)
@@ -46,17 +55,37 @@ class Secrets:
         return self.labels.get(figure_id)
 
     def entry(self, entry: LogEntry) -> LogEntry | None:
-        """A log entry as the player may see it: None for the AI's bluff rolls."""
+        """A log entry as the player may see it: None for the other side's bluff rolls."""
         purpose, args = entry.get("for"), entry.get("args", {})
-        if is_bluff(entry, self.seat):
+        if any(is_bluff(entry, seat) for seat in self.seats):
             return None
         if purpose == "duel.hole" and not self.duel_shown:
-            entry = hide_hole_cards(entry, self.seat)
-        elif purpose == "skirmish.upkeep_draw" and args.get("side") == self.draw_side and "draw" in entry:
+            for seat in self.seats:
+                entry = hide_hole_cards(entry, seat)
+        elif purpose == "skirmish.upkeep_draw" and args.get("side") in self.draw_sides and "draw" in entry:
             entry = {**entry, "draw": HIDDEN_CARD}
         if any(_key(value) in self.names for value in args.values()):
             entry = {**entry, "args": {key: self.names.get(_key(value), value) for key, value in args.items()}}
+        if "choice" in entry and (named := self._named(entry["choice"])) is not None:
+            figure, argument = named  # a choice made for a hidden figure, worded when its side chose
+            entry = {**entry, "choice": self.choice(entry["choice"]),
+                     "args": {**entry.get("args", {}), argument: self.labels[figure]}}
         return entry
+
+    def event(self, event: dict[str, Any]) -> dict[str, Any]:
+        """An event as the player may see it: a choice naming a hidden figure names it by its swapped id."""
+        return {**event, "choice": self.choice(event["choice"])} if "choice" in event else event
+
+    def choice(self, choice_id: str) -> str:
+        named = self._named(choice_id)
+        return choice_id if named is None else f"{choice_id.partition(':')[0]}:{self.ids[named[0]]}"
+
+    def _named(self, choice_id: Any) -> tuple[int, str] | None:
+        """The hidden figure a choice names, and the argument that words it; None for any other choice."""
+        kind, _, rest = str(choice_id).partition(":")
+        if kind in _NAMING and rest.isdigit() and int(rest) in self.ids:
+            return int(rest), _NAMING[kind]
+        return None
 
     def result(self, result: dict[str, Any]) -> dict[str, Any]:
         """`result_json()` as the player may see it (a copy where anything changes)."""
@@ -66,10 +95,15 @@ class Secrets:
         for key in ("fire", "last_fire"):
             game[key] = [{**line, "from": self.shown_id(line["from"]), "to": self.shown_id(line["to"])}
                          for line in game[key]]
-        hand = game["sides"][self.ai]["hand"]
-        game["sides"] = {**game["sides"], self.ai: {**game["sides"][self.ai], "hand": [HIDDEN_CARD] * len(hand)}}
+        sides = dict(game["sides"])
+        for side in self.others:
+            sides[side] = {**sides[side], "hand": [HIDDEN_CARD] * len(sides[side]["hand"])}
+        game["sides"] = sides
         if game["duel"] is not None and not self.duel_shown:
-            game["duel"] = {**game["duel"], "hole": face_down(game["duel"]["hole"], self.seat)}
+            hole = game["duel"]["hole"]
+            for seat in self.seats:
+                hole = face_down(hole, seat)
+            game["duel"] = {**game["duel"], "hole": hole}
         known = {figure["profile"] for figure in figures}
         shown = {**result, "game": game, "profiles": {k: v for k, v in result["profiles"].items() if k in known}}
         waiting = result["waiting"]
@@ -80,7 +114,7 @@ class Secrets:
         return shown
 
     def _figure(self, figure: dict[str, Any]) -> dict[str, Any]:
-        """A figure as the player sees it; one of the AI's hidden ones as an anonymous token."""
+        """A figure as the player sees it; one of the other side's hidden ones as an anonymous token."""
         if figure["id"] not in self.ids:
             return figure
         return {**figure, "id": self.ids[figure["id"]], "profile": None, "ticked": 0, "wounded": False,

@@ -1,5 +1,5 @@
-"""A skirmish's parameters: the scenario, which side the player takes (or none: the AIs play each other),
-each AI's policy, reroll rounds, and a folder of the player's own data files."""
+"""A skirmish's parameters: the scenario, which side the player takes (or none: the AIs play each other;
+or two people play, `opponent`), each AI's policy, reroll rounds, and a folder of the player's own data files."""
 
 from __future__ import annotations
 
@@ -35,6 +35,11 @@ class SkirmishParams(Declared):
     data: str | None = param(None, web=False, en="A folder whose weapons/profiles/bands/scenarios.toml replace the "
                              "shipped ones.", fr="Un dossier dont les weapons/profiles/bands/scenarios.toml "
                              "remplacent ceux fournis.")
+    opponent: str = param("ai", choices=("ai", "human"), omit_default=True,
+                          en="Who plays the other side: the AI, or a second person (human: seat 0 plays the lawmen, "
+                          "seat 1 the zombies, whatever the side).",
+                          fr="Qui joue l'autre camp : l'IA (ai), ou une seconde personne (human : le siège 0 joue "
+                          "la loi, le siège 1 les zombies, quel que soit le camp).")
 
     def check(self) -> None:
         load_catalogue(self.data).scenario(self.scenario)  # a scenario that exists, in data that loads
@@ -43,6 +48,11 @@ class SkirmishParams(Declared):
         super().check_web()
         if self.side is None:  # a game between two AIs is a battle run: the command line's `simulate`
             raise DedaleError("error.one_of", param="side", value="-", accepted=", ".join(SIDES))
+
+    @property
+    def human(self) -> bool:
+        """Two people play: seat 0 the lawmen, seat 1 the zombies."""
+        return self.opponent == "human"
 
     def policy(self, side: str) -> str:
         return self.policy_lawmen if side == "lawmen" else self.policy_zombies

@@ -1,4 +1,5 @@
-"""A skirmish on the session protocol: the player makes one side's decisions, the AI the other's.
+"""A skirmish on the session protocol: the player makes one side's decisions, the AI the other's; or two
+people play, seat 0 the lawmen and seat 1 the zombies (`opponent` "human"), each seeing its own secrets.
 
 The rules run as a generator (`turn.play`) that suspends at each of the player's decisions and, in table
 mode, at each roll or card nobody has entered; the session keeps it and sends it the player's answers.
@@ -13,7 +14,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from dedale.core.rng import Request
-from dedale.core.session import ENTER, Choice, Event, Policies, Session
+from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies, Session
 from dedale.i18n import Word, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish.ai import AI, POLICIES
@@ -21,6 +22,7 @@ from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.hidden import Secrets
 from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import SkirmishParams
+from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Ask, Controller, Flow, Option, Table
 from dedale.zombstone.skirmish.turn import play
 
@@ -53,8 +55,8 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         catalogue = load_catalogue(params.data)
         scenario = catalogue.scenario(params.scenario)
         self.state.scenario = scenario.id
-        controllers: dict[str, Controller | None] = {side: None if side == params.side else AI(params.policy(side))
-                                                     for side in ("lawmen", "zombies")}
+        controllers: dict[str, Controller | None] = {
+            side: None if params.human or side == params.side else AI(params.policy(side)) for side in SEATS}
         self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds)
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
@@ -93,12 +95,18 @@ class SkirmishSession(Session[SkirmishParams, Game]):
     def apply(self, choice: Choice) -> None:
         self._resume(choice.id)
 
-    def step(self, choice: str | Choice) -> None:
+    def seat_to_act(self) -> int | None:
+        if self.params.human and isinstance(self.ask, Ask):
+            return SEATS.index(self.ask.side)
+        return super().seat_to_act()
+
+    def step(self, choice: str | Choice, seat: int | None = None) -> None:
         if self.pending is None:
-            super().step(choice)
+            super().step(choice, seat)
             return
+        seated = self._seated(seat)
         value = self.choice(choice.id if isinstance(choice, Choice) else choice).id.removeprefix(ENTER)
-        self._record({"enter": value}, ("enter", value))
+        self._record({"enter": value, **seated}, ("enter", value))
 
     def _perform(self, action: tuple[Any, ...]) -> None:
         if action[0] == "enter":
@@ -122,35 +130,55 @@ class SkirmishSession(Session[SkirmishParams, Game]):
             raise
 
     def log_entry(self, entry: Any) -> Any:
-        """In a duel scenario, the AI duellist's hole cards stay face down until the duel is over."""
+        """In a duel scenario, the AI duellist's hole cards stay face down until the duel is over (between
+        two people the document is the GM's: each seat's view hides the other's, `shown_log`)."""
         side = self.params.side
-        if side is None or self.state.duel is not None or entry.get("for") != "duel.hole":
+        if side is None or self.params.human or self.state.duel is not None or entry.get("for") != "duel.hole":
             return entry
         from dedale.zombstone.skirmish.duel_session import hide_hole_cards
-        from dedale.zombstone.skirmish.showdown import SEATS
 
         return hide_hole_cards(entry, 1 - SEATS.index(side))
 
-    # --- what the player may see ----------------------------------------------------------------------
+    # --- what a seat may see --------------------------------------------------------------------------
     def has_secrets(self) -> bool:
-        return self.params.side is not None  # the AI side's cards, its duellist's, its hidden tokens
+        # the other side's cards, its duellist's, its hidden tokens
+        return self.params.side is not None or self.params.human
 
-    def shown_log(self, entries: list[Any]) -> list[Any]:
-        secrets = self._secrets()
+    def shown_log(self, entries: list[Any], seat: int = 0) -> list[Any]:
+        secrets = self._secrets(self._side(seat))
         return [shown for entry in entries if (shown := secrets.entry(entry)) is not None]
 
-    def shown_result(self, result: dict[str, Any]) -> dict[str, Any]:
-        return self._secrets().result(result)
+    def shown_result(self, result: dict[str, Any], seat: int = 0) -> dict[str, Any]:
+        return self._secrets(self._side(seat)).result(result)
+
+    def player_json(self, seat: int = 0) -> dict[str, Any]:
+        """As every session's, and with the choices that name a hidden figure of the other side (the other
+        person's, between two) naming it by its token's id."""
+        document = super().player_json(seat)
+        if self.params.human and self.hides(seat):
+            secrets = self._secrets(self._side(seat))
+            document["events"] = [secrets.event(event) for event in document["events"]]
+        return document
 
     def token_name(self, figure: Figure) -> Word | None:
-        """What the player calls a figure of the AI's that hides from them (its token), or None."""
-        if figure.hidden and figure.side != self.params.side and self.hides():
-            return self._secrets().label(figure.id)
+        """What the side deciding now (the player's, against the AI) calls a figure of the other side that
+        hides from it (its token), or None."""
+        side = self.ask.side if self.params.human and isinstance(self.ask, Ask) else self.params.side
+        if figure.hidden and figure.side != side and self.hides():
+            return self._secrets(side).label(figure.id)
         return None
 
-    def _secrets(self) -> Secrets:
-        assert self.params.side is not None
-        return Secrets(self.table_top, self.params.side, self.seed)
+    def _side(self, seat: int) -> str | None:
+        """The side `seat` plays (seat 0 the player's side against the AI), None for a spectator."""
+        if seat == SPECTATOR:
+            return None
+        if self.params.human:
+            return SEATS[seat]
+        assert self.params.side is not None  # only asked while the session hides something
+        return self.params.side if seat == 0 else next(side for side in SEATS if side != self.params.side)
+
+    def _secrets(self, side: str | None) -> Secrets:
+        return Secrets(self.table_top, side, self.seed)
 
     # --- the result ------------------------------------------------------------------------------------
     def result_json(self) -> dict[str, Any]:
