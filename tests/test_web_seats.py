@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,14 @@ import pytest
 from starlette.testclient import TestClient
 from tests.webclient import page_token, web_client
 
+from dedale.core.cards import Card
+
 OTHER = {"X-Seat-Token": "not-a-seat-token"}
+
+
+def shows(text: str, words: str) -> bool:
+    """`words` stand in `text` on their own (a card's code or drawing), not inside a longer word or an id."""
+    return re.search(rf"(?<![\w/#]){re.escape(words)}(?!\w)", text) is not None
 
 
 @pytest.fixture
@@ -92,9 +100,10 @@ def test_two_browsers_play_a_duel_to_the_end_each_seeing_only_its_own_cards(clie
             break
         for s in (0, 1):  # neither page nor download holds the other's cards before the end
             assert hole_cards(views[s], 1 - s) == []
+            page = client.get(f"/play/{made['id']}", headers=seat(tokens[s])).text
             for other in hole_cards(views[1 - s], 1 - s):
-                assert other not in json.dumps(views[s])
-                assert other not in client.get(f"/play/{made['id']}", headers=seat(tokens[s])).text
+                assert not shows(json.dumps(views[s]), other)
+                assert not shows(page, other) and not shows(page, Card.parse(other).shown)
         to_act = state["to_act"]
         waiting = client.get(base, headers=seat(tokens[1 - to_act])).json()
         assert waiting["choices"] == []

@@ -24,7 +24,8 @@ def _card(x: float, y: float, card: Card | None) -> str:
                 f'stroke="#fbf8f1" stroke-width="3"/><rect x="{x + 7:g}" y="{y + 7:g}" width="{CARD_W - 14}" '
                 f'height="{CARD_H - 14}" rx="3" fill="url(#back)"/>')
     colour = RED if card.red else svg.INK
-    return (f'<g><rect x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" rx="6" fill="white" '
+    return (f'<g role="img" aria-label="{card.shown}"><rect x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" '
+            f'rx="6" fill="white" '
             f'stroke="#333" stroke-width="1"/>'
             + svg.text(x + 7, y + 20, card.rank, 17, weight="bold", fill=colour)
             + svg.text(x + CARD_W / 2, y + CARD_H / 2 + 16, SUIT_SYMBOLS[card.suit], 30, "middle", fill=colour)
@@ -51,10 +52,11 @@ def render_svg(document: dict[str, Any], lang: str = "en") -> str:
         x = WIDTH / 2 - 2.5 * (CARD_W + 10) + i * (CARD_W + 10) + 5
         body.append(_card(x, HEIGHT / 2 - CARD_H / 2 + 10, board[i]) if i < len(board)
                     else _slot(x, HEIGHT / 2 - CARD_H / 2 + 10))
-    seats = ((1, 66, t("render.duel.ai", lang)), (0, HEIGHT - 40 - CARD_H, t("render.duel.you", lang)))
+    me = _viewer(document)
+    seats = ((1 - me, 66, _who(1 - me, document, lang)), (me, HEIGHT - 40 - CARD_H, _who(me, document, lang)))
     for seat, y, who in seats:
         for i, card in enumerate(hole[seat]):
-            body.append(_card(WIDTH / 2 - CARD_W - 5 + i * (CARD_W + 10), y, card if seat == 0 or shown else None))
+            body.append(_card(WIDTH / 2 - CARD_W - 5 + i * (CARD_W + 10), y, card if seat == me or shown else None))
         label = t("render.duel.stack", lang, who=who, stack=duel["stacks"][seat], bet=duel["bets"][seat])
         body.append(svg.text(WIDTH / 2 + CARD_W + 30, y + 30, label, 14, weight="bold", fill="white"))
         if shown and duel["hands"]:
@@ -65,23 +67,24 @@ def render_svg(document: dict[str, Any], lang: str = "en") -> str:
     body.append(svg.text(WIDTH / 2, HEIGHT / 2 - CARD_H / 2 - 2, t("render.duel.pot", lang, pot=_pot(duel)), 15,
                          "middle", "bold", "white"))
     if duel["over"]:
-        body.append(_banner(duel, lang))
+        body.append(_banner(document, lang))
     defs = svg.hatch("back", "#fbf8f1", 5, 1.2)
     return svg.document(WIDTH, HEIGHT, body, t("render.duel.title", lang), defs)
 
 
-def _banner(duel: dict[str, Any], lang: str) -> str:
+def _banner(document: dict[str, Any], lang: str) -> str:
     return (f'<rect x="{WIDTH / 2 - 230:g}" y="{HEIGHT / 2 + 58:g}" width="460" height="30" rx="8" fill="#fbf8f1" '
             f'stroke="{svg.ACCENT}" stroke-width="2"/>'
-            + svg.text(WIDTH / 2, HEIGHT / 2 + 78, _outcome(duel, lang), 14, "middle", "bold"))
+            + svg.text(WIDTH / 2, HEIGHT / 2 + 78, _outcome(document, lang), 14, "middle", "bold"))
 
 
-def _outcome(duel: dict[str, Any], lang: str) -> str:
+def _outcome(document: dict[str, Any], lang: str) -> str:
+    duel = document["duel"]
     if duel["folded"] is not None:
-        return t("render.duel.folded", lang, who=_who(duel["folded"], lang))
+        return t("render.duel.folded", lang, who=_who(duel["folded"], document, lang))
     if duel["winner"] is None:
         return t("render.duel.split", lang)
-    return t("render.duel.won", lang, who=_who(duel["winner"], lang), pot=sum(duel["payout"]))
+    return t("render.duel.won", lang, who=_who(duel["winner"], document, lang), pot=sum(duel["payout"]))
 
 
 def _pot(duel: dict[str, Any]) -> int:
@@ -95,13 +98,25 @@ def _seed(document: dict[str, Any]) -> Any:
     return "-" if seed is None else seed
 
 
-def _who(seat: int, lang: str) -> str:
-    return t("render.duel.you" if seat == 0 else "render.duel.ai", lang)
+def _viewer(document: dict[str, Any]) -> int:
+    """Whose side of the table the picture is drawn from: `player`, the seat the document was shown to."""
+    return 1 if document.get("player") == 1 else 0
+
+
+def _who(seat: int, document: dict[str, Any], lang: str) -> str:
+    if seat == _viewer(document):
+        return t("render.duel.you", lang)
+    if "names" in document:  # the duellists of a skirmish: their sides
+        return str(document["names"][seat])
+    human = (document.get("params") or {}).get("opponent") == "human"
+    return t("render.duel.other", lang, seat=seat + 1) if human else t("render.duel.ai", lang)
 
 
 def render_text(document: dict[str, Any], lang: str = "en") -> str:
     duel = document["duel"]
     shown = duel["over"] and duel["folded"] is None
+    me = _viewer(document)
+    other = 1 - me
 
     def cards(codes: list[str], hidden: bool = False) -> str:
         return " ".join("[??]" if hidden or c == HIDDEN_CARD else f"[{Card.parse(c).shown}]" for c in codes)
@@ -110,11 +125,11 @@ def render_text(document: dict[str, Any], lang: str = "en") -> str:
              t("render.duel.summary", lang, seed=_seed(document),
                street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel)),
              "",
-             f"  {t('render.duel.ai', lang)}: {cards(duel['hole'][1], not shown)}   "
-             + t("render.duel.stack_short", lang, stack=duel["stacks"][1], bet=duel["bets"][1]),
+             f"  {_who(other, document, lang)}: {cards(duel['hole'][other], not shown)}   "
+             + t("render.duel.stack_short", lang, stack=duel["stacks"][other], bet=duel["bets"][other]),
              f"  {t('render.duel.board', lang)}: {cards(duel['board']) or '-'}",
-             f"  {t('render.duel.you', lang)}: {cards(duel['hole'][0])}   "
-             + t("render.duel.stack_short", lang, stack=duel["stacks"][0], bet=duel["bets"][0])]
+             f"  {_who(me, document, lang)}: {cards(duel['hole'][me])}   "
+             + t("render.duel.stack_short", lang, stack=duel["stacks"][me], bet=duel["bets"][me])]
     if duel["over"]:
-        lines += ["", _outcome(duel, lang)]
+        lines += ["", _outcome(document, lang)]
     return "\n".join(lines) + "\n"

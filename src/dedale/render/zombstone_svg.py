@@ -49,7 +49,10 @@ CHOICE_ORDER = ("shoot", "melee", "aim")  # rings around one figure, inside out;
 
 def render_svg(view: GameView, links: dict[str, dict[str, Any]] | None = None, lang: str = "en") -> str:
     """The battlefield; `links` maps choice ids to what they point at (`to`: [x, y] for a destination, or
-    `figure`: a figure id) and their words (`label`), drawn as clickable marks (solo play in a browser)."""
+    `figure`: a figure id) and their words (`label`), drawn as clickable marks (solo play in a browser). While
+    the duel opening High Noon is played, its table instead."""
+    if view.waiting and view.waiting["kind"] == "bet" and "duel" in view.waiting["about"]:
+        return _duel_table(view.waiting["about"]["duel"], lang)
     width, height = view.battlefield.width * PX, view.battlefield.height * PX
     ox, oy = MARGIN + RULER, MARGIN + HEADER + RULER
     title = t("render.zombstone.title", lang, scenario=view.scenario)
@@ -546,3 +549,13 @@ def _patterns() -> str:
     return (svg.hatch("heavy", BUILDING, 5, 0.9, 45) + svg.hatch("heavy-cross", BUILDING, 5, 0.9, -45)
             + svg.hatch("light", ROOF, 4.5, 1.1, 45)
             + svg.dots("difficult", ROOF, 4, 0.7))
+
+
+def _duel_table(duel: dict[str, Any], lang: str) -> str:
+    """The duel's felt, seen from the side whose hole cards the view shows (the lawmen's when both are)."""
+    from dedale.render.duel_svg import render_svg as felt
+
+    hole = duel["hole"]
+    me = 1 if "??" in hole[0] and "??" not in hole[1] else 0
+    names = [side_name(side, lang, capital=True) for side in SIDES]
+    return felt({"duel": duel, "seed": None, "player": me, "names": names}, lang)

@@ -92,17 +92,18 @@ def _seated(session: Session, session_id: str, lang: str, seat: int) -> dict[str
     """What one seat of a two-sided game (or a spectator) is shown: the game as the rules let it see it,
     its choices when it is its turn, the log it may read."""
     found = system(session.system)
-    document = session.player_json(seat)
+    document = {**session.player_json(seat), "player": max(seat, 0)}  # the table seen from this seat
     svg = found.export(document, ".svg", {}, lang).decode("utf-8")
     mine = not session.is_over and session.seat_to_act() == seat
     if not mine:
         waiting = None if session.is_over or seat == SPECTATOR else t("web.waiting", lang)
         log = [describe(entry, lang) for entry in reversed(document["log"][-LOG_LINES:])]
         return {**_shown(session, session_id, lang, svg, waiting=waiting), "log": log, "watching": False,
-                "seat": seat}
+                "seat": seat, "shared": True}
     listed = choices(session)
     question = session.question()
     return {**_shown(session, session_id, lang, svg), "choices": listed, "watching": False, "seat": seat,
+            "shared": True,
             "faces": [face(session, c, lang) for c in listed], "prompt": prompt(session, lang),
             "question": None if question is None else say(question, lang), "pending": session.pending,
             "log": [describe(entry, lang) for entry in reversed(document["log"][-LOG_LINES:])]}

@@ -24,7 +24,11 @@ document.addEventListener("submit", function (event) {
 // A game played through links: when the other player (or anyone) changes it, fetch the panel again.
 const live = document.querySelector("[data-live]");
 if (live && window.EventSource && window.htmx) {
-  new EventSource(live.dataset.live).addEventListener("change", function () {
-    htmx.ajax("GET", live.dataset.panel, {target: "#play", swap: "outerHTML"});
+  new EventSource(live.dataset.live).addEventListener("change", function (event) {
+    // A page that made the change already shows it (its own answer): only the others fetch it.
+    const panel = document.getElementById("play");
+    if (!panel || panel.dataset.steps !== event.data) {
+      htmx.ajax("GET", live.dataset.panel, {target: "#play", swap: "outerHTML"});
+    }
   });
 }

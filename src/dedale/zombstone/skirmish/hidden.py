@@ -108,8 +108,13 @@ class Secrets:
         shown = {**result, "game": game, "profiles": {k: v for k, v in result["profiles"].items() if k in known}}
         waiting = result["waiting"]
         if waiting is not None:
-            about = {key: self.shown_id(value) if key in ("figure", "shooter") else value
-                     for key, value in waiting["about"].items()}
+            about: dict[str, Any] = {key: self.shown_id(value) if key in ("figure", "shooter") else value
+                                     for key, value in waiting["about"].items()}
+            if "duel" in about:  # the duel in play: the other's hole cards face down
+                duel: dict[str, Any] = about["duel"]
+                for seat in self.seats:
+                    duel = {**duel, "hole": face_down(duel["hole"], seat)}
+                about["duel"] = duel
             shown["waiting"] = {**waiting, "about": about}
         return shown
 

@@ -230,12 +230,17 @@ def _profile_json(session: SkirmishSession, profile_id: str) -> dict[str, Any]:
             "melee": profile.melee, "skills": list(profile.skills), "cost": profile.cost}
 
 
+DUEL_TABLE = ("pot", "board", "stacks", "bets", "hole", "street", "to_act", "over", "folded", "winner", "payout",
+              "hands")
+
+
 def _plain(about: dict[str, Any]) -> dict[str, Any]:
-    """What an ask is about, as JSON (a duel in progress is shown by its public part)."""
+    """What an ask is about, as JSON (a duel in progress as its table: what a player's view shows of it, the
+    other's hole cards face down, `hidden.py` says)."""
     found: dict[str, Any] = {}
     for key, value in about.items():
         if key == "duel":
-            found[key] = {"pot": value.pot, "board": [c.code for c in value.board], "stacks": value.stacks}
+            found[key] = {k: v for k, v in value.to_json().items() if k in DUEL_TABLE}
         elif isinstance(value, tuple):
             found[key] = list(value)
         else:

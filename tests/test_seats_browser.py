@@ -1,0 +1,215 @@
+"""Two people at one game, in a real browser (Debian's Chromium, Playwright, a `dedale serve` process): two
+browser contexts play a poker duel and a short skirmish against each other to the end through a seat
+link, each page updated live when the other plays and never holding the other's hidden cards before the
+rules show them; two players on one screen pass the device; a spectator follows a co-op crawl live."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from dedale.core.cards import Card
+from test_web_browser import CHROMIUM, CHROMIUM_ARGS, open_page
+from webserver import Server
+
+pytestmark = pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="no Chromium to drive")
+MAX_CLICKS = 600
+HURRY = ("end", "pass", "none", "no")  # choices that move a skirmish on
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with Server(tmp_path_factory.mktemp("seats") / "dedale.db") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def problems_of(page: Page) -> list[str]:
+    """What the browser reported, less the missing favicon (a known 404) and answers the test asked for."""
+    return [p for p in page.problems if "status of 4" not in p]  # type: ignore[attr-defined]
+
+
+def start_linked(page: Page, system: str, values: dict[str, str], chosen: dict[str, str] | None = None) -> Page:
+    page.goto(f"/new/{system}")
+    for name, value in values.items():
+        page.fill(f"input[name={name}]", value)
+    for name, value in (chosen or {}).items():
+        page.select_option(f"select[name={name}]", value)
+    page.select_option("select[name=seating]", "linked")
+    page.click("button.primary")
+    page.wait_for_url(re.compile(r"/play/[^/?]+$"))
+    return page
+
+
+def invite(page: Page, browser: Browser, server: Server, role: str) -> Page:
+    """The link the first page makes for `role`, opened in a second browser context."""
+    page.click(f"form:has(input[value={role}]) button")
+    page.wait_for_url(re.compile(r"link="))
+    link = page.input_value(".share input")
+    other = open_page(browser, server.url)
+    other.goto(link)
+    other.wait_for_url(re.compile(r"/play/[^/?]+$"))
+    return other
+
+
+def status(page: Page) -> str:
+    return page.locator(".status").inner_text()
+
+
+def hole_cards_of(page: Page, session_id: str) -> list[str]:
+    """This page's own hole cards, as its seat's download gives them."""
+    document = page.request.get(f"/play/{session_id}/export.json").json()
+    return [code for code in document["duel"]["hole"][0 if "player 1" in status(page) else 1] if code != "??"]
+
+
+def duel_cards(page: Page, where: str = "html") -> list[str]:
+    """The cards written on the page (or in its part `where`), as codes (KD) or as drawn (K♦), each standing
+    on its own."""
+    html = "".join(page.locator(where).evaluate_all("nodes => nodes.map(n => n.outerHTML)"))
+    return [code for code in CODES
+            if any(re.search(rf"(?<![\w#]){re.escape(word)}(?!\w)", html) for word in (code, Card.parse(code).shown))]
+
+
+CODES = [f"{rank}{suit}" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+         for suit in "HDSC"]
+
+
+def play_against(first: Page, second: Page, rng: random.Random, check: Any = None) -> list[float]:
+    """The two pages play until the game ends: the one with choices clicks one, the other must show the move
+    without being reloaded. The delays of those live updates, in seconds."""
+    delays = []
+    for _ in range(MAX_CLICKS):
+        if check is not None:
+            check()
+        mine = [p for p in (first, second) if p.locator("#choices button").count()]
+        if not mine:
+            if "Finished" in status(first):
+                return delays
+            first.wait_for_timeout(100)
+            continue
+        me = mine[0]
+        other = second if me is first else first
+        before = status(other)
+        buttons = me.locator("#choices button")
+        values = [buttons.nth(i).get_attribute("value") or "" for i in range(buttons.count())]
+        ending = [i for i, value in enumerate(values) if value.startswith(HURRY)]
+        # mostly what moves the game on (ending an activation, passing), so that a game ends in a few hundred
+        picked = ending[0] if ending and rng.random() < 0.8 else rng.randrange(len(values))
+        buttons.nth(picked).click()
+        clicked = time.monotonic()
+        try:
+            other.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before,
+                                    timeout=5000)
+        except Exception as error:
+            raise AssertionError(f"no live update: {before!r} still; the player's page: {status(me)!r}, "
+                                 f"{me.locator('#choices button').count()} choices") from error
+        delays.append(time.monotonic() - clicked)
+    raise AssertionError("the game never ended")
+
+
+def test_two_browsers_play_a_duel_to_the_end(browser: Browser, server: Server) -> None:
+    first = start_linked(open_page(browser, server.url), "zombstone-duel", {"seed": "11"})
+    session_id = first.url.rsplit("/", 1)[1]
+    second = invite(first, browser, server, "seat1")
+    assert "you are player 1" in status(first) and "you are player 2" in status(second)
+    own = {id(first): hole_cards_of(first, session_id), id(second): hole_cards_of(second, session_id)}
+    assert len(own[id(first)]) == len(own[id(second)]) == 2
+
+    def neither_sees_the_others() -> None:
+        if "Finished" in status(first):
+            return
+        for page, other in ((first, second), (second, first)):
+            assert not set(own[id(other)]) & set(duel_cards(page)), "a page shows the other's hole cards"
+
+    delays = play_against(first, second, random.Random(11), neither_sees_the_others)
+    assert max(delays) < 1.0, delays  # within a second here; about 0.1 s on this loopback
+    for page in (first, second):
+        assert not problems_of(page)
+    # a browser without the link sees nothing of the game
+    stranger = open_page(browser, server.url)
+    assert stranger.goto(f"/play/{session_id}").status == 403  # type: ignore[union-attr]
+
+
+def test_two_browsers_play_a_short_skirmish_to_the_end(browser: Browser, server: Server) -> None:
+    # High Noon: the poker duel at its opening is played by the two people too
+    first = start_linked(open_page(browser, server.url), "zombstone", {"seed": "3"}, {"scenario": "high_noon"})
+    session_id = first.url.rsplit("/", 1)[1]
+    second = invite(first, browser, server, "seat1")
+    duelled = []
+
+    def the_duel_hides_each_hand_from_the_other() -> None:
+        views = [page.request.get(f"/play/{session_id}/export.json").json() for page in (first, second)]
+        duel = [(view.get("waiting") or {}).get("about", {}).get("duel") for view in views]
+        if duel[0] is None:
+            return
+        duelled.append(True)
+        for seat, page in ((0, first), (1, second)):
+            own = [code for code in duel[seat]["hole"][seat] if code != "??"]
+            other = second if page is first else first
+            # the duel's table and its log lines (inspiration cards, another deck, may show the same cards)
+            shown = set(duel_cards(other, "#board")) | set(duel_cards(other, ".log li:has-text('hole card')"))
+            assert len(own) == 2 and not set(own) & shown, "a page shows the other's cards"
+            assert set(own) <= set(duel_cards(page, "#board"))  # its own, on its own table
+
+    delays = play_against(first, second, random.Random(3), the_duel_hides_each_hand_from_the_other)
+    assert duelled  # the duel was played on its table, by the two
+    assert delays and "Finished" in status(second)
+    no_problems_but_favicon(first, second)
+
+
+def no_problems_but_favicon(*pages: Page) -> None:
+    for page in pages:
+        assert not problems_of(page), problems_of(page)
+
+
+def test_two_players_on_one_screen_pass_the_device(browser: Browser, server: Server) -> None:
+    page = open_page(browser, server.url)
+    page.goto("/new/zombstone-duel")
+    page.fill("input[name=seed]", "12")
+    page.select_option("select[name=seating]", "hot-seat")
+    page.click("button.primary")
+    page.wait_for_url(re.compile(r"/play/"))
+    for _ in range(MAX_CLICKS):
+        if "Finished" in page.content():
+            break
+        ready = page.locator(".pass a.button")
+        assert ready.count() == 1, "between turns, the pass-the-device screen"
+        assert page.locator("#board").count() == 0 and not duel_cards(page)  # nothing of either hand
+        ready.click()
+        page.wait_for_selector("#choices button")
+        page.locator("#choices button").first.click()
+        page.wait_for_load_state()
+        page.wait_for_timeout(150)
+    assert "Finished" in page.content()
+    no_problems_but_favicon(page)
+
+
+def test_a_spectator_follows_a_co_op_crawl_live(browser: Browser, server: Server) -> None:
+    player = open_page(browser, server.url)
+    player.goto("/new/crawler")
+    player.fill("input[name=seed]", "4")
+    player.click("button.primary")
+    player.wait_for_url(re.compile(r"/play/[^/?]+$"))
+    spectator = invite(player, browser, server, "spectator")
+    helper = invite(player, browser, server, "player")
+    assert spectator.locator("#choices button").count() == 0 and "watching" in status(spectator)
+    for page in (player, helper):  # either player may choose; the spectator sees each move without reloading
+        before = status(spectator)
+        page.goto(page.url.split("?")[0])
+        page.locator("#choices button").first.click()
+        spectator.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before,
+                                    timeout=5000)
+    no_problems_but_favicon(player, spectator, helper)
