@@ -8,33 +8,18 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from dedale.core.cards import Card
-from test_web_browser import CHROMIUM, CHROMIUM_ARGS, open_page
+from test_web_browser import CHROMIUM, open_page
 from webserver import Server
 
 pytestmark = pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="no Chromium to drive")
 MAX_CLICKS = 600
 HURRY = ("end", "pass", "none", "no")  # choices that move a skirmish on
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(tmp_path_factory.mktemp("seats") / "dedale.db") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def problems_of(page: Page) -> list[str]:

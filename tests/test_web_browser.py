@@ -17,14 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, Playwright, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
+from conftest import CHROMIUM
 from webserver import Server, api
 
-CHROMIUM = "/usr/bin/chromium"
-# Never `playwright install`: the system's Chromium, without what would reach the network or need a GPU.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 LAPTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 MAX_CLICKS = 200  # every session here ends in far fewer; a cap so that a bug fails instead of hanging
@@ -32,27 +29,7 @@ MAX_CLICKS = 200  # every session here ends in far fewer; a cap so that a bug fa
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
 
 
-# --- fixtures --------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(tmp_path_factory.mktemp("web") / "dedale.db") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as driver:
-        yield driver
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    # One browser for the module (starting Chromium is the slow part); each test gets its own context.
-    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield chromium
-    chromium.close()
-
-
+# --- fixtures (the server and the browser: conftest.py) ------------------------------------------------------
 def open_page(browser: Browser, base_url: str, viewport: ViewportSize = LAPTOP) -> Page:
     """A fresh context (no cookies: the language is English) and its page, keeping what the browser
     reports in `page.problems`: errors in the console (a Content-Security-Policy violation is one) and
