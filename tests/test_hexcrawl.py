@@ -315,3 +315,14 @@ def test_cli_play_with_direction_keys(cli, tmp_path: Path) -> None:  # type: ign
     assert code == 0 and "'ne' is not a choice" in out and "'up' is not a choice" in out
     document = json.loads(save.read_text())
     assert [e["choice"] for e in document["events"]] == ["move:N", "move:NE"]
+
+
+@pytest.mark.parametrize("radius", [501, 1000])
+def test_communities_are_placed_on_the_largest_maps(radius: int) -> None:
+    """Placing a community rolls a column and a row die of 2R - 1 sides: past radius 500, more sides than a
+    dice expression a user types may have; the rules' own dice still roll (they used to be refused)."""
+    session = HexcrawlSession(HexParams(radius=radius), 7)
+    assert session.state.communities
+    for community in session.state.communities:
+        assert distance((community["q"], community["r"]), (0, 0)) < radius  # off the rim
+    assert any(entry.get("roll") == f"1d{2 * radius - 1}" for entry in session.log if isinstance(entry, dict))

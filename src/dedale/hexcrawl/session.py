@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, ClassVar
 
+from dedale.core.dice import DiceExpr
 from dedale.core.session import Choice, Policies, Session, State
 from dedale.core.tables import Table
 from dedale.hexcrawl.hexes import (
@@ -111,8 +112,9 @@ class HexcrawlSession(Session[HexParams, HexState]):
         free = hex_count(inner) > sum(1 for h in taken if distance(h, (0, 0)) <= inner)
         sides = 2 * inner + 1
         while True:
-            q = self.roller.roll(f"1d{sides}", purpose, axis="q").total - inner - 1
-            r = self.roller.roll(f"1d{sides}", purpose, axis="r").total - inner - 1
+            # the rules' own dice, beyond the 1000 sides a user's dice expression may have (radius 501 and up)
+            q = self.roller.roll(DiceExpr(1, sides), purpose, axis="q").total - inner - 1
+            r = self.roller.roll(DiceExpr(1, sides), purpose, axis="r").total - inner - 1
             h = (q, r)
             if abs(q + r) <= inner and (h not in taken or not free):
                 taken.add(h)
