@@ -83,7 +83,6 @@ def _crawler() -> System:
     from dedale.render.crawler_svg import Highlight, render_svg
     from dedale.render.crawler_text import render_text
     from dedale.render.png import svg_to_png
-    from dedale.render.vtt import crawler_map
 
     def picture(session: Any, listed: list[Choice], lang: str) -> str:
         highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label(lang))
@@ -95,7 +94,7 @@ def _crawler() -> System:
         ".png": lambda d, _, lang: svg_to_png(render_svg(d, lang=lang)),
         ".txt": lambda d, _, lang: render_text(d, lang=lang).encode("utf-8"),
         ".pdf": _crawler_pdf,
-        **_tabletops(crawler_map),
+        **_tabletops("crawler_map"),
     }, lambda d, lang: render_text(d, lang=lang), picture, lambda s, lang: render_text(s.dungeon(), s.focus(), lang),
         load_tables, cli="dedale.cli.crawler", discovered=discovered)
 
@@ -106,15 +105,21 @@ def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
     return board_pdf(dungeon, lang)
 
 
-def _tabletops(plan: Callable[[Any, str], Any]) -> dict[str, Callable[[Any, dict[str, Any], str], bytes]]:
-    """Universal VTT (both its extensions) and a Foundry scene, from a floor plan (`plan(model, lang)`: the plan,
-    its box, its title; render/vtt.py)."""
-    from dedale.render.vtt import foundry_scene, universal_vtt
+def _tabletops(plan: str) -> dict[str, Callable[[Any, dict[str, Any], str], bytes]]:
+    """Universal VTT (both its extensions) and a Foundry scene, from a floor plan (render/vtt.py's `plan`:
+    model, lang -> the plan, its box, its title), its module loaded only when a tabletop file is asked for."""
 
     def uvtt(model: Any, _: dict[str, Any], lang: str) -> bytes:
-        return universal_vtt(*plan(model, lang))
+        from dedale.render import vtt
 
-    return {".dd2vtt": uvtt, ".uvtt": uvtt, ".foundry.json": lambda model, _, lang: foundry_scene(*plan(model, lang))}
+        return vtt.universal_vtt(*getattr(vtt, plan)(model, lang))
+
+    def scene(model: Any, _: dict[str, Any], lang: str) -> bytes:
+        from dedale.render import vtt
+
+        return vtt.foundry_scene(*getattr(vtt, plan)(model, lang))
+
+    return {".dd2vtt": uvtt, ".uvtt": uvtt, ".foundry.json": scene}
 
 
 def _paper() -> System:
@@ -125,14 +130,13 @@ def _paper() -> System:
     from dedale.render.paper_svg import render_svg
     from dedale.render.paper_text import render_text
     from dedale.render.png import svg_to_png
-    from dedale.render.vtt import paper_map
 
     return System("paper", PaperParams, PaperSession, PaperMap.from_json, {
         ".svg": lambda m, o, lang: render_svg(m, bool(o.get("cards")), lang).encode("utf-8"),
         ".png": lambda m, o, lang: svg_to_png(render_svg(m, bool(o.get("cards")), lang)),
         ".txt": lambda m, _, lang: render_text(m, lang).encode("utf-8"),
         ".pdf": lambda m, o, lang: _pdf(render_svg(m, bool(o.get("cards")), lang)),
-        **_tabletops(paper_map),
+        **_tabletops("paper_map"),
     }, render_text, lambda s, _, lang: render_svg(s.paper_map(), lang=lang),
         lambda s, lang: render_text(s.paper_map(), lang), load_tables,
         drawing=(("cards", "Draw the card that made each feature."),), discovered=discovered)
@@ -145,16 +149,21 @@ def _hexcrawl() -> System:
     from dedale.hexcrawl.tables import load_tables
     from dedale.render.hex_svg import render_svg
     from dedale.render.hex_text import render_text
-    from dedale.render.vtt import hex_scene
 
     def picture(session: Any, listed: list[Choice], lang: str) -> str:
         links = {tuple(c.data["hex"]): (c.id, c.label(lang)) for c in listed if c.data.get("kind") == "move"}
         return render_svg(session.hex_map(), links, lang)
 
-    formats = _pictures(render_svg, render_text) | {".foundry.json": lambda m, _, lang: hex_scene(m, lang)}
+    formats = _pictures(render_svg, render_text) | {".foundry.json": _hex_scene}
     return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, formats, render_text, picture,
                   lambda s, lang: render_text(s.hex_map(), lang), load_tables, hint="web.click_hex",
                   discovered=discovered)
+
+
+def _hex_scene(hex_map: Any, _: dict[str, Any], lang: str) -> bytes:
+    from dedale.render.vtt import hex_scene  # only when a scene is asked for
+
+    return hex_scene(hex_map, lang)
 
 
 def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict[
