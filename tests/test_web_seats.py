@@ -43,6 +43,7 @@ def hole_cards(document: dict[str, Any], of: int) -> list[str]:
 def test_a_co_op_crawl_shared_by_links(client: TestClient) -> None:
     made = client.post("/api/sessions", json={"system": "crawler", "seed": 4}).json()
     base = f"/api/sessions/{made['id']}"
+    assert client.post(f"{base}/links", json={"role": "seat1"}).status_code == 400  # a crawl has one side
     watcher = client.post(f"{base}/links", json={"role": "spectator"}).json()
     player = client.post(f"{base}/links", json={"role": "player"}).json()
     assert len(watcher["token"]) >= 22 and watcher["url"] == f"/join/{made['id']}/{watcher['token']}"

@@ -180,6 +180,10 @@ class Session(ABC, Generic[P, S]):
         """What the current choice is about (a message), when the choices alone do not say it."""
         return None
 
+    def two_people(self) -> bool:
+        """Whether two people play this game against each other, one a seat (seats 0 and 1)."""
+        return False
+
     def seat_to_act(self) -> int | None:
         """The seat whose choice it is now (0 or 1), None once the session is over. A game with one player
         is seat 0's; so is a result to enter at the table (table mode)."""

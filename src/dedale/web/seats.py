@@ -52,6 +52,8 @@ def share(request: Request, sessions: Sessions, session_id: str, role: str, resp
     record = sessions.store.record(session_id)
     if record.seating == "hot-seat":
         raise DedaleError("error.hot_seat_share")
+    if role == "seat1" and not sessions.get(session_id).two_people():
+        raise DedaleError("error.seat1_solo")
     if record.seating == "linked":
         if may_play(request, sessions, session_id) != 0:
             raise DedaleError("error.share_seat")
@@ -62,5 +64,7 @@ def share(request: Request, sessions: Sessions, session_id: str, role: str, resp
 
 
 def remember(response: Response, session_id: str, token: str) -> None:
-    """Keep a seat's token in this browser, for this session's pages only."""
-    response.set_cookie(cookie_name(session_id), token, max_age=30 * 24 * 3600, httponly=True, samesite="strict")
+    """Keep a seat's token in this browser, for this session's pages only. Lax, not strict: a link opened from
+    a chat on another site is a navigation from that site, and a strict cookie would not follow its redirect
+    to the game (a change still needs this site's form token and origin, `csrf.py` and `guard.py`)."""
+    response.set_cookie(cookie_name(session_id), token, max_age=30 * 24 * 3600, httponly=True, samesite="lax")

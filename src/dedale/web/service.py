@@ -6,7 +6,6 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
-from dedale.core.params import fields_of
 from dedale.core.rng import check_seed, new_seed
 from dedale.core.session import Session
 from dedale.core.store import Record, Sessions
@@ -64,8 +63,7 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
         raise DedaleError("error.system", value=system_name, accepted=", ".join(names()))
     if seating not in SEATINGS:
         raise DedaleError("error.one_of", param="seating", value=seating, accepted=", ".join(SEATINGS))
-    two_sided = "opponent" in {field.name for field in fields_of(system(system_name).params)}
-    if seating != "solo" and two_sided:
+    if seating != "solo" and forms.two_sided(system_name):
         values = {**values, "opponent": "human"}
     elif seating == "hot-seat":
         raise DedaleError("error.seat1_solo")
@@ -83,8 +81,7 @@ def roles(session: Session, seating: str, seat: int | None) -> list[str]:
     two people play it, and never on one screen."""
     if seating == "hot-seat" or seat not in (None, 0):
         return []
-    two_people = getattr(session.params, "opponent", "ai") == "human"
-    return ["seat1", "spectator"] if two_people else ["player", "spectator"]
+    return ["seat1", "spectator"] if session.two_people() else ["player", "spectator"]
 
 
 def check_owner(request: Any, sessions: Sessions, session_id: str) -> None:
@@ -141,7 +138,7 @@ def autopilot(sessions: Sessions, session_id: str, to_end: bool, seat: int | Non
 def _shared_alike(session: Session, seat: int | None) -> None:
     """In a game two people play through links, neither undoes nor hands over the other's turns: the
     autopilot and undo are for games whose players share one side."""
-    if seat is not None and getattr(session.params, "opponent", "ai") == "human":
+    if seat is not None and session.two_people():
         raise DedaleError("error.two_sided")
 
 

@@ -55,7 +55,7 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
     """Everything the play page's panel needs, for whoever looks: this screen's player (seat None), a seat or
     a spectator of a game played through links, the seat to act on a shared screen (once it says it is
     there: `ready`), or the players' view of what the party has discovered."""
-    two_sided = getattr(session.params, "opponent", "ai") == "human"
+    two_sided = session.two_people()
     if seating == "hot-seat" and two_sided:
         to_act = session.seat_to_act()
         if to_act is not None and ready != to_act:

@@ -97,6 +97,9 @@ class DuelSession(BaseSession[DuelParams, DuelState]):
         return [Choice(a.id, a.message, {"kind": "bet", "amount": a.amount, "cost": a.cost})
                 for a in poker.actions(self.state.duel)]
 
+    def two_people(self) -> bool:
+        return self.params.human
+
     def seat_to_act(self) -> int | None:
         duel = self.state.duel
         if self.params.human and self.pending is None and duel is not None and not duel.over:

@@ -95,6 +95,9 @@ class SkirmishSession(Session[SkirmishParams, Game]):
     def apply(self, choice: Choice) -> None:
         self._resume(choice.id)
 
+    def two_people(self) -> bool:
+        return self.params.human
+
     def seat_to_act(self) -> int | None:
         if self.params.human and isinstance(self.ask, Ask):
             return SEATS.index(self.ask.side)
