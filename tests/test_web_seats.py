@@ -126,3 +126,12 @@ def test_two_players_on_one_screen_pass_the_device(client: TestClient) -> None:
     assert "Pass the device" in between and "<svg" not in between.split('id="play"')[1]
     assert all(card not in between for card in hole_cards(document, 0))
     assert to_act == 0 and "you are player 1" in mine and "Pass the device" not in mine
+
+
+def test_the_pages_following_games_live_are_bounded(client: TestClient) -> None:
+    from dedale.web.service import MAX_WATCHERS
+
+    made = client.post("/api/sessions", json={"system": "crawler", "seed": 4}).json()
+    client.app.state.watchers = MAX_WATCHERS  # type: ignore[attr-defined]
+    refused = client.get(f"/play/{made['id']}/live")
+    assert refused.status_code == 503 and "too many" in refused.text

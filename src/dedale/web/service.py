@@ -234,11 +234,12 @@ async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
     state = request.app.state
     if getattr(state, "watchers", 0) >= MAX_WATCHERS:
         raise DedaleError("error.too_many_watchers")
-    state.watchers = getattr(state, "watchers", 0) + 1
     seen = sessions.store.version(session_id)
 
     async def changes() -> Any:
         nonlocal seen
+        # counted while the stream runs: a response never sent (the client gone first) holds no place
+        state.watchers = getattr(state, "watchers", 0) + 1
         try:
             yield "retry: 1000\n\n"
             for tick in range(LIVE_SECONDS * 10):
