@@ -21,11 +21,10 @@ def picture(session: Session, listed: list[Choice], lang: str) -> str:
     return system(session.system).picture(session, listed, lang)
 
 
-def log_lines(session: Session, lang: str) -> list[str]:
-    """The newest lines of the log as the player may see it, newest first."""
-    entries = session.player_log(max(0, len(session.log) - 2 * LOG_LINES))[-LOG_LINES:]
+def log_lines(session: Session, lang: str, seat: int = 0) -> list[str]:
+    """The newest lines of the log as `seat` may see it, newest first."""
+    entries = session.player_log(max(0, len(session.log) - 2 * LOG_LINES), seat)[-LOG_LINES:]
     return [describe(entry, lang) for entry in reversed(entries)]
-
 
 
 def prompt(session: Session, lang: str) -> str | None:
@@ -68,16 +67,10 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
     if two_sided or seat == SPECTATOR:
         return _seated(session, session_id, lang, seat or 0)
     listed = choices(session)
-    question = session.question()
-    return {"id": session_id, "session": session, "system": session.system, "picture": picture(session, listed, lang),
-            "choices": listed, "faces": [face(session, c, lang) for c in listed],
-            "prompt": prompt(session, lang), "question": None if question is None else say(question, lang),
-            "log": log_lines(session, lang), "seed": session.player_seed(),
-            "over": session.is_over, "steps": len(session.events), "pending": session.pending,
-            "analysis": details(session, lang), "hint": system(session.system).hint,
-            "regenerate": None if session.policies else forms.filled(session.params),  # nothing to play: another
-            "watching": False,
-            "title": t(f"web.system.{session.system}", lang)}
+    return {**_shown(session, session_id, lang, picture(session, listed, lang)), **_playing(session, listed, lang),
+            "log": log_lines(session, lang), "seed": session.player_seed(), "analysis": details(session, lang),
+            "hint": system(session.system).hint,
+            "regenerate": None if session.policies else forms.filled(session.params)}  # nothing to play: another
 
 
 def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) -> dict[str, Any]:
@@ -88,25 +81,26 @@ def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) 
             "watching": True, "title": t(f"web.system.{session.system}", lang), **more}
 
 
+def _playing(session: Session, listed: list[Choice], lang: str) -> dict[str, Any]:
+    """The choices to make now, and what they are about (nothing of it for a seat waiting for its turn: the
+    question is the other's)."""
+    question = session.question() if listed else None
+    return {"choices": listed, "faces": [face(session, c, lang) for c in listed],
+            "prompt": prompt(session, lang) if listed else None,
+            "question": None if question is None else say(question, lang),
+            "pending": session.pending if listed else None, "watching": False}
+
+
 def _seated(session: Session, session_id: str, lang: str, seat: int) -> dict[str, Any]:
     """What one seat of a two-sided game (or a spectator) is shown: the game as the rules let it see it,
-    its choices when it is its turn, the log it may read."""
+    its choices when it is its turn (else that it waits), the log it may read."""
     found = system(session.system)
     document = {**session.player_json(seat), "player": max(seat, 0)}  # the table seen from this seat
     svg = found.export(document, ".svg", {}, lang).decode("utf-8")
     mine = not session.is_over and session.seat_to_act() == seat
-    if not mine:
-        waiting = None if session.is_over or seat == SPECTATOR else t("web.waiting", lang)
-        log = [describe(entry, lang) for entry in reversed(document["log"][-LOG_LINES:])]
-        return {**_shown(session, session_id, lang, svg, waiting=waiting), "log": log, "watching": False,
-                "seat": seat, "shared": True}
-    listed = choices(session)
-    question = session.question()
-    return {**_shown(session, session_id, lang, svg), "choices": listed, "watching": False, "seat": seat,
-            "shared": True,
-            "faces": [face(session, c, lang) for c in listed], "prompt": prompt(session, lang),
-            "question": None if question is None else say(question, lang), "pending": session.pending,
-            "log": [describe(entry, lang) for entry in reversed(document["log"][-LOG_LINES:])]}
+    waiting = None if mine or session.is_over or seat == SPECTATOR else t("web.waiting", lang)
+    return {**_shown(session, session_id, lang, svg, waiting=waiting, seat=seat, shared=True),
+            **_playing(session, choices(session) if mine else [], lang), "log": log_lines(session, lang, seat)}
 
 
 def _pass_the_device(session: Session, session_id: str, lang: str, seat: int) -> dict[str, Any]:
