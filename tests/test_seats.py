@@ -68,7 +68,8 @@ def test_duel_between_two_people(seed: int) -> None:
         seat = session.seat_to_act()
         assert seat is not None and seat == session.state.duel.to_act
         question = session.question()
-        assert question is not None and question["t"] == "duel.seat_turn" and question["args"]["seat"] == seat
+        # players are numbered from 1 on the page
+        assert question is not None and question["t"] == "duel.seat_turn" and question["args"]["seat"] == seat + 1
         duel_secrets_kept(session)
         refused(session, rng)
         session.step(rng.choice(session.choices()), seat=seat)

@@ -99,7 +99,8 @@ def _seated(session: Session, session_id: str, lang: str, seat: int) -> dict[str
     svg = found.export(document, ".svg", {}, lang).decode("utf-8")
     mine = not session.is_over and session.seat_to_act() == seat
     waiting = None if mine or session.is_over or seat == SPECTATOR else t("web.waiting", lang)
-    return {**_shown(session, session_id, lang, svg, waiting=waiting, seat=seat, shared=True),
+    return {**_shown(session, session_id, lang, svg, waiting=waiting, seat=seat, shared=True,
+                     seed=session.player_seed(seat)),
             **_playing(session, choices(session) if mine else [], lang), "log": log_lines(session, lang, seat)}
 
 

@@ -113,7 +113,7 @@ class DuelSession(BaseSession[DuelParams, DuelState]):
         seat = duel.to_act if self.params.human and duel.to_act is not None else PLAYER
         about = {"street": word(f"duel.street.{duel.street}"), "pot": duel.pot, "stack": duel.stacks[seat],
                  "to_call": max(duel.bets) - duel.bets[seat]}
-        return word("duel.seat_turn", seat=seat, **about) if self.params.human else word("duel.your_turn", **about)
+        return word("duel.seat_turn", seat=seat + 1, **about) if self.params.human else word("duel.your_turn", **about)
 
     def apply(self, choice: Choice) -> None:
         assert self.state.duel is not None
