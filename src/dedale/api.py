@@ -74,9 +74,8 @@ class Result:
         from dedale.core.errors import DedaleError
 
         ext = ext.lower() if ext.startswith(".") else f".{ext.lower()}"
-        if ext != ".json" and ext not in self._system.formats:
-            accepted = " ".join([".json", *self._system.formats])
-            raise DedaleError("error.output", value=ext, accepted=accepted)
+        if ext not in self._system.extensions:
+            raise DedaleError("error.output", value=ext, accepted=" ".join(self._system.extensions))
         return self._system.export(self._document, ext, options, check_lang(lang))
 
     def save(self, path: str | Path, lang: str = "en", **options: Any) -> Path:

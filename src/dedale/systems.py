@@ -56,6 +56,11 @@ class System:
             return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
         return self.formats[ext](self.load(document), options or {}, lang)
 
+    @property
+    def extensions(self) -> list[str]:
+        """What its results can be written as: .json (the document itself), then its formats."""
+        return [".json", *self.formats]
+
     def seen_by(self, document: dict[str, Any], view: str) -> dict[str, Any]:
         """The document as the GM or a player sees it."""
         from dedale.core.views import as_seen

@@ -81,9 +81,8 @@ def output_format(path: str, system: System) -> str:
     from dedale.systems import extension_of
 
     ext = extension_of(path, system)
-    accepted = [".json", *system.formats]
-    if ext not in accepted and not _is_folder(path):
-        raise DedaleError("error.output", value=path, accepted=" ".join(accepted))
+    if ext not in system.extensions and not _is_folder(path):
+        raise DedaleError("error.output", value=path, accepted=" ".join(system.extensions))
     return ext
 
 

@@ -155,9 +155,8 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None, la
     player's: what the party has discovered), in a format it downloads in (a picture's words in `lang`)."""
     found = system(session.system)
     ext = "." + fmt
-    if fmt not in EXPORTS or (ext != ".json" and ext not in found.formats):
-        accepted = ["json", *(f[1:] for f in found.formats)]
-        raise DedaleError("error.web_format", value=fmt, accepted=" ".join(accepted))
+    if fmt not in EXPORTS or ext not in found.extensions:
+        raise DedaleError("error.web_format", value=fmt, accepted=" ".join(formats_of(session)))
     return found.export(session.player_json(seat or 0), ext, options, lang, view), EXPORTS[fmt]
 
 
@@ -212,7 +211,7 @@ def state(session: Session, session_id: str, record_name: str | None = None, lan
 
 def formats_of(session: Session) -> list[str]:
     """The formats a session's result downloads in."""
-    return ["json", *(ext[1:] for ext in system(session.system).formats)]
+    return [ext[1:] for ext in system(session.system).extensions]
 
 
 def check_potential(value: int, param: str) -> None:
