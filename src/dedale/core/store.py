@@ -195,6 +195,14 @@ class Store:
             db.execute("INSERT INTO seats VALUES (?, ?, ?)", (session_id, seat, _digest(token)))
         return token
 
+    def seating(self, session_id: str) -> str:
+        """Who plays the session (solo, hot-seat, linked): asked at every request, so one indexed lookup."""
+        with self._lock:
+            row = self.db.execute("SELECT seating FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise DedaleError("error.no_session", value=session_id)
+        return str(row[0])
+
     def set_seating(self, session_id: str, seating: str) -> None:
         with self._transaction() as db:
             db.execute("UPDATE sessions SET seating = ? WHERE id = ?", (seating, session_id))

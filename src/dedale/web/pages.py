@@ -37,7 +37,7 @@ def _after(request: Request, session_id: str, ready: int | None = None) -> Respo
 def panel(request: Request, session_id: str, status: int = 200, ready: int | None = None) -> HTMLResponse:
     sessions = _sessions(request)
     seat = seats.seat_of(request, sessions, session_id)
-    seating = sessions.store.record(session_id).seating
+    seating = sessions.store.seating(session_id)
     context = views.context(sessions.get(session_id), session_id, lang_of(request), seat=seat, seating=seating,
                             ready=ready)
     return page(request, "panel.html", context, status)
@@ -137,7 +137,7 @@ def step(request: Request, session_id: str, choice: str = Form(max_length=200)) 
     seat = seats.may_play(request, sessions, session_id)
     to_act = sessions.get(session_id).seat_to_act()
     service.step(sessions, session_id, choice, seat)
-    return _after(request, session_id, to_act if sessions.store.record(session_id).seating == "hot-seat" else None)
+    return _after(request, session_id, to_act if sessions.store.seating(session_id) == "hot-seat" else None)
 
 
 @router.post("/play/{session_id}/auto")

@@ -27,7 +27,7 @@ def cookie_name(session_id: str) -> str:
 def seat_of(request: Request, sessions: Sessions, session_id: str) -> int | None:
     """The seat this request speaks for: None for a session of this screen (solo or hot-seat, open to the
     machine as before), else the seat its token opens; no token, or a wrong one, is a 403."""
-    if sessions.store.record(session_id).seating != "linked":
+    if sessions.store.seating(session_id) != "linked":
         return None
     token = request.headers.get(HEADER) or request.cookies.get(cookie_name(session_id))
     seat = None if not token or len(token) > 100 else sessions.store.seat_of(session_id, token)
@@ -49,12 +49,12 @@ def share(request: Request, sessions: Sessions, session_id: str, role: str, resp
     session becomes linked: its first sharer gets seat 0's token, in a cookie, so as not to be shut out."""
     if role not in ROLES:
         raise DedaleError("error.one_of", param="role", value=role, accepted=", ".join(ROLES))
-    record = sessions.store.record(session_id)
-    if record.seating == "hot-seat":
+    seating = sessions.store.seating(session_id)
+    if seating == "hot-seat":
         raise DedaleError("error.hot_seat_share")
     if role == "seat1" and not sessions.get(session_id).two_people():
         raise DedaleError("error.seat1_solo")
-    if record.seating == "linked":
+    if seating == "linked":
         if may_play(request, sessions, session_id) != 0:
             raise DedaleError("error.share_seat")
     else:
