@@ -18,7 +18,7 @@ import dedale
 from dedale.hexcrawl.hexes import label, map_hexes
 from dedale.hexcrawl.model import HexMap
 from dedale.render.hex_svg import map_svg
-from dedale.render.vtt import HEX_ODD_Q, foundry_offset, hex_grid
+from dedale.render.vtt import HEX_ODD_Q, hex_grid
 from dedale.systems import extension_of, system
 
 Cell = tuple[int, int]
@@ -311,6 +311,12 @@ def test_foundry_notes_in_the_language_asked() -> None:
     english = [n["text"] for n in export(document, ".foundry.json", "en")["notes"]]
     french = [n["text"] for n in export(document, ".foundry.json", "fr")["notes"]]
     assert english != french and all(e.split(".")[0] == f.split(".")[0] for e, f in zip(english, french, strict=True))
+
+
+def foundry_offset(h: tuple[int, int], radius: int) -> tuple[int, int]:
+    """The (row i, column j) Foundry's HEXODDQ grid gives hex h, as `vtt.hex_grid` lays the map on it."""
+    q, r = h
+    return r + (q - (q & 1)) // 2 + radius + 1, q + radius + (radius & 1)
 
 
 def foundry_centre(i: int, j: int, size: int) -> tuple[float, float]:

@@ -203,12 +203,6 @@ def hex_grid(radius: int) -> tuple[int, float, float, int, int]:
     return size, circumradius * (1 + 1.5 * (radius + (radius & 1))), size * (radius + 1), width, height
 
 
-def foundry_offset(h: tuple[int, int], radius: int) -> tuple[int, int]:
-    """The (row i, column j) Foundry's HEXODDQ grid gives hex h (see `hex_grid`)."""
-    q, r = h
-    return r + (q - (q & 1)) // 2 + radius + 1, q + radius + (radius & 1)
-
-
 def hex_scene(hex_map: HexMap, lang: str) -> bytes:
     """A hex-grid scene: the explored map under Foundry's grid, a note at each community; distances in hexes
     (the rules give a hex no size)."""
