@@ -58,6 +58,7 @@ test: $(STAMP) system-deps browser-deps pdf-deps lint
 	$(PY) -m pytest
 
 bench: $(STAMP) system-deps
+	$(PY) -m pip install --quiet -e '.[all,bench]'
 	$(PY) benchmarks/run.py
 
 clean:
