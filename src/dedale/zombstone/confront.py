@@ -24,10 +24,12 @@ import numpy as np
 from dedale.core.errors import DedaleError
 from dedale.zombstone.chances import compare
 from dedale.zombstone.combinatorics import roll_counts
+from dedale.zombstone.hands import HANDS
 from dedale.zombstone.policy import Policy, RollSpec, categories, final_counts, optimise, total_ways
 from dedale.zombstone.weapons import weapon
 
 COVERS = (None, "light", "heavy")
+HAND_CATEGORIES = np.arange(len(HANDS))
 REACTIONS = ("dodge", "return")
 
 
@@ -105,15 +107,19 @@ def confront(situation: Situation) -> Outcome:
     a_spec, d_spec, defender_deals = situation.specs()
     bonus_a = weapon(situation.attacker_weapon).damage
     bonus_d = weapon(situation.defender_weapon).damage if defender_deals else 0
-    joint, versus, to_defender, to_attacker = _joint(a_spec, d_spec, defender_deals, bonus_a, bonus_d,
-                                                    situation.objective)
+    if situation.objective == "win":  # the policies do not depend on the weapons: one tally for all of them
+        tally = _tally(a_spec, d_spec, defender_deals)
+    else:
+        tally = _tally(a_spec, d_spec, defender_deals, bonus_a, bonus_d, situation.objective)
+    wins, ties, losses = tally[:, :, 2], tally[:, :, 1], tally[:, :, 0]
     total = total_ways(a_spec) * total_ways(d_spec)
 
-    def share(mask_or_weights: np.ndarray) -> Fraction:
-        return Fraction(int((joint * mask_or_weights).sum()), total)
+    def share(counts: np.ndarray, weights: np.ndarray | int = 1) -> Fraction:
+        return Fraction(int((counts * weights).sum()), total)
 
-    return Outcome(situation, share(versus > 0), share(versus == 0), share(versus < 0), share(to_defender),
-                   share(to_attacker))
+    to_attacker = share(losses, damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_d).T) if defender_deals else 0
+    return Outcome(situation, share(wins), share(ties), share(losses),
+                   share(wins, damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_a)), Fraction(to_attacker))
 
 
 @dataclass(frozen=True)
@@ -172,13 +178,20 @@ def policies(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: 
     return optimise(a_spec, gain), defender, gain
 
 
-def _joint(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
-           objective: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The joint counts of final hands under both optimal policies."""
-    found = _play(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective)
-    return _counts(found.attacker, found.defender), found.versus, found.to_defender, found.to_attacker
-
-
 @lru_cache(maxsize=64)
-def _counts(attacker: Policy, defender: Policy) -> np.ndarray:
-    return final_counts(attacker)[:, None] * final_counts(defender).T
+def _tally(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int = 0, bonus_d: int = 0,
+           objective: str = "win") -> np.ndarray:
+    """How many of the ways both sides can roll, under both optimal policies, end with each pair of hand
+    categories and each outcome: T[attacker's category, defender's category, 0 loss / 1 tie / 2 win].
+    Weapons only count through the categories (damage), so seven by seven cells say all an outcome needs."""
+    attacker, defender, _ = policies(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective)
+    versus, cat_d = compare(a_spec, d_spec), categories(d_spec)
+    # Per attacker final: the defender's final counts (a column each) summed by category and outcome.
+    cell = cat_d[None, :] * 3 + versus + 1 + 21 * np.arange(len(versus))[:, None]
+    by_final = np.bincount(cell.ravel(), weights=final_counts(defender).T.ravel(), minlength=21 * len(versus))
+    per_final = by_final.reshape(len(versus), 21).astype(np.int64)
+    # Weighted by the attacker's own final counts, summed by its category: in Python integers when the
+    # counts of both sides multiplied could pass int64 (more than one round of rerolls).
+    exact = np.int64 if total_ways(a_spec) * total_ways(d_spec) < 2**63 else object
+    weights = (categories(a_spec)[None, :] == HAND_CATEGORIES[:, None]) * final_counts(attacker)[None, :]
+    return (weights.astype(exact) @ per_final.astype(exact)).reshape(len(HAND_CATEGORIES), len(HAND_CATEGORIES), 3)
