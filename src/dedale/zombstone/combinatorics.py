@@ -3,12 +3,12 @@
 Five dice make 7,776 ordered rolls but only 252 multisets; a kept sub-multiset and the rerolled dice make
 the final multiset. Everything here is integer counts, so probabilities stay exact (a count out of 6^n).
 
-Rerolling is worked out one die at a time over the lattice of multisets: the keeps of m dice are reached
-from those of m + 1 by taking a die off (`_grown` points the other way, from a multiset to it with one
-more die of each face). Rerolled dice fall one after the other, so summing a value over the six faces of
-one more die, level by level, gives the sum over every ordered way they can fall: a sparse product with
-the transition counts (4,368 non-zero entries of 116,424 for five dice), in float64 on integers, which is
-exact below 2^53.
+Rerolling is worked out one die at a time over the lattice of multisets (`_grown`: a multiset with one
+more die of each face, `_shrunk`: with one fewer). Rerolled dice fall one after the other, so summing a
+value over the six faces of one more die, level by level, sums it over every ordered way they can fall:
+`keep_values` is the product with the transition counts without building them (4,368 non-zero entries of
+116,424 for five dice), `spread` the product with their transpose; both in float64 on integers, exact
+below 2^53.
 """
 
 from __future__ import annotations
@@ -108,20 +108,27 @@ def transitions(n: int) -> np.ndarray:
 
 
 @cache
+def _inside(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every keep in the order a tie between keeps is settled (most dice kept first, then by counts), and
+    F[multiset of n dice, keep in that order]: whether the multiset holds that keep."""
+    options = keeps(n)
+    preferred = np.array(sorted(range(len(options)), key=lambda k: (-sum(options[k]), options[k])), dtype=np.int64)
+    kept = np.array(options, dtype=np.int64)[preferred]
+    return preferred, np.all(kept[None, :, :] <= np.array(multisets(n), dtype=np.int64)[:, None, :], axis=2)
+
+
+@cache
 def allowed_keeps(n: int, budget: int) -> np.ndarray:
     """For each multiset of n dice, the keeps one may choose rerolling at most `budget` dice, most dice
     kept first (then by counts), as keep indices padded by repeating the first (keeping everything, always
     allowed) to a common width."""
-    options = keeps(n)
-    preferred = np.array(sorted(range(len(options)), key=lambda k: (-sum(options[k]), options[k])), dtype=np.int64)
-    kept = np.array(options, dtype=np.int64)[preferred]
-    fits = (kept[None, :, :] <= np.array(multisets(n), dtype=np.int64)[:, None, :]).all(axis=2)
-    fits &= kept.sum(axis=1)[None, :] >= n - budget
+    preferred, inside = _inside(n)
+    fits = inside & (np.array([sum(keeps(n)[k]) for k in preferred]) >= n - budget)[None, :]
     row, column = np.nonzero(fits)  # row by row, each row's allowed keeps in preferred order
     count = fits.sum(axis=1)
-    position = np.arange(len(row)) - np.repeat(np.cumsum(count) - count, count)
+    first = np.cumsum(count) - count
     table = np.empty((len(count), int(count.max())), dtype=np.int64)
-    table[:] = preferred[column[np.cumsum(count) - count]][:, None]  # the padding: the first, keeping all
-    table[row, position] = preferred[column]
-    table.flags.writeable = False
+    table[:] = preferred[column[first]][:, None]  # the padding: the first, keeping everything
+    table[row, np.arange(len(row)) - np.repeat(first, count)] = preferred[column]
+    table.flags.writeable = False  # cached and shared
     return table

@@ -69,7 +69,7 @@ def categories(spec: RollSpec) -> np.ndarray:
     return np.array([k[0] for k in hand_keys(spec)], dtype=np.int64)
 
 
-@dataclass(eq=False)  # compared and hashed by identity: the confrontation caches key on it
+@dataclass(eq=False)  # compared and hashed by identity: arrays have no == to compare by
 class Policy:
     spec: RollSpec
     choices: list[np.ndarray]  # per round, per multiset (and per column of the values): the keep index
