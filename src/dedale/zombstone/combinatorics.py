@@ -56,46 +56,63 @@ def keeps(n: int) -> tuple[Counts, ...]:
     return tuple(c for m in range(n + 1) for c in multisets(m))
 
 
+def _start(m: int) -> int:
+    """Where the keeps of m dice begin among `keeps(n)`, for any n >= m."""
+    return sum(len(multisets(j)) for j in range(m))
+
+
 @cache
 def _grown(m: int) -> np.ndarray:
-    """G[k, face]: the index among multisets of m + 1 dice of multiset k of m dice with a die of that face
-    added."""
+    """G[k, face]: the keep (its index among `keeps`) that the multiset of m dice keep k is with a die of
+    that face added."""
     following = index_of(m + 1)
-    return np.array([[following[cast(Counts, (*c[:face], c[face] + 1, *c[face + 1:]))] for face in range(SIDES)]
-                     for c in multisets(m)], dtype=np.int64)
+    return _start(m + 1) + np.array(
+        [[following[cast(Counts, (*c[:face], c[face] + 1, *c[face + 1:]))] for face in range(SIDES)]
+         for c in multisets(m)], dtype=np.int64)
 
 
 @cache
 def _shrunk(m: int) -> np.ndarray:
-    """S[k, face]: the index among multisets of m - 1 dice of multiset k of m dice with a die of that face
-    taken off, or len(multisets(m - 1)) (a row of zeros the caller adds) when k shows no such face."""
-    missing = len(multisets(m - 1))
-    table = np.full((len(multisets(m)), SIDES), missing, dtype=np.int64)
+    """S[k, face]: the keep (its index among `keeps`) that the multiset of m dice k is with a die of that
+    face taken off, or -1 (the caller's row of zeros, after every keep) when k shows no such face."""
+    table = np.full((len(multisets(m)), SIDES), -1, dtype=np.int64)
     for k, grown in enumerate(_grown(m - 1)):
-        for face, reached in enumerate(grown):
-            table[reached, face] = k
+        table[grown - _start(m), np.arange(SIDES)] = _start(m - 1) + k
     return table
+
+
+def _sum_faces(rows: np.ndarray, table: np.ndarray, out: np.ndarray) -> None:
+    """out += the rows `table` names, summed over its six faces (one gather at a time: no temporaries
+    six times as large, which would cost more in fresh memory than in arithmetic)."""
+    step = np.empty_like(out)
+    for face in range(SIDES):
+        np.take(rows, table[:, face], axis=0, out=step)
+        out += step
 
 
 def keep_values(n: int, values: np.ndarray) -> np.ndarray:
     """transitions(n) @ values, exactly, without the dense product: for every keep, the sum of the final
     values over the 6^n ways (scaled) the rerolled dice can fall. `values`: one row per multiset of n dice
     (a vector, or one column per situation), integers in float64."""
-    sums = [values.astype(np.float64)]  # sums[j]: keeps of n - j dice, summed over the dice rerolled
+    summed = np.zeros((len(keeps(n)), *values.shape[1:]))  # first summed over the dice rerolled, then scaled
+    summed[_start(n):] = values
     for m in range(n - 1, -1, -1):
-        sums.append(sums[-1][_grown(m)].sum(axis=1))
-    return np.concatenate([sums[n - m] * float(SIDES**m) for m in range(n + 1)])
+        _sum_faces(summed, _grown(m), summed[_start(m):_start(m + 1)])
+    for m in range(n + 1):
+        summed[_start(m):_start(m + 1)] *= float(SIDES**m)
+    return summed
 
 
 def spread(n: int, kept: np.ndarray) -> np.ndarray:
     """transitions(n).T @ kept, exactly: how many ways end on each final multiset of n dice, from a count
     for every keep (a vector, or one column per situation), integers in float64."""
-    starts = np.cumsum([0, *(len(multisets(m)) for m in range(n + 1))])
-    reached = kept[:1].astype(np.float64)  # keeping no die
+    reached = np.zeros((len(keeps(n)) + 1, *kept.shape[1:]))  # a keep's count and what reaches it; then 0
+    reached[:-1] = kept
     for m in range(1, n + 1):
-        padded = np.concatenate([reached, np.zeros_like(reached[:1])])
-        reached = kept[starts[m]:starts[m + 1]] * float(SIDES**m) + padded[_shrunk(m)].sum(axis=1)
-    return reached
+        level = reached[_start(m):_start(m + 1)]
+        level *= float(SIDES**m)
+        _sum_faces(reached, _shrunk(m), level)
+    return reached[_start(n):-1]
 
 
 @cache
