@@ -118,9 +118,9 @@ def confront(situation: Situation) -> Outcome:
     def share(counts: np.ndarray, weights: np.ndarray | int = 1) -> Fraction:
         return Fraction(int((counts * weights).sum()), total)
 
-    to_attacker = share(losses, damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_d).T) if defender_deals else 0
+    hurt_back = damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_d).T if defender_deals else 0
     return Outcome(situation, share(wins), share(ties), share(losses),
-                   share(wins, damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_a)), Fraction(to_attacker))
+                   share(wins, damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_a)), share(losses, hurt_back))
 
 
 @dataclass(frozen=True)
