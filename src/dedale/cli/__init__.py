@@ -86,7 +86,7 @@ def render_file(
 ) -> None:
     """Render a saved result again, in any format (no replay: the document is drawn as it is), as the GM or
     a player sees it."""
-    from dedale.cli.common import output_format, render
+    from dedale.cli.common import output_format, write
     from dedale.core.files import read_json
     from dedale.systems import system_of
 
@@ -98,7 +98,7 @@ def render_file(
     if not output:
         typer.echo(found.text(found.load(data), lang))
     for path, ext in zip(output or [], formats, strict=True):
-        write_atomic(Path(path), render(data, ext, found, {"cards": cards}))
+        write(Path(path), data, ext, found, {"cards": cards})
 
 
 @app.command()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +13,19 @@ from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write through a temporary file and a rename: a failed run never leaves a half-written file."""
+def write_atomic(path: Path, data: bytes | Iterable[str]) -> None:
+    """Write `data` (bytes, or pieces of text written one after the other in UTF-8: a document too large to
+    hold) through a temporary file and a rename: a failed run never leaves a half-written file."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(data)
+                if isinstance(data, bytes):
+                    out.write(data)
+                else:
+                    for piece in data:
+                        out.write(piece.encode("utf-8"))
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a result file is an ordinary file
