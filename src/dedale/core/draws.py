@@ -2,8 +2,8 @@
 
 SplitMix64 is counter-based: its k-th next output mixes `seed + k * GAMMA`, so the next million outputs are
 one vectorised computation, and skipping them is one addition. A caller reads a block (`peek`), works out how
-many outputs its rules took (`below` rejects a value at or over `limit(n)` and takes the next, so it checks
-`rejected`), and then `skip`s that many. numpy is imported here only: a small map never loads it.
+many outputs its rules took (`below` rejects an output at or over `limit(n)` and draws the next, so a caller
+checks for those), and then `skip`s that many. numpy is imported here only: a small map never loads it.
 """
 
 from __future__ import annotations
@@ -38,17 +38,6 @@ def skip(gen: SplitMix64, count: int) -> None:
 def limit(sides: int) -> int:
     """`SplitMix64.below(sides)` keeps an output under this (it rejects the top partial range)."""
     return (1 << 64) - (1 << 64) % sides
-
-
-def rejected(values: np.ndarray, sides: int | np.ndarray) -> np.ndarray:
-    """Where `below(sides)` would reject the output and draw again (about once in 10**16 draws of a die)."""
-    if isinstance(sides, int):
-        return values >= np.uint64(limit(sides))
-    limits = {int(s): limit(int(s)) for s in np.unique(sides)}
-    found = np.zeros(len(values), dtype=bool)
-    for s, top in limits.items():
-        found |= (sides == s) & (values >= np.uint64(top))
-    return found
 
 
 def faces(values: np.ndarray, sides: int | np.ndarray) -> np.ndarray:

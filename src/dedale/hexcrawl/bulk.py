@@ -43,16 +43,19 @@ def explore_rest(session: HexcrawlSession) -> None:
 
 
 def spiral(radius: int) -> tuple[np.ndarray, np.ndarray]:
-    """`hexes.spiral` as arrays of q and r: the centre, then each ring from its north hex, clockwise."""
-    rings = np.arange(1, radius + 1)
-    k = np.repeat(rings, 6 * rings)  # the ring of each hex after the centre
-    i = np.arange(len(k)) - (3 * k * (k - 1))  # its place in its ring (ring k starts after 1 + 3k(k-1) hexes)
-    side, step = i // np.maximum(k, 1), i % np.maximum(k, 1)
-    corner_q, corner_r = np.array([0, 1, 1, 0, -1, -1]), np.array([-1, -1, 0, 1, 1, 0])  # ring 1's corners
-    along_q, along_r = np.array([1, 0, -1, -1, 0, 1]), np.array([0, 1, 1, 0, -1, -1])  # SE S SW NW N NE
-    q = corner_q[side] * k + along_q[side] * step
-    r = corner_r[side] * k + along_r[side] * step
-    return np.concatenate(([0], q)), np.concatenate(([0], r))
+    """`hexes.spiral` as arrays of q and r: the centre, then each ring from its north hex, clockwise: ring k is
+    six sides of k hexes, each from a corner along a direction."""
+    rings = np.arange(1, radius + 1, dtype=np.int32)
+    lengths = np.repeat(rings, 6)  # the sides, ring by ring
+    corner_q = np.tile(np.array([0, 1, 1, 0, -1, -1], dtype=np.int32), radius) * lengths
+    corner_r = np.tile(np.array([-1, -1, 0, 1, 1, 0], dtype=np.int32), radius) * lengths
+    along_q = np.tile(np.array([1, 0, -1, -1, 0, 1], dtype=np.int32), radius)  # SE S SW NW N NE
+    along_r = np.tile(np.array([0, 1, 1, 0, -1, -1], dtype=np.int32), radius)
+    first = np.cumsum(lengths) - lengths  # where each side starts, after the centre
+    step = np.arange(int(lengths.sum()), dtype=np.int32) - np.repeat(first.astype(np.int32), lengths)
+    q = np.repeat(corner_q, lengths) + np.repeat(along_q, lengths) * step
+    r = np.repeat(corner_r, lengths) + np.repeat(along_r, lengths) * step
+    return np.concatenate(([0], q)).astype(np.int64), np.concatenate(([0], r)).astype(np.int64)
 
 
 def breadth_first(start: tuple[int, int], radius: int) -> tuple[np.ndarray, np.ndarray]:

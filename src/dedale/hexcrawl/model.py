@@ -17,7 +17,7 @@ from typing import Any, overload
 from dedale.core.errors import DedaleError
 from dedale.core.jsonstream import Streamed
 from dedale.core.session import check_format
-from dedale.hexcrawl.hexes import DIRECTION_NAMES, Hex, label
+from dedale.hexcrawl.hexes import DIRECTION_NAMES, Hex, label, on_map
 from dedale.hexcrawl.params import MAX_RADIUS
 from dedale.i18n import Word, data_word, given, say, word
 
@@ -200,8 +200,8 @@ class HexTable:
         own: dict[tuple[str, str], Any] = {}
         for h in hexes:
             where = (_int(h["q"], -radius, radius), _int(h["r"], -radius, radius))
-            if table.order_of(where) >= 0:
-                raise ValueError("a hex twice")
+            if not on_map(where, radius) or table.order_of(where) >= 0:
+                raise ValueError("a hex off the map, or twice")
             obstacle = h.get("obstacle")
             kind = None if obstacle is None else obstacle["kind"]
             if kind is not None and obstacle.get("label"):
@@ -244,7 +244,7 @@ class HexLog:
 
     def __init__(self, hexes: HexTable) -> None:
         self.hexes = hexes
-        self._items: list[Any] = []  # entries, and arrays of compact codes
+        self._items: list[Any] = []  # entries; arrays of compact codes; ranges of hexes explored one after another
         self._ends: list[int] = []  # after each item, how many entries there are
 
     def append(self, entry: Any, /) -> None:
@@ -263,9 +263,10 @@ class HexLog:
         self._ends[-1] += 1
 
     def add_hexes(self, start: int, stop: int) -> None:
-        """The hexes of orders `start` to `stop - 1`, explored one after the other."""
-        self._codes().extend(range(start, stop))
-        self._ends[-1] += stop - start
+        """The hexes of orders `start` to `stop - 1`, explored one after the other (kept as a range)."""
+        if start < stop:
+            self._items.append(range(start, stop))
+            self._ends.append(len(self) + stop - start)
 
     def add_pick(self, among: int, die: int) -> None:
         self._codes().append(-(among << 16 | die))
@@ -292,7 +293,7 @@ class HexLog:
             raise IndexError(index)
         at = bisect_right(self._ends, index)
         item = self._items[at]
-        return self._entry(item[index - self._ends[at] + len(item)]) if isinstance(item, array) else item
+        return item if isinstance(item, dict) else self._entry(item[index - self._ends[at] + len(item)])
 
     def __delitem__(self, index: slice, /) -> None:
         """Only the end of a log is ever cut (a result entered again in table mode)."""
@@ -302,20 +303,19 @@ class HexLog:
         while self._items and self._ends[-1] > start:
             item = self._items.pop()
             end = self._ends.pop()
-            if isinstance(item, array) and end - len(item) < start:
-                del item[start - end + len(item):]
-                self._items.append(item)
+            if not isinstance(item, dict) and end - len(item) < start:
+                self._items.append(item[:start - end + len(item)])
                 self._ends.append(start)
 
     def __iter__(self) -> Iterator[Any]:
         for item in self._items:
-            if isinstance(item, array):
-                yield from map(self._entry, item)
-            else:
+            if isinstance(item, dict):
                 yield item
+            else:
+                yield from map(self._entry, item)
 
     def runs(self) -> Iterator[Any]:
-        """The log as it is kept: entries, and arrays of compact codes (for writing it fast)."""
+        """The log as it is kept: entries, and runs of compact codes (arrays, ranges) to write fast."""
         return iter(self._items)
 
 
