@@ -326,3 +326,14 @@ def test_the_text_view_draws_what_it_drew_before(seed: int, radius: int, moves: 
     hex_map.party = None
     hex_map.communities, hex_map.sites = [], []
     assert render_text(hex_map).splitlines()[2:2 + len(reference_text(hex_map))] == reference_text(hex_map)
+
+
+def test_a_map_too_large_to_draw_is_refused_in_one_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Pictures stop at radius 500 (an SVG of 100 MB); the text and the JSON do not."""
+    document = HexcrawlSession(HexParams(radius=501), 1).to_json()  # only the start explored
+    (tmp_path / "big.json").write_text(json.dumps(document), encoding="utf-8")
+    for ext in (".svg", ".pdf", ".foundry.json"):
+        code, _, err = cli("render", str(tmp_path / "big.json"), "-o", str(tmp_path / f"big{ext}"))
+        assert code == 2 and "radius 501 (754,507 hexes)" in err and len(err.strip().splitlines()) == 1
+    assert cli("render", str(tmp_path / "big.json"), "-o", str(tmp_path / "big.txt"))[0] == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["big.json", "big.txt"]
