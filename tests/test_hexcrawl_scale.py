@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dedale.core import draws
+import dedale
+from dedale.core import draws, files, jsonread
 from dedale.core.errors import DedaleError
 from dedale.core.files import write_atomic
 from dedale.core.jsonstream import Streamed, chunks, materialized
@@ -24,6 +25,7 @@ from dedale.hexcrawl.model import HexLog, HexMap
 from dedale.hexcrawl.params import HexParams
 from dedale.hexcrawl.session import HexcrawlSession
 from dedale.render.hex_text import render_text
+from dedale.systems import STREAMED, system
 from hexcrawl_golden import GOLDEN, digests
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
@@ -248,7 +250,8 @@ class Items(Streamed):
         return iter(self.items)
 
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                           | st.text(),
                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
                            max_leaves=10)
 
@@ -337,3 +340,68 @@ def test_a_map_too_large_to_draw_is_refused_in_one_line(cli, tmp_path: Path) -> 
         assert code == 2 and "radius 501 (754,507 hexes)" in err and len(err.strip().splitlines()) == 1
     assert cli("render", str(tmp_path / "big.json"), "-o", str(tmp_path / "big.txt"))[0] == 0
     assert sorted(path.name for path in tmp_path.iterdir()) == ["big.json", "big.txt"]
+
+
+# --- a large file read back item by item ------------------------------------------------------------------------
+def read_streamed(path: Path, buffer: int = 64) -> Any:
+    """`read_json` as it reads a large file, on any file (and a tiny buffer, to cut values everywhere)."""
+    with patch.object(files, "STREAM_FROM", 0), patch.object(jsonread, "BUFFER", buffer):
+        return files.read_json(path, STREAMED)
+
+
+@settings(max_examples=60, deadline=None)
+@given(document=st.dictionaries(st.sampled_from(["hexes", "log", "a", "b", "format"]),
+                                json_values | st.lists(json_values, max_size=4), max_size=5),
+       indent=st.sampled_from([None, 0, 2]), buffer=st.integers(1, 50))
+def test_a_large_file_reads_as_the_whole_file_would(tmp_path_factory: pytest.TempPathFactory,
+                                                      document: dict[str, Any], indent: int | None,
+                                                      buffer: int) -> None:
+    path = tmp_path_factory.mktemp("large") / "doc.json"
+    path.write_text(json.dumps(document, ensure_ascii=False, indent=indent), encoding="utf-8")
+    read = read_streamed(path, buffer)
+    assert materialized(read) == json.loads(path.read_text(encoding="utf-8"))
+    assert all(isinstance(read[key], Streamed) == isinstance(document[key], list)
+               for key in STREAMED if key in document)
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ('{"hexes": [1, 2', "error.json"), ('{"hexes": [1, 2]} x', "error.json"), ('{"log": [1 2]}', "error.json"),
+    ('{"log": [NaN]}', "error.json_number"), ('{"log": [1e999]}', "error.json_number"),
+    ('{"log": [' + "1" * 41 + "]}", "error.json_number"), ('{"log": ["\\ud800"]}', "error.json_unicode"),
+    ('{"log": [' + "[" * 63 + "]" * 63 + "]}", "error.json_depth"), ('{"log": [], 3: 1}', "error.json"),
+    ('{"hexes": ["\xe9"]}'.encode("latin-1"), "error.json_text")])
+def test_a_large_file_is_refused_as_the_whole_file_would_be(tmp_path: Path, text: str | bytes,
+                                                            problem: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    with pytest.raises(DedaleError) as whole:
+        files.read_json(path)
+    with pytest.raises(DedaleError) as streamed:
+        document = read_streamed(path, 7)
+        materialized(document)
+    assert streamed.value.key == whole.value.key == problem
+
+
+def test_a_large_hexcrawl_file_is_drawn_and_shown_as_a_player_without_holding_it(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    session = HexcrawlSession(HexParams(radius=6, obstacle_chance=0.5), 12)
+    session.step("move:N")
+    session.step("stop")
+    path = tmp_path / "map.json"
+    write_atomic(path, chunks(session.document()))
+    with patch.object(files, "STREAM_FROM", 0):
+        for view in ("gm", "player"):
+            for ext in (".json", ".txt", ".svg"):
+                assert cli("render", str(path), "--view", view, "-o", str(tmp_path / f"{view}{ext}"))[0] == 0
+                expected = system("hexcrawl").export(session.to_json(), ext, view=view)
+                assert (tmp_path / f"{view}{ext}").read_bytes() == expected
+        loaded = dedale.load(path)
+        assert isinstance(loaded.to_json()["log"], list) and loaded.to_json() == session.to_json()
+
+
+def test_a_file_changed_while_it_is_read_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"hexes": [1, 2, 3]}), encoding="utf-8")
+    document = read_streamed(path)
+    path.write_text(json.dumps({"hexes": [1, 2, 3, 4]}), encoding="utf-8")
+    with pytest.raises(DedaleError, match="changed"):
+        materialized(document)

@@ -10,7 +10,7 @@ from typing import Any
 from dedale.core.jsonstream import materialized, streams
 from dedale.core.session import Session
 from dedale.i18n import check_lang
-from dedale.systems import System, extension_of, json_text, names, system, system_of
+from dedale.systems import STREAMED, System, extension_of, json_text, names, system, system_of
 
 
 class Result:
@@ -173,7 +173,7 @@ def load(source: str | Path | dict[str, Any]) -> Result:
     """
     from dedale.core.files import read_json
 
-    document = source if isinstance(source, dict) else read_json(Path(source))
+    document = source if isinstance(source, dict) else read_json(Path(source), STREAMED)
     return Result(document)
 
 

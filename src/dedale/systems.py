@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # for the types only: --help lists the systems without loadin
     from dedale.core.tables import TableSet
 
 Picture = Callable[[Any, list["Choice"], str], str]  # a live session, the choices listed, a language -> its SVG
+STREAMED = ("hexes", "log")  # a document's arrays that may hold millions of items: read from a large file as asked
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
+
+STREAM_FROM = 64 << 20  # bytes
 
 
 def write_atomic(path: Path, data: bytes | Iterable[str]) -> None:
@@ -37,11 +39,18 @@ def write_atomic(path: Path, data: bytes | Iterable[str]) -> None:
         raise DedaleError("error.write", path=str(path), problem=exc.strerror or str(exc)) from None
 
 
-def read_json(path: Path) -> Any:
-    """A JSON file, read as strictly as an upload (`core.jsontext`)."""
+def read_json(path: Path, streamed: Collection[str] = ()) -> Any:
+    """A JSON file, read as strictly as an upload (`core.jsontext`). In a file of more than STREAM_FROM bytes,
+    the top-level arrays named in `streamed` stay in the file, read item by item when asked for
+    (`core.jsonread`): a hexcrawl of radius 1000 is 3 GB of JSON."""
     try:
+        if streamed and path.stat().st_size >= STREAM_FROM:
+            from dedale.core.jsonread import read_document
+
+            document = read_document(path, streamed)
+            if document is not None:
+                return document
         raw = path.read_bytes()
     except OSError as exc:
         raise DedaleError("error.read", path=str(path), problem=exc.strerror or str(exc)) from None
     return parse_json(raw, str(path))
-

@@ -344,8 +344,8 @@ class HexMap:
             hexes = data["hexes"]
             if isinstance(hexes, HexArray):  # a session's own document: its table as it is
                 table, own = hexes.table, hexes.own
-            else:
-                table, own = HexTable.from_json(radius, hexes)
+            else:  # a list, or a large file's array read item by item
+                table, own = HexTable.from_json(radius, hexes.values() if isinstance(hexes, Streamed) else hexes)
             party = data.get("party")
             return cls(radius, table, list(data["communities"]), list(data.get("sites", [])),
                        None if party is None else (party[0], party[1]), own, data.get("seed"))
@@ -372,7 +372,9 @@ class HexArray(Streamed):
 def explored(document: dict[str, Any]) -> Container[Hex]:
     """The hexes a document's party has explored."""
     hexes = document["hexes"]
-    return hexes.table if isinstance(hexes, HexArray) else {(h["q"], h["r"]) for h in hexes}
+    if isinstance(hexes, HexArray):
+        return hexes.table
+    return {(h["q"], h["r"]) for h in (hexes.values() if isinstance(hexes, Streamed) else hexes)}
 
 
 def discovered(document: dict[str, Any]) -> dict[str, Any]:

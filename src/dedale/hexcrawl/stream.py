@@ -11,7 +11,7 @@ relief, where it came from) are pieces encoded once.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
@@ -131,60 +131,63 @@ def hex_texts(table: HexTable, own: dict[tuple[str, str], Any], depth: int, inde
 
 def log_texts(log: HexLog, words: dict[tuple[str, str], Word], depth: int, indent: int | None) -> Iterator[str]:
     """The log's entries as the document's items at `depth`: entries as they are, compact runs from templates."""
-    table = log.hexes
-    explored = _explored_template(table, words, depth, indent)
+    explored = _Explorations(log.hexes, words, depth, indent)
     pick = Template(pick_entry(_mark("among"), _mark("die")), depth, indent, {"among": "%d", "die": "%d"}).text
     between = separator(depth, indent)
     for item in log.runs():
         if isinstance(item, dict):
             yield encode(item, depth, indent)
-            continue
-        for start in range(0, len(item), CHUNK):
-            codes = item[start:start + CHUNK]
-            yield between.join([explored(code) if code >= 0 else pick % (-code >> 16, -code & 0xFFFF, -code & 0xFFFF,
-                                                                         -code >> 16) for code in codes])
+        elif isinstance(item, range):  # hexes explored one after the other: the common case, made fastest
+            for start in range(item.start, item.stop, CHUNK):
+                yield between.join(explored.texts(start, min(start + CHUNK, item.stop)))
+        else:
+            for start in range(0, len(item), CHUNK):
+                yield between.join([explored.texts(code, code + 1)[0] if code >= 0 else
+                                    pick % (-code >> 16, -code & 0xFFFF, -code & 0xFFFF, -code >> 16)
+                                    for code in item[start:start + CHUNK]])
 
 
-def _explored_template(table: HexTable, words: dict[tuple[str, str], Word], depth: int,
-                       indent: int | None) -> Callable[[int], str]:
-    """The text of hex `order`'s exploration entry, as `HexRecord.log_entry` gives it."""
-    radius = table.radius
-    conversions = {name: "%d" for name in ("vegetation_die", "obstacle_roll", "q", "r")}
-    conversions |= {"label": _label_conversion(radius)}
-    conversions |= {name: "%s" for name in ("neighbour_die", "relief_die", "weights_die", "relief", "source",
-                                            "obstacle_die", "position")}
-    names = {name: _mark(name) for name in conversions}
-    pieces: dict[str, Sequence[str]] = {}
+class _Explorations:
+    """The log entries of hexes' explorations, as `HexRecord.log_entry` gives them."""
 
-    def make(vegetation: int, obstacle: int) -> str:
-        plant = table.vegetation_ids[vegetation]
+    def __init__(self, table: HexTable, words: dict[tuple[str, str], Word], depth: int, indent: int | None) -> None:
+        self.table, self.words, self.depth, self.indent = table, words, depth, indent
+        conversions = {name: "%d" for name in ("vegetation_die", "obstacle_roll", "q", "r")}
+        conversions |= {"label": _label_conversion(table.radius)}
+        conversions |= {name: "%s" for name in ("neighbour_die", "relief_die", "weights_die", "relief", "source",
+                                                "obstacle_die", "position")}
+        self.conversions = conversions
+        self.shapes = _Shapes(self.make, len(table.obstacle_ids) + 1)
+        sample = self.template(0, 0)  # where the words of a relief and of where it came from go
+        self.reliefs = [sample.piece("relief", relief_word(relief), indent) for relief in range(len(RELIEFS))]
+        self.sources = [sample.piece("source", source_word(inherited, weighted), indent)
+                        for weighted in (False, True) for inherited in range(len(DIRECTION_NAMES) + 1)]
+
+    def template(self, vegetation: int, obstacle: int) -> Template:
+        table, words, names = self.table, self.words, {name: _mark(name) for name in self.conversions}
+        plant = table.vegetation_ids[vegetation] if table.vegetation_ids else ""
         kind = table.obstacle_ids[obstacle - 1] if obstacle else None
         obstacle_word = word("hexcrawl.no_obstacle") if kind is None else words.get(("obstacles", kind), kind)
         sample = explored_entry(names["label"], names["neighbour_die"], names["relief_die"], names["weights_die"],
                                 names["relief"], names["source"], names["vegetation_die"],
                                 words.get(("vegetation", plant), plant), names["obstacle_roll"], obstacle_word,
                                 names["obstacle_die"], names["position"], names["q"], names["r"])
-        made = Template(sample, depth, indent, conversions)
+        made = Template(sample, self.depth, self.indent, self.conversions)
         found = [("col" if name == "label" else name) for name in made.names]
         if found != [n for n in LOG_NAMES if n != "row"]:
             raise AssertionError(f"the log entry's fields moved: {found}")
-        if not pieces:  # the words of a relief and of where it came from, where the template puts them
-            pieces["relief"] = [made.piece("relief", relief_word(relief), indent) for relief in range(len(RELIEFS))]
-            pieces["source"] = [made.piece("source", source_word(inherited, weighted), indent)
-                                for weighted in (False, True) for inherited in range(len(DIRECTION_NAMES) + 1)]
-        return made.text
+        return made
 
-    shapes = _Shapes(make, len(table.obstacle_ids) + 1)
-    width, centre = shapes.width, radius + 1
-    q, r, columns = table.q, table.r, table.columns()
-    nd, rd, wd, relief, inherited, vd, plant, roll, od, obstacle, pos = columns
-    weighted, dice = len(DIRECTION_NAMES) + 1, _dice()
+    def make(self, vegetation: int, obstacle: int) -> str:
+        return self.template(vegetation, obstacle).text
 
-    def text(k: int) -> str:
-        template = shapes[plant[k] * width + obstacle[k]]
-        hq, hr, w = q[k], r[k], wd[k]
-        return template % (hq + centre, hr + ((hq - (hq & 1)) >> 1) + centre, dice[nd[k]], dice[rd[k]], dice[w],
-                           pieces["relief"][relief[k]], pieces["source"][weighted if w else inherited[k]], vd[k],
-                           roll[k], dice[od[k]], dice[pos[k]], hq, hr)
-
-    return text
+    def texts(self, start: int, stop: int) -> list[str]:
+        """The entries of the hexes of orders `start` to `stop - 1`."""
+        table, shapes, width, centre = self.table, self.shapes, self.shapes.width, self.table.radius + 1
+        reliefs, sources, dice, weighted = self.reliefs, self.sources, _dice(), len(DIRECTION_NAMES) + 1
+        part = slice(start, stop)
+        rows = zip(table.q[part], table.r[part], *(column[part] for column in table.columns()), strict=True)
+        return [shapes[v * width + o] % (q + centre, r + ((q - (q & 1)) >> 1) + centre, dice[nd], dice[rd], dice[wd],
+                                         reliefs[relief], sources[weighted if wd else i], vd, roll, dice[od],
+                                         dice[pos], q, r)
+                for q, r, nd, rd, wd, relief, i, vd, v, roll, od, o, pos in rows]
