@@ -8,6 +8,7 @@ dice, in the same order, as one hex at a time."""
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -21,6 +22,7 @@ from dedale.core.session import Choice, Policies, Session, State
 from dedale.core.tables import Table
 from dedale.hexcrawl.hexes import (
     DIRECTION_NAMES,
+    DIRECTIONS,
     Hex,
     distance,
     hex_count,
@@ -35,6 +37,7 @@ from dedale.hexcrawl.params import HexParams
 from dedale.hexcrawl.tables import COMMUNITY_TABLES, ONE_DIE, load_tables
 from dedale.i18n import Word, word
 
+STEPS = [(dq, dr) for _, dq, dr in DIRECTIONS]
 BULK_FROM = 10_000  # hexes left to explore: below this, drawing one at a time is quicker than loading numpy
 
 
@@ -261,21 +264,28 @@ class HexcrawlSession(Session[HexParams, HexState]):
     def _walk(self) -> None:
         """A randomized depth-first walk of the party: each step to a neighbour this walk has not entered yet
         (explored or not), picked at random, else back the way it came, until every hex is explored. A step
-        forward enters a new hex and a step back retraces one: at most two steps a hex, whatever the start."""
+        forward enters a new hex and a step back retraces one: at most two steps a hex, whatever the start.
+        The hexes entered are a byte a cell of the map's square, and the path their cells (a million hexes)."""
         radius, hexes = self.params.radius, self.state.hexes
-        total = hex_count(radius)
-        path = [self.state.party]
-        entered = {self.state.party}
+        total, side = hex_count(radius), hexes.side
+        path = array("i", [hexes.cell(self.state.party)])
+        entered = bytearray(side * side)
+        entered[path[0]] = 1
         while len(hexes) < total:
-            options = [h for h in neighbours(path[-1]) if h not in entered and on_map(h, radius)]
+            q, r = divmod(path[-1], side)
+            options = [(q - radius + dq, r - radius + dr) for dq, dr in STEPS
+                       if 0 <= q + dq < side and 0 <= r + dr < side and not entered[(q + dq) * side + r + dr]
+                       and on_map((q - radius + dq, r - radius + dr), radius)]
             if options:
-                h = options[self.roller.pick(len(options), "autopilot.walk", among=len(options))]
-                entered.add(h)
-                path.append(h)
+                h = options[self._pick(len(options))]
+                cell = hexes.cell(h)
+                entered[cell] = 1
+                path.append(cell)
                 self._enter(h)
             else:  # a dead end: back to the hex it came from (explored already, so nothing is rolled)
                 path.pop()
-                self.state.party = path[-1]
+                q, r = divmod(path[-1], side)
+                self.state.party = (q - radius, r - radius)
 
     def _random_walk(self) -> None:
         """The spec's random walk: each step to a uniformly chosen neighbour on the map, until every hex is
@@ -283,7 +293,16 @@ class HexcrawlSession(Session[HexParams, HexState]):
         radius, hexes, total = self.params.radius, self.state.hexes, hex_count(self.params.radius)
         while len(hexes) < total:
             options = [h for h in neighbours(self.state.party) if on_map(h, radius)]
-            self._enter(options[self.roller.pick(len(options), "autopilot.walk", among=len(options))])
+            self._enter(options[self._pick(len(options))])
+
+    def _pick(self, among: int) -> int:
+        """The walk's pick among `among` neighbours: a 1dN as `Roller.pick` rolls and logs it (none for one), kept
+        in the log as a number."""
+        if among == 1:
+            return 0
+        die = self.roller.die(among, "autopilot.walk", among=among)
+        self.state.log.add_pick(among, die)
+        return die - 1
 
     # --- choices ------------------------------------------------------------------------------------
     def rule_choices(self) -> list[Choice]:
