@@ -187,7 +187,7 @@ def test_a_large_map_is_kept_in_a_few_bytes_a_hex() -> None:
     table = session.state.hexes
     kept = sum(column.itemsize * len(column) for column in (table.q, table.r, *table.columns()))
     assert kept / len(table) <= 20 and table.cell_order.itemsize * len(table.cell_order) / len(table) < 6
-    kept_entries = list(session.state.log.runs())
+    kept_entries = list(session.state.log.runs(len(session.log)))
     assert len(session.log) == len(table) + sum(1 for entry in kept_entries if isinstance(entry, dict))
     runs = [entry for entry in kept_entries if not isinstance(entry, dict)]
     assert len(runs) <= 2 + len(session.state.communities)  # runs of explorations (cut by a note), not a hex each
@@ -405,3 +405,19 @@ def test_a_file_changed_while_it_is_read_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps({"hexes": [1, 2, 3, 4]}), encoding="utf-8")
     with pytest.raises(DedaleError, match="changed"):
         materialized(document)
+
+
+def test_a_result_is_the_document_as_it_was_made() -> None:
+    """A session's result streams its large arrays from the session: it still shows the map as it stood."""
+    session = HexcrawlSession(HexParams(radius=3), 9)
+    session.step("move:N")
+    result, before = session.result(), session.to_json()
+    shown = result.text()
+    session.step("move:NE")
+    session.step("move:S")
+    assert result.json() == document_text_of(before) and result.text() == shown
+    assert result.to_json() == before
+
+
+def document_text_of(document: dict[str, Any]) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

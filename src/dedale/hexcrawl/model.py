@@ -148,6 +148,16 @@ class HexTable:
             column.append(value)
         return order
 
+    def first(self, count: int) -> HexTable:
+        """A copy of the table with its first `count` hexes."""
+        kept = HexTable(self.radius, self.vegetation_ids, self.obstacle_ids)
+        kept.cell_order = array("i", self.cell_order)
+        for q, r in zip(self.q[count:], self.r[count:], strict=True):
+            kept.cell_order[kept.cell((q, r))] = -1
+        for mine, theirs in zip((kept.q, kept.r, *kept.columns()), (self.q, self.r, *self.columns()), strict=True):
+            mine.extend(theirs[:count])
+        return kept
+
     def relief_at(self, h: Hex) -> int | None:
         order = self.order_of(h)
         return None if order < 0 else self.relief[order]
@@ -314,9 +324,14 @@ class HexLog:
             else:
                 yield from map(self._entry, item)
 
-    def runs(self) -> Iterator[Any]:
-        """The log as it is kept: entries, and runs of compact codes (arrays, ranges) to write fast."""
-        return iter(self._items)
+    def runs(self, count: int) -> Iterator[Any]:
+        """The first `count` entries as they are kept: entries, and runs of compact codes (arrays, ranges) to
+        write fast."""
+        for item, end in zip(self._items, self._ends, strict=True):
+            start = end - (1 if isinstance(item, dict) else len(item))
+            if start >= count:
+                return
+            yield item if end <= count else item[:count - start]
 
 
 @dataclass
@@ -343,7 +358,7 @@ class HexMap:
             radius = _int(data["params"]["radius"], 0, MAX_RADIUS)
             hexes = data["hexes"]
             if isinstance(hexes, HexArray):  # a session's own document: its table as it is
-                table, own = hexes.table, hexes.own
+                table, own = hexes.rows(), hexes.own
             else:  # a list, or a large file's array read item by item
                 table, own = HexTable.from_json(radius, hexes.values() if isinstance(hexes, Streamed) else hexes)
             party = data.get("party")
@@ -354,26 +369,31 @@ class HexMap:
 
 
 class HexArray(Streamed):
-    """A session's hexes in its document: written from its table (`hexcrawl.stream`), never held as objects."""
+    """A session's hexes in its document: written from its table (`hexcrawl.stream`), never held as objects;
+    the hexes explored when the document was made (a session may go on)."""
 
     def __init__(self, table: HexTable, own: dict[tuple[str, str], Any]) -> None:
-        self.table, self.own = table, own
+        self.table, self.own, self.count = table, own, len(table)
+
+    def rows(self) -> HexTable:
+        """The table as it was when the document was made."""
+        return self.table if len(self.table) == self.count else self.table.first(self.count)
 
     def values(self) -> Iterator[dict[str, Any]]:
         radius, own = self.table.radius, self.own
-        return (record.to_json(radius, own) for record in self.table.values())
+        return (self.table.record(order).to_json(radius, own) for order in range(self.count))
 
     def texts(self, depth: int, indent: int | None) -> Iterator[str]:
         from dedale.hexcrawl.stream import hex_texts
 
-        return hex_texts(self.table, self.own, depth + 1, indent)
+        return hex_texts(self.rows(), self.own, depth + 1, indent)
 
 
 def explored(document: dict[str, Any]) -> Container[Hex]:
     """The hexes a document's party has explored."""
     hexes = document["hexes"]
     if isinstance(hexes, HexArray):
-        return hexes.table
+        return hexes.rows()
     return {(h["q"], h["r"]) for h in (hexes.values() if isinstance(hexes, Streamed) else hexes)}
 
 

@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import islice
 from typing import Any, ClassVar
 
 from dedale.core.dice import DiceExpr
@@ -349,18 +350,19 @@ class HexcrawlSession(Session[HexParams, HexState]):
 
 
 class LogArray(Streamed):
-    """A session's log in its document: its compact runs written fast (`hexcrawl.stream`)."""
+    """A session's log in its document: its compact runs written fast (`hexcrawl.stream`); the entries logged
+    when the document was made (a session may go on)."""
 
     def __init__(self, session: HexcrawlSession) -> None:
-        self.session = session
+        self.session, self.count = session, len(session.log)
 
     def values(self) -> Iterator[Any]:
-        return map(self.session.log_entry, self.session.log)
+        return map(self.session.log_entry, islice(self.session.log, self.count))
 
     def texts(self, depth: int, indent: int | None) -> Iterator[str]:
         from dedale.hexcrawl.stream import log_texts
 
-        return log_texts(self.session.state.log, self.session.words, depth + 1, indent)
+        return log_texts(self.session.state.log, self.session.words, depth + 1, indent, self.count)
 
 
 def _faces(table: Table) -> list[str]:

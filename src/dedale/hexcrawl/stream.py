@@ -129,12 +129,14 @@ def hex_texts(table: HexTable, own: dict[tuple[str, str], Any], depth: int, inde
             for q, r, k, nd, rd, wd, relief, i, vd, v, roll, od, o, pos in rows])
 
 
-def log_texts(log: HexLog, words: dict[tuple[str, str], Word], depth: int, indent: int | None) -> Iterator[str]:
-    """The log's entries as the document's items at `depth`: entries as they are, compact runs from templates."""
+def log_texts(log: HexLog, words: dict[tuple[str, str], Word], depth: int, indent: int | None,
+              count: int) -> Iterator[str]:
+    """The log's first `count` entries as the document's items at `depth`: entries as they are, compact runs
+    from templates."""
     explored = _Explorations(log.hexes, words, depth, indent)
     pick = Template(pick_entry(_mark("among"), _mark("die")), depth, indent, {"among": "%d", "die": "%d"}).text
     between = separator(depth, indent)
-    for item in log.runs():
+    for item in log.runs(count):
         if isinstance(item, dict):
             yield encode(item, depth, indent)
         elif isinstance(item, range):  # hexes explored one after the other: the common case, made fastest
