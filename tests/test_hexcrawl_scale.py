@@ -421,3 +421,25 @@ def test_a_result_is_the_document_as_it_was_made() -> None:
 
 def document_text_of(document: dict[str, Any]) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def test_a_disk_that_fills_up_stops_the_writing_at_once() -> None:
+    """The pieces are written from a second thread: its failure reaches the maker of the pieces, which stops."""
+    class Full:
+        written = 0
+
+        def write(self, data: bytes) -> None:
+            if self.written == 2:
+                raise OSError(28, "No space left on device")
+            self.written += 1
+
+    made = []
+
+    def pieces() -> Any:
+        for number in range(1000):
+            made.append(number)
+            yield "x" * 1000
+
+    with pytest.raises(OSError, match="No space"):
+        files._write_pieces(Full(), pieces())  # type: ignore[arg-type]
+    assert len(made) < 20

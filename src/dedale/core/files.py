@@ -7,7 +7,9 @@ import os
 import tempfile
 from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import Any
+from queue import Queue
+from threading import Thread
+from typing import Any, BinaryIO
 
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
@@ -26,8 +28,7 @@ def write_atomic(path: Path, data: bytes | Iterable[str]) -> None:
                 if isinstance(data, bytes):
                     out.write(data)
                 else:
-                    for piece in data:
-                        out.write(piece.encode("utf-8"))
+                    _write_pieces(out, data)
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a result file is an ordinary file
@@ -37,6 +38,35 @@ def write_atomic(path: Path, data: bytes | Iterable[str]) -> None:
             raise
     except OSError as exc:
         raise DedaleError("error.write", path=str(path), problem=exc.strerror or str(exc)) from None
+
+
+def _write_pieces(out: BinaryIO, pieces: Iterable[str]) -> None:
+    """Write the pieces from a second thread, so that the system's share of writing a large file (its copies,
+    done with the interpreter's lock released) goes on while the next pieces are made."""
+    waiting: Queue[bytes | None] = Queue(maxsize=4)
+    failed: list[BaseException] = []
+
+    def drain() -> None:
+        try:
+            while (piece := waiting.get()) is not None:
+                out.write(piece)
+        except BaseException as exc:  # kept for the maker of the pieces, which stops at its next piece
+            failed.append(exc)
+            while waiting.get() is not None:
+                pass
+
+    writer = Thread(target=drain, daemon=True)
+    writer.start()
+    try:
+        for piece in pieces:
+            if failed:
+                break
+            waiting.put(piece.encode("utf-8"))
+    finally:
+        waiting.put(None)
+        writer.join()
+    if failed:
+        raise failed[0]
 
 
 def read_json(path: Path, streamed: Collection[str] = ()) -> Any:
