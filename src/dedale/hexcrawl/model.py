@@ -138,14 +138,25 @@ class HexTable:
         cell = self.cell(h)
         return -1 if cell < 0 else self.cell_order[cell]
 
-    def add(self, h: Hex, *row: int) -> int:
-        """Explore a hex: its row as `columns` lists them. Returns its order."""
+    def add(self, h: Hex, neighbour_die: int, relief_die: int, weights_die: int, relief: int, inherited: int,
+            vegetation_die: int, vegetation: int, obstacle_roll: int, obstacle_die: int, obstacle: int,
+            position: int) -> int:
+        """Explore a hex (on the map): its row as `columns` lists them. Returns its order."""
         order = len(self.q)
-        self.cell_order[self.cell(h)] = order
+        self.cell_order[(h[0] + self.radius) * self.side + h[1] + self.radius] = order
         self.q.append(h[0])
         self.r.append(h[1])
-        for column, value in zip(self.columns(), row, strict=True):
-            column.append(value)
+        self.neighbour_die.append(neighbour_die)
+        self.relief_die.append(relief_die)
+        self.weights_die.append(weights_die)
+        self.relief.append(relief)
+        self.inherited.append(inherited)
+        self.vegetation_die.append(vegetation_die)
+        self.vegetation.append(vegetation)
+        self.obstacle_roll.append(obstacle_roll)
+        self.obstacle_die.append(obstacle_die)
+        self.obstacle.append(obstacle)
+        self.position.append(position)
         return order
 
     def first(self, count: int) -> HexTable:
@@ -159,7 +170,8 @@ class HexTable:
         return kept
 
     def relief_at(self, h: Hex) -> int | None:
-        order = self.order_of(h)
+        q, r = h[0] + self.radius, h[1] + self.radius
+        order = self.cell_order[q * self.side + r] if 0 <= q < self.side and 0 <= r < self.side else -1
         return None if order < 0 else self.relief[order]
 
     def record(self, order: int) -> HexRecord:
@@ -269,7 +281,10 @@ class HexLog:
         return codes
 
     def add_hex(self, order: int) -> None:
-        self._codes().append(order)
+        codes = self._items[-1] if self._items else None
+        if not isinstance(codes, array):
+            codes = self._codes()
+        codes.append(order)
         self._ends[-1] += 1
 
     def add_hexes(self, start: int, stop: int) -> None:

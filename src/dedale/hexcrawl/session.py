@@ -259,7 +259,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
             explore_rest(self)
             return
         for h in spiral(radius) if order == "spiral" else _breadth_first(self.params.start, radius):
-            if h not in hexes:
+            if hexes.order_of(h) < 0:
                 self._explore(h)
 
     def _walk(self) -> None:
