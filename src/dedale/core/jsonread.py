@@ -27,7 +27,7 @@ class _Text:
     """The file's text from a byte offset, a buffer at a time, with the checks that depend on what it holds."""
 
     def __init__(self, path: Path, offset: int) -> None:
-        self.path, self.source = path, str(path)
+        self.source = str(path)
         self.file = path.open("rb")
         self.file.seek(offset)
         self.decode = codecs.getincrementaldecoder("utf-8")().decode
