@@ -409,7 +409,27 @@ def explored(document: dict[str, Any]) -> Container[Hex]:
     hexes = document["hexes"]
     if isinstance(hexes, HexArray):
         return hexes.rows()
-    return {(h["q"], h["r"]) for h in (hexes.values() if isinstance(hexes, Streamed) else hexes)}
+    if isinstance(hexes, Streamed):  # a large file's: a byte a cell of the map's square, not a set of millions
+        return _Cells(_int(document["params"]["radius"], 0, MAX_RADIUS), ((h["q"], h["r"]) for h in hexes.values()))
+    return {(h["q"], h["r"]) for h in hexes}
+
+
+class _Cells:
+    """Hexes of a map, as a byte a cell of its square."""
+
+    def __init__(self, radius: int, hexes: Iterable[Hex]) -> None:
+        self.radius, self.side = radius, 2 * radius + 1
+        self.marked = bytearray(self.side * self.side)
+        for h in hexes:
+            if self.cell(h) >= 0:
+                self.marked[self.cell(h)] = 1
+
+    def cell(self, h: Hex) -> int:
+        q, r = h[0] + self.radius, h[1] + self.radius
+        return q * self.side + r if 0 <= q < self.side and 0 <= r < self.side else -1
+
+    def __contains__(self, h: object) -> bool:
+        return isinstance(h, tuple) and len(h) == 2 and self.cell(h) >= 0 and self.marked[self.cell(h)] == 1
 
 
 def discovered(document: dict[str, Any]) -> dict[str, Any]:
