@@ -28,7 +28,8 @@
 - The command line's start-up (`startup.py`): `dedale crawler --seed 1` and `dedale --help`, the median of ten
   fresh processes less the interpreter's own start. Target: at most 150 ms each.
 
-- Scale and speed (issue 15), one module a part, each runnable alone: `zombstone_speed.py` (a new query,
+- Scale and speed (issue 15), one module a part, each runnable alone: `hexcrawl_scale.py` (radius 1000 made,
+  written to JSON and read back, in fresh processes), `zombstone_speed.py` (a new query,
   `dedale zombstone tables`, the web calculator, and the ratio to icepool).
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
@@ -227,7 +228,7 @@ def main() -> int:
 
 
 # Issue 15's figures, each module a part of it (runnable alone too): rows of (label, figure, target met).
-SCALE_AND_SPEED = ("zombstone_speed",)
+SCALE_AND_SPEED = ("hexcrawl_scale", "zombstone_speed")
 
 
 def issue_15() -> bool:
