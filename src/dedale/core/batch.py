@@ -1,0 +1,206 @@
+"""Batches: one picklable function mapped over items (seeds, game numbers), the results yielded in the items'
+order, on Dask. The results never depend on where an item runs (each carries its own seed), so the same batch
+gives the same output in this process, on local worker processes or on a cluster.
+
+A batch starts in this process, timing its items for `PROBE_SECONDS` (and at least `PROBE_ITEMS`). One that
+ends by then, or whose rest would not gain more than a cluster's start-up (`STARTUP_SECONDS`) from the local
+workers, stays here: small batches never pay for Dask. Otherwise the rest goes to a `dask.distributed`
+LocalCluster of worker processes (or to the scheduler named), in chunks of about `CHUNK_SECONDS` of work each
+(sized from the timed items), at most `WINDOW` chunks a worker in flight: results come back in order and
+memory stays bounded however long the batch. Dask is imported only when a batch goes to it."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from dedale.core.errors import DedaleError
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+PROBE_SECONDS = 0.5  # the work done in this process before deciding where the rest goes
+PROBE_ITEMS = 3  # at least: their median is not the first item's, which may fill a process's caches
+STARTUP_SECONDS = 2.5  # a LocalCluster's start and stop on two cores: measured 1.6 s and 0.75 s
+CHUNK_SECONDS = 0.25  # of work a task: Dask's own cost of a task, a few ms, is then about 1%
+CHUNKS_PER_WORKER = 4  # at least, so that a slow chunk does not leave the others idle at the end
+WINDOW = 3  # chunks a worker in flight: enough to keep it busy while results are read in order
+CONNECT_SECONDS = 5  # to reach a scheduler, and for it to have a worker
+ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
+MAX_WORKERS_PER_CORE = 4
+# A scheduler's HTTP server (health, metrics) on any free port of this machine: Dask's 8787 may be taken,
+# and a warning would say so on stderr.
+QUIET_HTTP = {"dashboard_address": "127.0.0.1:0"}
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a batch runs: at most `workers` local processes (None: one a core; 1: this process alone), or
+    the workers of the running Dask scheduler at `scheduler` (tcp://HOST:PORT)."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+
+    def __post_init__(self) -> None:
+        most = MAX_WORKERS_PER_CORE * cores()
+        if self.workers is not None and not 1 <= self.workers <= most:
+            raise DedaleError("error.range", param="workers", value=self.workers, low=1, high=most)
+        if self.workers is not None and self.scheduler is not None:
+            raise DedaleError("error.workers_and_scheduler")
+        address = ADDRESS.fullmatch(self.scheduler or "")
+        if self.scheduler is not None and not (address and 0 < int(address[2]) < 65536):
+            raise DedaleError("error.scheduler_address", value=self.scheduler)
+
+    @property
+    def local_workers(self) -> int:
+        return cores() if self.workers is None else self.workers
+
+
+IN_PROCESS = Where(workers=1)
+
+
+def run_batch(work: Callable[[T], R], items: Sequence[T], where: Where = IN_PROCESS,
+              progress: Callable[[int], None] | None = None) -> Iterator[R]:
+    """`work(item)` for every item, yielded in the items' order; `progress` is told how many are done.
+    `work` must be picklable (a module's function, or a `functools.partial` of one) when the batch may leave
+    this process."""
+    total = len(items)
+    if not total:
+        return
+    with ExitStack() as stack:
+        # A scheduler that cannot be reached is refused before any work (and so before any output).
+        client = stack.enter_context(_connected(where.scheduler)) if where.scheduler else None
+        durations: list[float] = []
+        began = time.perf_counter()
+        while len(durations) < total and (len(durations) < PROBE_ITEMS
+                                          or time.perf_counter() - began < PROBE_SECONDS):
+            start = time.perf_counter()
+            result = work(items[len(durations)])
+            durations.append(time.perf_counter() - start)
+            yield result
+            if progress:
+                progress(len(durations))
+        done = len(durations)
+        if done == total:
+            return
+        per_item = sorted(durations)[done // 2]  # the median: the first item may fill caches the others use
+        if client is None and _worth_a_cluster(per_item * (total - done), where.local_workers):
+            client = stack.enter_context(_local_cluster(min(where.local_workers, total - done)))
+        if client is not None:
+            yield from _on_dask(client, work, items, done, per_item, progress)
+            return
+        for number in range(done, total):
+            yield work(items[number])
+            if progress:
+                progress(number + 1)
+
+
+def _worth_a_cluster(rest: float, workers: int) -> bool:
+    """Whether `workers` local processes would save more than their cluster's start-up on `rest` seconds."""
+    return workers > 1 and rest * (1 - 1 / workers) > STARTUP_SECONDS
+
+
+def _run_chunk(work: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
+    return [work(item) for item in chunk]
+
+
+def _on_dask(client: Client, work: Callable[[T], R], items: Sequence[T], first: int, per_item: float,
+             progress: Callable[[int], None] | None) -> Iterator[R]:
+    """Items `first`.. on the client's workers, chunk by chunk, a window of chunks in flight, in order."""
+    total = len(items)
+    slots = max(1, sum(client.nthreads().values()))
+    balanced = -(-(total - first) // (CHUNKS_PER_WORKER * slots))  # the most a chunk may hold
+    size = max(1, min(round(CHUNK_SECONDS / max(per_item, 1e-9)), balanced))
+    starts = iter(range(first, total, size))
+    pending: deque[Future] = deque()
+
+    def submit() -> None:
+        start = next(starts, None)
+        if start is not None:
+            pending.append(client.submit(_run_chunk, work, items[start:start + size], pure=False))
+
+    for _ in range(WINDOW * slots):
+        submit()
+    done = first
+    try:
+        while pending:
+            results = pending.popleft().result()  # the next in order, however the others finish
+            submit()
+            yield from results
+            done += len(results)
+            if progress:
+                progress(done)
+    finally:
+        for future in pending:  # stopped early (an error, Ctrl-C): nothing left running on the workers
+            future.cancel()
+
+
+@contextmanager
+def _local_cluster(workers: int) -> Iterator[Client]:
+    """A LocalCluster of `workers` single-threaded processes on this machine alone (no dashboard, quiet),
+    closed afterwards."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, scheduler_kwargs=QUIET_HTTP, silence_logs=logging.ERROR) as cluster, \
+            Client(cluster, set_as_default=False) as client:
+        yield client
+
+
+@contextmanager
+def _connected(address: str) -> Iterator[Client]:
+    """A client of the scheduler at `address`, with at least one worker running this version of Dédale."""
+    import socket
+
+    from distributed import Client
+
+    host, _, port = address.partition("://")[2].rpartition(":")
+    try:
+        # A plain connection first: a port nobody listens on is refused at once, where Dask's own client
+        # would retry until its timeout.
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError):
+        raise DedaleError("error.scheduler_unreachable", value=address, seconds=CONNECT_SECONDS) from None
+    with client:
+        try:
+            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        except TimeoutError:
+            raise DedaleError("error.scheduler_no_workers", value=address, seconds=CONNECT_SECONDS) from None
+        _check_versions(client, address)
+        yield client
+
+
+def _dedale_version() -> str:
+    from dedale import __version__
+
+    return __version__
+
+
+def _check_versions(client: Client, address: str) -> None:
+    """Every worker runs the version of Dédale this process runs: the same seeds, the same results."""
+    from dedale import __version__
+
+    try:
+        found: dict[str, Any] = client.run(_dedale_version)
+    except Exception:  # a worker that cannot even load this function has no Dédale at all
+        found = {"?": "none"}
+    other = sorted({str(version) for version in found.values()} - {__version__})
+    if other:
+        raise DedaleError("error.scheduler_version", value=address, found=", ".join(other), version=__version__)
