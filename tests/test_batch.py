@@ -8,6 +8,7 @@ import json
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -34,10 +35,19 @@ def cluster() -> Iterator[str]:
 
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every batch goes to Dask after its first item; the list gets the number of items each sent there."""
+    """Every batch goes to Dask after its first item (a local cluster is waited for, not worked beside); the
+    list gets the number of items each batch sent there."""
     monkeypatch.setattr(batch, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(batch, "PROBE_ITEMS", 1)
     monkeypatch.setattr(batch, "STARTUP_SECONDS", 0.0)
+    enter = batch._Starting.__enter__
+
+    def started(self: batch._Starting) -> batch._Starting:
+        enter(self)
+        self.ready.wait()
+        return self
+
+    monkeypatch.setattr(batch._Starting, "__enter__", started)
     counts: list[int] = []
     on_dask = batch._on_dask
 
@@ -50,6 +60,11 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def square(number: int) -> int:
+    return number * number
+
+
+def slow_square(number: int) -> int:
+    time.sleep(0.001)
     return number * number
 
 
@@ -165,8 +180,26 @@ def test_a_small_batch_stays_in_this_process(monkeypatch: pytest.MonkeyPatch) ->
     def no_cluster(workers: int) -> None:
         raise AssertionError("a small batch started a cluster")
 
-    monkeypatch.setattr(batch, "_local_cluster", no_cluster)
+    monkeypatch.setattr(batch, "_Starting", no_cluster)
     assert list(run_batch(square, range(1000), Where(workers=2))) == [n * n for n in range(1000)]
+
+
+def test_this_process_works_while_the_cluster_starts_and_a_failed_start_is_raised(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import distributed
+
+    def slow_failure(**_: Any) -> None:
+        time.sleep(0.3)
+        raise RuntimeError("no processes here")
+
+    monkeypatch.setattr(batch, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(batch, "STARTUP_SECONDS", 0.0)
+    monkeypatch.setattr(distributed, "LocalCluster", slow_failure)
+    done: list[int] = []
+    with pytest.raises(RuntimeError, match="no processes here"):
+        for _ in run_batch(slow_square, range(10_000), Where(workers=2), done.append):
+            pass
+    assert batch.PROBE_ITEMS < done[-1] < 10_000  # more than the probe's items were made here meanwhile
 
 
 def test_a_cluster_starts_only_when_the_workers_save_more_than_its_start_up() -> None:

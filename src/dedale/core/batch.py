@@ -4,8 +4,9 @@ gives the same output in this process, on local worker processes or on a cluster
 
 A batch starts in this process, timing its items for `PROBE_SECONDS` (and at least `PROBE_ITEMS`). One that
 ends by then, or whose rest would not gain more than a cluster's start-up (`STARTUP_SECONDS`) from the local
-workers, stays here: small batches never pay for Dask. Otherwise the rest goes to a `dask.distributed`
-LocalCluster of worker processes (or to the scheduler named), in chunks of about `CHUNK_SECONDS` of work each
+workers, stays here: small batches never pay for Dask. Otherwise a `dask.distributed` LocalCluster of worker
+processes starts (this process goes on with the batch meanwhile), and the rest goes to it (or to the
+scheduler named), in chunks of about `CHUNK_SECONDS` of work each
 (sized from the timed items), at most `WINDOW` chunks a worker in flight: results come back in order and
 memory stays bounded however long the batch. Dask is imported only when a batch goes to it."""
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -99,7 +101,13 @@ def run_batch(work: Callable[[T], R], items: Sequence[T], where: Where = IN_PROC
             return
         per_item = sorted(durations)[done // 2]  # the median: the first item may fill caches the others use
         if client is None and _worth_a_cluster(per_item * (total - done), where.local_workers):
-            client = stack.enter_context(_local_cluster(min(where.local_workers, total - done)))
+            starting = stack.enter_context(_Starting(min(where.local_workers, total - done)))
+            while done < total and not starting.ready.is_set():  # this process works while the cluster starts
+                yield work(items[done])
+                done += 1
+                if progress:
+                    progress(done)
+            client = starting.client() if done < total else None
         if client is not None:
             yield from _on_dask(client, work, items, done, per_item, progress)
             return
@@ -149,23 +157,54 @@ def _on_dask(client: Client, work: Callable[[T], R], items: Sequence[T], first: 
             future.cancel()
 
 
-@contextmanager
-def _local_cluster(workers: int) -> Iterator[Client]:
+class _Starting:
     """A LocalCluster of `workers` single-threaded processes on this machine alone (no dashboard, quiet),
-    closed afterwards. Its processes are forked from a fork server where there is one: measured on two cores,
-    the cluster then stops in 0.1 s rather than the 1-2 s of processes spawned afresh."""
-    import logging
-    import multiprocessing
+    started in a thread so that the batch goes on meanwhile, and closed on leaving. Its processes are forked
+    from a fork server where there is one: measured on two cores, the cluster then stops in 0.1 s rather than
+    the 1-2 s of processes spawned afresh."""
 
-    import dask
-    from distributed import Client, LocalCluster
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.ready = threading.Event()
+        self.stack = ExitStack()
+        self.started: Client | BaseException | None = None
+        self.thread = threading.Thread(target=self._start, name="dedale-batch-cluster", daemon=True)
 
-    forked = "forkserver" in multiprocessing.get_all_start_methods()
-    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver" if forked else "spawn"}), \
-            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                         dashboard_address=None, scheduler_kwargs=QUIET_HTTP, silence_logs=logging.ERROR) as cluster, \
-            Client(cluster, set_as_default=False) as client:
-        yield client
+    def __enter__(self) -> _Starting:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.thread.join()  # a cluster still starting is closed once started, never left running
+        self.stack.close()
+
+    def _start(self) -> None:
+        import logging
+        import multiprocessing
+
+        import dask
+        from distributed import Client, LocalCluster
+
+        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        try:
+            self.stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method": method}))
+            # Quiet: a task's error comes back as its exception; the logs would only add a worker's complaints
+            # as the cluster stops.
+            cluster = self.stack.enter_context(LocalCluster(
+                n_workers=self.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                dashboard_address=None, scheduler_kwargs=QUIET_HTTP, silence_logs=logging.CRITICAL))
+            self.started = self.stack.enter_context(Client(cluster, set_as_default=False))
+        except BaseException as error:  # raised again in the batch's own thread
+            self.started = error
+        finally:
+            self.ready.set()
+
+    def client(self) -> Client:
+        self.ready.wait()
+        if isinstance(self.started, BaseException):
+            raise self.started
+        assert self.started is not None
+        return self.started
 
 
 @contextmanager
