@@ -100,8 +100,9 @@ def run_batch(work: Callable[[T], R], items: Sequence[T], where: Where = IN_PROC
         if done == total:
             return
         per_item = sorted(durations)[done // 2]  # the median: the first item may fill caches the others use
-        if client is None and _worth_a_cluster(per_item * (total - done), where.local_workers):
-            starting = stack.enter_context(_Starting(min(where.local_workers, total - done)))
+        workers = min(where.local_workers, total - done)
+        if client is None and _worth_a_cluster(per_item * (total - done), workers):
+            starting = stack.enter_context(_Starting(workers))
             while done < total and not starting.ready.is_set():  # this process works while the cluster starts
                 yield work(items[done])
                 done += 1
