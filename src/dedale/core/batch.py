@@ -79,7 +79,8 @@ def run_batch(work: Callable[[T], R], items: Sequence[T], where: Where = IN_PROC
               progress: Callable[[int], None] | None = None) -> Iterator[R]:
     """`work(item)` for every item, yielded in the items' order; `progress` is told how many are done.
     `work` must be picklable (a module's function, or a `functools.partial` of one) when the batch may leave
-    this process."""
+    this process; and, as with any use of multiprocessing, a script that runs a batch on local workers keeps
+    its own work under `if __name__ == "__main__":` (the worker processes import the script)."""
     total = len(items)
     if not total:
         return
