@@ -175,6 +175,13 @@ def test_a_chunk_holds_about_a_quarter_second_of_work() -> None:
     assert set(client.sizes) == {round(batch.CHUNK_SECONDS / 0.001)}
 
 
+@given(st.lists(st.integers(-1000, 1000), max_size=50))
+def test_in_this_process_a_batch_is_a_map(numbers: list[int]) -> None:
+    done: list[int] = []
+    assert list(run_batch(square, numbers, progress=done.append)) == [n * n for n in numbers]
+    assert done == list(range(1, len(numbers) + 1))
+
+
 # --- where a batch runs ------------------------------------------------------------------------------------------
 def test_a_small_batch_stays_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_cluster(workers: int) -> None:

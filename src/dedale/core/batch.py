@@ -17,7 +17,7 @@ import re
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -82,41 +82,43 @@ def run_batch(work: Callable[[T], R], items: Sequence[T], where: Where = IN_PROC
     this process; and, as with any use of multiprocessing, a script that runs a batch on local workers keeps
     its own work under `if __name__ == "__main__":` (the worker processes import the script)."""
     total = len(items)
-    if not total:
-        return
     with ExitStack() as stack:
         # A scheduler that cannot be reached is refused before any work (and so before any output).
         client = stack.enter_context(_connected(where.scheduler)) if where.scheduler else None
         durations: list[float] = []
         began = time.perf_counter()
-        while len(durations) < total and (len(durations) < PROBE_ITEMS
-                                          or time.perf_counter() - began < PROBE_SECONDS):
-            start = time.perf_counter()
-            result = work(items[len(durations)])
-            durations.append(time.perf_counter() - start)
-            yield result
-            if progress:
-                progress(len(durations))
-        done = len(durations)
+        done = yield from _here(work, items, 0, progress, lambda: len(durations) >= PROBE_ITEMS and (
+            time.perf_counter() - began >= PROBE_SECONDS), durations)
         if done == total:
             return
         per_item = sorted(durations)[done // 2]  # the median: the first item may fill caches the others use
         workers = min(where.local_workers, total - done)
         if client is None and _worth_a_cluster(per_item * (total - done), workers):
             starting = stack.enter_context(_Starting(workers))
-            while done < total and not starting.ready.is_set():  # this process works while the cluster starts
-                yield work(items[done])
-                done += 1
-                if progress:
-                    progress(done)
+            # This process goes on with the batch while the cluster starts.
+            done = yield from _here(work, items, done, progress, starting.ready.is_set)
             client = starting.client() if done < total else None
-        if client is not None:
+        if client is None:
+            yield from _here(work, items, done, progress, lambda: False)
+        else:
             yield from _on_dask(client, work, items, done, per_item, progress)
-            return
-        for number in range(done, total):
-            yield work(items[number])
-            if progress:
-                progress(number + 1)
+
+
+def _here(work: Callable[[T], R], items: Sequence[T], first: int, progress: Callable[[int], None] | None,
+          stop: Callable[[], bool], durations: list[float] | None = None) -> Generator[R, None, int]:
+    """Items `first`.. in this process, in order, until `stop()` (asked before each) says so; each one's time
+    added to `durations` if given. Returns how many items of the batch are done."""
+    for number in range(first, len(items)):
+        if stop():
+            return number
+        start = time.perf_counter()
+        result = work(items[number])
+        if durations is not None:
+            durations.append(time.perf_counter() - start)
+        yield result
+        if progress:
+            progress(number + 1)
+    return len(items)
 
 
 def _worth_a_cluster(rest: float, workers: int) -> bool:
