@@ -6,9 +6,9 @@ A batch starts in this process, timing its items for `PROBE_SECONDS` (and at lea
 ends by then, or whose rest would not gain more than a cluster's start-up (`STARTUP_SECONDS`) from the local
 workers, stays here: small batches never pay for Dask. Otherwise a `dask.distributed` LocalCluster of worker
 processes starts (this process goes on with the batch meanwhile), and the rest goes to it (or to the
-scheduler named), in chunks of about `CHUNK_SECONDS` of work each
-(sized from the timed items), at most `WINDOW` chunks a worker in flight: results come back in order and
-memory stays bounded however long the batch. Dask is imported only when a batch goes to it."""
+scheduler named), in chunks of about `CHUNK_SECONDS` of work each (sized from the timed items), at most
+`WINDOW` chunks a worker in flight: results come back in order and memory stays bounded however long the
+batch. Dask is imported only when a batch goes to it."""
 
 from __future__ import annotations
 
