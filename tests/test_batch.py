@@ -204,9 +204,9 @@ def test_this_process_works_while_the_cluster_starts_and_a_failed_start_is_raise
     monkeypatch.setattr(distributed, "LocalCluster", slow_failure)
     done: list[int] = []
     with pytest.raises(RuntimeError, match="no processes here"):
-        for _ in run_batch(slow_square, range(10_000), Where(workers=2), done.append):
+        for _ in run_batch(slow_square, range(100_000), Where(workers=2), done.append):
             pass
-    assert batch.PROBE_ITEMS < done[-1] < 10_000  # more than the probe's items were made here meanwhile
+    assert batch.PROBE_ITEMS < done[-1] < 100_000  # more than the probe's items were made here meanwhile
 
 
 def test_a_cluster_starts_only_when_the_workers_save_more_than_its_start_up() -> None:
