@@ -96,7 +96,8 @@ def test_generation_gives_the_same_lines_and_files_on_one_worker_two_local_worke
     outputs = []
     places = {"one": ["--workers", "1"], "two": ["--workers", "2"], "cluster": ["--scheduler", cluster]}
     for name, where in places.items():
-        code, out, err = cli("paper", "--seed", "5", "--count", "12", "--json", "--cards", "-o",
+        # the language and the drawing's options travel with the job: the workers draw in French, with cards
+        code, out, err = cli("paper", "--seed", "5", "--count", "12", "--json", "--cards", "--lang", "fr", "-o",
                              str(tmp_path / name / "map-{seed}.svg"), *where)
         assert code == 0, err
         files = {path.name: path.read_bytes() for path in sorted((tmp_path / name).iterdir())}
@@ -105,6 +106,8 @@ def test_generation_gives_the_same_lines_and_files_on_one_worker_two_local_worke
     lines, files = outputs[0]
     assert [json.loads(line)["seed"] for line in lines.splitlines()] == list(range(5, 17))
     assert list(files) == [f"map-{seed}.svg" for seed in sorted(range(5, 17), key=str)]
+    in_english = cli("paper", "--seed", "9", "-o", str(tmp_path / "en.svg"))
+    assert in_english[0] == 0 and files["map-9.svg"] != (tmp_path / "en.svg").read_bytes()
     assert b"<svg" in files["map-9.svg"]
     assert sent == [11, 11]
 
