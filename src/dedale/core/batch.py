@@ -6,7 +6,7 @@ A batch starts in this process, timing its items for `PROBE_SECONDS` (and at lea
 ends by then, or whose rest would not gain more than a cluster's start-up (`STARTUP_SECONDS`) from the local
 workers, stays here: small batches never pay for Dask. Otherwise a `dask.distributed` LocalCluster of worker
 processes starts (this process goes on with the batch meanwhile), and the rest goes to it (or to the
-scheduler named), in chunks of about `CHUNK_SECONDS` of work each (sized from the timed items), at most
+scheduler named), in chunks of about `CHUNK_SECONDS` of work each (sized from the items timed so far), at most
 `WINDOW` chunks a worker in flight: results come back in order and memory stays bounded however long the
 batch. Dask is imported only when a batch goes to it."""
 
@@ -91,7 +91,7 @@ def run_batch(work: Callable[[T], R], items: Sequence[T], where: Where = IN_PROC
             time.perf_counter() - began >= PROBE_SECONDS), durations)
         if done == total:
             return
-        per_item = sorted(durations)[done // 2]  # the median: the first item may fill caches the others use
+        per_item = sorted(durations)[done // 2]  # the median: the first items may fill caches the others use
         workers = min(where.local_workers, total - done)
         if client is None and _worth_a_cluster(per_item * (total - done), workers):
             starting = stack.enter_context(_Starting(workers))
@@ -126,31 +126,38 @@ def _worth_a_cluster(rest: float, workers: int) -> bool:
     return workers > 1 and rest * (1 - 1 / workers) > STARTUP_SECONDS
 
 
-def _run_chunk(work: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
-    return [work(item) for item in chunk]
+def _run_chunk(work: Callable[[T], R], chunk: Sequence[T]) -> tuple[list[R], float]:
+    """A chunk's results, and the seconds its work took on the worker (which size the next chunks)."""
+    start = time.perf_counter()
+    return [work(item) for item in chunk], time.perf_counter() - start
 
 
 def _on_dask(client: Client, work: Callable[[T], R], items: Sequence[T], first: int, per_item: float,
              progress: Callable[[int], None] | None) -> Iterator[R]:
-    """Items `first`.. on the client's workers, chunk by chunk, a window of chunks in flight, in order."""
+    """Items `first`.. on the client's workers, chunk by chunk, a window of chunks in flight, in order. A
+    chunk holds about CHUNK_SECONDS of work, from the time per item measured so far: here at first, then on
+    the workers as chunks come back."""
     total = len(items)
     slots = max(1, sum(client.nthreads().values()))
     balanced = -(-(total - first) // (CHUNKS_PER_WORKER * slots))  # the most a chunk may hold
-    size = max(1, min(round(CHUNK_SECONDS / max(per_item, 1e-9)), balanced))
-    starts = iter(range(first, total, size))
     pending: deque[Future] = deque()
+    following = first  # the first item not yet sent
 
     def submit() -> None:
-        start = next(starts, None)
-        if start is not None:
-            pending.append(client.submit(_run_chunk, work, items[start:start + size], pure=False))
+        nonlocal following
+        if following < total:
+            size = max(1, min(round(CHUNK_SECONDS / max(per_item, 1e-9)), balanced))
+            chunk = items[following:following + size]
+            pending.append(client.submit(_run_chunk, work, chunk, pure=False))
+            following += len(chunk)
 
     for _ in range(WINDOW * slots):
         submit()
     done = first
     try:
         while pending:
-            results = pending.popleft().result()  # the next in order, however the others finish
+            results, seconds = pending.popleft().result()  # the next in order, however the others finish
+            per_item = seconds / len(results)
             submit()
             yield from results
             done += len(results)
