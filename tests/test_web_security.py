@@ -492,6 +492,9 @@ def test_a_session_changed_behind_the_servers_back_is_a_409(client: TestClient, 
 
 
 def test_two_stores_on_one_file_never_interleave_their_steps(tmp_path: Path) -> None:
+    """Two stores on one file, as a server's workers: a session one of them changed is brought up to date in
+    the other before the other changes it (by the events appended since, or by replay after an undo), and two
+    changes made from the same state never both commit, even when the second leaves as many events."""
     from dedale.core.errors import DedaleError
     from dedale.core.store import Sessions, Store
 
@@ -500,10 +503,19 @@ def test_two_stores_on_one_file_never_interleave_their_steps(tmp_path: Path) -> 
     two.get(session_id)  # both hold it in memory
     with one.changing(session_id) as session:
         session.step(session.choices()[0].id)
-    with pytest.raises(DedaleError) as raised, two.changing(session_id) as stale:
+    with two.changing(session_id) as caught_up:  # its step follows one's, not the state both held
+        assert caught_up.events == one.get(session_id).events
+        caught_up.step(caught_up.choices()[0].id)
+    assert one.get(session_id).to_json() == two.get(session_id).to_json()
+    with pytest.raises(DedaleError) as raised, one.changing(session_id) as stale:
+        with two.changing(session_id) as session:  # meanwhile: undone, and another step, as many events
+            session.undo()
+        with two.changing(session_id) as session:
+            session.step(session.choices()[-1].id)
         stale.step(stale.choices()[0].id)
-    assert raised.value.key == "error.conflict"
-    assert two.get(session_id).events == one.get(session_id).events  # two dropped its stale copy
+    assert raised.value.key == "error.raced"
+    stored = Store(tmp_path / "s.db", exclusive=False).get(session_id)[1]
+    assert two.get(session_id).events == one.get(session_id).events == stored  # one dropped its stale copy
     held = Store(tmp_path / "s.db")  # a server's store holds the file: another cannot
     with pytest.raises(DedaleError) as raised:
         Store(tmp_path / "s.db")

@@ -27,7 +27,7 @@ METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 # The answer to each refusal that is not a plain 400 (bad input).
 STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "error.seat_token": 403,
           "error.spectator": 403, "error.share_seat": 403, "error.too_many_watchers": 503, "error.conflict": 409,
-          "error.unknown_params": 422, "error.upload_size": 413}
+          "error.raced": 409, "error.unknown_params": 422, "error.upload_size": 413}
 
 
 def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (),
