@@ -53,7 +53,7 @@ class Server:
             with self.log.open("ab") as log:
                 self.process = subprocess.Popen(
                     [sys.executable, "-c", ENTRY, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                     "--db", str(self.db)],
+                     "--db", str(self.db), *([] if self.workers is None else ["--workers", str(self.workers)])],
                     stdout=log, stderr=log, stdin=subprocess.DEVNULL)
             if self._wait_ready():
                 return self

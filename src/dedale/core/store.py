@@ -370,7 +370,7 @@ class Sessions:
     At most `cache_size` sessions are kept, and about `cache_entries` events and log entries in all (about
     1 KiB each: a crawl of 20 rooms holds a hundred, the largest hexcrawl the web allows 20,000)."""
 
-    def __init__(self, store: Store, build: Any, cache_size: int = 256, cache_entries: int = 200_000) -> None:
+    def __init__(self, store: Store, build: Any, cache_size: int = 4096, cache_entries: int = 200_000) -> None:
         self.store = store
         self.build = build  # (record, events) -> Session: the system's replay
         self.cache: OrderedDict[str, _Kept] = OrderedDict()
