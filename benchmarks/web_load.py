@@ -184,7 +184,8 @@ def row(label: str, found: Load, target: bool) -> tuple[str, str, bool]:
     verdict = ("ok" if ok else "OVER TARGET") if target else "for reference"
     cores = os.cpu_count() or 1
     text = (f"p50 {found.percentile_ms(50):5.1f} ms, p95 {p95:5.1f} ms, {found.per_second:4.0f} a second "
-            f"(server CPU {found.server_cpu / found.seconds / cores:4.0%} of {cores} cores, load generator "
+            f"(server CPU {found.server_cpu / found.seconds / cores:4.0%} of {cores} cores, "
+            f"{found.server_cpu / len(found.latencies) * 1000:.2f} ms a click; load generator "
             f"{found.client_cpu / found.seconds / cores:4.0%}) (target p95 <= {TARGET_P95_MS:g} ms: {verdict})")
     return label, text, ok
 

@@ -8,8 +8,8 @@ reachable by every page the browser opens, so:
    sessions too long to replay, are refused with the limit named.
 3. No 500s: malformed JSON, absurd numbers, unknown parameters and unexpected methods get a 4xx naming
    what was wrong; the command line prints one line and exits with 2.
-4. One writer per database: a second server on the same file refuses to start, and a session changed
-   behind a server's back is a 409, never a lost step.
+4. One writer per database: a second server on the same file refuses to start (a server's own workers share
+   it), and a session changed behind a server's back is a 409, never a lost step.
 5. Hidden information stays hidden: see `test_hidden_information_on_the_web` at the end.
 
 Tests that need a real server process (a chunked upload, two servers) start one (`webserver.py`).
@@ -456,7 +456,8 @@ def test_the_command_line_prints_one_line_and_exits_with_2(cli, tmp_path: Path) 
         *((*command, str(path)) for path in (nested, big_seed)
           for command in (("render",), ("crawler", "play", "--load"), ("keylock", "analyse"))),
         ("serve", "--db", str(tmp_path)), ("serve", "--db", str(not_sqlite / "sessions.db")),
-        ("serve", "--db", str(not_sqlite)), ("serve", "--db", "a" * 5000),
+        ("serve", "--db", str(not_sqlite)), ("serve", "--db", "a" * 5000), ("serve", "--workers", "0"),
+        ("serve", "--workers", "1000"), ("serve", "--workers", "2", "--db", str(not_sqlite)),
     ]
     for args in cases:
         code, _, err = cli(*args)
@@ -466,7 +467,7 @@ def test_the_command_line_prints_one_line_and_exits_with_2(cli, tmp_path: Path) 
 
 # --- 4. One writer per database ------------------------------------------------------------------------
 def test_a_second_server_on_the_same_file_refuses_to_start(tmp_path: Path) -> None:
-    with Server(tmp_path / "web.db") as first:
+    with Server(tmp_path / "web.db", workers=2) as first:  # its parent process holds the file for its workers
         second = subprocess.run([sys.executable, "-c", ENTRY, "serve", "--port", str(free_port()), "--db",
                                  str(tmp_path / "web.db")], capture_output=True, text=True, timeout=60)
         assert second.returncode == 2

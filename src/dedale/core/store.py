@@ -400,10 +400,9 @@ class Sessions:
             kept = self._kept(session_id)
             if kept is not None and kept.revision == now.revision:
                 return kept.session, kept.revision
-            if kept is not None and now.undone <= kept.revision:  # only appended to since: catch up
-                caught = self._catch_up(session_id, kept)
-                if caught is not None:
-                    return caught
+            caught = None if kept is None else self._catch_up(session_id, kept)
+            if caught is not None:
+                return caught
             record, events = self.store.get(session_id)
             session = self.build(record, events)
             self._keep(session_id, session, record.revision)
@@ -417,8 +416,8 @@ class Sessions:
             return kept
 
     def _catch_up(self, session_id: str, kept: _Kept) -> tuple[Session, int] | None:
-        """Apply to a kept session the events another worker appended; None if it cannot (it changed
-        otherwise meanwhile: rebuild it)."""
+        """Apply to a kept session the events another worker appended since; None if it was not only
+        appended to (an undo: rebuild it)."""
         session = kept.session
         now, events = self.store.events_since(session_id, len(session.events))
         if now.undone > kept.revision:
