@@ -198,33 +198,32 @@ class Store:
         `revision` when one is given), and whether the session is now over and hides something from its
         player; the session's new revision."""
         with self._transaction() as db:
-            self._expect(db, session_id, first, revision)
+            now = self._expect(db, session_id, first, revision)
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, first + i, json.dumps(e)) for i, e in enumerate(events)])
-            return self._changed(db, session_id, over, hides)
+            return self._changed(db, session_id, over, hides, now + 1)
 
     def truncate(self, session_id: str, keep: int, had: int, over: bool = False, hides: bool = False,
                  revision: int | None = None) -> int:
         """Forget events from number `keep` on (undo), the session having had `had` of them (at `revision`);
         its new revision."""
         with self._transaction() as db:
-            self._expect(db, session_id, had, revision)
+            now = self._expect(db, session_id, had, revision) + 1
             db.execute("DELETE FROM events WHERE session = ? AND seq >= ?", (session_id, keep))
-            changed = self._changed(db, session_id, over, hides)
-            db.execute("UPDATE sessions SET undone = revision WHERE id = ?", (session_id,))
-            return changed
+            db.execute("UPDATE sessions SET undone = ? WHERE id = ?", (now, session_id))
+            return self._changed(db, session_id, over, hides, now)
 
     @staticmethod
-    def _changed(db: sqlite3.Connection, session_id: str, over: bool, hides: bool) -> int:
-        db.execute("UPDATE sessions SET updated = ?, over = ?, hides = ?, revision = revision + 1 WHERE id = ?",
-                   (time.time(), int(over), int(hides), session_id))
-        return int(db.execute("SELECT revision FROM sessions WHERE id = ?", (session_id,)).fetchone()[0])
+    def _changed(db: sqlite3.Connection, session_id: str, over: bool, hides: bool, revision: int) -> int:
+        db.execute("UPDATE sessions SET updated = ?, over = ?, hides = ?, revision = ? WHERE id = ?",
+                   (time.time(), int(over), int(hides), revision, session_id))
+        return revision
 
     @staticmethod
-    def _expect(db: sqlite3.Connection, session_id: str, events: int, revision: int | None) -> None:
-        """The session exists, has `events` events and is at `revision`, or it changed since it was read
-        (409). Events are numbered from 0 without gaps: the last number says how many there are, read from
-        the key's index."""
+    def _expect(db: sqlite3.Connection, session_id: str, events: int, revision: int | None) -> int:
+        """The session exists, has `events` events and is at `revision` (its revision now), or it changed
+        since it was read (409). Events are numbered from 0 without gaps: the last number says how many there
+        are, read from the key's index."""
         row = db.execute("SELECT (SELECT MAX(seq) FROM events WHERE session = s.id), revision FROM sessions s "
                          "WHERE id = ?", (session_id,)).fetchone()
         if row is None:
@@ -234,6 +233,7 @@ class Store:
             raise DedaleError("error.conflict", value=session_id, expected=events, found=found)
         if revision is not None and row[1] != revision:  # changed, by another worker, since it was read
             raise DedaleError("error.raced", value=session_id)
+        return int(row[1])
 
     def add_seat(self, session_id: str, seat: int) -> str:
         """A new link's token for `seat` of the session (-1: a spectator's), at least 128 random bits; only
