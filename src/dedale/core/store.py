@@ -89,7 +89,7 @@ class Record:
     hides: bool = False
     seating: str = "solo"
     steps: int = 0
-    revision: int = 0
+    revision: int = 0  # that of the events read with it (`Store.get`)
 
 
 @dataclass(frozen=True)
