@@ -96,7 +96,7 @@ def test_clicks_go_on_from_the_state_the_other_worker_left(server: Server) -> No
     assert CrawlerSession.from_json(document).to_json() == document
 
 
-def test_a_live_page_hears_of_changes_made_in_the_other_worker(server: Server) -> None:
+def test_a_live_page_hears_of_every_change_whichever_worker_made_it(server: Server) -> None:
     _, state = api(server, "POST", "/api/sessions", {"system": "crawler", "seed": 5})
     session_id = state["id"]
     with socket.create_connection(("127.0.0.1", server.port), timeout=30) as live:
