@@ -281,10 +281,18 @@ _FACTORIES: dict[str, Callable[[], System]] = {
     "zombstone-duel": _duel}
 
 
+_BUILT: dict[str, tuple[Callable[[], System], System]] = {}  # by name: the factory and what it built
+
+
 def system(name: str) -> System:
-    if name not in _FACTORIES:
+    """The system, built once (a page asks for it a few times a click) by its factory of now."""
+    factory = _FACTORIES.get(name)
+    if factory is None:
         raise DedaleError("error.system", value=name, accepted=", ".join(_FACTORIES))
-    return _FACTORIES[name]()
+    built = _BUILT.get(name)
+    if built is None or built[0] is not factory:
+        built = _BUILT[name] = (factory, factory())
+    return built[1]
 
 
 def system_of(document: Any) -> System:

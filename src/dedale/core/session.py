@@ -436,27 +436,30 @@ class Session(ABC, Generic[P, S]):
 
     @classmethod
     def replay(cls, params: P, seed: int, events: list[Event], table: bool = False) -> Self:
-        session = cls(params, seed, table)
-        for number, event in enumerate(events, 1):
+        return cls(params, seed, table).extend(events)
+
+    def extend(self, events: list[Event]) -> Self:
+        """Play recorded events on from where the session is (a replay, or a session catching up with the
+        events another process recorded): each must be legal, as it was when it was recorded."""
+        for number, event in enumerate(events, len(self.events) + 1):
             try:
                 seat = event.get("seat")
                 if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
                     raise TypeError
                 if "enter" in event:
-                    session.step(ENTER + str(event["enter"]), seat)
+                    self.step(ENTER + str(event["enter"]), seat)
                 elif "auto" in event:
                     expect = event.get("choice")
-                    session.auto_step(session.autopilot(str(event["auto"])),
-                                      None if expect is None else str(expect))
+                    self.auto_step(self.autopilot(str(event["auto"])), None if expect is None else str(expect))
                 else:
-                    session.step(str(event["choice"]), seat)
+                    self.step(str(event["choice"]), seat)
             except (KeyError, TypeError, AttributeError):
                 raise DedaleError("error.bad_event", event=number) from None
             except DedaleError as exc:
                 if exc.key == "error.replay_mismatch":
                     raise
                 raise DedaleError("error.event_rejected", event=number, reason=exc.as_word()) from None
-        return session
+        return self
 
     @classmethod
     def check_document(cls, data: Any) -> P:

@@ -5,6 +5,7 @@ would lay a room (solo play)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 
 from dedale.core.grid import Rect
@@ -36,7 +37,7 @@ def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, lege
         svg.text(ox, MARGIN + 8, t("render.title", lang), 20, weight="bold"),
         svg.text(ox, MARGIN + 28, summary(dungeon, lang), 12.5),
     ]
-    body += _grid(dungeon, ox, oy)
+    body += _grid(dungeon.board_zones, dungeon.zone_cells, ox, oy)
     body += _rooms(dungeon, ox, oy)
     body += _passages(dungeon, ox, oy)
     body += [_door(door, ox, oy) for door in dungeon.doors]
@@ -56,8 +57,10 @@ def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, lege
     return svg.document(width, height, body, t("render.title", lang), defs)
 
 
-def _grid(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
-    n, c = dungeon.board_zones * dungeon.zone_cells, dungeon.zone_cells
+@lru_cache(maxsize=64)
+def _grid(zones: int, c: int, ox: int, oy: int) -> tuple[str, ...]:
+    """The empty board, the same at every step of a session: drawn once a board size."""
+    n = zones * c
     size = n * CELL
     out = [f'<rect x="{ox}" y="{oy}" width="{size}" height="{size}" fill="white"/>']
     cell_lines = "".join(f"M{ox + i * CELL} {oy}v{size}M{ox} {oy + i * CELL}h{size}"
@@ -66,14 +69,14 @@ def _grid(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
     zone_lines = "".join(f"M{ox + i * CELL} {oy}v{size}M{ox} {oy + i * CELL}h{size}"
                          for i in range(0, n + 1, c))
     out.append(f'<path d="{zone_lines}" stroke="{svg.ZONE}" stroke-width="1.4" stroke-dasharray="6 3" fill="none"/>')
-    for z in range(dungeon.board_zones):  # zone numbers, then cell numbers, along two sides
+    for z in range(zones):  # zone numbers, then cell numbers, along two sides
         centre = (z * c + c / 2) * CELL
         out.append(svg.text(ox + centre, oy - 15, str(z), 11, "middle", "bold", svg.ZONE))
         out.append(svg.text(ox - 20, oy + centre + 4, str(z), 11, "middle", "bold", svg.ZONE))
     for i in range(n):
         out.append(svg.text(ox + (i + 0.5) * CELL, oy - 3, str(i), 7, "middle", fill=svg.ZONE))
         out.append(svg.text(ox - 3, oy + (i + 0.5) * CELL + 2.5, str(i), 7, "end", fill=svg.ZONE))
-    return out
+    return tuple(out)
 
 
 def _rooms(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
