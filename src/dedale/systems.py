@@ -203,13 +203,15 @@ def _keylock() -> System:
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
-    """A diagram and its analysis (worked out again if the document has none)."""
+    """A diagram and its analysis (worked out again if the document has none, or an older one)."""
     from dedale.keylock.analysis import analyse
     from dedale.keylock.model import Diagram
+    from dedale.keylock.session import KeylockSession
 
     diagram = Diagram.from_json(document)
     analysis = document.get("analysis")
-    return diagram, analysis if isinstance(analysis, dict) else analyse(diagram)
+    current = isinstance(analysis, dict) and document.get("version") == KeylockSession.version
+    return diagram, analysis if current else analyse(diagram)
 
 
 def _zombstone() -> System:

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.model import KeySet, Node
-from dedale.keylock.params import KeylockParams
+from dedale.keylock.params import MAX_OBJECTS, KeylockParams
 
 
 class Picker(Protocol):
@@ -34,7 +35,8 @@ class Picker(Protocol):
 
 
 def make_sets(params: KeylockParams, roller: Roller) -> tuple[list[KeySet], list[Node]]:
-    """Step 1: the sets and their objects (keys then locks), in the spec's order."""
+    """Step 1: the sets and their objects (keys then locks), in the spec's order. The cap on the objects
+    made is checked as each set is drawn, before its objects are made."""
     sets: list[KeySet] = []
     nodes = [Node(0, "start", None, None, 0)]
 
@@ -46,14 +48,23 @@ def make_sets(params: KeylockParams, roller: Roller) -> tuple[list[KeySet], list
         first = len(nodes)
         nodes.extend([Node(first + i, "lock", number, required=r) for i, r in enumerate(requirements)])
 
+    def check(more: int) -> None:
+        """Refuse the counts once the objects made and `more` (this set's, the fewest of the sets still to
+        draw) pass the cap."""
+        made = len(nodes) - 1 + more
+        if made > MAX_OBJECTS:
+            raise DedaleError("error.too_many_made", value=made, high=MAX_OBJECTS)
+
     for _ in range(params.unique):
         add("unique", 1, [1])
     for number in range(params.multi):
         keys = _uniform(roller, params.multi_max_keys, "keylock.multi_keys", set=number + 1)
         locks = min(_uniform(roller, params.multi_max_locks, "keylock.multi_locks", set=number + 1), keys)
+        check(keys + locks + 2 * (params.multi - number - 1 + params.permanent))
         add("multi", keys, _requirements(roller, keys, locks, number + 1))
     for number in range(params.permanent):
         locks = _uniform(roller, params.permanent_max_locks, "keylock.permanent_locks", set=number + 1)
+        check(1 + locks + 2 * (params.permanent - number - 1))
         add("permanent", 1, [1] * locks)
     return sets, nodes
 

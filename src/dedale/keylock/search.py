@@ -1,0 +1,182 @@
+"""The search for keys needed when the bounds of `needs.py` do not meet: a branch and bound over routes.
+
+A route is a set of locks closed under parents and under the places of the keys its unique and permanent
+locks need (a union of forced routes F). The search starts from F(L). If a player holding only what it
+finds there cannot pass all of it, some multi-key lock M of the route is stuck, and every feasible route
+holding this one also passes the place of a key of a stuck set that this one lacks: the first stuck lock
+such a route gets through needs one. When every key of M's set lying within the route (not behind M) is
+already reached, that first lock may be taken to be M, and only the places of M's set's keys are tried;
+otherwise those of every stuck set. Each branch adds one place with its F. The branches are kept apart: the
+i-th adds the i-th place and never the ones before it, so no route is met twice. A branch is cut when its
+cost, or the keys needed for a lock it passes (known for the locks worked out before), reaches the best
+feasible route found.
+
+Finding the least cost is NP-hard in general (vertex cover reduces to it, a two-key multi-key set an edge),
+so the search has a budget, counted in locks looked at. When it runs out, the best route found so far is
+all the search gives, unproven.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dedale.keylock.model import Diagram
+
+
+@dataclass
+class Found:
+    cost: int
+    route: frozenset[int]  # the locks of the cheapest feasible route found (empty: none better than given)
+    proven: bool  # whether no route is cheaper
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class Search:
+    def __init__(self, diagram: Diagram) -> None:
+        self.diagram = diagram
+        self.nodes = diagram.nodes
+        self.parent = [n.parent or 0 for n in diagram.nodes]
+        self.required = [n.required or 0 for n in diagram.nodes]
+        self.keys_of: dict[int | None, list[int]] = {}
+        for node in self.nodes:
+            if node.type == "key":
+                self.keys_of.setdefault(node.set, []).append(node.id)
+        self.forced: dict[int, frozenset[int]] = {}
+        self.known: dict[int, int] = {}  # keys needed, for the locks worked out so far
+        self.budget = 0
+        self.best = Found(0, frozenset(), True)
+
+    def least(self, lock: int, high: int, budget: int) -> Found:
+        """The cheapest feasible route through `lock`, given that one costs `high`."""
+        self.best, self.budget = Found(high, frozenset(), True), budget
+        try:
+            start = self.forced_route(lock)
+            self._branch(start, self._most(start), frozenset())
+        except _OutOfBudget:
+            self.best.proven = False
+        return self.best
+
+    def forced_route(self, lock: int) -> frozenset[int]:
+        """F(lock): the lock, its ancestors, and the F of the places of the keys its unique and permanent
+        locks need."""
+        found = self.forced.get(lock)
+        if found is None:
+            route: set[int] = set()
+            stack = [lock]
+            while stack:
+                current = stack.pop()
+                while current and current not in route:
+                    route.add(current)
+                    keys = self.keys_of.get(self.nodes[current].set, [])
+                    if 0 < self.required[current] >= len(keys):
+                        stack.extend(self.parent[k] for k in keys)
+                    current = self.parent[current]
+            self._spend(len(route))
+            found = self.forced[lock] = frozenset(route)
+        return found
+
+    def _most(self, route: frozenset[int]) -> dict[int | None, int]:
+        """The most keys of each set a lock of `route` needs: the route costs their sum."""
+        most: dict[int | None, int] = {}
+        for lock in route:
+            key_set = self.nodes[lock].set
+            most[key_set] = max(most.get(key_set, 0), self.required[lock])
+        return most
+
+    def _spend(self, amount: int) -> None:
+        self.budget -= amount
+        if self.budget < 0:
+            raise _OutOfBudget
+
+    def _branch(self, route: frozenset[int], most: dict[int | None, int], banned: frozenset[int]) -> None:
+        self._spend(len(route))
+        cost = sum(most.values())
+        if cost >= self.best.cost:
+            return
+        places = self._places(route)
+        if places is None:
+            self.best = Found(cost, route, True)
+            return
+        children = []
+        for place in sorted(places - banned):
+            added = self.forced_route(place) - route
+            self._spend(len(added))
+            if added & banned:
+                continue
+            more: dict[int | None, int] = {}
+            for lock in added:
+                key_set = self.nodes[lock].set
+                more[key_set] = max(more.get(key_set, 0), self.required[lock])
+            extra = sum(max(0, need - most.get(key_set, 0)) for key_set, need in more.items())
+            bound = max(cost + extra, max(self.known.get(lock, 0) for lock in added))
+            children.append((bound, place, added, more))
+        children.sort(key=lambda child: (child[0], child[1]))
+        skipped: set[int] = set(banned)
+        for bound, place, added, more in children:
+            if bound >= self.best.cost:
+                break
+            if not added & skipped:
+                merged = dict(most)
+                for key_set, need in more.items():
+                    merged[key_set] = max(merged.get(key_set, 0), need)
+                self._branch(route | added, merged, frozenset(skipped))
+            skipped.add(place)
+
+    def _places(self, route: frozenset[int]) -> set[int] | None:
+        """None if a player holding only keys found within `route` passes all of it; otherwise the places
+        (locks outside it) one of which every feasible route holding it passes."""
+        nodes, kids, required = self.nodes, self.diagram.kids, self.required
+        held: dict[int | None, int] = {}
+        waiting: dict[int | None, list[int]] = {}
+        frontier, passed, reached = [0], 0, set()
+        while frontier:
+            for kid in kids(frontier.pop()):
+                key_set = nodes[kid].set
+                if nodes[kid].type == "key":
+                    reached.add(kid)
+                    held[key_set] = held.get(key_set, 0) + 1
+                    still = []
+                    for lock in waiting.get(key_set, []):
+                        if held[key_set] >= required[lock]:
+                            frontier.append(lock)
+                            passed += 1
+                        else:
+                            still.append(lock)
+                    waiting[key_set] = still
+                elif kid in route:
+                    if held.get(key_set, 0) >= required[kid]:
+                        frontier.append(kid)
+                        passed += 1
+                    else:
+                        waiting.setdefault(key_set, []).append(kid)
+        if passed == len(route):
+            return None
+        stuck = [lock for locks in waiting.values() for lock in locks
+                 if required[lock] < len(self.keys_of.get(nodes[lock].set, []))]
+        every: set[int] = set()
+        fewest: set[int] | None = None
+        for lock in stuck:
+            outside, alone = set(), True
+            for key in self.keys_of[nodes[lock].set]:
+                place = self.parent[key]
+                if self._behind(place, lock):
+                    continue
+                if place and place not in route:
+                    outside.add(place)
+                elif key not in reached:
+                    alone = False  # a key behind another stuck lock might do instead
+            every |= outside
+            if alone and (fewest is None or len(outside) < len(fewest)):
+                fewest = outside
+        return every if fewest is None else fewest
+
+    def _behind(self, place: int, lock: int) -> bool:
+        """Whether `place` is `lock` or lies behind it."""
+        while place:
+            if place == lock:
+                return True
+            place = self.parent[place]
+        return False
