@@ -88,57 +88,58 @@ def _requirements(roller: Roller, keys: int, locks: int, number: int) -> list[in
 
 def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: Roller,
          picker: Callable[[int], Picker] = Fenwick) -> None:
-    """Step 2: place every object, setting each node's `parent` and `order`."""
-    objects = nodes[1:]
-    count, spread = len(objects), params.spread
+    """Step 2: place every object, setting each node's `parent` and `order`. The loop reads plain lists
+    rather than the nodes (a hundred thousand steps), and sets the nodes once at the end."""
+    count, spread = len(nodes) - 1, params.spread
     weight = float(len(sets))  # K
     boosted = weight / spread
-    to_place, accessible = picker(count), picker(count + 1)  # objects by index; nodes by id
+    to_place, accessible = picker(count), picker(count + 1)  # objects by index (id - 1); nodes by id
     for index in range(count):
         to_place.set(index, weight)
     accessible.set(0, 1.0)  # Start, with nothing behind it yet
+    set_to_place, find_to_place, set_accessible, find_accessible = (
+        to_place.set, to_place.find, accessible.set, accessible.find)
+    fraction, log = roller.fraction, roller.log
+    is_key = [node.type == "key" for node in nodes]
+    set_of = [node.set or 0 for node in nodes]
+    required = [node.required or 0 for node in nodes]
+    parent_of = [-1] * (count + 1)  # -1: not placed yet
     behind = [0] * (count + 1)
     keys_in_tree = {s.id: 0 for s in sets}
     placed = {s.id: [False, False] for s in sets}  # (a key placed, a lock placed)
-    members: dict[int | None, list[Node]] = {s.id: [] for s in sets}  # by set (every object has one)
-    for node in objects:
-        members[node.set].append(node)
+    members: dict[int, list[int]] = {s.id: [] for s in sets}  # node ids by set (every object has one)
+    for node_id in range(1, count + 1):
+        members[set_of[node_id]].append(node_id)
     is_open = [True] + [False] * count
-
-    def node_weight(n: int) -> float:
-        return 1 / (n + 1) + spread * n
-
-    def open_lock(lock: Node) -> None:
-        is_open[lock.id] = True
-        accessible.set(lock.id, node_weight(behind[lock.id]))
 
     for step in range(1, count + 1):
         total = to_place.total
-        node = objects[to_place.find(roller.fraction() * total)]
-        roller.log.append({"pick": node.id, "weight": to_place.weight(node.id - 1), "total": total,
-                           "for": "keylock.object", "args": {"step": step}})
+        node = find_to_place(fraction() * total) + 1
+        log.append({"pick": node, "weight": to_place.weight(node - 1), "total": total,
+                    "for": "keylock.object", "args": {"step": step}})
         totals = accessible.total
-        parent = accessible.find(roller.fraction() * totals)
-        roller.log.append({"pick": parent, "weight": node_weight(behind[parent]), "total": totals,
-                           "for": "keylock.node", "args": {"step": step}})
-        node.parent, node.order = parent, step
-        to_place.set(node.id - 1, 0.0)
-        behind[parent] += 1
-        accessible.set(parent, node_weight(behind[parent]))
-        s = node.set
-        assert s is not None
-        counterpart = 1 if node.type == "key" else 0  # a key boosts its set's locks; a lock, its keys
-        if not placed[s][1 - counterpart]:
-            placed[s][1 - counterpart] = True
+        parent = find_accessible(fraction() * totals)
+        below = behind[parent]
+        log.append({"pick": parent, "weight": 1 / (below + 1) + spread * below, "total": totals,
+                    "for": "keylock.node", "args": {"step": step}})
+        parent_of[node] = parent
+        set_to_place(node - 1, 0.0)
+        behind[parent] = below = below + 1
+        set_accessible(parent, 1 / (below + 1) + spread * below)
+        s, key = set_of[node], is_key[node]
+        if not placed[s][not key]:  # the first key of its set boosts the set's locks; the first lock, its keys
+            placed[s][not key] = True
             for other in members[s]:
-                if other.parent is None and (other.type == "lock") == (node.type == "key"):
-                    to_place.set(other.id - 1, boosted)
-        if node.type == "key":
+                if parent_of[other] < 0 and is_key[other] != key:
+                    set_to_place(other - 1, boosted)
+        if key:
             keys_in_tree[s] += 1
-            for lock in members[s]:
-                if lock.type == "lock" and lock.parent is not None and not is_open[lock.id] \
-                        and (lock.required or 0) <= keys_in_tree[s]:
-                    open_lock(lock)
-        elif (node.required or 0) <= keys_in_tree[s]:
-            open_lock(node)
-
+            opened = [lock for lock in members[s] if not is_key[lock] and parent_of[lock] >= 0
+                      and not is_open[lock] and required[lock] <= keys_in_tree[s]]
+        else:
+            opened = [node] if required[node] <= keys_in_tree[s] else []
+        for lock in opened:
+            is_open[lock] = True
+            below = behind[lock]
+            set_accessible(lock, 1 / (below + 1) + spread * below)
+        nodes[node].parent, nodes[node].order = parent, step

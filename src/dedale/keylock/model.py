@@ -24,7 +24,7 @@ class KeySet:
                 "requirements": self.requirements}
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     id: int
     type: str  # "start", "key" or "lock"
@@ -46,15 +46,17 @@ class Diagram:
     sets: list[KeySet]
     nodes: list[Node]  # by id; node 0 is Start
     seed: int | None = None
-    children: dict[int, list[int]] = field(default_factory=dict)
+    children: dict[int, list[int]] = field(default_factory=dict)  # by placement order, then id
+    by_rank: list[int] = field(init=False, repr=False)  # node ids by placement order, then id
 
     def __post_init__(self) -> None:
+        orders = [node.order or 0 for node in self.nodes]
+        self.by_rank = sorted(range(len(self.nodes)), key=orders.__getitem__)  # stable: ties by id
         if not self.children:
-            for node in self.nodes:
-                if node.parent is not None:
-                    self.children.setdefault(node.parent, []).append(node.id)
-            for kids in self.children.values():
-                kids.sort(key=lambda i: (self.nodes[i].order or 0, i))
+            for node_id in self.by_rank:
+                parent = self.nodes[node_id].parent
+                if parent is not None:
+                    self.children.setdefault(parent, []).append(node_id)
 
     def kids(self, node: int) -> list[int]:
         return self.children.get(node, [])

@@ -11,7 +11,8 @@ number of bits in the union of its locks' bits.
 - The forced route F(L): every route through L passes L's ancestors and, where a lock needs every key of
   its set (a unique or permanent lock), the places of those keys, and so on. So F(L) is F(parent) with the
   F of those places. It lies within every feasible route through L: its cost is a lower bound, and the
-  figure itself when F(L) is feasible (always, without multi-key sets). So is the figure of any lock in it.
+  figure itself when F(L) is feasible (always, without multi-key sets). So is the figure of any lock in it;
+  and a lock needing more keys of its set than any other of its set costs one more than its parent.
 - A feasible route G(L): F(L) when feasible; otherwise G(parent), the G of the places of the keys L needs
   when it needs every key of its set, and for a multi-key lock the G of the places of its keys, one at a time
   by the fewest bits added, among the keys the walk picked up before passing L. A union of feasible routes
@@ -19,9 +20,9 @@ number of bits in the union of its locks' bits.
 - Otherwise a search (`search.py`) finds the least cost, exactly unless it runs out of its budget.
 
 Locks are worked out in the walk's order, which passes a lock after everything it needs. Routes are Python
-integers used as bit sets (cost bits, and a bit for each lock holding a multi-key set's key, to tell which
-keys a route reaches); a lock's are dropped once every lock built on them is done. Without multi-key sets
-this is one pass of bitwise ors, quadratic only in the worst case and fast at the largest diagrams.
+integers used as bit sets (the cost bits, and a bit for each lock holding a key of a multi-key set, to tell
+which keys a route reaches); a lock's are dropped once every lock built on them is done. Without multi-key
+sets this is one pass of bitwise ors: quadratic in the worst case, but fast at the largest diagrams.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from dataclasses import dataclass, field
 from dedale.keylock.model import Diagram, Node
 from dedale.keylock.search import Search
 
-SEARCH_BUDGET = 300_000  # locks the searches of one diagram may look at (about a second)
-LOCK_BUDGET = 30_000  # and the search of one lock
+SEARCH_BUDGET = 1_000_000  # locks the searches of one diagram may look at (about a second)
+LOCK_BUDGET = 20_000  # and the search of one lock
 
 
 @dataclass
@@ -52,148 +53,152 @@ def keys_needed(diagram: Diagram, visit_order: list[int]) -> Needs:
 
 class _Plan:
     def __init__(self, diagram: Diagram, visit_order: list[int]) -> None:
+        self.diagram = diagram
         nodes = diagram.nodes
+        size = len(nodes)
         parent = self.parent = [n.parent or 0 for n in nodes]
-        self.required = [n.required or 0 for n in nodes]
-        self.visited_at = [0] * len(nodes)
+        required = self.required = [n.required or 0 for n in nodes]
+        visited_at = self.visited_at = [0] * size
         for step, node_id in enumerate(visit_order):
-            self.visited_at[node_id] = step
+            visited_at[node_id] = step
         self.locks = [i for i in visit_order if nodes[i].type == "lock"]
         keys_of: dict[int | None, list[int]] = {}
         for node in nodes:
             if node.type == "key":
                 keys_of.setdefault(node.set, []).append(node.id)
-        self.set_keys = [keys_of.get(n.set, []) if n.type == "lock" else [] for n in nodes]
-        # The places of the keys a lock needs when it needs all of its set's (a unique or permanent lock);
-        # a lock that chooses among its set's keys (a multi-key lock) may use those the walk found before it.
+        self.set_keys: dict[int, list[int]] = {}  # by lock: its set's keys
+        # By lock: the places of the keys it needs when it needs every key of its set (a unique or permanent
+        # lock); those of the keys the walk found before it when it chooses among them (a multi-key lock).
         self.forced_places: dict[int, list[int]] = {}
         self.choices: dict[int, list[int]] = {}
+        self.count_bits: dict[int, list[int]] = {}  # by lock: its cost bits, numbered as they first appear
+        numbered: dict[int | None, list[int]] = {}  # by set: the bits of counts 1, 2...
+        made = 0
         for lock in self.locks:
-            keys, need = self.set_keys[lock], self.required[lock]
-            if need >= len(keys):
-                self.forced_places[lock] = [parent[k] for k in keys] if need else []
+            keys = self.set_keys[lock] = keys_of.get(nodes[lock].set, [])
+            if required[lock] >= len(keys):
+                self.forced_places[lock] = [parent[k] for k in keys] if required[lock] else []
             else:
-                self.choices[lock] = [parent[k] for k in keys if self.visited_at[k] < self.visited_at[lock]]
-        self.place_bit = self._place_bits()
-        self.count_bits = self._count_bits(nodes)
-        self.alone = self._alone(nodes)
-        self.search = Search(diagram)
-
-    def _place_bits(self) -> dict[int, int]:
-        """A bit for each lock holding a key of a multi-key lock's set, numbered in the walk's order."""
-        holders = {self.parent[k] for lock in self.choices for k in self.set_keys[lock]} - {0}
-        return {lock: 1 << index for index, lock in enumerate(sorted(holders, key=self.visited_at.__getitem__))}
-
-    def _count_bits(self, nodes: list[Node]) -> list[tuple[int, ...]]:
-        """Each lock's cost bits, (set, 1) to (set, r), numbered in the walk's order as they first appear."""
-        numbered: dict[int | None, list[int]] = {}
-        bits: list[tuple[int, ...]] = [()] * len(nodes)
-        total = 0
-        for lock in self.locks:
+                self.choices[lock] = [parent[k] for k in keys if visited_at[k] < visited_at[lock]]
             counts = numbered.setdefault(nodes[lock].set, [])
-            while len(counts) < self.required[lock]:
-                counts.append(total)
-                total += 1
-            bits[lock] = tuple(counts[: self.required[lock]])
-        return bits
+            while len(counts) < required[lock]:
+                counts.append(made)
+                made += 1
+            self.count_bits[lock] = counts[: required[lock]]
+        holders = {parent[k] for lock in self.choices for k in self.set_keys[lock]} - {0}
+        self.place_bit = {lock: index for index, lock in enumerate(sorted(holders, key=visited_at.__getitem__))}
+        self.alone = self._alone(nodes)
+        self.search: Search | None = None
 
-    def _alone(self, nodes: list[Node]) -> list[bool]:
-        """Whether a lock needs more keys of its set than any other lock of its set. A cheapest route through
-        it, without it, is a feasible route through its parent (and its keys' places) that lacks its last
+    def _alone(self, nodes: list[Node]) -> set[int]:
+        """The locks needing more keys of their set than any other lock of it. A cheapest route through such
+        a lock, without it, is a feasible route through its parent (and its keys' places) lacking its last
         cost bit: keys needed for it is at least one more than for those."""
         most: dict[int | None, tuple[int, int]] = {}  # by set: the most keys a lock needs, how many locks do
         for lock in self.locks:
             top, count = most.get(nodes[lock].set, (0, 0))
             need = self.required[lock]
             most[nodes[lock].set] = (need, 1) if need > top else (top, count + (need == top))
-        alone = [False] * len(nodes)
-        for lock in self.locks:
-            alone[lock] = self.required[lock] > 0 and most[nodes[lock].set] == (self.required[lock], 1)
-        return alone
+        return {lock for lock in self.locks if self.required[lock] and most[nodes[lock].set] == (self.required[lock], 1)}
 
     def _builds_on(self, lock: int) -> list[int]:
         """The locks whose routes make `lock`'s: its parent and the places of the keys it may need."""
         return [self.parent[lock], *self.forced_places.get(lock, ()), *self.choices.get(lock, ())]
 
     def run(self) -> Needs:
-        uses = [0] * len(self.parent)  # how many locks still to come build on each lock's routes
+        size = len(self.parent)
+        uses = [0] * size  # how many locks still to come build on each lock's routes
         for lock in self.locks:
             for earlier in self._builds_on(lock):
                 uses[earlier] += 1
-        # By lock: the bits of its forced route and of a feasible one (cost, places), whether the forced
-        # route is feasible, and a lower bound of its keys needed.
-        self.forced: dict[int, tuple[int, int]] = {0: (0, 0)}
-        self.feasible: dict[int, tuple[int, int]] = {0: (0, 0)}
-        self.forced_ok: dict[int, bool] = {0: True}
-        self.least: dict[int, int] = {0: 0}
+        # By node id, for the locks done and still built on: the bits of its forced route's cost and places,
+        # whether that route is feasible, a feasible route's bits, and a lower bound of its keys needed.
+        self.forced_cost: list[int] = [0] * size
+        self.forced_places_bits: list[int] = [0] * size
+        self.forced_ok = [True] * size
+        self.feasible_cost: list[int] = [0] * size
+        self.feasible_places: list[int] = [0] * size
+        self.least = [0] * size
         needs, budget = Needs(), SEARCH_BUDGET
         for lock in self.locks:
             low, high = self._bounds(lock)
             if low < high and budget > 0:
+                if self.search is None:
+                    self.search = Search(self.diagram)
                 allowed = min(budget, LOCK_BUDGET)
                 found = self.search.least(lock, high, allowed)
                 budget -= allowed - max(self.search.budget, 0)
                 if found.cost < high:
-                    high, self.feasible[lock] = found.cost, self._bits(found.route)
+                    high = found.cost
+                    self.feasible_cost[lock], self.feasible_places[lock] = self._bits(found.route)
                 if found.proven:
                     low = high
             if low == high:
-                needs.exact[lock] = self.search.known[lock] = low
+                needs.exact[lock] = low
+                if self.search is not None:
+                    self.search.known[lock] = low
             else:
                 needs.unproven[lock] = (low, high)
             self.least[lock] = low
             for earlier in (*self._builds_on(lock), lock):
                 if earlier != lock:
                     uses[earlier] -= 1
-                if not uses[earlier] and earlier:
-                    del self.forced[earlier], self.feasible[earlier], self.forced_ok[earlier]
+                if not uses[earlier] and earlier:  # let the big integers go
+                    self.forced_cost[earlier] = self.forced_places_bits[earlier] = 0
+                    self.feasible_cost[earlier] = self.feasible_places[earlier] = 0
         return needs
 
     def _bounds(self, lock: int) -> tuple[int, int]:
         """The lower bound and a feasible route's cost (keeping its bits, and the forced route's, for the
         locks to come)."""
         up = self.parent[lock]
-        cost, places = self.forced[up]
+        cost, places = self.forced_cost[up], self.forced_places_bits[up]
         ok, least = self.forced_ok[up], self.least[up]
         forced_places = self.forced_places.get(lock, ())
         for holder in forced_places:
-            more_cost, more_places = self.forced[holder]
-            cost, places = cost | more_cost, places | more_places
+            cost |= self.forced_cost[holder]
+            places |= self.forced_places_bits[holder]
             ok, least = ok and self.forced_ok[holder], max(least, self.least[holder])
         if lock in self.choices:
             ok = ok and self._reachable(lock, places) >= self.required[lock]
         for bit in self.count_bits[lock]:
             cost |= 1 << bit
-        places |= self.place_bit.get(lock, 0)
-        self.forced[lock], self.forced_ok[lock] = (cost, places), ok
-        low = max(least + self.alone[lock], cost.bit_count())
+        if lock in self.place_bit:
+            places |= 1 << self.place_bit[lock]
+        self.forced_cost[lock], self.forced_places_bits[lock], self.forced_ok[lock] = cost, places, ok
+        low = max(least + (lock in self.alone), cost.bit_count())
         if ok:  # the forced route is feasible: the cheapest
-            self.feasible[lock] = self.forced[lock]
+            self.feasible_cost[lock], self.feasible_places[lock] = cost, places
             return low, low
-        cost, places = self.feasible[up]
+        cost, places = self.feasible_cost[up], self.feasible_places[up]
         for holder in forced_places:
-            more_cost, more_places = self.feasible[holder]
-            cost, places = cost | more_cost, places | more_places
+            cost |= self.feasible_cost[holder]
+            places |= self.feasible_places[holder]
         if lock in self.choices:
             cost, places = self._choose(lock, cost, places)
         for bit in self.count_bits[lock]:
             cost |= 1 << bit
-        self.feasible[lock] = (cost, places | self.place_bit.get(lock, 0))
+        if lock in self.place_bit:
+            places |= 1 << self.place_bit[lock]
+        self.feasible_cost[lock], self.feasible_places[lock] = cost, places
         return low, cost.bit_count()
+
+    def _passes(self, places: int, lock: int) -> bool:
+        index = self.place_bit.get(lock)
+        return lock == 0 or index is not None and places >> index & 1 == 1
 
     def _reachable(self, lock: int, places: int) -> int:
         """The keys of `lock`'s set a route passing `places` reaches."""
-        return sum(1 for key in self.set_keys[lock]
-                   if not self.parent[key] or places & self.place_bit[self.parent[key]])
+        return sum(1 for key in self.set_keys[lock] if self._passes(places, self.parent[key]))
 
     def _choose(self, lock: int, cost: int, places: int) -> tuple[int, int]:
         """Add the places of keys `lock` needs, the cheapest first, among those the walk found before it."""
         holders = set(self.choices[lock]) - {0}
         while self._reachable(lock, places) < self.required[lock]:
-            holder = min((h for h in holders if not places & self.place_bit[h]),
-                         key=lambda h: ((self.feasible[h][0] & ~cost).bit_count(), self.visited_at[h]))
-            more_cost, more_places = self.feasible[holder]
-            cost, places = cost | more_cost, places | more_places
+            holder = min((h for h in holders if not self._passes(places, h)),
+                         key=lambda h: ((self.feasible_cost[h] & ~cost).bit_count(), self.visited_at[h]))
+            cost |= self.feasible_cost[holder]
+            places |= self.feasible_places[holder]
         return cost, places
 
     def _bits(self, route: frozenset[int]) -> tuple[int, int]:
@@ -201,5 +206,6 @@ class _Plan:
         for lock in route:
             for bit in self.count_bits[lock]:
                 cost |= 1 << bit
-            places |= self.place_bit.get(lock, 0)
+            if lock in self.place_bit:
+                places |= 1 << self.place_bit[lock]
         return cost, places

@@ -18,6 +18,7 @@ all the search gives, unproven.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from dedale.keylock.model import Diagram
@@ -92,42 +93,63 @@ class Search:
             raise _OutOfBudget
 
     def _branch(self, route: frozenset[int], most: dict[int | None, int], banned: frozenset[int]) -> None:
-        self._spend(len(route))
+        self._spend(2 * len(route))  # its cost, then a player's exploration of it
         cost = sum(most.values())
         if cost >= self.best.cost:
             return
-        places = self._places(route)
-        if places is None:
+        groups = self._places(route)
+        if groups is None:
             self.best = Found(cost, route, True)
             return
-        children = []
-        for place in sorted(places - banned):
+        options: dict[int, tuple[int, frozenset[int], set[tuple[int | None, int]]]] = {}
+        for place in sorted(set().union(*groups) - banned):  # adding a place: its bound, its locks, its cost bits
             added = self.forced_route(place) - route
             self._spend(len(added))
             if added & banned:
                 continue
-            more: dict[int | None, int] = {}
-            for lock in added:
-                key_set = self.nodes[lock].set
-                more[key_set] = max(more.get(key_set, 0), self.required[lock])
-            extra = sum(max(0, need - most.get(key_set, 0)) for key_set, need in more.items())
-            bound = max(cost + extra, max(self.known.get(lock, 0) for lock in added))
-            children.append((bound, place, added, more))
-        children.sort(key=lambda child: (child[0], child[1]))
+            bits = {(key_set, count) for lock in added for key_set in (self.nodes[lock].set,)
+                    for count in range(most.get(key_set, 0) + 1, self.required[lock] + 1)}
+            bound = max(cost + len(bits), max(self.known.get(lock, 0) for lock in added))
+            options[place] = (bound, added, bits)
+        if self._least(cost, groups, options) >= self.best.cost:
+            return
+        fewest = min(groups, key=lambda group: (len(group & options.keys()), sorted(group)))
+        children = sorted((options[place][0], place) for place in fewest if place in options)
         skipped: set[int] = set(banned)
-        for bound, place, added, more in children:
+        for bound, place in children:
             if bound >= self.best.cost:
                 break
+            _, added, bits = options[place]
             if not added & skipped:
                 merged = dict(most)
-                for key_set, need in more.items():
-                    merged[key_set] = max(merged.get(key_set, 0), need)
+                for key_set, count in bits:
+                    merged[key_set] = max(merged.get(key_set, 0), count)
                 self._branch(route | added, merged, frozenset(skipped))
             skipped.add(place)
 
-    def _places(self, route: frozenset[int]) -> set[int] | None:
-        """None if a player holding only keys found within `route` passes all of it; otherwise the places
-        (locks outside it) one of which every feasible route holding it passes."""
+    @staticmethod
+    def _least(cost: int, groups: list[frozenset[int]],
+               options: dict[int, tuple[int, frozenset[int], set[tuple[int | None, int]]]]) -> int:
+        """A lower bound of any feasible route holding this one: each group needs one of its places, at the
+        least of their costs; groups whose places add no cost bit in common add up."""
+        least, total = cost, cost
+        used: set[tuple[int | None, int]] = set()
+        fits = []
+        for group in groups:
+            available = [options[place] for place in group if place in options]
+            if not available:
+                return sys.maxsize  # no feasible route holds this one
+            least = max(least, min(bound for bound, _, _ in available))
+            fits.append((min(len(bits) for _, _, bits in available), set().union(*(bits for _, _, bits in available))))
+        for extra, bits in sorted(fits, key=lambda fit: (-fit[0], len(fit[1]))):
+            if not bits & used:
+                total += extra
+                used |= bits
+        return max(least, total)
+
+    def _places(self, route: frozenset[int]) -> list[frozenset[int]] | None:
+        """None if a player holding only keys found within `route` passes all of it; otherwise groups of
+        places (locks outside it): every feasible route holding it passes one place of each group."""
         nodes, kids, required = self.nodes, self.diagram.kids, self.required
         held: dict[int | None, int] = {}
         waiting: dict[int | None, list[int]] = {}
@@ -157,7 +179,7 @@ class Search:
         stuck = [lock for locks in waiting.values() for lock in locks
                  if required[lock] < len(self.keys_of.get(nodes[lock].set, []))]
         every: set[int] = set()
-        fewest: set[int] | None = None
+        groups: dict[int | None, frozenset[int]] = {}
         for lock in stuck:
             outside, alone = set(), True
             for key in self.keys_of[nodes[lock].set]:
@@ -169,9 +191,9 @@ class Search:
                 elif key not in reached:
                     alone = False  # a key behind another stuck lock might do instead
             every |= outside
-            if alone and (fewest is None or len(outside) < len(fewest)):
-                fewest = outside
-        return every if fewest is None else fewest
+            if alone:
+                groups[nodes[lock].set] = frozenset(outside)
+        return list(groups.values()) or [frozenset(every)]
 
     def _behind(self, place: int, lock: int) -> bool:
         """Whether `place` is `lock` or lies behind it."""

@@ -35,20 +35,22 @@ class Walk:
 
 
 def walk(diagram: Diagram) -> Walk:
-    nodes, kids = diagram.nodes, diagram.kids
+    nodes, children = diagram.nodes, diagram.children
     size = len(nodes)
     parent = [-1 if n.parent is None else n.parent for n in nodes]
     required = [n.required or 0 for n in nodes]
     set_of = [n.set for n in nodes]
     is_key = [n.type == "key" for n in nodes]
-    by_rank = sorted(range(size), key=lambda i: (nodes[i].order or 0, i))
+    by_rank = diagram.by_rank
     rank = [0] * size
     for position, node_id in enumerate(by_rank):
         rank[node_id] = position
     depth = [0] * size
-    for node_id in _top_down(diagram):
-        for kid in kids(node_id):
-            depth[kid] = depth[node_id] + 1
+    level = [0]
+    while level:  # breadth first from Start
+        level = [kid for node_id in level for kid in children.get(node_id, ())]
+        for kid in level:
+            depth[kid] = depth[parent[kid]] + 1
 
     far = (size + 1) * size * 2  # more than any distance * size + rank in the tree
     nearest = [far] * size  # a candidate: its rank; a visited node: its subtree's best; otherwise far
@@ -77,7 +79,7 @@ def walk(diagram: Diagram) -> Walk:
     def arrive(node: int) -> None:
         """The walker is at `node` for the first time: its children become candidates or wait for keys."""
         heap = heaps[node]
-        for kid in kids(node):
+        for kid in children.get(node, ()):
             if is_key[kid] or held.get(set_of[kid], 0) >= required[kid]:
                 nearest[kid] = rank[kid]
                 heap.append((rank[kid] + size) * size + kid)
@@ -97,49 +99,30 @@ def walk(diagram: Diagram) -> Walk:
                         nearest[lock] = rank[lock]
                         improve(lock)
 
-    walked = [0] * size
+    # A line is walked again exactly when the walker climbs it: it first goes down it, and can only go
+    # down it again after climbing it.
+    climbed = [False] * size
     order, first_passed = [0], {}
     steps, position = 0, 0
     arrive(0)
     for _ in range(size - 1):
-        found, distance, ancestor = nearest[position], 1, position
+        found, meeting, distance, ancestor = nearest[position], position, 1, position
         while ancestor and (distance + 1) * size <= found:  # an ancestor's subtree might hold a nearer one
             ancestor = parent[ancestor]
             through = distance * size + nearest[ancestor]
-            if through < found:
-                found = through
+            if through < found:  # the nearest so far, and where the way to it turns down
+                found, meeting = through, ancestor
             distance += 1
         if found >= far:
             raise DedaleError("error.keylock_unsolvable", count=size - len(order))
-        target = by_rank[found % size]
-        steps += _walk_lines(position, target, parent, depth, walked)
-        position = target
-        order.append(target)
-        if not is_key[target]:
-            first_passed[target] = steps
-        arrive(target)
-    again = [line for line in range(1, size) if walked[line] > 1]
+        while position != meeting:
+            climbed[position] = True
+            position = parent[position]
+        position = by_rank[found % size]
+        steps += found // size
+        order.append(position)
+        if not is_key[position]:
+            first_passed[position] = steps
+        arrive(position)
+    again = [line for line in range(1, size) if climbed[line]]
     return Walk(steps, steps - (size - 1), order, again, first_passed)
-
-
-def _walk_lines(start: int, end: int, parent: list[int], depth: list[int], walked: list[int]) -> int:
-    """Walk from `start` to `end` along the tree, counting each line; the number of lines walked."""
-    a, b, lines = start, end, 0
-    while a != b:
-        if depth[a] >= depth[b]:
-            walked[a] += 1
-            a = parent[a]
-        else:
-            walked[b] += 1
-            b = parent[b]
-        lines += 1
-    return lines
-
-
-def _top_down(diagram: Diagram) -> list[int]:
-    """Node ids, each after its parent."""
-    found, index = [0], 0
-    while index < len(found):
-        found.extend(diagram.kids(found[index]))
-        index += 1
-    return found
