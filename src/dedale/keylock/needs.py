@@ -99,7 +99,8 @@ class _Plan:
             top, count = most.get(nodes[lock].set, (0, 0))
             need = self.required[lock]
             most[nodes[lock].set] = (need, 1) if need > top else (top, count + (need == top))
-        return {lock for lock in self.locks if self.required[lock] and most[nodes[lock].set] == (self.required[lock], 1)}
+        return {lock for lock in self.locks
+                if self.required[lock] and most[nodes[lock].set] == (self.required[lock], 1)}
 
     def _builds_on(self, lock: int) -> list[int]:
         """The locks whose routes make `lock`'s: its parent and the places of the keys it may need."""
@@ -184,8 +185,9 @@ class _Plan:
         return low, cost.bit_count()
 
     def _passes(self, places: int, lock: int) -> bool:
+        """Whether a route passing `places` passes `lock` (Start, or a lock holding a multi-key set's key)."""
         index = self.place_bit.get(lock)
-        return lock == 0 or index is not None and places >> index & 1 == 1
+        return lock == 0 or (index is not None and places >> index & 1 == 1)
 
     def _reachable(self, lock: int, places: int) -> int:
         """The keys of `lock`'s set a route passing `places` reaches."""
