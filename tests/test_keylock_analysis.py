@@ -255,5 +255,4 @@ def test_a_version_1_document_loads_with_its_analysis_worked_out_again() -> None
     old = {**document, "version": 1, "analysis": {**document["analysis"], "keys_needed": {"10": 3}}}
     loaded = KeylockSession.from_json(json.loads(json.dumps(old)))
     assert loaded.to_json() == document
-    diagram, analysis = system("keylock").load(old)
-    assert analysis == document["analysis"]
+    assert system("keylock").load(old)[1] == document["analysis"]  # the picture's, too
