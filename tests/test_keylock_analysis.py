@@ -236,6 +236,17 @@ def test_an_unsolvable_document_is_refused(cli, tmp_path: Path) -> None:  # type
     assert code == 2 and "cannot be solved" in err and len(err.strip().splitlines()) == 1
 
 
+def test_malformed_documents_are_refused() -> None:
+    document = KeylockSession(KeylockParams(unique=4), 1).to_json()
+    first, second = [n["id"] for n in document["nodes"] if n["type"] == "lock"][:2]
+    for change in ({"order": "3"}, {"required": 1.5}, {"parent": True}, {"parent": second}):
+        broken = json.loads(json.dumps(document))
+        broken["nodes"][first].update(change)
+        broken["nodes"][second]["parent"] = first  # with the last change, a cycle
+        with pytest.raises(DedaleError, match="malformed"):
+            Diagram.from_json(broken)
+
+
 def test_the_cap_counts_the_objects_made() -> None:
     """Counts that could make more than the cap but make fewer are accepted; those that make more are not."""
     fits = KeylockParams(unique=45_000, multi=2_000, multi_max_keys=3, multi_max_locks=3, permanent=0)

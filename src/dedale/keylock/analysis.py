@@ -13,12 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from dedale.keylock.model import Diagram
+from dedale.keylock.model import Diagram, collector_paused
 from dedale.keylock.needs import keys_needed
 from dedale.keylock.walk import walk
 
 
 def analyse(diagram: Diagram) -> dict[str, Any]:
+    with collector_paused():
+        return _analyse(diagram)
+
+
+def _analyse(diagram: Diagram) -> dict[str, Any]:
     walked = walk(diagram)
     needs = keys_needed(diagram, walked.order)
     locks = [n.id for n in diagram.nodes if n.type == "lock"]

@@ -4,15 +4,12 @@ regenerate): the whole diagram is made at the start, and the document carries th
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, ClassVar, Self
 
 from dedale.core.session import Choice, Policies, Policy, Session, State
 from dedale.keylock.analysis import analyse
 from dedale.keylock.generator import grow, make_sets
-from dedale.keylock.model import Diagram
+from dedale.keylock.model import Diagram, collector_paused
 from dedale.keylock.params import KeylockParams
 
 
@@ -47,7 +44,7 @@ class KeylockSession(Session[KeylockParams, State]):
         return State()
 
     def start(self) -> None:
-        with _collector_paused():
+        with collector_paused():
             sets, nodes = make_sets(self.params, self.roller)
             grow(sets, nodes, self.params, self.roller)
             self.diagram = Diagram(sets, nodes, self.seed)
@@ -68,19 +65,6 @@ class KeylockSession(Session[KeylockParams, State]):
 
     def result_json(self) -> dict[str, Any]:
         assert self.diagram is not None
-        with _collector_paused():
+        with collector_paused():
             return {"sets": [s.to_json() for s in self.diagram.sets],
                     "nodes": [n.to_json() for n in self.diagram.nodes], "analysis": self.analysis}
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """A large diagram makes hundreds of thousands of objects, none in a reference cycle: the cycle
-    collector's passes over them would take a quarter of the time, for nothing."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
