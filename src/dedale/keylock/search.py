@@ -42,9 +42,11 @@ class Search:
         self.parent = [n.parent or 0 for n in diagram.nodes]
         self.required = [n.required or 0 for n in diagram.nodes]
         self.keys_of: dict[int | None, list[int]] = {}
+        self.key_sets_under: dict[int, list[int | None]] = {}  # by node: the sets of the keys right behind it
         for node in self.nodes:
             if node.type == "key":
                 self.keys_of.setdefault(node.set, []).append(node.id)
+                self.key_sets_under.setdefault(self.parent[node.id], []).append(node.set)
         self.forced: dict[int, frozenset[int]] = {}
         self.known: dict[int, int] = {}  # keys needed, for the locks worked out so far
         self.budget = 0
@@ -150,31 +152,30 @@ class Search:
     def _places(self, route: frozenset[int]) -> list[frozenset[int]] | None:
         """None if a player holding only keys found within `route` passes all of it; otherwise groups of
         places (locks outside it): every feasible route holding it passes one place of each group."""
-        nodes, kids, required = self.nodes, self.diagram.kids, self.required
+        nodes, required = self.nodes, self.required
+        behind: dict[int, list[int]] = {}  # the route's locks by parent
+        for lock in route:
+            behind.setdefault(self.parent[lock], []).append(lock)
         held: dict[int | None, int] = {}
         waiting: dict[int | None, list[int]] = {}
-        frontier, passed, reached = [0], 0, set()
+        frontier, passed = [0], {0}
+        self._spend(len(self.key_sets_under.get(0, ())))
         while frontier:
-            for kid in kids(frontier.pop()):
-                key_set = nodes[kid].set
-                if nodes[kid].type == "key":
-                    reached.add(kid)
-                    held[key_set] = held.get(key_set, 0) + 1
-                    still = []
-                    for lock in waiting.get(key_set, []):
-                        if held[key_set] >= required[lock]:
-                            frontier.append(lock)
-                            passed += 1
-                        else:
-                            still.append(lock)
-                    waiting[key_set] = still
-                elif kid in route:
-                    if held.get(key_set, 0) >= required[kid]:
-                        frontier.append(kid)
-                        passed += 1
-                    else:
-                        waiting.setdefault(key_set, []).append(kid)
-        if passed == len(route):
+            here = frontier.pop()
+            for key_set in self.key_sets_under.get(here, ()):
+                held[key_set] = held.get(key_set, 0) + 1
+                if key_set in waiting:
+                    opened = [lock for lock in waiting[key_set] if held[key_set] >= required[lock]]
+                    waiting[key_set] = [lock for lock in waiting[key_set] if held[key_set] < required[lock]]
+                    frontier += opened
+                    passed.update(opened)
+            for lock in behind.get(here, ()):
+                if held.get(nodes[lock].set, 0) >= required[lock]:
+                    frontier.append(lock)
+                    passed.add(lock)
+                else:
+                    waiting.setdefault(nodes[lock].set, []).append(lock)
+        if len(passed) == len(route) + 1:
             return None
         stuck = [lock for locks in waiting.values() for lock in locks
                  if required[lock] < len(self.keys_of.get(nodes[lock].set, []))]
@@ -188,7 +189,7 @@ class Search:
                     continue
                 if place and place not in route:
                     outside.add(place)
-                elif key not in reached:
+                elif place not in passed:
                     alone = False  # a key behind another stuck lock might do instead
             every |= outside
             if alone:
