@@ -24,6 +24,7 @@ from dedale.keylock.nest import nest
 from dedale.keylock.params import MAX_OBJECTS, KeylockParams
 from dedale.keylock.session import KeylockSession
 from dedale.keylock.walk import walk
+from dedale.render.png import svg_size, svg_to_png
 from dedale.systems import system
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
@@ -267,3 +268,14 @@ def test_a_version_1_document_loads_with_its_analysis_worked_out_again() -> None
     loaded = KeylockSession.from_json(json.loads(json.dumps(old)))
     assert loaded.to_json() == document
     assert system("keylock").load(old)[1] == document["analysis"]  # the picture's, too
+
+
+def test_pictures_of_large_diagrams_are_refused_clearly(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PDF past its limit, a PNG past cairo's (an SVG a million pixels wide writes its width 3.1e+06)."""
+    monkeypatch.setattr("dedale.keylock.params.MAX_PDF_OBJECTS", 10)
+    code, _, err = cli("keylock", "--seed", "1", "-o", str(tmp_path / "k.pdf"))
+    assert code == 2 and "too large for a PDF" in err and not (tmp_path / "k.pdf").exists()
+    assert svg_size('<svg xmlns="http://www.w3.org/2000/svg" width="3.11625e+06" height="2086">') == (3116250, 2086)
+    with pytest.raises(DedaleError, match="too big for a PNG"):
+        svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" width="3.11625e+06" height="2086"></svg>')

@@ -184,7 +184,7 @@ def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict
 
 
 def _keylock() -> System:
-    from dedale.keylock.params import KeylockParams
+    from dedale.keylock.params import KeylockParams, check_pdf_size
     from dedale.keylock.session import KeylockSession
     from dedale.render.keylock_dot import render_dot
     from dedale.render.keylock_svg import render_svg
@@ -195,7 +195,7 @@ def _keylock() -> System:
         ".svg": lambda d, _, lang: render_svg(d[0], d[1], lang).encode("utf-8"),
         ".png": lambda d, _, lang: svg_to_png(render_svg(d[0], d[1], lang)),
         ".txt": lambda d, _, lang: render_text(d[0], d[1], lang).encode("utf-8"),
-        ".pdf": lambda d, _, lang: _pdf(render_svg(d[0], d[1], lang)),
+        ".pdf": lambda d, _, lang: _pdf(render_svg(check_pdf_size(d[0]), d[1], lang)),
         ".dot": lambda d, _, lang: render_dot(d[0], d[1], lang).encode("utf-8"),
     }, lambda d, lang: render_text(d[0], d[1], lang), lambda s, _, lang: render_svg(s.diagram, s.analysis, lang),
         lambda s, lang: render_text(s.diagram, s.analysis, lang), cli="dedale.cli.keylock",

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
 
+if TYPE_CHECKING:
+    from dedale.keylock.model import Diagram
+
 MAX_OBJECTS = 100_000  # keys and locks made: beyond this a diagram is no longer something a designer can read
 MAX_WEB_OBJECTS = 2000  # the most a web request's counts could make
+MAX_PDF_OBJECTS = 10_000  # cairo takes some 15 s and 300 MB to set a PDF of this many (SVG and DOT go further)
 
 
 @dataclass(frozen=True)
@@ -52,3 +56,11 @@ class KeylockParams(Declared):
         """The most keys and locks these parameters can make."""
         return (2 * self.unique + self.multi * (self.multi_max_keys + self.multi_max_locks)
                 + self.permanent * (1 + self.permanent_max_locks))
+
+
+def check_pdf_size(diagram: Diagram) -> Diagram:
+    """The diagram, if not too large to set as a PDF."""
+    objects = len(diagram.nodes) - 1
+    if objects > MAX_PDF_OBJECTS:
+        raise DedaleError("error.keylock_pdf_too_big", objects=objects, high=MAX_PDF_OBJECTS)
+    return diagram
