@@ -102,15 +102,15 @@ class _Plan:
         return {lock for lock in self.locks
                 if self.required[lock] and most[nodes[lock].set] == (self.required[lock], 1)}
 
-    def _builds_on(self, lock: int) -> list[int]:
-        """The locks whose routes make `lock`'s: its parent and the places of the keys it may need."""
-        return [self.parent[lock], *self.forced_places.get(lock, ()), *self.choices.get(lock, ())]
-
     def run(self) -> Needs:
         size = len(self.parent)
-        uses = [0] * size  # how many locks still to come build on each lock's routes
-        for lock in self.locks:
-            for earlier in self._builds_on(lock):
+        # By lock: the locks whose routes make its own, its parent and the places of the keys it may need;
+        # and how many locks still to come build on each lock's routes.
+        builds_on = {lock: [self.parent[lock], *self.forced_places.get(lock, ()), *self.choices.get(lock, ())]
+                     for lock in self.locks}
+        uses = [0] * size
+        for earlier_locks in builds_on.values():
+            for earlier in earlier_locks:
                 uses[earlier] += 1
         # By node id, for the locks done and still built on: the bits of its forced route's cost and places,
         # whether that route is feasible, a feasible route's bits, and a lower bound of its keys needed.
@@ -141,9 +141,9 @@ class _Plan:
             else:
                 needs.unproven[lock] = (low, high)
             self.least[lock] = low
-            for earlier in (*self._builds_on(lock), lock):
-                if earlier != lock:
-                    uses[earlier] -= 1
+            for earlier in builds_on[lock]:
+                uses[earlier] -= 1
+            for earlier in (*builds_on[lock], lock):
                 if not uses[earlier] and earlier:  # let the big integers go
                     self.forced_cost[earlier] = self.forced_places_bits[earlier] = 0
                     self.feasible_cost[earlier] = self.feasible_places[earlier] = 0
