@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 from dedale.keylock.model import Diagram
 
+MAX_DEPTH = 400  # places added along one branch: well within Python's recursion limit
+
 
 @dataclass
 class Found:
@@ -57,7 +59,7 @@ class Search:
         self.best, self.budget = Found(high, frozenset(), True), budget
         try:
             start = self.forced_route(lock)
-            self._branch(start, self._most(start), frozenset())
+            self._branch(start, self._most(start), frozenset(), 0)
         except _OutOfBudget:
             self.best.proven = False
         return self.best
@@ -94,8 +96,11 @@ class Search:
         if self.budget < 0:
             raise _OutOfBudget
 
-    def _branch(self, route: frozenset[int], most: dict[int | None, int], banned: frozenset[int]) -> None:
+    def _branch(self, route: frozenset[int], most: dict[int | None, int], banned: frozenset[int],
+                depth: int) -> None:
         self._spend(2 * len(route))  # its cost, then a player's exploration of it
+        if depth > MAX_DEPTH:
+            raise _OutOfBudget
         cost = sum(most.values())
         if cost >= self.best.cost:
             return
@@ -126,7 +131,7 @@ class Search:
                 merged = dict(most)
                 for key_set, count in bits:
                     merged[key_set] = max(merged.get(key_set, 0), count)
-                self._branch(route | added, merged, frozenset(skipped))
+                self._branch(route | added, merged, frozenset(skipped), depth + 1)
             skipped.add(place)
 
     @staticmethod
