@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from dedale.keylock.model import Diagram, Node
 from dedale.keylock.search import Search
 
-SEARCH_BUDGET = 300_000  # locks the searches of one diagram may look at (a quarter of a second)
-LOCK_BUDGET = 20_000  # and the search of one lock
+SEARCH_BUDGET = 200_000  # locks the searches of one diagram may look at (a sixth of a second)
+LOCK_BUDGET = 10_000  # and the search of one lock
 
 
 @dataclass
