@@ -204,7 +204,7 @@ def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict
 
 
 def _keylock() -> System:
-    from dedale.keylock.params import KeylockParams
+    from dedale.keylock.params import KeylockParams, check_pdf_size
     from dedale.keylock.session import KeylockSession
     from dedale.render.keylock_dot import render_dot
     from dedale.render.keylock_svg import render_svg
@@ -215,7 +215,7 @@ def _keylock() -> System:
         ".svg": lambda d, _, lang: render_svg(d[0], d[1], lang).encode("utf-8"),
         ".png": lambda d, _, lang: svg_to_png(render_svg(d[0], d[1], lang)),
         ".txt": lambda d, _, lang: render_text(d[0], d[1], lang).encode("utf-8"),
-        ".pdf": lambda d, _, lang: _pdf(render_svg(d[0], d[1], lang)),
+        ".pdf": lambda d, _, lang: _pdf(render_svg(check_pdf_size(d[0]), d[1], lang)),
         ".dot": lambda d, _, lang: render_dot(d[0], d[1], lang).encode("utf-8"),
     }, lambda d, lang: render_text(d[0], d[1], lang), lambda s, _, lang: render_svg(s.diagram, s.analysis, lang),
         lambda s, lang: render_text(s.diagram, s.analysis, lang), cli="dedale.cli.keylock",
@@ -223,13 +223,15 @@ def _keylock() -> System:
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
-    """A diagram and its analysis (worked out again if the document has none)."""
+    """A diagram and its analysis (worked out again if the document has none, or an older one)."""
     from dedale.keylock.analysis import analyse
     from dedale.keylock.model import Diagram
+    from dedale.keylock.session import KeylockSession
 
     diagram = Diagram.from_json(document)
     analysis = document.get("analysis")
-    return diagram, analysis if isinstance(analysis, dict) else analyse(diagram)
+    current = isinstance(analysis, dict) and document.get("version") == KeylockSession.version
+    return diagram, analysis if current else analyse(diagram)
 
 
 def _zombstone() -> System:
