@@ -163,21 +163,29 @@ class Table:
         if controller is None:
             answer = yield ask
             return answer
+        if not self.roller.source.table:  # seeded: nothing can be missing (an AI's answer is most of a game)
+            return controller.choose(self, ask)
         return (yield from self.randomly(lambda: controller.choose(self, ask)))
 
     def faces(self, count: int, purpose: str, **args: Any) -> Flow[list[int]]:
         """Roll `count` poker dice: their faces (0 for a 9 ... 5 for an Ace)."""
         if count <= 0:
             return []
+        if not self.roller.source.table:
+            return self.roller.roll_faces(count, FACES, purpose, **args)
         return (yield from self.randomly(lambda: self.roller.roll_faces(count, FACES, purpose, **args)))
 
     def draw(self, purpose: str, **args: Any) -> Flow[Card | None]:
+        if not self.roller.source.table:
+            return self.game.deck.draw(self.roller, purpose, **args)
         return (yield from self.randomly(lambda: self.game.deck.draw(self.roller, purpose, **args)))
 
     def randomly(self, action: Callable[[], T]) -> Flow[T]:
         """Run something that rolls or draws; in table mode, ask for what is missing and run it again
         (it must change nothing before its last roll, as a roll, a draw or a deterministic AI does)."""
         source = self.roller.source
+        if not source.table:
+            return action()
         while True:
             start, logged = (source.pos if isinstance(source, TableSource) else 0), len(self.roller.log)
             try:
