@@ -48,12 +48,15 @@ def _ranked(spec: RollSpec) -> tuple[list[tuple[int, ...]], np.ndarray]:
     return order, np.array([place[k] for k in hand_keys(spec)], dtype=np.int64)
 
 
+@lru_cache(maxsize=4096)  # the same few hundred hands are seen again and again; read-only, shared
 def defender_terminal(d_spec: RollSpec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
     """What each of the defender's finals is worth against the hand it sees (cards included): less 1 when
     the attacker beats it, 0 for a tie, and 1 when it wins, if it deals damage (otherwise 0)."""
     order, place = _ranked(d_spec)
     below, above = bisect_left(order, a_key), bisect_right(order, a_key)
-    return np.where(place >= above, int(deals), np.where(place < below, -1, 0))
+    terminal = np.where(place >= above, int(deals), np.where(place < below, -1, 0))
+    terminal.flags.writeable = False
+    return terminal
 
 
 @cache
@@ -81,14 +84,21 @@ def guts_terminal(spec: RollSpec) -> np.ndarray:
     return (categories(spec) >= GUTS_HAND).astype(np.int64)
 
 
-def potential(t: Table, figure: Figure) -> int:
-    unhurt, wounded = t.profile(figure).potential
-    return wounded if figure.wounded else unhurt
-
-
 def spec_for(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> RollSpec:
-    return RollSpec.from_potential(potential(t, figure) + bonus, t.rounds, skill=skills.turned_face(
-        t.profile(figure).skills), first_roll_malus=1 if unarmed else 0)
+    profile = t.profile(figure)
+    return _spec(profile.potential[figure.wounded] + bonus, t.rounds, skills.turned_face(profile.skills),
+                 1 if unarmed else 0)
+
+
+@cache
+def _spec(potential: int, rounds: int, skill: int | None, malus: int) -> RollSpec:
+    return RollSpec.from_potential(potential, rounds, skill=skill, first_roll_malus=malus)
+
+
+@cache
+def _choice_left(dice: int, budget: int) -> tuple[bool, ...]:
+    """For each multiset of `dice`, whether more than one keep is allowed (a roll with one has no reroll)."""
+    return tuple(len(set(allowed.tolist())) > 1 for allowed in allowed_keeps(dice, budget))
 
 
 # --- rolling a hand --------------------------------------------------------------------------------------
@@ -99,13 +109,13 @@ def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any
     counts = counts_of((yield from t.faces(spec.dice, purpose, figure=t.who(figure))))
     for round_ in range(spec.rounds if spec.budget else 0):
         index = index_of(spec.dice)[counts]
-        choices = dict.fromkeys(allowed_keeps(spec.dice, spec.budget)[index].tolist())
-        if len(choices) == 1:
+        if not _choice_left(spec.dice, spec.budget)[index]:
             break
         best = int(policy(round_, index))
         if t.controllers.get(figure.side) is not None:  # an AI keeps what the optimal policy keeps
             kept = keeps(spec.dice)[best]
         else:  # a person: every reroll, with its value
+            choices = dict.fromkeys(allowed_keeps(spec.dice, spec.budget)[index].tolist())
             options = _valued(spec, round_, counts, advice(round_), tuple(
                 _keep_option(counts, keeps(spec.dice)[k], k == best) for k in choices), best)
             answer = yield from t.decide(Ask(figure.side, "reroll", options, {"figure": figure.id, "dice": counts,

@@ -9,9 +9,10 @@ with the answer. In table mode a roll or a draw nobody has entered suspends it t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from dedale.core.cards import Card
 from dedale.core.rng import NeedInput, Request, Roller, TableSource
@@ -26,22 +27,26 @@ T = TypeVar("T")
 Flow = Generator["Ask | Request", str, T]  # what the rules yield, what they are sent back, what they return
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+NOTHING: Mapping[str, Any] = MappingProxyType({})
+
+
+class Option(NamedTuple):
     """One answer to an `Ask`: a stable id, its words (a message key and arguments), and what it points at
-    (a point of the table, a figure) for pictures and pages."""
+    (a point of the table, a figure) for pictures and pages. A named tuple: a game makes thousands, and
+    a frozen dataclass takes twice as long to make."""
 
     id: str
     key: str
-    args: dict[str, Any] = field(default_factory=dict)
-    data: dict[str, Any] = field(default_factory=dict)
+    args: Mapping[str, Any] = NOTHING
+    data: Mapping[str, Any] = NOTHING
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Ask:
     """A decision for a side: what kind, about what, and the options. An AI's options may come in parts:
     `later` lists the options of a group (its moves toward the enemy, its moves into cover: working them out
-    is most of an AI's time) only when the AI looks at that group."""
+    is most of an AI's time) only when the AI looks at that group. Not frozen (a game makes hundreds, and a
+    frozen dataclass takes four times as long to make), but nothing changes one once made."""
 
     side: str
     kind: str  # initiative, first, activate, action, reaction, reroll, cards, dodge, charisma, last_breath,
