@@ -16,7 +16,7 @@ from itertools import repeat
 
 from dedale.zombstone.skirmish.battlefield import distance
 from dedale.zombstone.skirmish.model import Figure
-from dedale.zombstone.skirmish.table import Ask, Option, Table
+from dedale.zombstone.skirmish.table import OTHER, Ask, Option, Table
 
 POLICIES = ("default", "cautious", "aggressive")
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
@@ -47,7 +47,9 @@ class AI:
 
     def _activate(self, t: Table, ask: Ask) -> Option:
         """Who acts first: those in a fight, then those with an enemy in range, the more important first."""
-        enemies = [e.pos for e in t.game.figures if e.in_play and e.side != ask.side and not e.hidden]
+        if len(ask.options) == 1:
+            return ask.options[0]
+        enemies = [e.pos for e in t.standing(OTHER[ask.side]) if not e.hidden]
 
         def urgency(option: Option) -> tuple[float, ...]:
             figure = t.game.figure(option.data["figure"])
@@ -87,12 +89,17 @@ class AI:
                 return min(toward, key=lambda o: distance(o.data["to"], t.game.figure(o.data["figure"]).pos))
         if in_cover and self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4:
             return end  # wait in cover for the enemy to come into range
-        toward = _moves(ask, "toward")
+        # a move into cover that gets nearer the enemy; else the move toward it that gets nearest (the moves
+        # toward it worked out only then)
+        enemies = [e.pos for e in t.enemies(figure) if not e.hidden]
+        now = _distance_to(enemies, figure.pos)
         cover_moves = _moves(ask, "cover") if self.style != "aggressive" else []
-        nearer = [o for o in [*cover_moves, *toward] if _closer(t, figure, o.data["to"])]
+        covered = next((o for o in cover_moves if _distance_to(enemies, o.data["to"]) < now - 0.5), None)
+        if covered is not None:
+            return covered
+        nearer = [(away, o) for o in _moves(ask, "toward") if (away := _distance_to(enemies, o.data["to"])) < now - 0.5]
         if nearer:
-            return nearer[0] if nearer[0].data.get("cover") else min(
-                nearer, key=lambda o: _distance_to_enemies(t, figure, o.data["to"]))
+            return min(nearer, key=lambda pair: pair[0])[1]
         return cover_moves[0] if cover_moves else end
 
     def _shot_worth(self, t: Table, figure: Figure, option: Option) -> tuple[float, ...]:
@@ -171,13 +178,9 @@ def _enemy_distance(t: Table, figure: Figure) -> float:
     return distance(figure.pos, enemy.pos) if enemy else math.inf
 
 
-def _distance_to_enemies(t: Table, figure: Figure, point: tuple[float, float]) -> float:
-    enemies = [e for e in t.enemies(figure) if not e.hidden]
-    return min((distance(point, e.pos) for e in enemies), default=math.inf)
-
-
-def _closer(t: Table, figure: Figure, point: tuple[float, float]) -> bool:
-    return _distance_to_enemies(t, figure, point) < _enemy_distance(t, figure) - 0.5
+def _distance_to(enemies: list[tuple[float, float]], point: tuple[float, float]) -> float:
+    """From `point` to the nearest of the enemies (where they stand)."""
+    return min(map(distance, repeat(point, len(enemies)), enemies), default=math.inf)
 
 
 def _reach(t: Table, figure: Figure) -> float:

@@ -290,20 +290,19 @@ def _dodge(t: Table, figure: Figure, shooter: Figure) -> Flow[None]:
     person = t.controllers.get(figure.side) is None
     for spot in t.field.cover_spots(figure.pos, DODGE, [shooter.pos], others, 3) if person else ():
         to = t.field.dodge(figure.pos, spot, others, enemies)
-        if to != figure.pos and bool(t.covers(shooter.pos, to)):
-            options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_cover", {},
-                                                    {"to": to, "cover": True}))
+        if to != figure.pos and bool(t.covers(shooter.pos, to)) and (place := _rounded(to)) not in options:
+            options[place] = Option(f"dodge:{_point_id(place)}", "skirmish.option.dodge_cover", {},
+                                    {"to": to, "cover": True})
     away = (2 * figure.x - shooter.x, 2 * figure.y - shooter.y)
     to = t.field.dodge(figure.pos, away, others, enemies)
-    if to != figure.pos:
-        options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_away", {},
-                                                {"to": to, "away": True}))
+    if to != figure.pos and (place := _rounded(to)) not in options:
+        options[place] = Option(f"dodge:{_point_id(place)}", "skirmish.option.dodge_away", {}, {"to": to, "away": True})
     if person:  # a person may dodge any way (an AI dodges to cover, or away)
         for name, (dx, dy) in COMPASS.items():
             to = t.field.dodge(figure.pos, (figure.x + dx * DODGE, figure.y + dy * DODGE), others, enemies)
-            if to != figure.pos:
-                options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_to",
-                                                        {"way": f"dir.{name}"}, {"to": to}))
+            if to != figure.pos and (place := _rounded(to)) not in options:
+                options[place] = Option(f"dodge:{_point_id(place)}", "skirmish.option.dodge_to",
+                                        {"way": f"dir.{name}"}, {"to": to})
     if not options:  # nowhere to go
         return
     choices = tuple(options.values())
@@ -319,9 +318,9 @@ def _rounded(p: tuple[float, float]) -> tuple[float, float]:
     return (round(p[0], 2), round(p[1], 2))
 
 
-def _point_id(p: tuple[float, float]) -> str:
-    x, y = _rounded(p)
-    return f"{x:g},{y:g}"
+def _point_id(place: tuple[float, float]) -> str:
+    """An option's id for a place already `_rounded`."""
+    return f"{place[0]:g},{place[1]:g}"
 
 
 # --- damage, wounds, Guts ---------------------------------------------------------------------------------

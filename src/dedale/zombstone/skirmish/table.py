@@ -28,6 +28,7 @@ Flow = Generator["Ask | Request", str, T]  # what the rules yield, what they are
 
 
 NOTHING: Mapping[str, Any] = MappingProxyType({})
+OTHER = {"lawmen": "zombies", "zombies": "lawmen"}  # each side's enemies
 
 
 class Option(NamedTuple):
@@ -88,7 +89,7 @@ class Table:
     _covers: dict[tuple[tuple[float, float], tuple[float, float]], tuple[str, ...]] = field(
         default_factory=dict, repr=False)
     _sight: dict[tuple[tuple[float, float], tuple[float, float]], bool] = field(default_factory=dict, repr=False)
-    _standing: dict[str, list[Figure]] = field(default_factory=dict, repr=False)
+    _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)
 
     @property
     def field(self) -> Battlefield:
@@ -140,15 +141,16 @@ class Table:
             found = self._sight[key] = self.field.sight(a, b)
         return found
 
-    def standing(self, side: str) -> list[Figure]:
-        """The side's characters in play (remembered until one leaves play or joins: `changed`)."""
+    def standing(self, side: str | None) -> list[Figure]:
+        """The side's characters in play, or everyone's (None), in the game's order (remembered until one
+        leaves play or joins: `changed`)."""
         found = self._standing.get(side)
         if found is None:
             found = self._standing[side] = self.game.in_play(side)
         return found
 
     def enemies(self, figure: Figure) -> list[Figure]:
-        return self.standing("zombies" if figure.side == "lawmen" else "lawmen")
+        return self.standing(OTHER[figure.side])
 
     def changed(self) -> None:
         """A character left play or joined it."""
@@ -156,7 +158,7 @@ class Table:
 
     def others(self, figure: Figure) -> list[tuple[float, float]]:
         """Where the other figures in play stand (they block moves)."""
-        return [f.pos for f in self.game.figures if f.in_play and f.id != figure.id]
+        return [f.pos for f in self.standing(None) if f is not figure]
 
     @property
     def over(self) -> bool:

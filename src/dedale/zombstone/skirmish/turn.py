@@ -26,7 +26,7 @@ from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import CONTACT, distance
 from dedale.zombstone.skirmish.fight import COMPASS, _point_id, _rounded, confront, flee, guts, remove
 from dedale.zombstone.skirmish.model import Figure
-from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
 
 MOVE = 4.0  # inches a move action covers
 HAND = 5  # cards a side draws up to at upkeep
@@ -118,7 +118,7 @@ def _card_value(card: Card) -> int:
 
 
 def _other(t: Table, side: str) -> str:
-    return next(s for s in t.game.sides if s != side)
+    return OTHER[side]
 
 
 def activations(t: Table, first: str) -> Flow[None]:
@@ -241,30 +241,41 @@ def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", 
     others = t.others(figure)
     found: dict[tuple[float, float], Option] = {}
     person = t.controllers.get(figure.side) is None
-    enemies = sorted((e for e in t.enemies(figure) if not e.hidden), key=lambda e: distance(figure.pos, e.pos))
-    near = enemies[:4] if person else enemies[:1] + [e for e in enemies[1:] if distance(figure.pos, e.pos) <= REACH]
-    for enemy in near if "toward" in groups else ():
-        to = t.field.move(figure.pos, enemy.pos, MOVE, others, stop_at=CHARGE_STOP)
-        charge = distance(to, enemy.pos) <= CONTACT
-        _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.charge" if charge else
-                                       "skirmish.option.toward", {"target": enemy.id},
-                                       {"to": to, "figure": enemy.id, "charge": charge}))
+    start, field = figure.pos, t.field
+    enemies = [e for e in t.enemies(figure) if not e.hidden]
+    away = [distance(start, e.pos) for e in enemies]
+    order = sorted(range(len(enemies)), key=away.__getitem__)  # nearest first (stable: ties in band order)
+    near = order[:4] if person else order[:1] + [i for i in order[1:] if away[i] <= REACH]
+    for enemy in (enemies[i] for i in near) if "toward" in groups else ():
+        to = field.move(start, enemy.pos, MOVE, others, stop_at=CHARGE_STOP)
+        if (place := _new_place(found, start, to)) is not None:
+            charge = distance(to, enemy.pos) <= CONTACT
+            found[place] = Option(f"move:{_point_id(place)}", "skirmish.option.charge" if charge else
+                                  "skirmish.option.toward", {"target": enemy.id},
+                                  {"to": to, "figure": enemy.id, "charge": charge})
     if enemies and "cover" in groups:
-        for spot in t.field.cover_spots(figure.pos, MOVE, [enemies[0].pos], others, 3 if person else 1):
-            to = t.field.move(figure.pos, spot, MOVE, others)
-            _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.to_cover", {},
-                                           {"to": to, "cover": True}))
+        for spot in field.cover_spots(start, MOVE, [enemies[order[0]].pos], others, 3 if person else 1):
+            to = field.move(start, spot, MOVE, others)
+            if (place := _new_place(found, start, to)) is not None:
+                found[place] = Option(f"move:{_point_id(place)}", "skirmish.option.to_cover", {},
+                                      {"to": to, "cover": True})
     if "compass" in groups:
         for name, (dx, dy) in COMPASS.items():
-            to = t.field.move(figure.pos, (figure.x + dx * MOVE, figure.y + dy * MOVE), MOVE, others)
-            _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.move", {"way": f"dir.{name}"},
-                                           {"to": to}))
+            to = field.move(start, (figure.x + dx * MOVE, figure.y + dy * MOVE), MOVE, others)
+            if (place := _new_place(found, start, to)) is not None:
+                found[place] = Option(f"move:{_point_id(place)}", "skirmish.option.move",
+                                      {"way": f"dir.{name}"}, {"to": to})
     return list(found.values())
 
 
-def _add(found: dict[tuple[float, float], Option], figure: Figure, to: tuple[float, float], option: Option) -> None:
-    if math.dist(figure.pos, to) >= 0.25:  # a move that goes nowhere is not one
-        found.setdefault(_rounded(to), option)
+def _new_place(found: dict[tuple[float, float], Option], start: tuple[float, float],
+               to: tuple[float, float]) -> tuple[float, float] | None:
+    """Where a move ends, rounded (its option's key and id), unless a move to there is listed already or it
+    goes nowhere (less than a quarter of an inch)."""
+    if math.dist(start, to) < 0.25:
+        return None
+    place = _rounded(to)
+    return None if place in found else place
 
 
 def _move(t: Table, figure: Figure, to: tuple[float, float]) -> Flow[None]:
