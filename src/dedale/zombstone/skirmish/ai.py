@@ -72,13 +72,11 @@ class AI:
         if melees:
             return min(melees, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
         shots = [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
-        in_cover = _in_cover(t, figure) if self.style == "cautious" or not shots else False
-        wants_cover = self.style == "cautious" and not in_cover and ask.about["actions"] == 2
-        if shots and not (wants_cover and ask.about["moves"] > 0):
+        if shots:  # cautious, with its two actions: into cover first, if it is not in cover and can move there
+            if (self.style == "cautious" and ask.about["actions"] == 2 and ask.about["moves"] > 0
+                    and not _in_cover(t, figure) and (cover_moves := _moves(ask, "cover"))):
+                return cover_moves[0]
             return max(shots, key=lambda o: self._shot_worth(t, figure, o))
-        if shots:
-            cover_moves = _moves(ask, "cover")
-            return cover_moves[0] if cover_moves else max(shots, key=lambda o: self._shot_worth(t, figure, o))
         brawler = t.gun(figure) is None
         if brawler or t.profile(figure).has("zombie"):  # a brawler closes in; an armed zombie charges if it can
             toward = _moves(ask, "toward")
@@ -87,7 +85,7 @@ class AI:
                 return min(charges, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
             if brawler and toward:
                 return min(toward, key=lambda o: distance(o.data["to"], t.game.figure(o.data["figure"]).pos))
-        if in_cover and self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4:
+        if self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4 and _in_cover(t, figure):
             return end  # wait in cover for the enemy to come into range
         # a move into cover that gets nearer the enemy; else the move toward it that gets nearest (the moves
         # toward it worked out only then)

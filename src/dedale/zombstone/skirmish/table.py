@@ -67,8 +67,14 @@ class Ask:
         return self.options + tuple(o for group in self.later for o in self.more(group))
 
     def option(self, option_id: str) -> Option | None:
-        return next((o for o in self.options if o.id == option_id), None) or next(
-            (o for group in self._listed.values() for o in group if o.id == option_id), None)
+        for option in self.options:
+            if option.id == option_id:
+                return option
+        for group in self._listed.values():
+            for option in group:
+                if option.id == option_id:
+                    return option
+        return None
 
 
 class Controller(Protocol):

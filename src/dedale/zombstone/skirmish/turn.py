@@ -18,6 +18,7 @@ Choices the spec leaves to the project, documented here:
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from dedale.core.cards import Card
 from dedale.i18n import word
@@ -33,6 +34,7 @@ HAND = 5  # cards a side draws up to at upkeep
 HAND_WITHOUT_STARS = 3
 CHARGE_STOP = CONTACT - 0.05
 REACH = MOVE + CONTACT  # an enemy this close may be charged in one move
+END = Option("end", "skirmish.option.end")
 LOW_CARDS = ("2", "3", "4", "5", "6", "7", "8")
 
 
@@ -131,11 +133,23 @@ def activations(t: Table, first: str) -> Flow[None]:
             if not _waiting(t, current):
                 return
             continue
-        options = tuple(Option(f"activate:{f.id}", "skirmish.option.activate", {"figure": f.id},
-                               {"figure": f.id}) for f in ready)
+        options = tuple(_activation(f.id) for f in ready)
         answer = yield from t.decide(Ask(current, "activate", options, {}))
         yield from activate(t, t.game.figure(int(answer.removeprefix("activate:"))))
         current = _other(t, current)
+
+
+@cache
+def _activation(figure_id: int) -> Option:
+    """The option to activate a figure: the same all game, made once (options are never changed)."""
+    return Option(f"activate:{figure_id}", "skirmish.option.activate", {"figure": figure_id}, {"figure": figure_id})
+
+
+@cache
+def _attack(kind: str, enemy_id: int, cover: int | None = None) -> Option:
+    """A melee, shot or aimed shot at an enemy (behind `cover` pieces of cover): made once."""
+    args = {"target": enemy_id} if cover is None else {"target": enemy_id, "cover": cover}
+    return Option(f"{kind}:{enemy_id}", f"skirmish.option.{kind}", args, {"figure": enemy_id})
 
 
 def _waiting(t: Table, side: str) -> list[Figure]:
@@ -190,32 +204,26 @@ def action_ask(t: Table, figure: Figure, actions: int, moves: int, budget: list[
     """Every action the figure may take now: melees, shots, aimed shots, moves, or ending its activation.
     An AI sees the moves only if it looks for them (listing them is most of an AI's time)."""
     options = _attacks(t, figure, actions, budget)
-    end = Option("end", "skirmish.option.end", {})
     about = {"figure": figure.id, "actions": actions, "moves": moves}
     if moves == 0:
-        return Ask(figure.side, "action", (*options, end), about)
+        return Ask(figure.side, "action", (*options, END), about)
     if t.controllers.get(figure.side) is None:
-        return Ask(figure.side, "action", (*options, *move_options(t, figure), end), about)
-    return Ask(figure.side, "action", (*options, end), about, {
+        return Ask(figure.side, "action", (*options, *move_options(t, figure), END), about)
+    return Ask(figure.side, "action", (*options, END), about, {
         "toward": lambda: move_options(t, figure, ("toward",)), "cover": lambda: move_options(t, figure, ("cover",))})
 
 
 def _attacks(t: Table, figure: Figure, actions: int, budget: list[int]) -> list[Option]:
-    options: list[Option] = []
     engaged = _in_contact(t, figure)
-    for enemy in engaged:
-        options.append(Option(f"melee:{enemy.id}", "skirmish.option.melee", {"target": enemy.id},
-                              {"figure": enemy.id}))
+    options = [_attack("melee", enemy.id) for enemy in engaged]
     gun = t.gun(figure)
     if gun is not None and not engaged:
         can_aim = actions == 2 and (skills.aims_free(t.profile(figure).skills)
                                     or (budget[0] > 0 and t.game.sides[figure.side].hand))
         for enemy, cover in targets(t, figure):
-            options.append(Option(f"shoot:{enemy.id}", "skirmish.option.shoot", {"target": enemy.id, "cover": cover},
-                                  {"figure": enemy.id}))
+            options.append(_attack("shoot", enemy.id, cover))
             if can_aim:
-                options.append(Option(f"aim:{enemy.id}", "skirmish.option.aim", {"target": enemy.id, "cover": cover},
-                                      {"figure": enemy.id}))
+                options.append(_attack("aim", enemy.id, cover))
     return options
 
 
