@@ -273,13 +273,15 @@ class Battlefield:
         low = RADIUS - EPS
         if not (low <= x <= self.width - low and low <= y <= self.height - low):
             return False
+        left, right, top, bottom = x - RADIUS, x + RADIUS, y - RADIUS, y + RADIUS
         for building in self._buildings:  # those farther than a radius along x or y cannot overlap: skipped
-            if (x + RADIUS >= building.x and x - RADIUS <= building.right and y + RADIUS >= building.y
-                    and y - RADIUS <= building.bottom and building.distance(p) < RADIUS - EPS):
+            if (right >= building.x and left <= building.right and bottom >= building.y and top <= building.bottom
+                    and building.distance(p) < RADIUS - EPS):
                 return False
+        left, right, top, bottom = x - BASE, x + BASE, y - BASE, y + BASE
         for other in others:
             ox, oy = other
-            if -BASE <= ox - x <= BASE and -BASE <= oy - y <= BASE and math.dist(p, other) < BASE - EPS:
+            if left <= ox <= right and top <= oy <= bottom and math.dist(p, other) < BASE - EPS:
                 return False
         return True
 
@@ -372,13 +374,14 @@ class Battlefield:
         ex, ey = sx + ux * room, sy + uy * room
         low_x, high_x = (sx, ex) if sx < ex else (ex, sx)
         low_y, high_y = (sy, ey) if sy < ey else (ey, sy)
-        for building in self._buildings:
-            if (building.x > high_x + RADIUS or building.right < low_x - RADIUS
-                    or building.y > high_y + RADIUS or building.bottom < low_y - RADIUS):
+        left, right, top, bottom = low_x - RADIUS, high_x + RADIUS, low_y - RADIUS, high_y + RADIUS
+        for building in self._buildings:  # the path's box grown by what can touch it: the rest skipped quickly
+            if building.x > right or building.right < left or building.y > bottom or building.bottom < top:
                 continue
             room = _ahead(room, building._disc_span(start, ux, uy, RADIUS))
+        left, right, top, bottom = low_x - BASE, high_x + BASE, low_y - BASE, high_y + BASE
         for ox, oy in others:
-            if ox > high_x + BASE or ox < low_x - BASE or oy > high_y + BASE or oy < low_y - BASE:
+            if ox > right or ox < left or oy > bottom or oy < top:
                 continue
             room = _ahead(room, _circle(sx, sy, ux, uy, ox, oy, BASE))
         return room
@@ -429,7 +432,7 @@ class Battlefield:
                 stops.add(span[0] - EPS)
         for stop in sorted(stops, reverse=True):
             spot = (start[0] + ux * stop, start[1] + uy * stop)
-            if stop > GRAZE and not any(in_contact(spot, enemy) for enemy in enemies) and self.free(spot, others):
+            if stop > GRAZE and not _touching(spot, enemies) and self.free(spot, others):
                 return spot
         return start
 
@@ -443,18 +446,19 @@ class Battlefield:
             return []
         danger = min(dangers, key=lambda point: (math.dist(start, point), point))
         candidates: dict[Point, tuple[bool, float, Point]] = {}
-        near, sx, sy = reach + PUSH + BASE, start[0], start[1]
+        near, sx, sy, within = reach + PUSH + BASE, start[0], start[1], reach + STEP
         far = near + EPS  # farther than this along x or y, a piece is farther than `near`: skipped at once
+        low = RADIUS - EPS  # on the board: as `on_board`
+        high_x, high_y = self.width - low, self.height - low
         for piece in self._screens:
             if (sx < piece.x - far or sx > piece.right + far or sy < piece.y - far or sy > piece.bottom + far
                     or piece.distance(start) > near):
                 continue
             light = piece.kind not in HEAVY_KINDS
             for key, spot in piece._behind(danger):
-                if key not in candidates:
-                    away = math.dist(start, spot)
-                    if away <= reach + STEP and self.on_board(spot):
-                        candidates[key] = (light, away, spot)
+                if ((away := math.dist(start, spot)) <= within and key not in candidates
+                        and low <= spot[0] <= high_x and low <= spot[1] <= high_y):
+                    candidates[key] = (light, away, spot)
         found: list[tuple[bool, float, Point]] = []
         for _, _, spot in sorted(candidates.values()):
             end = self.move(start, spot, reach, others)
@@ -466,6 +470,18 @@ class Battlefield:
                 if len(found) == most:
                     break
         return [end for _, _, end in sorted(found)]
+
+
+def _touching(p: Point, points: Sequence[Point]) -> bool:
+    """A figure at `p` is in base contact with one at any of `points` (`in_contact`; those farther along x or y
+    skipped, with a margin so rounding never skips one in contact)."""
+    x, y = p
+    reach = CONTACT + EPS
+    left, right, top, bottom = x - reach, x + reach, y - reach, y + reach
+    for other in points:
+        if left <= other[0] <= right and top <= other[1] <= bottom and math.dist(p, other) <= CONTACT:
+            return True
+    return False
 
 
 def _slab(sx: float, sy: float, ux: float, uy: float, x0: float, y0: float, x1: float,
