@@ -76,7 +76,7 @@ class AI:
             if (self.style == "cautious" and ask.about["actions"] == 2 and ask.about["moves"] > 0
                     and not _in_cover(t, figure) and (cover_moves := _moves(ask, "cover"))):
                 return cover_moves[0]
-            return max(shots, key=lambda o: self._shot_worth(t, figure, o))
+            return self._best_shot(t, figure, shots)
         brawler = t.gun(figure) is None
         if brawler or t.profile(figure).has("zombie"):  # a brawler closes in; an armed zombie charges if it can
             toward = _moves(ask, "toward")
@@ -100,14 +100,23 @@ class AI:
             return min(nearer, key=lambda pair: pair[0])[1]
         return cover_moves[0] if cover_moves else end
 
-    def _shot_worth(self, t: Table, figure: Figure, option: Option) -> tuple[float, ...]:
-        target = t.game.figure(option.data["figure"])
-        aimed = option.id.startswith("aim:")
-        aim_value = aimed and (self.style == "aggressive" or option.args["cover"] > 0
-                               or t.profile(figure).has("precise"))
-        left, steadiness = _toughness(t, target)
-        return (-option.args["cover"], aim_value or not aimed, target.wounded,
-                STATUS_WEIGHT[t.profile(target).status], -left, -steadiness)
+    def _best_shot(self, t: Table, figure: Figure, shots: list[Option]) -> Option:
+        """The shot worth most: the least cover, aimed when the aim is worth its card, then at the wounded, the
+        more important, the one with fewer cartridges left, the lower Potential (each target weighed once)."""
+        precise = t.profile(figure).has("precise")
+        weighed: dict[int, tuple[bool, int, int, int]] = {}
+
+        def worth(option: Option) -> tuple[float, ...]:
+            target_id = option.data["figure"]
+            if (target := weighed.get(target_id)) is None:
+                enemy = t.game.figure(target_id)
+                left, steadiness = _toughness(t, enemy)
+                target = weighed[target_id] = (enemy.wounded, STATUS_WEIGHT[t.profile(enemy).status], -left,
+                                               -steadiness)
+            aimed = option.id.startswith("aim:")
+            cover = option.args["cover"]
+            return (-cover, (aimed and (self.style == "aggressive" or cover > 0 or precise)) or not aimed, *target)
+        return max(shots, key=worth)
 
     def _reaction(self, t: Table, ask: Ask) -> Option:
         target = t.game.figure(ask.about["figure"])
