@@ -53,6 +53,7 @@ MAX_SPOTS = 8
 STEP = 0.05
 EPS = 1e-6  # contacts: bases may touch, not overlap, give or take rounding
 GRAZE = 1e-9  # a line running along a rectangle's side or through its corner does not cross it
+REMEMBERED = 50_000  # pairs of points whose cover and sight a battlefield remembers (then it starts again)
 
 
 distance = math.dist  # between two points, in inches (the builtin itself: called in every inner loop)
@@ -217,6 +218,11 @@ class Battlefield:
     _heavy: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     _screens: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     _difficult: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+    # answers remembered (`cover_kinds`, `seen`): figures ask again and again of the same places, and games on
+    # one battlefield start from the same ones
+    _kinds: dict[tuple[Point, Point], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False,
+                                                               compare=False)
+    _seen: dict[tuple[Point, Point], bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for param in ("width", "height"):
@@ -324,7 +330,7 @@ class Battlefield:
                 continue
             if piece.kind == "building":
                 if seen is None:
-                    seen = self.sight(shooter, target)
+                    seen = self.seen(shooter, target)
                 if not seen:
                     continue
             found.append((span[0] if span else 1.0, index, piece))
@@ -333,7 +339,27 @@ class Battlefield:
         return [piece for _, _, piece in found]
 
     def in_cover(self, p: Point, danger: Point) -> bool:
-        return bool(self.covers(danger, p))
+        return bool(self.cover_kinds(danger, p))
+
+    def cover_kinds(self, shooter: Point, target: Point) -> tuple[str, ...]:
+        """The kinds of the pieces `covers` finds, remembered (up to `REMEMBERED` pairs of points)."""
+        key = (shooter, target)
+        found = self._kinds.get(key)
+        if found is None:
+            if len(self._kinds) >= REMEMBERED:
+                self._kinds.clear()
+            found = self._kinds[key] = tuple(piece.kind for piece in self.covers(shooter, target))
+        return found
+
+    def seen(self, a: Point, b: Point) -> bool:
+        """`sight`, remembered (up to `REMEMBERED` pairs of points)."""
+        key = (a, b)
+        found = self._seen.get(key)
+        if found is None:
+            if len(self._seen) >= REMEMBERED:
+                self._seen.clear()
+            found = self._seen[key] = self.sight(a, b)
+        return found
 
     def touches_difficult(self, a: Point, b: Point) -> bool:
         """The segment a-b starts in, touches or crosses difficult ground."""
@@ -464,9 +490,9 @@ class Battlefield:
             end = self.move(start, spot, reach, others)
             if math.dist(end, spot) > STEP:
                 continue
-            cover = self.covers(danger, end)
-            if cover:
-                found.append((not any(is_heavy(screen) for screen in cover), math.dist(start, end), end))
+            kinds = self.cover_kinds(danger, end)
+            if kinds:
+                found.append((not any(kind in HEAVY_KINDS for kind in kinds), math.dist(start, end), end))
                 if len(found) == most:
                     break
         return [end for _, _, end in sorted(found)]

@@ -35,9 +35,10 @@ CARD_FACES = {"9": 0, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
 
 
 @lru_cache(maxsize=512)  # a skirmish meets a few hundred pairs of rolls; only the keeps are kept
-def attacker_plan(a_spec: RollSpec, d_spec: RollSpec, deals: bool) -> tuple[np.ndarray, ...]:
-    """The attacker's optimal keeps (per round, per multiset), against a defender that answers optimally."""
-    return tuple(c.astype(np.int16) for c in policies(a_spec, d_spec, deals)[0].choices)
+def attacker_plan(a_spec: RollSpec, d_spec: RollSpec, deals: bool) -> tuple[tuple[int, ...], ...]:
+    """The attacker's optimal keeps (per round, per multiset), against a defender that answers optimally;
+    as Python integers, which an AI's roll reads one at a time (a NumPy scalar is slower to read)."""
+    return tuple(tuple(c.tolist()) for c in policies(a_spec, d_spec, deals)[0].choices)
 
 
 @cache
@@ -69,14 +70,14 @@ def defender_keep(d_spec: RollSpec, terminal: np.ndarray, round_: int, index: in
     multiset alone (a few dozen keeps); with more, from the whole optimal policy."""
     if d_spec.rounds - round_ == 1:
         allowed = allowed_keeps(d_spec.dice, d_spec.budget)[index]
-        return int(allowed[int(np.argmax(_transitions(d_spec.dice)[allowed] @ terminal))])
+        return int(allowed[(_transitions(d_spec.dice)[allowed] @ terminal).argmax()])
     later = RollSpec(d_spec.dice, d_spec.budget, d_spec.rounds - round_, d_spec.cards, d_spec.skill)
     return int(optimise(later, terminal).choices[0][index])
 
 
 @lru_cache(maxsize=256)
-def guts_plan(spec: RollSpec) -> tuple[np.ndarray, ...]:
-    return tuple(c.astype(np.int16) for c in optimise(spec, guts_terminal(spec)).choices)
+def guts_plan(spec: RollSpec) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(c.tolist()) for c in optimise(spec, guts_terminal(spec)).choices)
 
 
 @cache

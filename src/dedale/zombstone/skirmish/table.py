@@ -92,9 +92,6 @@ class Table:
     controllers: dict[str, Controller | None]  # None: a person plays that side
     rounds: int = 1  # reroll rounds (the rules: one)
     _names: dict[int, Word] = field(default_factory=dict, repr=False)
-    _covers: dict[tuple[tuple[float, float], tuple[float, float]], tuple[str, ...]] = field(
-        default_factory=dict, repr=False)
-    _sight: dict[tuple[tuple[float, float], tuple[float, float]], bool] = field(default_factory=dict, repr=False)
     _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)
 
     @property
@@ -128,24 +125,11 @@ class Table:
         return self.catalogue.weapons[self.profile(figure).melee]
 
     def covers(self, shooter: tuple[float, float], target: tuple[float, float]) -> tuple[str, ...]:
-        """The kinds of cover between two points (the battlefield's answer, remembered: figures ask it
-        again and again of the same places)."""
-        key = (shooter, target)
-        found = self._covers.get(key)
-        if found is None:
-            if len(self._covers) > 20_000:
-                self._covers.clear()
-            found = self._covers[key] = tuple(piece.kind for piece in self.field.covers(shooter, target))
-        return found
+        """The kinds of cover between two points (remembered by the battlefield)."""
+        return self.scenario.battlefield.cover_kinds(shooter, target)
 
     def sight(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
-        key = (a, b)
-        found = self._sight.get(key)
-        if found is None:
-            if len(self._sight) > 20_000:
-                self._sight.clear()
-            found = self._sight[key] = self.field.sight(a, b)
-        return found
+        return self.scenario.battlefield.seen(a, b)
 
     def standing(self, side: str | None) -> list[Figure]:
         """The side's characters in play, or everyone's (None), in the game's order (remembered until one
