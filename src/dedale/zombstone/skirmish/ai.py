@@ -49,7 +49,7 @@ class AI:
         """Who acts first: those in a fight, then those with an enemy in range, the more important first."""
         if len(ask.options) == 1:
             return ask.options[0]
-        enemies = [e.pos for e in t.standing(OTHER[ask.side]) if not e.hidden]
+        enemies = [e.pos for e in t.visible(OTHER[ask.side])]
 
         def urgency(option: Option) -> tuple[float, ...]:
             figure = t.game.figure(option.data["figure"])
@@ -89,7 +89,7 @@ class AI:
             return end  # wait in cover for the enemy to come into range
         # a move into cover that gets nearer the enemy; else the move toward it that gets nearest (the moves
         # toward it worked out only then)
-        enemies = [e.pos for e in t.enemies(figure) if not e.hidden]
+        enemies = [e.pos for e in t.visible(OTHER[figure.side])]
         now = _distance_to(enemies, figure.pos)
         cover_moves = _moves(ask, "cover") if self.style != "aggressive" else []
         covered = next((o for o in cover_moves if _distance_to(enemies, o.data["to"]) < now - 0.5), None)
@@ -173,7 +173,7 @@ def _moves(ask: Ask, group: str) -> list[Option]:
 
 
 def _nearest(t: Table, figure: Figure) -> Figure | None:
-    enemies = [e for e in t.enemies(figure) if not e.hidden]
+    enemies = t.visible(OTHER[figure.side])
     if not enemies:
         return None
     away = list(map(distance, repeat(figure.pos, len(enemies)), (e.pos for e in enemies)))

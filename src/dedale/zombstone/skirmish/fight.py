@@ -34,11 +34,15 @@ RETURN_MALUS = 2  # the Potential of a target that returns fire
 CARD_FACES = {"9": 0, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
 
 
+Spec = tuple[int, int, int | None, int]  # a roll as `spec_for` makes it: Potential, rounds, skill, malus
+
+
 @lru_cache(maxsize=512)  # a skirmish meets a few hundred pairs of rolls; only the keeps are kept
-def attacker_plan(a_spec: RollSpec, d_spec: RollSpec, deals: bool) -> tuple[tuple[int, ...], ...]:
+def attacker_plan(a_spec: Spec, d_spec: Spec, deals: bool) -> tuple[tuple[int, ...], ...]:
     """The attacker's optimal keeps (per round, per multiset), against a defender that answers optimally;
-    as Python integers, which an AI's roll reads one at a time (a NumPy scalar is slower to read)."""
-    return tuple(tuple(c.tolist()) for c in policies(a_spec, d_spec, deals)[0].choices)
+    as Python integers, which an AI's roll reads one at a time (a NumPy scalar is slower to read). Keyed by
+    `Spec`s: a tuple of integers hashes faster than a `RollSpec`."""
+    return tuple(tuple(c.tolist()) for c in policies(_spec(*a_spec), _spec(*d_spec), deals)[0].choices)
 
 
 @cache
@@ -50,10 +54,10 @@ def _ranked(spec: RollSpec) -> tuple[list[tuple[int, ...]], np.ndarray]:
 
 
 @lru_cache(maxsize=4096)  # the same few hundred hands are seen again and again; read-only, shared
-def defender_terminal(d_spec: RollSpec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
+def defender_terminal(d_spec: Spec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
     """What each of the defender's finals is worth against the hand it sees (cards included): less 1 when
     the attacker beats it, 0 for a tie, and 1 when it wins, if it deals damage (otherwise 0)."""
-    order, place = _ranked(d_spec)
+    order, place = _ranked(_spec(*d_spec))
     below, above = bisect_left(order, a_key), bisect_right(order, a_key)
     terminal = np.where(place >= above, int(deals), np.where(place < below, -1, 0))
     terminal.flags.writeable = False
@@ -86,9 +90,13 @@ def guts_terminal(spec: RollSpec) -> np.ndarray:
 
 
 def spec_for(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> RollSpec:
+    return _spec(*spec_of(t, figure, bonus, unarmed))
+
+
+def spec_of(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Spec:
+    """How the figure rolls, with `bonus` reroll dice (or fewer dice, negative), as a `Spec`."""
     profile = t.profile(figure)
-    return _spec(profile.potential[figure.wounded] + bonus, t.rounds, skills.turned_face(profile.skills),
-                 1 if unarmed else 0)
+    return profile.potential[figure.wounded] + bonus, t.rounds, skills.turned_face(profile.skills), int(unarmed)
 
 
 @cache
@@ -218,8 +226,9 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     a_weapon = t.melee_weapon(attacker) if melee else t.gun(attacker)
     d_weapon = t.melee_weapon(defender) if melee else t.gun(defender)
     assert a_weapon is not None
-    a_spec = spec_for(t, attacker, a_bonus, melee and a_weapon.unarmed)
-    d_spec = spec_for(t, defender, d_bonus, melee and d_weapon is not None and d_weapon.unarmed)
+    a_of = spec_of(t, attacker, a_bonus, melee and a_weapon.unarmed)
+    d_of = spec_of(t, defender, d_bonus, melee and d_weapon is not None and d_weapon.unarmed)
+    a_spec, d_spec = _spec(*a_of), _spec(*d_of)
     deals = reaction != "dodge"
     t.roller.note("skirmish.confront", attacker=t.who(attacker), defender=t.who(defender),
                   how=word(f"skirmish.how.{reaction}"), covers=len(covers), a_dice=a_spec.dice, a_rerolls=a_spec.budget,
@@ -228,10 +237,10 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     def a_advice(round_: int) -> tuple[np.ndarray, int, str]:
         return policies(a_spec, d_spec, deals)[2], total_ways(d_spec), "edge" if deals else "win"
 
-    a_plan = attacker_plan(a_spec, d_spec, deals)
+    a_plan = attacker_plan(a_of, d_of, deals)
     a_key = yield from roll_hand(t, attacker, a_spec, a_advice, lambda r, i: a_plan[r][i], "skirmish.roll_attack",
                                  budget)
-    d_terminal = defender_terminal(d_spec, a_key, deals)
+    d_terminal = defender_terminal(d_of, a_key, deals)
     d_budget = [t.profile(defender).hand]  # a reaction has a Hand budget of its own
     d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1, "edge" if deals else "safe"),
                                  lambda r, i: defender_keep(d_spec, d_terminal, r, i), "skirmish.roll_defend", d_budget)

@@ -93,6 +93,7 @@ class Table:
     rounds: int = 1  # reroll rounds (the rules: one)
     _names: dict[int, Word] = field(default_factory=dict, repr=False)
     _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)
+    _visible: dict[str, list[Figure]] = field(default_factory=dict, repr=False)
 
     @property
     def field(self) -> Battlefield:
@@ -139,12 +140,20 @@ class Table:
             found = self._standing[side] = self.game.in_play(side)
         return found
 
+    def visible(self, side: str) -> list[Figure]:
+        """The side's characters in play but its hidden tokens (remembered as `standing` is)."""
+        found = self._visible.get(side)
+        if found is None:
+            found = self._visible[side] = [f for f in self.standing(side) if not f.hidden]
+        return found
+
     def enemies(self, figure: Figure) -> list[Figure]:
         return self.standing(OTHER[figure.side])
 
     def changed(self) -> None:
-        """A character left play or joined it."""
+        """A character left play or joined it, or a hidden token was revealed."""
         self._standing.clear()
+        self._visible.clear()
 
     def others(self, figure: Figure) -> list[tuple[float, float]]:
         """Where the other figures in play stand (they block moves)."""

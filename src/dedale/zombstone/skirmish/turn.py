@@ -250,7 +250,7 @@ def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", 
     found: dict[tuple[float, float], Option] = {}
     person = t.controllers.get(figure.side) is None
     start, field = figure.pos, t.field
-    enemies = [e for e in t.enemies(figure) if not e.hidden]
+    enemies = t.visible(OTHER[figure.side])
     away = [distance(start, e.pos) for e in enemies]
     order = sorted(range(len(enemies)), key=away.__getitem__)  # nearest first (stable: ties in band order)
     near = order[:4] if person else order[:1] + [i for i in order[1:] if away[i] <= REACH]
@@ -339,6 +339,7 @@ def reveal(t: Table) -> None:
     for figure in t.game.figures:
         if figure.hidden and figure.in_play and any(t.sight(e.pos, figure.pos) for e in t.enemies(figure)):
             figure.hidden = False
+            t.changed()
             t.roller.note("skirmish.revealed", figure=t.who(figure))
 
 
