@@ -69,14 +69,25 @@ def _transitions(dice: int) -> np.ndarray:
     return transitions(dice).astype(np.float64)  # exact: small integers; float products run on BLAS
 
 
-def defender_keep(d_spec: RollSpec, terminal: np.ndarray, round_: int, index: int) -> int:
-    """The defender's best keep for the multiset it shows. With one round left it is worked out for that
-    multiset alone (a few dozen keeps); with more, from the whole optimal policy."""
-    if d_spec.rounds - round_ == 1:
-        allowed = allowed_keeps(d_spec.dice, d_spec.budget)[index]
-        return int(allowed[(_transitions(d_spec.dice)[allowed] @ terminal).argmax()])
-    later = RollSpec(d_spec.dice, d_spec.budget, d_spec.rounds - round_, d_spec.cards, d_spec.skill)
-    return int(optimise(later, terminal).choices[0][index])
+def defender_keep(d_spec: Spec, a_key: tuple[int, ...], deals: bool, round_: int, index: int) -> int:
+    """The defender's best keep for the multiset it shows, against the hand it sees. With one round left, the
+    best of that multiset's allowed keeps (every keep's value worked out once per hand seen); with more, from
+    the whole optimal policy."""
+    spec = _spec(*d_spec)
+    if spec.rounds - round_ == 1:
+        allowed = allowed_keeps(spec.dice, spec.budget)[index]
+        return int(allowed[_last_round_values(d_spec, a_key, deals)[allowed].argmax()])
+    later = RollSpec(spec.dice, spec.budget, spec.rounds - round_, spec.cards, spec.skill)
+    return int(optimise(later, defender_terminal(d_spec, a_key, deals)).choices[0][index])
+
+
+@lru_cache(maxsize=2048)
+def _last_round_values(d_spec: Spec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
+    """What each keep is worth to the defender with one round left, against the hand it sees (exact: sums of
+    small integers, whatever the order of summing)."""
+    values = _transitions(_spec(*d_spec).dice) @ defender_terminal(d_spec, a_key, deals)
+    values.flags.writeable = False
+    return values
 
 
 @lru_cache(maxsize=256)
@@ -243,7 +254,7 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     d_terminal = defender_terminal(d_of, a_key, deals)
     d_budget = [t.profile(defender).hand]  # a reaction has a Hand budget of its own
     d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1, "edge" if deals else "safe"),
-                                 lambda r, i: defender_keep(d_spec, d_terminal, r, i), "skirmish.roll_defend", d_budget)
+                                 lambda r, i: defender_keep(d_of, a_key, deals, r, i), "skirmish.roll_defend", d_budget)
     fire = {"from": attacker.id, "to": defender.id, "kind": reaction, "turn": t.game.turn,
             "line": [round(attacker.x, 2), round(attacker.y, 2), round(defender.x, 2), round(defender.y, 2)],
             "attacker_hand": HANDS[a_key[0]], "defender_hand": HANDS[d_key[0]]}
