@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from types import MappingProxyType
 
 from dedale.core.cards import Card
 from dedale.i18n import word
@@ -141,15 +142,17 @@ def activations(t: Table, first: str) -> Flow[None]:
 
 @cache
 def _activation(figure_id: int) -> Option:
-    """The option to activate a figure: the same all game, made once (options are never changed)."""
-    return Option(f"activate:{figure_id}", "skirmish.option.activate", {"figure": figure_id}, {"figure": figure_id})
+    """The option to activate a figure: the same all game, made once (and read-only: games share it)."""
+    about = MappingProxyType({"figure": figure_id})
+    return Option(f"activate:{figure_id}", "skirmish.option.activate", about, about)
 
 
 @cache
 def _attack(kind: str, enemy_id: int, cover: int | None = None) -> Option:
-    """A melee, shot or aimed shot at an enemy (behind `cover` pieces of cover): made once."""
+    """A melee, shot or aimed shot at an enemy (behind `cover` pieces of cover): made once, read-only."""
     args = {"target": enemy_id} if cover is None else {"target": enemy_id, "cover": cover}
-    return Option(f"{kind}:{enemy_id}", f"skirmish.option.{kind}", args, {"figure": enemy_id})
+    return Option(f"{kind}:{enemy_id}", f"skirmish.option.{kind}", MappingProxyType(args),
+                  MappingProxyType({"figure": enemy_id}))
 
 
 def _waiting(t: Table, side: str) -> list[Figure]:
