@@ -92,6 +92,7 @@ class Table:
     controllers: dict[str, Controller | None]  # None: a person plays that side
     rounds: int = 1  # reroll rounds (the rules: one)
     _names: dict[int, Word] = field(default_factory=dict, repr=False)
+    _guns: dict[str, Weapon | None] = field(default_factory=dict, repr=False)
     _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)
     _visible: dict[str, list[Figure]] = field(default_factory=dict, repr=False)
 
@@ -119,8 +120,11 @@ class Table:
         return self._names.get(figure.id)
 
     def gun(self, figure: Figure) -> Weapon | None:
-        gun = self.profile(figure).gun
-        return None if gun is None else self.catalogue.weapons[gun]
+        """The figure's gun, if any (remembered by profile: the AI asks it of everyone, all game)."""
+        if figure.profile not in self._guns:
+            gun = self.profile(figure).gun
+            self._guns[figure.profile] = None if gun is None else self.catalogue.weapons[gun]
+        return self._guns[figure.profile]
 
     def melee_weapon(self, figure: Figure) -> Weapon:
         return self.catalogue.weapons[self.profile(figure).melee]

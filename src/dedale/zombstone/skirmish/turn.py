@@ -163,7 +163,8 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
     """One activation: a fleeing character's Guts first, then two actions; a Charismatic one may then send
     Extras. `free`: Last Breath's extra activation."""
     figure.activated = True
-    budget = [t.profile(figure).hand]
+    profile = t.profile(figure)
+    budget = [profile.hand]
     t.roller.note("skirmish.activates", figure=t.who(figure))
     if figure.state == "fleeing" and not free:
         if (yield from guts(t, figure, "rally")):
@@ -179,7 +180,7 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
     if frightening and not free and not (yield from guts(t, figure, "frightened")):
         flee(t, figure, frightening[0].pos)
         return
-    actions, moves = 2, skills.move_actions(t.profile(figure).skills, figure.wounded)
+    actions, moves = 2, skills.move_actions(profile.skills, figure.wounded)
     while actions > 0 and figure.in_play and not t.over:
         ask = action_ask(t, figure, actions, moves, budget)
         answer = yield from t.decide(ask)
@@ -193,13 +194,13 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
             moves -= 1
             yield from _move(t, figure, chosen.data["to"])
         elif kind in ("shoot", "aim"):
-            if kind == "aim" and not skills.aims_free(t.profile(figure).skills):
+            if kind == "aim" and not skills.aims_free(profile.skills):
                 _pay_aim(t, figure, budget)
             yield from confront(t, figure, t.game.figure(chosen.data["figure"]), False, kind == "aim", budget)
         else:
             yield from confront(t, figure, t.game.figure(chosen.data["figure"]), True, False, budget)
         reveal(t)
-    if t.profile(figure).has("charismatic") and figure.in_play and not t.over and not free:
+    if profile.has("charismatic") and figure.in_play and not t.over and not free:
         yield from _charisma(t, figure)
 
 
