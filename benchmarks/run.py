@@ -28,6 +28,10 @@
 - The command line's start-up (`startup.py`): `dedale crawler --seed 1` and `dedale --help`, the median of ten
   fresh processes less the interpreter's own start. Target: at most 150 ms each.
 
+- Scale and speed (issue 15), one module a part, each runnable alone: `hexcrawl_scale.py` (radius 1000 made,
+  written to JSON and read back, in fresh processes), `zombstone_speed.py` (a new query,
+  `dedale zombstone tables`, the web calculator, and the ratio to icepool).
+
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
 
@@ -217,9 +221,24 @@ def main() -> int:
     failed |= games < 50
     print(f"{'zombstone: OK Corral games a second, one core':<48} {games:12,.1f} (target >= 50: "
           + ("ok" if games >= 50 else "UNDER TARGET") + f"; the first 40 games took {skirmish['warm_up']:.1f} s)")
+    failed |= not issue_15()
     failed |= not startup()
     failed |= not web()
     return 1 if failed else 0
+
+
+# Issue 15's figures, each module a part of it (runnable alone too): rows of (label, figure, target met).
+SCALE_AND_SPEED = ("hexcrawl_scale", "zombstone_speed")
+
+
+def issue_15() -> bool:
+    sys.path.insert(0, str(Path(__file__).parent))
+    ok = True
+    for name in SCALE_AND_SPEED:
+        for label, figure, met in __import__(name).measure():
+            ok &= met
+            print(f"{label:<52} {figure}")
+    return ok
 
 
 def startup() -> bool:

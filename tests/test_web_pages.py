@@ -230,6 +230,17 @@ def test_the_zombstone_calculator(client: TestClient) -> None:
     assert client.get("/zombstone/duel.png", params={"attacker": 9, "defender": 0}).status_code == 400
 
 
+def test_the_duel_plot_is_one_picture_for_every_pair(client: TestClient) -> None:
+    """The grid covers every pair of Potentials, whichever pair is asked: drawn once a situation."""
+    from dedale.render.zombstone_plot import duel_chart
+    from dedale.zombstone.confront import Situation
+
+    assert duel_chart(Situation(1, 2, cover="light"), "en") == duel_chart(Situation(4, 0, cover="light"), "en")
+    asked = [client.get("/zombstone/duel.png", params={"attacker": a, "defender": d, "cover": "light"}).content
+             for a, d in ((1, 2), (4, 0))]
+    assert asked[0] == asked[1] and asked[0][:4] == b"\x89PNG"
+
+
 def test_static_files_come_only_from_the_package_folder(client: TestClient) -> None:
     assert client.get("/static/style.css").status_code == 200
     for path in ("/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2fapp.py", "/docs", "/redoc"):

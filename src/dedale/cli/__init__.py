@@ -86,19 +86,19 @@ def render_file(
 ) -> None:
     """Render a saved result again, in any format (no replay: the document is drawn as it is), as the GM or
     a player sees it."""
-    from dedale.cli.common import output_format, render
+    from dedale.cli.common import output_format, write
     from dedale.core.files import read_json
-    from dedale.systems import system_of
+    from dedale.systems import STREAMED, system_of
 
     set_lang(lang)
-    saved = read_json(document)
+    saved = read_json(document, STREAMED)
     found = system_of(saved)
     data = found.seen_by(saved, view)
     formats = [output_format(path, found) for path in output or []]
     if not output:
         typer.echo(found.text(found.load(data), lang))
     for path, ext in zip(output or [], formats, strict=True):
-        write_atomic(Path(path), render(data, ext, found, {"cards": cards}))
+        write(Path(path), data, ext, found, {"cards": cards})
 
 
 @app.command()

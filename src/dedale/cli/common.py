@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -13,7 +12,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dedale.core.errors import DedaleError
-from dedale.core.files import write_atomic
 from dedale.core.rng import check_seed, new_seed
 from dedale.i18n import LANGUAGES, check_lang, t
 
@@ -109,6 +107,20 @@ def render(document: dict[str, Any], ext: str, system: System, options: dict[str
     return system.export(document, ext, options, current_lang())
 
 
+def write(path: Path, document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None
+          ) -> None:
+    """A document written in a file format, its words in the language the command was given (`--lang`)."""
+    system.write(path, document, ext, options, current_lang())
+
+
+def echo_json(document: dict[str, Any], indent: int | None) -> None:
+    """A document's JSON on stdout, piece by piece."""
+    from dedale.systems import json_text
+
+    for piece in json_text(document, indent):
+        sys.stdout.write(piece)
+
+
 @contextmanager
 def progress(total: int) -> Iterator[Callable[[], None]]:
     """A progress bar on stderr for long batches (only on a terminal)."""
@@ -134,12 +146,13 @@ def generate(system: System, make: Callable[[int], Session], seed: int | None, c
     seed = resolve_seed(seed)
     with progress(count) as advance:
         for current in range(seed, seed + count):
-            document = system.seen_by(make(current).run_autopilot().to_json(), view)
+            # the document as it will be written or drawn, never held whole (a map of 3 million hexes)
+            document = system.seen_by(make(current).run_autopilot().document(), view)
             if output is not None:
                 path = Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
-                write_atomic(path, render(document, extension_of(path, system) or str(ext), system, options))
+                write(path, document, extension_of(path, system) or str(ext), system, options)
             if as_json:
-                typer.echo(json.dumps(document, ensure_ascii=False, indent=2 if count == 1 else None))
+                echo_json(document, 2 if count == 1 else None)
             elif output is None:
                 typer.echo(system.text(system.load(document), current_lang()))
             advance()
