@@ -278,14 +278,12 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
 
 def _reaction(t: Table, shooter: Figure, target: Figure) -> Flow[str]:
     gun = t.gun(target)
-    options = [Option("dodge", "skirmish.option.dodge", {"figure": target.id})]
-    if gun is not None and t.sight(target.pos, shooter.pos) and \
-            distance(target.pos, shooter.pos) <= gun.range and target.state == "ready":
-        options.append(Option("return", "skirmish.option.return", {"figure": target.id}))
-    if len(options) == 1:
-        return "dodge"
-    return (yield from t.decide(Ask(target.side, "reaction", tuple(options),
-                                    {"figure": target.id, "shooter": shooter.id})))
+    if not (gun is not None and t.sight(target.pos, shooter.pos) and
+            distance(target.pos, shooter.pos) <= gun.range and target.state == "ready"):
+        return "dodge"  # the only reaction: nothing to ask
+    options = (Option("dodge", "skirmish.option.dodge", {"figure": target.id}),
+               Option("return", "skirmish.option.return", {"figure": target.id}))
+    return (yield from t.decide(Ask(target.side, "reaction", options, {"figure": target.id, "shooter": shooter.id})))
 
 
 def _fame(t: Table, figure: Figure) -> Flow[int]:
