@@ -31,8 +31,10 @@
   fresh processes less the interpreter's own start. Target: at most 150 ms each.
 
 - Scale and speed (issue 15), one module a part, each runnable alone: `hexcrawl_scale.py` (radius 1000 made,
-  written to JSON and read back, in fresh processes), `zombstone_speed.py` (a new query,
-  `dedale zombstone tables`, the web calculator, and the ratio to icepool).
+  written to JSON and read back, in fresh processes), `keylock_scale.py` (100,000 objects made,
+  analysed and written), `zombstone_speed.py` (a new query, `dedale zombstone tables`, the web calculator,
+  and the ratio to icepool), `skirmish_speed.py` (AI games a second, one core), `batch_speed.py` (games
+  and dungeons a second on 1 and 2 Dask workers).
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
@@ -230,7 +232,7 @@ def main() -> int:
 
 
 # Issue 15's figures, each module a part of it (runnable alone too): rows of (label, figure, target met).
-SCALE_AND_SPEED = ("hexcrawl_scale", "zombstone_speed")
+SCALE_AND_SPEED = ("hexcrawl_scale", "keylock_scale", "zombstone_speed", "skirmish_speed", "batch_speed")
 
 
 def issue_15() -> bool:
