@@ -18,8 +18,7 @@
   single-roll objective and target, with no card or one card of each face (at most 1 s); the confrontation
   tables for every pair of Potentials, weapon, cover and reaction (at most 30 s); Monte Carlo
   confrontations a second on one core (at least 1,000,000).
-- Zombstone's skirmish (issue 8): OK Corral games between two AIs a second on one core (at least 50), once
-  the dice engine's policies for the rolls a game meets are computed (the first games of a process).
+- Zombstone's skirmish (issues 8 and 15): AI games a second on one core, in `skirmish_speed.py` below.
 - The web app (issues 7 and 15): 100 clients on loopback each playing crawler sessions with 100 ms between
   clicks, against `dedale serve` and its default workers (`web_load.py`): the p50 and p95 latency of a click
   and the clicks served a second (target: p95 at most 25 ms), with the CPU the server and the load generator
@@ -125,21 +124,6 @@ elif sys.argv[1] == "confrontations":
     from dedale.zombstone.charts import confrontation_tables
     rows = confrontation_tables()
     print(json.dumps({"seconds": time.perf_counter() - start, "rows": len(rows)}))
-elif sys.argv[1] == "skirmish":
-    from dedale.zombstone.skirmish.params import SkirmishParams
-    from dedale.zombstone.skirmish.simulate import game_seed, play_game
-    params = SkirmishParams(scenario="ok_corral", side=None)
-    warm = time.perf_counter()
-    for number in range(40):  # the dice engine's policies for the rolls a game meets, computed once a process
-        play_game(params, game_seed(7, number))
-    warm = time.perf_counter() - warm
-    best = 0.0
-    for round_ in range(5):  # the best of five rounds: this machine's speed varies from one to the next
-        start = time.perf_counter()
-        for number in range(40):
-            play_game(params, game_seed(round_, 1000 + number))
-        best = max(best, 40 / (time.perf_counter() - start))
-    print(json.dumps({"per_second": best, "warm_up": warm}))
 else:
     from dedale.zombstone.confront import Situation
     from dedale.zombstone.montecarlo import rolls_per_second
@@ -220,11 +204,6 @@ def main() -> int:
     failed |= rate < 1_000_000
     print(f"{'zombstone: Monte Carlo confrontations a second':<48} {rate:12,.0f} (target >= 1,000,000: "
           + ("ok" if rate >= 1_000_000 else "UNDER TARGET") + ")")
-    skirmish = zombstone("skirmish")
-    games = skirmish["per_second"]
-    failed |= games < 50
-    print(f"{'zombstone: OK Corral games a second, one core':<48} {games:12,.1f} (target >= 50: "
-          + ("ok" if games >= 50 else "UNDER TARGET") + f"; the first 40 games took {skirmish['warm_up']:.1f} s)")
     failed |= not issue_15()
     failed |= not startup()
     failed |= not web()
