@@ -164,7 +164,8 @@ def process_tree_cpu(pid: int) -> float:
 
 async def _run(port: int, clients: int, api: bool, duration: float) -> list[float]:
     players = [Player(port, api, seed) for seed in range(clients)]
-    await asyncio.gather(*(player.open_home() for player in players))
+    for player in players:  # people arrive one by one, not all in the same millisecond (a burst of
+        await player.open_home()  # connections is taken whole by whichever worker wakes first)
     until = time.perf_counter() + duration
     # starts spread over a think time, as people who did not all click at the same instant
     await asyncio.gather(*(player.play(i * THINK / clients, until) for i, player in enumerate(players)))
