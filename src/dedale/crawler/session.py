@@ -19,11 +19,12 @@ from dedale.core.session import Choice, Policies, Session, State
 from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.board import Zone
 from dedale.crawler.contents import load_tables, roll_contents
+from dedale.crawler.frontier import Frontier
 from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
 from dedale.crawler.model import Door, Dungeon, Passage, Room
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.tiles import BOSS, TILE_NAMES, Stock, by_nearest_area, tile_name, tile_size
-from dedale.i18n import word
+from dedale.crawler.tiles import BOSS, Stock, by_nearest_area, tile_name, tile_size
+from dedale.i18n import Word, word
 
 # Where the generation stands (the module's docstring draws the phases); a document's "phase"
 Phase = Literal["explore", "boss_failed", "fill_or_beyond", "place", "door", "passage", "over"]
@@ -53,6 +54,7 @@ class CrawlerState(State):
     stock: Stock = field(default_factory=lambda: Stock(None))
     closed: set[tuple[int, Dir]] = field(default_factory=set)
     searches: dict[int, dict[Dir, bool]] = field(default_factory=dict)  # room -> face -> found
+    frontier: Frontier = field(default_factory=Frontier)  # the open exits and walls to search, kept as rooms are laid
     phase: Phase = "explore"
     current: Generation | None = None
     outcome: Outcome | None = None
@@ -67,7 +69,6 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         params = params or CrawlerParams()
         self.tables = load_tables(params.tables)
         self.board = params.board
-        self._runs_cache: dict[tuple[object, ...], list[tuple[tuple[int, int], ...]]] = {}
         super().__init__(params, seed, table)
 
     @classmethod
@@ -202,6 +203,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         room = cur.approach.room
         assert room is not None
         self.state.closed.add((room, cur.approach.entry.opposite))
+        self.state.frontier.close((room, cur.approach.entry.opposite))
         self.roller.note("crawler.exit_closed", room=room, dir=cur.approach.entry.opposite.name, tile=tile)
         self.state.phase = "explore"
         self._check_end()
@@ -234,8 +236,9 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         room = Room(k, k, BOSS if cur.boss else cur.tile, cur.rolled, candidate.rect, zone, cur.filling,
                     cur.boss, entered_from)
         self.layout.add_room(room, Door((entered_from, k), (a, b)))
-        if not cur.boss:
-            self.state.stock.take(cur.tile)
+        self.state.frontier.room_laid(self.layout, room)
+        if not cur.boss and self.state.stock.take(cur.tile):
+            self.state.frontier.pile_ran_out()
         self.roller.note("crawler.laid", room=k, tile=room.tile, x=room.rect.x, y=room.rect.y,
                          w=room.rect.w, h=room.rect.h, filling=cur.filling)
         room.contents = roll_contents(self.tables, self.roller, k, cur.boss, self.params.contents)
@@ -316,57 +319,48 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
                       {"kind": "place", "rect": [r.x, r.y, r.w, r.h], "filling": cur.filling})
 
     def _explore_choices(self) -> list[Choice]:
-        layout = self.layout
-        found = []
-        for room in layout.rooms:
-            for d in layout.open_exits(room):
-                if (room.id, d) in self.state.closed:
-                    continue
-                zone = layout.board.neighbour(room.zone, d)
-                count = layout.room_count.get(zone, 0)
-                there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
-                found.append(Choice(f"exit:{room.id}:{d.name}",
-                                    word("crawler.choice.exit", room=room.id, dir=word(f"dir.{d.name}"),
-                                         zone="{},{}".format(*zone), there=there),
-                                    {"kind": "exit", "room": room.id, "dir": d.name, "zone": list(zone),
-                                     "rooms_there": count}))
-        for room in layout.rooms:
-            for face in self._searchable_faces(room):
-                found.append(Choice(f"search:{room.id}:{face.name}",
-                                    word("crawler.choice.search", room=room.id, dir=word(f"dir.{face.name}")),
-                                    {"kind": "search", "room": room.id, "dir": face.name}))
-        return found
+        return [*(self._exit_choice(*wall) for wall in self.state.frontier.exits),
+                *(self._search_choice(*wall) for wall in self.walls())]
+
+    def find_choice(self, choice_id: str) -> Choice | None:
+        """An exit or a search found by id, without listing every choice (see Session.find_choice)."""
+        kind, _, wall = choice_id.partition(":")
+        if self.state.phase != "explore" or kind not in ("exit", "search"):
+            return super().find_choice(choice_id)
+        if kind == "exit":
+            found = next((w for w in self.state.frontier.exits if f"{w[0]}:{w[1].name}" == wall), None)
+            return None if found is None else self._exit_choice(*found)
+        found = next((w for w in self.walls() if f"{w[0]}:{w[1].name}" == wall), None)
+        return None if found is None else self._search_choice(*found)
+
+    def rooms_beyond(self, room_id: int, d: Dir) -> tuple[Zone, int]:
+        """The zone beyond exit `d` of a room, and how many rooms it holds."""
+        zone = self.board.neighbour(self.layout.room(room_id).zone, d)
+        return zone, self.layout.room_count.get(zone, 0)
+
+    def _exit_choice(self, room_id: int, d: Dir) -> Choice:
+        zone, count = self.rooms_beyond(room_id, d)
+
+        def says() -> Word:
+            there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
+            return word("crawler.choice.exit", room=room_id, dir=word(f"dir.{d.name}"), zone="{},{}".format(*zone),
+                        there=there)
+
+        return Choice(f"exit:{room_id}:{d.name}", says,
+                      {"kind": "exit", "room": room_id, "dir": d.name, "zone": list(zone), "rooms_there": count})
+
+    def _search_choice(self, room_id: int, face: Dir) -> Choice:
+        return Choice(f"search:{room_id}:{face.name}",
+                      lambda: word("crawler.choice.search", room=room_id, dir=word(f"dir.{face.name}")),
+                      {"kind": "search", "room": room_id, "dir": face.name})
 
     def _has_way_on(self) -> bool:
         """Some open exit or some search is left (the explore phase has a choice)."""
-        layout = self.layout
-        if any((room.id, d) not in self.state.closed for room in layout.rooms for d in layout.open_exits(room)):
-            return True
-        return any(self._searchable_faces(room) for room in layout.rooms)
+        return self.state.frontier.way_on(self.layout, self.state.stock, self.params.boss)
 
-    def _searchable_faces(self, room: Room) -> list[Dir]:
-        searched = self.state.searches.get(room.id, {})
-        if len(searched) >= 2 or room.boss:
-            return []
-        return [face for face in self.layout.free_faces(room)
-                if face not in searched and self._passage_runs(room, face)]
-
-    def _passage_runs(self, room: Room, face: Dir) -> list[tuple[tuple[int, int], ...]]:
-        """Runs a found passage could take: its tile in stock, and some room fitting beyond it.
-
-        Asked for every wall at every step, so the answer is kept while nothing it depends on changes:
-        the two zones' occupancy and the stock."""
-        layout, stock = self.layout, self.state.stock
-        beyond = layout.board.neighbour(room.zone, face)
-        key = (room.id, face.name, layout.occupied.get(room.zone, 0), layout.occupied.get(beyond, 0),
-               layout.room_count.get(beyond, 0), tuple(sorted(stock.left.items())))
-        runs = self._runs_cache.get(key)
-        if runs is None:
-            sizes = tuple(self._size(tile) for tile in TILE_NAMES[:7] if stock.has(tile))
-            runs = self._runs_cache[key] = [
-                run for run in layout.passage_runs(room, face)
-                if stock.has(f"p{len(run)}") and layout.fits_any(layout.passage_approach(room, face, run), sizes)]
-        return runs
+    def walls(self) -> dict[tuple[int, Dir], list[tuple[tuple[int, int], ...]]]:
+        """The walls worth searching now (room id, side), with the runs a passage found there could take."""
+        return self.state.frontier.walls(self.layout, self.state.stock, self.params.boss)
 
     # --- applying a choice ----------------------------------------------------------------------------
     def apply(self, choice: Choice) -> None:
@@ -402,13 +396,15 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         self.roller.note("crawler.search_cost", room=room.id)
         roll = self.roller.roll("1d6", "crawler.search", room=room.id, dir=face.name)
         found = roll.total <= 3
-        self.state.searches.setdefault(room.id, {})[face] = found
+        searched = self.state.searches.setdefault(room.id, {})
+        searched[face] = found
+        runs = self.walls()[room.id, face]
+        self.state.frontier.searched((room.id, face), len(searched))
         if not found:
             roll.decide("crawler.search_failed")
             self._check_end()
             return
         roll.decide("crawler.search_found")
-        runs = self._passage_runs(room, face)
         self.state.current = Generation(None, runs=runs, search=(room.id, face))
         if len(runs) == 1:
             self._dig(runs[0])
@@ -420,7 +416,9 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         assert cur is not None and cur.search is not None
         room, face = self.layout.room(cur.search[0]), cur.search[1]
         self.layout.add_passage(Passage(room.id, self.room_number, run, face))
-        self.state.stock.take(f"p{len(run)}")
+        self.state.frontier.zone_changed(room.zone)
+        if self.state.stock.take(f"p{len(run)}"):
+            self.state.frontier.pile_ran_out()
         self.roller.note("crawler.passage_laid", room=room.id, length=len(run))
         self._next_room(self.layout.passage_approach(room, face, run))
 

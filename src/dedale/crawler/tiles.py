@@ -69,9 +69,12 @@ class Stock:
     def has(self, tile: str) -> bool:
         return self.left.get(tile, 1) > 0
 
-    def take(self, tile: str) -> None:
-        if tile in self.left:
-            self.left[tile] -= 1
+    def take(self, tile: str) -> bool:
+        """Take one tile; whether that was the last of its pile."""
+        if tile not in self.left:
+            return False
+        self.left[tile] -= 1
+        return self.left[tile] <= 0
 
     def any_room(self) -> bool:
         return any(self.has(name) for name in TILE_NAMES[:7])
