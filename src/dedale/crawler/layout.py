@@ -23,6 +23,8 @@ MAX_ROOMS_PER_ZONE = 3
 MAX_PASSAGE = 3
 
 DoorOption = tuple[int | None, Cell, Cell]  # (room entered from, its cell, the new room's cell)
+Place = tuple[Rect, int]  # a rectangle in a zone and its occupancy mask
+WallPlace = tuple[Rect, int, tuple[tuple[Cell, Cell], ...]]  # ... and its door places next to a room
 
 
 @dataclass(frozen=True)
@@ -127,22 +129,15 @@ class Layout:
         zone = approach.zone
         if not self.board.on_board(zone) or not self.has_room_space(zone):
             return []
-        z = self.board.zone_rect(zone)
-        entry = approach.entry
+        entry, occupied = approach.entry, self.occupied.get(zone, 0)
         found = []
-        for w, h in orientations(size):
-            if w > z.w or h > z.h:
+        for rect, mask in _edge_places(self.board, zone, entry, size, boss):
+            if occupied & mask:
                 continue
-            for rect in _along_edge(z, entry, w, h):
-                if not self.is_free(zone, rect):
-                    continue
-                if not boss and not any(d is not entry and self.board.leads(zone, d)
-                                        for d in self.board.touched_edges(zone, rect)):
-                    continue
-                doors = tuple((approach.room, a, b) for a, b in approach.pairs
-                              if rect.contains(b) and rect.is_door_cell(b, entry))
-                if doors:
-                    found.append(Candidate(rect, doors))
+            doors = tuple((approach.room, a, b) for a, b in approach.pairs
+                          if rect.contains(b) and rect.is_door_cell(b, entry))
+            if doors:
+                found.append(Candidate(rect, doors))
         return found
 
     def fits_any(self, approach: Approach, sizes: tuple[tuple[int, int], ...]) -> bool:
@@ -164,16 +159,10 @@ class Layout:
             zone = room.zone
             if not self.has_room_space(zone):
                 continue
-            z = self.board.zone_rect(zone)
-            for w, h in orientations(size):
-                for y in range(z.y, z.y + z.h - h + 1):
-                    for x in range(z.x, z.x + z.w - w + 1):
-                        rect = Rect(x, y, w, h)
-                        if not self.is_free(zone, rect):
-                            continue
-                        doors = _shared_doors(room, rect)
-                        if doors:
-                            by_rect.setdefault(rect, []).extend(doors)
+            occupied = self.occupied.get(zone, 0)
+            for rect, mask, doors in _wall_places(self.board, zone, room.rect, size):
+                if not occupied & mask:
+                    by_rect.setdefault(rect, []).extend((room.id, a, b) for a, b in doors)
         return [Candidate(rect, tuple(doors)) for rect, doors in by_rect.items()]
 
     # --- secret passages ---------------------------------------------------------------------------
@@ -204,6 +193,38 @@ class Layout:
                         ((end, face.step(end)),))
 
 
+# Where a room of a size may lie in a zone is the same in every dungeon on the board: worked out once.
+@lru_cache(maxsize=4096)
+def _edge_places(board: Board, zone: Zone, entry: Dir, size: tuple[int, int], boss: bool) -> tuple[Place, ...]:
+    """Rectangles of `size` (rotated or not) inside `zone` against its `entry` edge, that obey the entry-and-exit
+    rule (another edge they touch leads to a zone on the board; not for the boss), with their occupancy masks."""
+    z = board.zone_rect(zone)
+    places = []
+    for w, h in orientations(size):
+        if w > z.w or h > z.h:
+            continue
+        for rect in _along_edge(z, entry, w, h):
+            if boss or any(d is not entry and board.leads(zone, d) for d in board.touched_edges(zone, rect)):
+                places.append((rect, _mask(board.cells, rect.x - z.x, rect.y - z.y, w, h)))
+    return tuple(places)
+
+
+@lru_cache(maxsize=4096)
+def _wall_places(board: Board, zone: Zone, room: Rect, size: tuple[int, int]) -> tuple[WallPlace, ...]:
+    """Rectangles of `size` (rotated or not) inside `zone` sharing a wall with `room` where a legal door fits,
+    with their occupancy masks and the door places (the room's cell, the new room's cell)."""
+    z = board.zone_rect(zone)
+    places = []
+    for w, h in orientations(size):
+        for y in range(z.y, z.y + z.h - h + 1):
+            for x in range(z.x, z.x + z.w - w + 1):
+                rect = Rect(x, y, w, h)
+                doors = _shared_doors(room, rect)
+                if doors:
+                    places.append((rect, _mask(board.cells, x - z.x, y - z.y, w, h), doors))
+    return tuple(places)
+
+
 def _along_edge(z: Rect, entry: Dir, w: int, h: int) -> list[Rect]:
     """Rectangles of w x h inside zone `z` lying against its `entry` edge."""
     if entry in (Dir.N, Dir.S):
@@ -213,13 +234,13 @@ def _along_edge(z: Rect, entry: Dir, w: int, h: int) -> list[Rect]:
     return [Rect(x, y, w, h) for y in range(z.y, z.y + z.h - h + 1)]
 
 
-def _shared_doors(room: Room, rect: Rect) -> list[DoorOption]:
-    doors: list[DoorOption] = []
+def _shared_doors(room: Rect, rect: Rect) -> tuple[tuple[Cell, Cell], ...]:
+    doors: list[tuple[Cell, Cell]] = []
     for d in DIRS:
-        if room.rect.edge(d) != rect.edge(d.opposite):
+        if room.edge(d) != rect.edge(d.opposite):
             continue
-        for cell in room.rect.door_cells(d):
+        for cell in room.door_cells(d):
             other = d.step(cell)
             if rect.contains(other) and rect.is_door_cell(other, d.opposite):
-                doors.append((room.id, cell, other))
-    return doors
+                doors.append((cell, other))
+    return tuple(doors)
