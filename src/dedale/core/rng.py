@@ -124,14 +124,22 @@ def _accepted(options: Sequence[str]) -> str:
     return ", ".join(options)
 
 
+# A roll's dice and how the log writes them, worked out once: rolls are the innermost work of every system.
 @lru_cache(maxsize=256)
-def parse_dice(expr: str) -> DiceExpr:
-    return DiceExpr.parse(expr)
+def _parsed(expr: str) -> tuple[DiceExpr, str]:
+    spec = DiceExpr.parse(expr)
+    return spec, str(spec)
 
 
 @lru_cache(maxsize=256)
 def _text(spec: DiceExpr) -> str:
     return str(spec)
+
+
+@lru_cache(maxsize=1024)
+def _one_die(sides: int) -> tuple[DiceExpr, str]:
+    spec = DiceExpr(1, sides)
+    return spec, str(spec)
 
 
 @lru_cache(maxsize=256)
@@ -171,10 +179,14 @@ class Roller:
         return self.source.uniform(n, request)
 
     def roll(self, expr: str | DiceExpr, purpose: str, **args: Any) -> Roll:
-        spec = parse_dice(expr) if isinstance(expr, str) else expr
-        text = _text(spec)
-        if isinstance(self.source, SeededSource):  # the common case, kept short: no requests to describe
-            dice = [self.source.gen.below(spec.sides) + 1 for _ in range(spec.count)]
+        spec, text = _parsed(expr) if isinstance(expr, str) else (expr, _text(expr))
+        return self._roll(spec, text, purpose, args)
+
+    def _roll(self, spec: DiceExpr, text: str, purpose: str, args: dict[str, Any]) -> Roll:
+        source = self.source
+        if isinstance(source, SeededSource):  # the common case, kept short: no requests to describe
+            below, sides = source.gen.below, spec.sides
+            dice = [below(sides) + 1] if spec.count == 1 else [below(sides) + 1 for _ in range(spec.count)]
         else:
             dice = [self._uniform(spec.sides, _die_request(spec, text, index, purpose, args)) + 1
                     for index in range(spec.count)]
@@ -217,7 +229,7 @@ class Roller:
         """A uniform pick among `n` options is a `1dn` (no roll when there is one option)."""
         if n == 1:
             return 0
-        return self.roll(DiceExpr(1, n), purpose, **args).total - 1
+        return self._roll(*_one_die(n), purpose, args).total - 1
 
     def weighted(self, labels: Sequence[str], weights: Sequence[float], purpose: str, **args: Any) -> int:
         """A weighted pick, logged as a draw with its weights."""

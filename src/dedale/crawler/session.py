@@ -146,7 +146,8 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         assert cur is not None and cur.approach is not None
         cur.rolled, cur.boss = rolled, boss
         if not boss:
-            laid = self.state.stock.substitute(tile, self._on_board())
+            stock = self.state.stock
+            laid = tile if stock.has(tile) else stock.substitute(tile, self._on_board())
             if laid != tile:
                 self.roller.note("crawler.stock_substitute", rolled=tile, tile=laid)
             tile = laid
@@ -314,8 +315,8 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         r = c.rect
         tile = f"{r.w}x{r.h}"
         return Choice(f"place:{r.x},{r.y},{r.w},{r.h}",
-                      word("crawler.choice.place", tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1,
-                           y2=r.y + r.h - 1, doors=len(c.doors)),
+                      lambda: word("crawler.choice.place", tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1,
+                                   y2=r.y + r.h - 1, doors=len(c.doors)),
                       {"kind": "place", "rect": [r.x, r.y, r.w, r.h], "filling": cur.filling})
 
     def _explore_choices(self) -> list[Choice]:
