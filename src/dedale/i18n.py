@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import tomllib
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -88,8 +89,15 @@ def say(value: Any, lang: str = "en") -> str:
     if "l" in value:
         return pick(value["l"], lang)
     source, kind, item = value["data"]
-    labels = importlib.import_module(_DATA.get(source, "dedale.core.tables")).shipped_label(source, kind, item)
+    labels = _shipped_labels(_DATA.get(source, "dedale.core.tables"))(source, kind, item)
     return item if labels is None else pick(labels, lang)
+
+
+@cache
+def _shipped_labels(module: str) -> Callable[[str, str, str], dict[str, str] | None]:
+    """The `shipped_label` of `module`, imported when first asked (a legend looks up every room's labels)."""
+    found: Callable[[str, str, str], dict[str, str] | None] = importlib.import_module(module).shipped_label
+    return found
 
 
 def pick(labels: str | dict[str, str], lang: str) -> str:

@@ -197,8 +197,9 @@ def shipped_tables(source: str) -> TableSet:
     return TableSet.load(f"dedale.{source}")
 
 
+@lru_cache(maxsize=4096)
 def shipped_label(source: str, table: str, row_id: str) -> dict[str, str] | None:
-    """A shipped row's labels by language (None when the shipped tables have no such row)."""
+    """A shipped row's labels by language (None when the shipped tables have no such row); looked up once."""
     found = shipped_tables(source).tables.get(table)
     row = None if found is None else found.row(row_id)
     return None if row is None else row.labels
