@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from dedale.core.errors import DedaleError
 
@@ -45,4 +46,9 @@ class DiceExpr:
     def __str__(self) -> str:
         mod = f"{self.modifier:+d}" if self.modifier else ""
         return f"{self.count}d{self.sides}{mod}"
+
+    @cached_property
+    def text(self) -> str:
+        """`str(self)`, kept: a log writes it with every roll."""
+        return str(self)
 

@@ -17,6 +17,10 @@ class Dir(Enum):
     S = (0, 1)
     W = (-1, 0)
 
+    # Each member is one object, equal only to itself: hashed by identity in C rather than by name in Python
+    # (directions key the dicts and sets of the innermost loops).
+    __hash__ = object.__hash__
+
     def __init__(self, dx: int, dy: int) -> None:
         self.dx = dx  # plain attributes: read in the innermost loops
         self.dy = dy

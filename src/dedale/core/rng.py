@@ -131,11 +131,6 @@ def _parsed(expr: str) -> tuple[DiceExpr, str]:
     return spec, str(spec)
 
 
-@lru_cache(maxsize=256)
-def _text(spec: DiceExpr) -> str:
-    return str(spec)
-
-
 @lru_cache(maxsize=1024)
 def _one_die(sides: int) -> tuple[DiceExpr, str]:
     spec = DiceExpr(1, sides)
@@ -179,7 +174,7 @@ class Roller:
         return self.source.uniform(n, request)
 
     def roll(self, expr: str | DiceExpr, purpose: str, **args: Any) -> Roll:
-        spec, text = _parsed(expr) if isinstance(expr, str) else (expr, _text(expr))
+        spec, text = _parsed(expr) if isinstance(expr, str) else (expr, expr.text)
         return self._roll(spec, text, purpose, args)
 
     def _roll(self, spec: DiceExpr, text: str, purpose: str, args: dict[str, Any]) -> Roll:
@@ -216,7 +211,7 @@ class Roller:
         if isinstance(self.source, SeededSource):
             return self.source.gen.below(sides) + 1
         spec = DiceExpr(1, sides)
-        return self._uniform(sides, _die_request(spec, _text(spec), 0, purpose, args)) + 1
+        return self._uniform(sides, _die_request(spec, spec.text, 0, purpose, args)) + 1
 
     def chance(self, probability: float, purpose: str, **args: Any) -> bool:
         """A chance such as 0.3 is a percentile die, hit on `<= 100 * p`."""

@@ -27,7 +27,7 @@ import tomllib
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -88,10 +88,19 @@ class Table:
     rows: tuple[Row, ...]
 
     def row_for(self, total: int) -> Row:
+        row = self._by_total.get(total)
+        if row is None:
+            raise AssertionError(f"{self.file}: {self.name}: no row for {total}")  # load() checks coverage
+        return row
+
+    @cached_property
+    def _by_total(self) -> dict[int, Row]:
+        """The row of each total (the first row whose range holds it), for `row_for`: a table is rolled often."""
+        by_total: dict[int, Row] = {}
         for row in self.rows:
-            if row.low <= total <= row.high:
-                return row
-        raise AssertionError(f"{self.file}: {self.name}: no row for {total}")  # load() checks coverage
+            for total in range(row.low, row.high + 1):
+                by_total.setdefault(total, row)
+        return by_total
 
     def title(self, lang: str = "en") -> str:
         return pick(self.titles, lang) or self.name
@@ -147,20 +156,28 @@ class TableSet:
 
     def roll(self, name: str, roller: Roller, purpose: str, **args: Any) -> Row:
         """Roll on table `name`, following `then` into nested tables; returns the last row."""
-        return self.roll_chain(name, roller, purpose, **args)[-1]
+        row = self._roll_one(name, roller, purpose, args)
+        while row.then:
+            row = self._roll_one(row.then, roller, purpose, args)
+        return row
 
     def roll_chain(self, name: str, roller: Roller, purpose: str, **args: Any) -> list[Row]:
         """Roll on table `name` and on each nested table its row names with `then`: every row, in order."""
+        rows = [self._roll_one(name, roller, purpose, args)]
+        while rows[-1].then:
+            rows.append(self._roll_one(rows[-1].then, roller, purpose, args))
+        return rows
+
+    def _roll_one(self, name: str, roller: Roller, purpose: str, args: dict[str, Any]) -> Row:
         table = self.tables[name]
         if table.dice is None:
             index = roller.weighted([row.id for row in table.rows], [row.weight for row in table.rows],
                                     purpose, table=name, **args)
-            row = table.rows[index]
-        else:
-            roll = roller.roll(table.dice, purpose, table=name, **args)
-            row = table.row_for(roll.total)
-            roll.decide("table.row", id=row.id, label=row.word)
-        return [row, *(self.roll_chain(row.then, roller, purpose, **args) if row.then else [])]
+            return table.rows[index]
+        roll = roller.roll(table.dice, purpose, table=name, **args)
+        row = table.row_for(roll.total)
+        roll.decide("table.row", id=row.id, label=row.word)
+        return row
 
     def roll_each(self, name: str, times: int, roller: Roller, purpose: str, **args: Any) -> list[Row]:
         """Roll `times` dice at once on a one-die table (`3d6` read die by die), as one log entry."""

@@ -23,7 +23,7 @@ MAX_ROOMS_PER_ZONE = 3
 MAX_PASSAGE = 3
 
 DoorOption = tuple[int | None, Cell, Cell]  # (room entered from, its cell, the new room's cell)
-Place = tuple[Rect, int]  # a rectangle in a zone and its occupancy mask
+Place = tuple[Rect, int, frozenset[Cell]]  # a rectangle in a zone, its occupancy mask, where a door may enter it
 WallPlace = tuple[Rect, int, tuple[tuple[Cell, Cell], ...]]  # ... and its door places next to a room
 
 
@@ -129,13 +129,12 @@ class Layout:
         zone = approach.zone
         if not self.board.on_board(zone) or not self.has_room_space(zone):
             return []
-        entry, occupied = approach.entry, self.occupied.get(zone, 0)
+        occupied = self.occupied.get(zone, 0)
         found = []
-        for rect, mask in _edge_places(self.board, zone, entry, size, boss):
+        for rect, mask, door_cells in _edge_places(self.board, zone, approach.entry, size, boss):
             if occupied & mask:
                 continue
-            doors = tuple((approach.room, a, b) for a, b in approach.pairs
-                          if rect.contains(b) and rect.is_door_cell(b, entry))
+            doors = tuple((approach.room, a, b) for a, b in approach.pairs if b in door_cells)
             if doors:
                 found.append(Candidate(rect, doors))
         return found
@@ -197,7 +196,8 @@ class Layout:
 @lru_cache(maxsize=4096)
 def _edge_places(board: Board, zone: Zone, entry: Dir, size: tuple[int, int], boss: bool) -> tuple[Place, ...]:
     """Rectangles of `size` (rotated or not) inside `zone` against its `entry` edge, that obey the entry-and-exit
-    rule (another edge they touch leads to a zone on the board; not for the boss), with their occupancy masks."""
+    rule (another edge they touch leads to a zone on the board; not for the boss), with their occupancy masks and
+    their cells a door through `entry` may lead to (`Rect.is_door_cell`)."""
     z = board.zone_rect(zone)
     places = []
     for w, h in orientations(size):
@@ -205,7 +205,8 @@ def _edge_places(board: Board, zone: Zone, entry: Dir, size: tuple[int, int], bo
             continue
         for rect in _along_edge(z, entry, w, h):
             if boss or any(d is not entry and board.leads(zone, d) for d in board.touched_edges(zone, rect)):
-                places.append((rect, _mask(board.cells, rect.x - z.x, rect.y - z.y, w, h)))
+                door_cells = frozenset(cell for cell in rect.cells() if rect.is_door_cell(cell, entry))
+                places.append((rect, _mask(board.cells, rect.x - z.x, rect.y - z.y, w, h), door_cells))
     return tuple(places)
 
 
