@@ -24,7 +24,7 @@ MAX_PASSAGE = 3
 
 DoorOption = tuple[int | None, Cell, Cell]  # (room entered from, its cell, the new room's cell)
 Place = tuple[Rect, int, frozenset[Cell]]  # a rectangle in a zone, its occupancy mask, where a door may enter it
-WallPlace = tuple[Rect, int, tuple[tuple[Cell, Cell], ...]]  # ... and its door places next to a room
+WallPlace = tuple[tuple[int, int, int, int], int, tuple[tuple[Cell, Cell], ...]]  # x, y, w, h, mask, door places
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,8 @@ class Layout:
             return []
         occupied = self.occupied.get(zone, 0)
         found = []
-        for rect, mask, door_cells in _edge_places(self.board, zone, approach.entry, size, boss):
+        board = self.board
+        for rect, mask, door_cells in _edge_places(board.zones, board.cells, zone, approach.entry, size, boss):
             if occupied & mask:
                 continue
             doors = tuple((approach.room, a, b) for a, b in approach.pairs if b in door_cells)
@@ -153,16 +154,23 @@ class Layout:
     def filling(self, rooms: list[Room], size: tuple[int, int]) -> list[Candidate]:
         """Positions and rotations of a `size` room laid by filling the zone of one of `rooms`,
         sharing a wall with it where a legal door fits."""
-        by_rect: dict[Rect, list[DoorOption]] = {}
+        by_rect: dict[tuple[int, int, int, int], tuple[Rect, list[DoorOption]]] = {}
+        c = self.board.cells
         for room in rooms:
             zone = room.zone
             if not self.has_room_space(zone):
                 continue
             occupied = self.occupied.get(zone, 0)
-            for rect, mask, doors in _wall_places(self.board, zone, room.rect, size):
-                if not occupied & mask:
-                    by_rect.setdefault(rect, []).extend((room.id, a, b) for a, b in doors)
-        return [Candidate(rect, tuple(doors)) for rect, doors in by_rect.items()]
+            x0, y0, r = zone[0] * c, zone[1] * c, room.rect
+            for (x, y, w, h), mask, doors in _wall_places(c, (r.x - x0, r.y - y0, r.w, r.h), size):
+                if occupied & mask:
+                    continue
+                place = (x0 + x, y0 + y, w, h)
+                found = by_rect.get(place)
+                if found is None:
+                    found = by_rect[place] = (Rect(*place), [])
+                found[1].extend((room.id, (x0 + ax, y0 + ay), (x0 + bx, y0 + by)) for (ax, ay), (bx, by) in doors)
+        return [Candidate(rect, tuple(doors)) for rect, doors in by_rect.values()]
 
     # --- secret passages ---------------------------------------------------------------------------
     def free_faces(self, room: Room) -> list[Dir]:
@@ -194,10 +202,12 @@ class Layout:
 
 # Where a room of a size may lie in a zone is the same in every dungeon on the board: worked out once.
 @lru_cache(maxsize=4096)
-def _edge_places(board: Board, zone: Zone, entry: Dir, size: tuple[int, int], boss: bool) -> tuple[Place, ...]:
+def _edge_places(zones: int, cells: int, zone: Zone, entry: Dir, size: tuple[int, int],
+                 boss: bool) -> tuple[Place, ...]:
     """Rectangles of `size` (rotated or not) inside `zone` against its `entry` edge, that obey the entry-and-exit
     rule (another edge they touch leads to a zone on the board; not for the boss), with their occupancy masks and
-    their cells a door through `entry` may lead to (`Rect.is_door_cell`)."""
+    their cells a door through `entry` may lead to (`Rect.is_door_cell`). Keyed by numbers, quick to hash."""
+    board = Board(zones, cells)
     z = board.zone_rect(zone)
     places = []
     for w, h in orientations(size):
@@ -211,18 +221,17 @@ def _edge_places(board: Board, zone: Zone, entry: Dir, size: tuple[int, int], bo
 
 
 @lru_cache(maxsize=4096)
-def _wall_places(board: Board, zone: Zone, room: Rect, size: tuple[int, int]) -> tuple[WallPlace, ...]:
-    """Rectangles of `size` (rotated or not) inside `zone` sharing a wall with `room` where a legal door fits,
-    with their occupancy masks and the door places (the room's cell, the new room's cell)."""
-    z = board.zone_rect(zone)
+def _wall_places(cells: int, room: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[WallPlace, ...]:
+    """Rectangles of `size` (rotated or not) inside a zone of `cells` x `cells` sharing a wall with `room` where a
+    legal door fits, with their occupancy masks and the door places (the room's cell, the new room's cell); in
+    the zone's own coordinates, the same in every zone."""
     places = []
     for w, h in orientations(size):
-        for y in range(z.y, z.y + z.h - h + 1):
-            for x in range(z.x, z.x + z.w - w + 1):
-                rect = Rect(x, y, w, h)
-                doors = _shared_doors(room, rect)
+        for y in range(cells - h + 1):
+            for x in range(cells - w + 1):
+                doors = _shared_doors(Rect(*room), Rect(x, y, w, h))
                 if doors:
-                    places.append((rect, _mask(board.cells, x - z.x, y - z.y, w, h), doors))
+                    places.append(((x, y, w, h), _mask(cells, x, y, w, h), doors))
     return tuple(places)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from dedale.core.errors import DedaleError
 from dedale.core.numbers import whole
@@ -33,9 +34,14 @@ def orientations(size: tuple[int, int]) -> list[tuple[int, int]]:
 
 def by_nearest_area(tile: str, boss_size: tuple[int, int]) -> list[str]:
     """The other room tiles, nearest in area to `tile` first, the smaller on ties (the fallback order)."""
+    return list(_nearest_area(tile, boss_size))
+
+
+@lru_cache(maxsize=256)
+def _nearest_area(tile: str, boss_size: tuple[int, int]) -> tuple[str, ...]:
     w, h = tile_size(tile, boss_size)
     others = [name for name in TILE_NAMES[:7] if sorted(ROOM_TILES[FACE_OF[name]]) != sorted((w, h))]
-    return sorted(others, key=lambda name: (abs(_area(name) - w * h), _area(name), FACE_OF[name]))
+    return tuple(sorted(others, key=lambda name: (abs(_area(name) - w * h), _area(name), FACE_OF[name])))
 
 
 def _area(tile: str) -> int:
@@ -77,7 +83,7 @@ class Stock:
         return self.left[tile] <= 0
 
     def any_room(self) -> bool:
-        return any(self.has(name) for name in TILE_NAMES[:7])
+        return not self.left or any(self.has(name) for name in TILE_NAMES[:7])
 
     def substitute(self, tile: str, on_board: Mapping[str, int]) -> str:
         """The tile to lay when `tile` is rolled: itself if in stock, else from the neighbouring piles of
