@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dedale.core.grid import Dir
+from dedale.core.grid import DIRS, Dir
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
 from dedale.crawler.tiles import TILE_NAMES, tile_size
@@ -16,9 +16,11 @@ Run = tuple[tuple[int, int], ...]
 
 
 def exits_from_scratch(session: CrawlerSession) -> list[tuple[int, Dir]]:
-    layout = session.layout
-    return [(room.id, d) for room in layout.rooms for d in layout.open_exits(room)
-            if (room.id, d) not in session.state.closed]
+    """Edges of a room's zone that it touches, leading to a zone on the board, no door through, not closed."""
+    board, layout = session.board, session.layout
+    return [(room.id, d) for room in layout.rooms for d in board.touched_edges(room.zone, room.rect)
+            if board.leads(room.zone, d) and d not in layout.door_dirs[room.id]
+            and (room.id, d) not in session.state.closed]
 
 
 def walls_from_scratch(session: CrawlerSession) -> dict[tuple[int, Dir], list[Run]]:
@@ -31,7 +33,7 @@ def walls_from_scratch(session: CrawlerSession) -> dict[tuple[int, Dir], list[Ru
         searched = session.state.searches.get(room.id, {})
         if room.boss or len(searched) >= 2:
             continue
-        for face in layout.free_faces(room):
+        for face in (d for d in DIRS if d not in session.board.touched_edges(room.zone, room.rect)):
             runs = [run for run in layout.passage_runs(room, face)
                     if stock.has(f"p{len(run)}")
                     and any(layout.beyond(layout.passage_approach(room, face, run), size, False) for size in sizes)]

@@ -20,6 +20,9 @@ class DefaultPolicy:
     def choose(self, session: CrawlerSession) -> str:
         if session.state.phase == "explore":
             return self._explore(session)
+        listed = session.listed_ids()  # a place, a door, a passage's cells: at random, without building choices
+        if listed:
+            return listed[_pick(session, len(listed))]
         choices = session.choices()
         kinds = {choice.data.get("kind") for choice in choices}
         if "reroll" in kinds:

@@ -68,6 +68,7 @@ class Layout:
         self.occupied: dict[Zone, int] = {}
         self.room_count: dict[Zone, int] = {}
         self.door_dirs: dict[int, set[Dir]] = {}
+        self.sides: dict[int, tuple[tuple[Dir, ...], tuple[Dir, ...]]] = {}  # room -> its exit sides, its free faces
         self._fits: dict[tuple[object, ...], bool] = {}  # fits_any() answers, by zone occupancy
 
     # --- occupancy ------------------------------------------------------------------------------
@@ -94,6 +95,10 @@ class Layout:
     # --- laying ----------------------------------------------------------------------------------
     def add_room(self, room: Room, door: Door) -> None:
         self.rooms.append(room)
+        board, zone = self.board, room.zone
+        touched = board.touched_edges(zone, room.rect)
+        self.sides[room.id] = (tuple(d for d in touched if board.leads(zone, d)),
+                               tuple(d for d in DIRS if d not in touched))
         self._occupy(room.zone, room.rect)
         self.room_count[room.zone] = self.room_count.get(room.zone, 0) + 1
         self.doors.append(door)
@@ -111,9 +116,8 @@ class Layout:
     def open_exits(self, room: Room) -> list[Dir]:
         """Edges of the room's zone that the room touches, that lead to a zone on the board, and that
         no door of the room already goes through."""
-        doors = self.door_dirs.get(room.id, set())
-        return [d for d in self.board.touched_edges(room.zone, room.rect)
-                if d not in doors and self.board.leads(room.zone, d)]
+        doors = self.door_dirs[room.id]
+        return [d for d in self.sides[room.id][0] if d not in doors]
 
     def exit_approach(self, room: Room, d: Dir) -> Approach:
         pairs = tuple((cell, d.step(cell)) for cell in room.rect.door_cells(d))
@@ -173,10 +177,9 @@ class Layout:
         return [Candidate(rect, tuple(doors)) for rect, doors in by_rect.values()]
 
     # --- secret passages ---------------------------------------------------------------------------
-    def free_faces(self, room: Room) -> list[Dir]:
+    def free_faces(self, room: Room) -> tuple[Dir, ...]:
         """Sides of the room that do not lie on its zone's edge."""
-        touched = self.board.touched_edges(room.zone, room.rect)
-        return [d for d in DIRS if d not in touched]
+        return self.sides[room.id][1]
 
     def passage_runs(self, room: Room, face: Dir) -> list[tuple[Cell, ...]]:
         """Straight runs from a door cell of `face` to the zone edge over empty cells, 1 to 3 long,

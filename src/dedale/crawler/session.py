@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from dedale.core.grid import Dir
+from dedale.core.grid import Dir, Rect
 from dedale.core.session import Choice, Policies, Session, State
 from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.board import Zone
@@ -285,19 +285,41 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
                       for s in sizes)]
         if phase == "fill_or_beyond":
             return [self._option_choice(key, laid, cur) for key, (laid, _, _) in cur.options.items()]
+        return [self._listed_choice(index) for index in range(len(self.listed_ids()))]
+
+    def listed_ids(self) -> list[str]:
+        """The ids of the choices when each is one of a list (a place, a door, a passage's cells), in the
+        order the choices list them; [] in the other phases. The autopilot picks among them by id."""
+        cur, phase = self.state.current, self.state.phase
+        if cur is None:
+            return []
         if phase == "place":
-            return [self._place_choice(c, cur) for c in cur.candidates]
+            return [_place_id(c.rect) for c in cur.candidates]
         if phase == "door":
             assert cur.chosen is not None
-            return [Choice("door:{},{},{},{}".format(*a, *b),
-                           word("crawler.choice.door", xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
-                           {"kind": "door", "cells": [list(a), list(b)], "room": r})
-                    for r, a, b in cur.chosen.doors]
-        assert phase == "passage" and cur.search is not None
-        face = cur.search[1]
-        return [Choice("passage:{},{}".format(*face.opposite.step(run[0])),
-                       word("crawler.choice.passage", x=run[0][0], y=run[0][1], length=len(run)),
-                       {"kind": "passage", "cells": [list(c) for c in run]}) for run in cur.runs]
+            return ["door:{},{},{},{}".format(*a, *b) for _, a, b in cur.chosen.doors]
+        if phase == "passage":
+            assert cur.search is not None
+            face = cur.search[1]
+            return ["passage:{},{}".format(*face.opposite.step(run[0])) for run in cur.runs]
+        return []
+
+    def _listed_choice(self, index: int) -> Choice:
+        cur = self.state.current
+        assert cur is not None
+        if self.state.phase == "place":
+            return self._place_choice(cur.candidates[index], cur)
+        if self.state.phase == "door":
+            assert cur.chosen is not None
+            r, a, b = cur.chosen.doors[index]
+            return Choice("door:{},{},{},{}".format(*a, *b),
+                          word("crawler.choice.door", xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
+                          {"kind": "door", "cells": [list(a), list(b)], "room": r})
+        assert cur.search is not None
+        run, face = cur.runs[index], cur.search[1]
+        return Choice("passage:{},{}".format(*face.opposite.step(run[0])),
+                      word("crawler.choice.passage", x=run[0][0], y=run[0][1], length=len(run)),
+                      {"kind": "passage", "cells": [list(c) for c in run]})
 
     def _option_choice(self, key: str, laid: str, cur: Generation) -> Choice:
         approach = cur.approach
@@ -314,7 +336,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _place_choice(self, c: Candidate, cur: Generation) -> Choice:
         r = c.rect
         tile = f"{r.w}x{r.h}"
-        return Choice(f"place:{r.x},{r.y},{r.w},{r.h}",
+        return Choice(_place_id(r),
                       lambda: word("crawler.choice.place", tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1,
                                    y2=r.y + r.h - 1, doors=len(c.doors)),
                       {"kind": "place", "rect": [r.x, r.y, r.w, r.h], "filling": cur.filling})
@@ -324,8 +346,11 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
                 *(self._search_choice(*wall) for wall in self.walls())]
 
     def find_choice(self, choice_id: str) -> Choice | None:
-        """An exit or a search found by id, without listing every choice (see Session.find_choice)."""
+        """A choice found by id without listing every choice (see Session.find_choice)."""
         kind, _, wall = choice_id.partition(":")
+        if self.state.phase in ("place", "door", "passage"):
+            ids = self.listed_ids()
+            return self._listed_choice(ids.index(choice_id)) if choice_id in ids else None
         if self.state.phase != "explore" or kind not in ("exit", "search"):
             return super().find_choice(choice_id)
         if kind == "exit":
@@ -453,3 +478,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
                          for room, faces in sorted(self.state.searches.items()) for face, found in faces.items()],
             "stock_left": self.state.stock.left or None,
         }
+
+
+def _place_id(r: Rect) -> str:
+    return f"place:{r.x},{r.y},{r.w},{r.h}"
