@@ -145,18 +145,15 @@ def _faces(sides: int) -> tuple[str, ...]:
 class Roll:
     """A recorded roll: its dice and total, and `decide()` to note in the log what it decided."""
 
-    __slots__ = ("entry",)
+    __slots__ = ("entry", "total")
 
     def __init__(self, entry: LogEntry) -> None:
         self.entry = entry
+        self.total: int = entry["total"]  # read by every rule that rolls: a plain attribute
 
     @property
     def dice(self) -> list[int]:
         return self.entry["dice"]
-
-    @property
-    def total(self) -> int:
-        return self.entry["total"]
 
     def decide(self, key: str, **args: Any) -> Roll:
         self.entry["decided"] = {"key": key, **args}

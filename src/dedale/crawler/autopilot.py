@@ -42,7 +42,10 @@ class DefaultPolicy:
         newest = session.room_number - 1
         exits = list(session.state.frontier.exits)
         if exits:
-            preferred = [(room, d) for room, d in exits if room == newest and not session.rooms_beyond(room, d)[1]]
+            preferred = []
+            for room, d in exits:
+                if room == newest and not session.rooms_beyond(room, d)[1]:
+                    preferred.append((room, d))
             options = preferred or exits
             room, d = options[_pick(session, len(options))]
             return f"exit:{room}:{d.name}"

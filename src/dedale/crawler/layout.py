@@ -11,8 +11,8 @@ Occupancy is one bitmask per zone, so a fit test is one AND.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from dedale.core.grid import DIRS, Cell, Dir, Rect
 from dedale.crawler.board import Board, Zone
@@ -27,8 +27,7 @@ Place = tuple[Rect, int, frozenset[Cell]]  # a rectangle in a zone, its occupanc
 WallPlace = tuple[tuple[int, int, int, int], int, tuple[tuple[Cell, Cell], ...]]  # x, y, w, h, mask, door places
 
 
-@dataclass(frozen=True)
-class Approach:
+class Approach(NamedTuple):  # a named tuple: quick to make, and made for every room
     """How the next room is reached: through `entry`, the edge of `zone` it comes in by.
 
     `pairs` are the door places: (outside cell, inside cell) with the outside cell in the room left
@@ -42,8 +41,7 @@ class Approach:
     pairs: tuple[tuple[Cell, Cell], ...]
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):  # made for every place a room may take
     rect: Rect
     doors: tuple[DoorOption, ...]
 
@@ -133,15 +131,18 @@ class Layout:
         zone = approach.zone
         if not self.board.on_board(zone) or not self.has_room_space(zone):
             return []
-        occupied = self.occupied.get(zone, 0)
+        occupied, room, pairs, board = self.occupied.get(zone, 0), approach.room, approach.pairs, self.board
         found = []
-        board = self.board
+        # Plain loops: in Python 3.11 a comprehension is a function made and called each time.
         for rect, mask, door_cells in _edge_places(board.zones, board.cells, zone, approach.entry, size, boss):
             if occupied & mask:
                 continue
-            doors = tuple((approach.room, a, b) for a, b in approach.pairs if b in door_cells)
+            doors: list[DoorOption] = []
+            for a, b in pairs:
+                if b in door_cells:
+                    doors.append((room, a, b))
             if doors:
-                found.append(Candidate(rect, doors))
+                found.append(Candidate(rect, tuple(doors)))
         return found
 
     def fits_any(self, approach: Approach, sizes: tuple[tuple[int, int], ...]) -> bool:
@@ -173,7 +174,8 @@ class Layout:
                 found = by_rect.get(place)
                 if found is None:
                     found = by_rect[place] = (Rect(*place), [])
-                found[1].extend((room.id, (x0 + ax, y0 + ay), (x0 + bx, y0 + by)) for (ax, ay), (bx, by) in doors)
+                for (ax, ay), (bx, by) in doors:
+                    found[1].append((room.id, (x0 + ax, y0 + ay), (x0 + bx, y0 + by)))
         return [Candidate(rect, tuple(doors)) for rect, doors in by_rect.values()]
 
     # --- secret passages ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from dedale.crawler.frontier import Frontier
 from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
 from dedale.crawler.model import Door, Dungeon, Passage, Room
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.tiles import BOSS, Stock, by_nearest_area, tile_name, tile_size
+from dedale.crawler.tiles import BOSS, TILE_NAMES, Stock, by_nearest_area, tile_name, tile_size
 from dedale.i18n import Word, word
 
 # Where the generation stands (the module's docstring draws the phases); a document's "phase"
@@ -45,11 +45,12 @@ class Generation:
     chosen: Candidate | None = None
     runs: list[tuple[tuple[int, int], ...]] = field(default_factory=list)  # secret passage options
     search: tuple[int, Dir] | None = None
+    listed: tuple[Phase, list[str]] | None = None  # the phase's listed choice ids, once worked out
 
 
 @dataclass
 class CrawlerState(State):
-    layout: Layout | None = None
+    layout: Layout = field(kw_only=True)
     size: int = 0
     stock: Stock = field(default_factory=lambda: Stock(None))
     closed: set[tuple[int, Dir]] = field(default_factory=set)
@@ -68,7 +69,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or CrawlerParams()
         self.tables = load_tables(params.tables)
-        self.board = params.board
+        self.board, self.boss_size = params.board, params.boss
         super().__init__(params, seed, table)
 
     @classmethod
@@ -80,7 +81,6 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     @property
     def layout(self) -> Layout:
-        assert self.state.layout is not None
         return self.state.layout
 
     @property
@@ -90,7 +90,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     @property
     def room_number(self) -> int:
         """The room counter: the number of the room being generated."""
-        return len(self.layout.rooms) + 1
+        return len(self.state.layout.rooms) + 1
 
     # --- start and the D8 -------------------------------------------------------------------------
     def start(self) -> None:
@@ -120,7 +120,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _roll_tile(self) -> None:
         k, n = self.room_number, self.state.size
         d8 = self.roller.roll("1d8", "crawler.tile", room=k)
-        tile = tile_name(d8.total)
+        tile = TILE_NAMES[d8.total - 1]
         if tile != BOSS:
             d8.decide("crawler.tile_is", tile=tile)
             self._with_tile(tile, tile, boss=False)
@@ -176,7 +176,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             self._close_exit(tile)
 
     def _size(self, tile: str) -> tuple[int, int]:
-        return tile_size(tile, self.params.boss)
+        return tile_size(tile, self.boss_size)
 
     def _on_board(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -186,7 +186,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     def _fallback(self, approach: Approach, tile: str, boss: bool) -> tuple[str, list[Candidate]] | None:
         """The other room size nearest in area that fits beyond (the smaller on ties)."""
-        for other in by_nearest_area(tile, self.params.boss):
+        for other in by_nearest_area(tile, self.boss_size):
             if self.state.stock.has(other):
                 candidates = self.layout.beyond(approach, self._size(other), boss)
                 if candidates:
@@ -260,7 +260,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         if self._has_way_on():
             return
         rooms = self.layout.rooms
-        for tile in (BOSS, *by_nearest_area(BOSS, self.params.boss)):
+        for tile in (BOSS, *by_nearest_area(BOSS, self.boss_size)):
             if tile != BOSS and not self.state.stock.has(tile):
                 continue
             candidates = self.layout.filling(rooms, self._size(tile))
@@ -293,16 +293,21 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         cur, phase = self.state.current, self.state.phase
         if cur is None:
             return []
+        if cur.listed is not None and cur.listed[0] == phase:
+            return cur.listed[1]
         if phase == "place":
-            return [_place_id(c.rect) for c in cur.candidates]
-        if phase == "door":
+            ids = [_place_id(c.rect) for c in cur.candidates]
+        elif phase == "door":
             assert cur.chosen is not None
-            return ["door:{},{},{},{}".format(*a, *b) for _, a, b in cur.chosen.doors]
-        if phase == "passage":
+            ids = ["door:{},{},{},{}".format(*a, *b) for _, a, b in cur.chosen.doors]
+        elif phase == "passage":
             assert cur.search is not None
             face = cur.search[1]
-            return ["passage:{},{}".format(*face.opposite.step(run[0])) for run in cur.runs]
-        return []
+            ids = ["passage:{},{}".format(*face.opposite.step(run[0])) for run in cur.runs]
+        else:
+            return []
+        cur.listed = (phase, ids)  # asked again to find the choice picked, and to apply it
+        return ids
 
     def _listed_choice(self, index: int) -> Choice:
         cur = self.state.current
@@ -353,11 +358,14 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             return self._listed_choice(ids.index(choice_id)) if choice_id in ids else None
         if self.state.phase != "explore" or kind not in ("exit", "search"):
             return super().find_choice(choice_id)
+        found = _wall_of(wall)
         if kind == "exit":
-            found = next((w for w in self.state.frontier.exits if f"{w[0]}:{w[1].name}" == wall), None)
-            return None if found is None else self._exit_choice(*found)
-        found = next((w for w in self.walls() if f"{w[0]}:{w[1].name}" == wall), None)
-        return None if found is None else self._search_choice(*found)
+            ok = found in self.state.frontier.exits
+            choice = self._exit_choice(*found) if ok else None
+        else:
+            ok = found in self.walls()
+            choice = self._search_choice(*found) if ok else None
+        return choice if choice is not None and choice.id == choice_id else None  # "exit:01:N" is not "exit:1:N"
 
     def rooms_beyond(self, room_id: int, d: Dir) -> tuple[Zone, int]:
         """The zone beyond exit `d` of a room, and how many rooms it holds."""
@@ -382,11 +390,11 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     def _has_way_on(self) -> bool:
         """Some open exit or some search is left (the explore phase has a choice)."""
-        return self.state.frontier.way_on(self.layout, self.state.stock, self.params.boss)
+        return self.state.frontier.way_on(self.state.layout, self.state.stock, self.boss_size)
 
     def walls(self) -> dict[tuple[int, Dir], list[tuple[tuple[int, int], ...]]]:
         """The walls worth searching now (room id, side), with the runs a passage found there could take."""
-        return self.state.frontier.walls(self.layout, self.state.stock, self.params.boss)
+        return self.state.frontier.walls(self.state.layout, self.state.stock, self.boss_size)
 
     # --- applying a choice ----------------------------------------------------------------------------
     def apply(self, choice: Choice) -> None:
@@ -407,16 +415,13 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             self._to_place(laid, candidates, filling)
         elif kind == "place":
             assert cur is not None
-            rect = tuple(data["rect"])
-            self._chosen(next(c for c in cur.candidates if (c.rect.x, c.rect.y, c.rect.w, c.rect.h) == rect))
+            self._chosen(cur.candidates[self.listed_ids().index(choice.id)])
         elif kind == "door":
             assert cur is not None and cur.chosen is not None
-            cells = [tuple(c) for c in data["cells"]]
-            self._lay(cur.chosen, next(d for d in cur.chosen.doors if [d[1], d[2]] == cells))
+            self._lay(cur.chosen, cur.chosen.doors[self.listed_ids().index(choice.id)])
         elif kind == "passage":
             assert cur is not None and cur.search is not None
-            first = tuple(data["cells"][0])
-            self._dig(next(run for run in cur.runs if run[0] == first))
+            self._dig(cur.runs[self.listed_ids().index(choice.id)])
 
     def _search(self, room: Room, face: Dir) -> None:
         self.roller.note("crawler.search_cost", room=room.id)
@@ -482,3 +487,12 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
 def _place_id(r: Rect) -> str:
     return f"place:{r.x},{r.y},{r.w},{r.h}"
+
+
+def _wall_of(text: str) -> tuple[int, Dir]:
+    """The wall a choice id names after its kind ("3:N"), or (0, Dir.N) for none (room ids start at 1)."""
+    room, _, side = text.partition(":")
+    try:
+        return int(room), Dir[side]
+    except (ValueError, KeyError):
+        return 0, Dir.N
