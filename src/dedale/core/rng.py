@@ -124,17 +124,15 @@ def _accepted(options: Sequence[str]) -> str:
     return ", ".join(options)
 
 
-# A roll's dice and how the log writes them, worked out once: rolls are the innermost work of every system.
+# A roll's dice, parsed once (each keeps its text for the log): rolls are the innermost work of every system.
 @lru_cache(maxsize=256)
-def _parsed(expr: str) -> tuple[DiceExpr, str]:
-    spec = DiceExpr.parse(expr)
-    return spec, str(spec)
+def _parsed(expr: str) -> DiceExpr:
+    return DiceExpr.parse(expr)
 
 
 @lru_cache(maxsize=1024)
-def _one_die(sides: int) -> tuple[DiceExpr, str]:
-    spec = DiceExpr(1, sides)
-    return spec, str(spec)
+def _one_die(sides: int) -> DiceExpr:
+    return DiceExpr(1, sides)
 
 
 @lru_cache(maxsize=256)
@@ -171,18 +169,15 @@ class Roller:
         return self.source.uniform(n, request)
 
     def roll(self, expr: str | DiceExpr, purpose: str, **args: Any) -> Roll:
-        spec, text = _parsed(expr) if isinstance(expr, str) else (expr, expr.text)
-        return self._roll(spec, text, purpose, args)
-
-    def _roll(self, spec: DiceExpr, text: str, purpose: str, args: dict[str, Any]) -> Roll:
+        spec = _parsed(expr) if isinstance(expr, str) else expr
         source = self.source
         if isinstance(source, SeededSource):  # the common case, kept short: no requests to describe
             below, sides = source.gen.below, spec.sides
             dice = [below(sides) + 1] if spec.count == 1 else [below(sides) + 1 for _ in range(spec.count)]
         else:
-            dice = [self._uniform(spec.sides, _die_request(spec, text, index, purpose, args)) + 1
+            dice = [self._uniform(spec.sides, _die_request(spec, index, purpose, args)) + 1
                     for index in range(spec.count)]
-        entry: LogEntry = {"roll": text, "dice": dice, "total": sum(dice) + spec.modifier, "for": purpose}
+        entry: LogEntry = {"roll": spec.text, "dice": dice, "total": sum(dice) + spec.modifier, "for": purpose}
         if args:
             entry["args"] = args
         self.log.append(entry)
@@ -207,8 +202,7 @@ class Roller:
         hex keeps its dice; logging each again would double a large map's memory)."""
         if isinstance(self.source, SeededSource):
             return self.source.gen.below(sides) + 1
-        spec = DiceExpr(1, sides)
-        return self._uniform(sides, _die_request(spec, spec.text, 0, purpose, args)) + 1
+        return self._uniform(sides, _die_request(_one_die(sides), 0, purpose, args)) + 1
 
     def chance(self, probability: float, purpose: str, **args: Any) -> bool:
         """A chance such as 0.3 is a percentile die, hit on `<= 100 * p`."""
@@ -221,7 +215,7 @@ class Roller:
         """A uniform pick among `n` options is a `1dn` (no roll when there is one option)."""
         if n == 1:
             return 0
-        return self._roll(*_one_die(n), purpose, args).total - 1
+        return self.roll(_one_die(n), purpose, **args).total - 1
 
     def weighted(self, labels: Sequence[str], weights: Sequence[float], purpose: str, **args: Any) -> int:
         """A weighted pick, logged as a draw with its weights."""
@@ -276,6 +270,5 @@ def _face_request(faces: tuple[str, ...], count: int, index: int, purpose: str,
     return lambda: Request("face", faces, purpose, args, f"{count}d{len(faces)}", index, count)
 
 
-def _die_request(spec: DiceExpr, text: str, index: int, purpose: str,
-                 args: dict[str, Any]) -> Callable[[], Request]:
-    return lambda: Request("die", _faces(spec.sides), purpose, args, text, index, spec.count)
+def _die_request(spec: DiceExpr, index: int, purpose: str, args: dict[str, Any]) -> Callable[[], Request]:
+    return lambda: Request("die", _faces(spec.sides), purpose, args, spec.text, index, spec.count)
