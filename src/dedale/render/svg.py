@@ -47,9 +47,12 @@ def dots(pattern_id: str, colour: str, spacing: float = 6, radius: float = 0.9) 
 
 def wrap(content: str, width: int) -> list[str]:
     """Split text into lines of at most `width` characters, at spaces."""
+    words = content.split()
+    if len(content) <= width:  # one line (most labels): its words joined by single spaces, as below
+        return [" ".join(words)] if words else [""]
     lines: list[str] = []
     line = ""
-    for word in content.split():
+    for word in words:
         if line and len(line) + 1 + len(word) > width:
             lines.append(line)
             line = word
