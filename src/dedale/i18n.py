@@ -53,11 +53,15 @@ def t(key: str, lang: str = "en", /, **args: Any) -> str:
         if is_word(value):
             args[name] = say(value, lang)
         elif isinstance(value, list) and value and all(map(is_word, value)):  # words in a row
-            args[name] = ", ".join(say(each, lang) for each in value)
+            args[name] = _say_all(value, lang)
     try:
         return template.format(**args)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def _say_all(words: list[Word], lang: str) -> str:  # apart from `t`: a comprehension there costs each call a cell
+    return ", ".join(say(each, lang) for each in words)
 
 
 def word(key: str, /, **args: Any) -> Word:

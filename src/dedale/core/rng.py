@@ -172,16 +172,23 @@ class Roller:
         spec = _parsed(expr) if isinstance(expr, str) else expr
         source = self.source
         if isinstance(source, SeededSource):  # the common case, kept short: no requests to describe
+            # Plain loops here and below: in Python 3.11 a comprehension reading locals makes a cell of each,
+            # at every call.
             below, sides = source.gen.below, spec.sides
-            dice = [below(sides) + 1] if spec.count == 1 else [below(sides) + 1 for _ in range(spec.count)]
+            dice = [below(sides) + 1]
+            for _ in range(spec.count - 1):
+                dice.append(below(sides) + 1)
         else:
-            dice = [self._uniform(spec.sides, _die_request(spec, index, purpose, args)) + 1
-                    for index in range(spec.count)]
+            dice = self._entered(spec, purpose, args)
         entry: LogEntry = {"roll": spec.text, "dice": dice, "total": sum(dice) + spec.modifier, "for": purpose}
         if args:
             entry["args"] = args
         self.log.append(entry)
         return Roll(entry)
+
+    def _entered(self, spec: DiceExpr, purpose: str, args: dict[str, Any]) -> list[int]:
+        """Table mode: the dice entered at the table, one by one."""
+        return [self._uniform(spec.sides, _die_request(spec, index, purpose, args)) + 1 for index in range(spec.count)]
 
     def roll_faces(self, count: int, faces: tuple[str, ...], purpose: str, **args: Any) -> list[int]:
         """`count` dice with named faces (poker dice: 9, 10, J, Q, K, A): the faces' indices. The log shows

@@ -221,7 +221,7 @@ class Session(ABC, Generic[P, S]):
         if self.pending is None and self._choices is None and not self.over:
             found = self.find_choice(choice_id)
         else:
-            found = next((choice for choice in self.choices() if choice.id == choice_id), None)
+            found = _with_id(self.choices(), choice_id)
         if found is not None:
             return found
         if self.is_over:
@@ -475,6 +475,13 @@ class Session(ABC, Generic[P, S]):
             if (_unworded(replayed[key]) != _unworded(value)) if old else replayed[key] != value:
                 raise DedaleError("error.save_mismatch", field=key)
         return session
+
+
+def _with_id(choices: list[Choice], choice_id: str) -> Choice | None:
+    for choice in choices:
+        if choice.id == choice_id:
+            return choice
+    return None
 
 
 # Fields that held text in the player's language in documents older than language-free ones.

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from dedale.core.grid import Dir
     from dedale.crawler.session import CrawlerSession
 
 
@@ -49,11 +50,15 @@ class DefaultPolicy:
             options = preferred or exits
             room, d = options[_pick(session, len(options))]
             return f"exit:{room}:{d.name}"
-        walls = list(session.walls())
-        newest = max(room for room, _ in walls)
-        options = [wall for wall in walls if wall[0] == newest]
-        room, d = options[_pick(session, len(options))]
-        return f"search:{room}:{d.name}"
+        return _search(session, list(session.walls()))
+
+
+def _search(session: CrawlerSession, walls: list[tuple[int, Dir]]) -> str:
+    """A wall of the most recent room that has one, at random."""
+    newest = max(room for room, _ in walls)
+    options = [wall for wall in walls if wall[0] == newest]
+    room, d = options[_pick(session, len(options))]
+    return f"search:{room}:{d.name}"
 
 
 def _pick(session: CrawlerSession, among: int) -> int:

@@ -95,8 +95,7 @@ class Layout:
         self.rooms.append(room)
         board, zone = self.board, room.zone
         touched = board.touched_edges(zone, room.rect)
-        self.sides[room.id] = (tuple(d for d in touched if board.leads(zone, d)),
-                               tuple(d for d in DIRS if d not in touched))
+        self.sides[room.id] = _sides(board, zone, touched)
         self._occupy(room.zone, room.rect)
         self.room_count[room.zone] = self.room_count.get(room.zone, 0) + 1
         self.doors.append(door)
@@ -114,12 +113,17 @@ class Layout:
     def open_exits(self, room: Room) -> list[Dir]:
         """Edges of the room's zone that the room touches, that lead to a zone on the board, and that
         no door of the room already goes through."""
-        doors = self.door_dirs[room.id]
-        return [d for d in self.sides[room.id][0] if d not in doors]
+        doors, found = self.door_dirs[room.id], []
+        for d in self.sides[room.id][0]:
+            if d not in doors:
+                found.append(d)
+        return found
 
     def exit_approach(self, room: Room, d: Dir) -> Approach:
-        pairs = tuple((cell, d.step(cell)) for cell in room.rect.door_cells(d))
-        return Approach("exit", room.id, self.board.neighbour(room.zone, d), d.opposite, pairs)
+        pairs = []
+        for cell in room.rect.door_cells(d):
+            pairs.append((cell, d.step(cell)))
+        return Approach("exit", room.id, self.board.neighbour(room.zone, d), d.opposite, tuple(pairs))
 
     def entrance_approach(self, zone: Zone, side: Dir) -> Approach:
         inside = self.board.zone_rect(zone).side(side)
@@ -238,6 +242,11 @@ def _wall_places(cells: int, room: tuple[int, int, int, int], size: tuple[int, i
                 if doors:
                     places.append(((x, y, w, h), _mask(cells, x, y, w, h), doors))
     return tuple(places)
+
+
+def _sides(board: Board, zone: Zone, touched: list[Dir]) -> tuple[tuple[Dir, ...], tuple[Dir, ...]]:
+    """A room's exit sides (the edges of its zone it touches that lead on) and its free faces (the others)."""
+    return tuple(d for d in touched if board.leads(zone, d)), tuple(d for d in DIRS if d not in touched)
 
 
 def _along_edge(z: Rect, entry: Dir, w: int, h: int) -> list[Rect]:

@@ -24,7 +24,7 @@ from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
 from dedale.crawler.model import Door, Dungeon, Passage, Room
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.tiles import BOSS, TILE_NAMES, Stock, by_nearest_area, tile_name, tile_size
-from dedale.i18n import Word, word
+from dedale.i18n import word
 
 # Where the generation stands (the module's docstring draws the phases); a document's "phase"
 Phase = Literal["explore", "boss_failed", "fill_or_beyond", "place", "door", "passage", "over"]
@@ -279,13 +279,22 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         cur = self.state.current
         assert cur is not None
         if phase == "boss_failed":
-            sizes = [tile_name(f) for f in range(1, 8) if self.state.stock.has(tile_name(f))]
-            return [Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"}),
-                    *(Choice(f"size:{s}", word("crawler.choice.size", tile=s), {"kind": "size", "tile": s})
-                      for s in sizes)]
+            return self._boss_failed_choices()
         if phase == "fill_or_beyond":
-            return [self._option_choice(key, laid, cur) for key, (laid, _, _) in cur.options.items()]
+            return self._option_choices(cur)
+        return self._listed_choices()
+
+    def _option_choices(self, cur: Generation) -> list[Choice]:
+        return [self._option_choice(key, laid, cur) for key, (laid, _, _) in cur.options.items()]
+
+    def _listed_choices(self) -> list[Choice]:
         return [self._listed_choice(index) for index in range(len(self.listed_ids()))]
+
+    def _boss_failed_choices(self) -> list[Choice]:
+        sizes = [tile_name(f) for f in range(1, 8) if self.state.stock.has(tile_name(f))]
+        return [Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"}),
+                *(Choice(f"size:{s}", word("crawler.choice.size", tile=s), {"kind": "size", "tile": s})
+                  for s in sizes)]
 
     def listed_ids(self) -> list[str]:
         """The ids of the choices when each is one of a list (a place, a door, a passage's cells), in the
@@ -302,8 +311,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             ids = ["door:{},{},{},{}".format(*a, *b) for _, a, b in cur.chosen.doors]
         elif phase == "passage":
             assert cur.search is not None
-            face = cur.search[1]
-            ids = ["passage:{},{}".format(*face.opposite.step(run[0])) for run in cur.runs]
+            back = cur.search[1].opposite
+            ids = []
+            for run in cur.runs:
+                ids.append("passage:{},{}".format(*back.step(run[0])))
         else:
             return []
         cur.listed = (phase, ids)  # asked again to find the choice picked, and to apply it
@@ -342,8 +353,8 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         r = c.rect
         tile = f"{r.w}x{r.h}"
         return Choice(_place_id(r),
-                      lambda: word("crawler.choice.place", tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1,
-                                   y2=r.y + r.h - 1, doors=len(c.doors)),
+                      word("crawler.choice.place", tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1, y2=r.y + r.h - 1,
+                           doors=len(c.doors)),
                       {"kind": "place", "rect": [r.x, r.y, r.w, r.h], "filling": cur.filling})
 
     def _explore_choices(self) -> list[Choice]:
@@ -374,18 +385,15 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     def _exit_choice(self, room_id: int, d: Dir) -> Choice:
         zone, count = self.rooms_beyond(room_id, d)
-
-        def says() -> Word:
-            there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
-            return word("crawler.choice.exit", room=room_id, dir=word(f"dir.{d.name}"), zone="{},{}".format(*zone),
-                        there=there)
-
+        there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
+        says = word("crawler.choice.exit", room=room_id, dir=word(f"dir.{d.name}"), zone="{},{}".format(*zone),
+                    there=there)
         return Choice(f"exit:{room_id}:{d.name}", says,
                       {"kind": "exit", "room": room_id, "dir": d.name, "zone": list(zone), "rooms_there": count})
 
     def _search_choice(self, room_id: int, face: Dir) -> Choice:
         return Choice(f"search:{room_id}:{face.name}",
-                      lambda: word("crawler.choice.search", room=room_id, dir=word(f"dir.{face.name}")),
+                      word("crawler.choice.search", room=room_id, dir=word(f"dir.{face.name}")),
                       {"kind": "search", "room": room_id, "dir": face.name})
 
     def _has_way_on(self) -> bool:

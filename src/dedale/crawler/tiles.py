@@ -83,7 +83,10 @@ class Stock:
         return self.left[tile] <= 0
 
     def any_room(self) -> bool:
-        return not self.left or any(self.has(name) for name in TILE_NAMES[:7])
+        return not self.left or self._room_left()
+
+    def _room_left(self) -> bool:  # apart: the generator would cost every call a cell (Python 3.11)
+        return any(self.has(name) for name in TILE_NAMES[:7])
 
     def substitute(self, tile: str, on_board: Mapping[str, int]) -> str:
         """The tile to lay when `tile` is rolled: itself if in stock, else from the neighbouring piles of

@@ -12,7 +12,10 @@ from dedale.i18n import t
 
 
 def _items(table: str, items: list[dict[str, Any]], lang: str) -> str:
-    return ", ".join([_item_words(table, item, lang) for item in items])
+    words = []
+    for item in items:
+        words.append(_item_words(table, item, lang))
+    return ", ".join(words)
 
 
 def _item_words(table: str, item: dict[str, Any], lang: str) -> str:
