@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dedale.core.grid import DIRS, Cell, Dir
+from dedale.core.grid import Cell, Dir
 from dedale.crawler.board import Zone
 from dedale.crawler.layout import Layout
 from dedale.crawler.model import Room
@@ -43,11 +43,9 @@ class Frontier:
     def room_laid(self, layout: Layout, room: Room) -> None:
         """After `layout.add_room(room, ...)`: its exits and walls, and the exit its door went through."""
         entered_from = room.entered_from
-        if entered_from is not None:
-            open_now = layout.open_exits(layout.room(entered_from))
-            for d in DIRS:
-                if d not in open_now:
-                    self.exits.pop((entered_from, d), None)
+        if entered_from is not None:  # the exit its door goes through is no longer open
+            for d in layout.door_dirs[entered_from]:
+                self.exits.pop((entered_from, d), None)
         for d in layout.open_exits(room):
             self.exits[room.id, d] = None
         self.zone_changed(room.zone)

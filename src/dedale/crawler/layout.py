@@ -132,10 +132,10 @@ class Layout:
     # --- where a room fits -------------------------------------------------------------------------
     def beyond(self, approach: Approach, size: tuple[int, int], boss: bool) -> list[Candidate]:
         """Positions and rotations of a `size` room laid through `approach`."""
-        zone = approach.zone
-        if not self.board.on_board(zone) or not self.has_room_space(zone):
+        zone, board = approach.zone, self.board
+        if not board.on_board(zone) or self.room_count.get(zone, 0) >= MAX_ROOMS_PER_ZONE:
             return []
-        occupied, room, pairs, board = self.occupied.get(zone, 0), approach.room, approach.pairs, self.board
+        occupied, room, pairs = self.occupied.get(zone, 0), approach.room, approach.pairs
         found = []
         # Plain loops: in Python 3.11 a comprehension is a function made and called each time.
         for rect, mask, door_cells in _edge_places(board.zones, board.cells, zone, approach.entry, size, boss):
@@ -246,7 +246,13 @@ def _wall_places(cells: int, room: tuple[int, int, int, int], size: tuple[int, i
 
 def _sides(board: Board, zone: Zone, touched: list[Dir]) -> tuple[tuple[Dir, ...], tuple[Dir, ...]]:
     """A room's exit sides (the edges of its zone it touches that lead on) and its free faces (the others)."""
-    return tuple(d for d in touched if board.leads(zone, d)), tuple(d for d in DIRS if d not in touched)
+    exits, free = [], []
+    for d in DIRS:  # the order of `touched`
+        if d not in touched:
+            free.append(d)
+        elif board.leads(zone, d):
+            exits.append(d)
+    return tuple(exits), tuple(free)
 
 
 def _along_edge(z: Rect, entry: Dir, w: int, h: int) -> list[Rect]:
