@@ -262,7 +262,9 @@ class Session(ABC, Generic[P, S]):
             raise DedaleError("error.autopilot_pending")
         if self.is_over:
             raise DedaleError("error.session_over")
-        policy = policy or self.autopilot()
+        self._auto(policy or self.autopilot(), expect)
+
+    def _auto(self, policy: Policy, expect: str | None = None) -> None:
         event: Event = {"auto": policy.name}
         if expect is not None:
             event["choice"] = expect
@@ -289,9 +291,9 @@ class Session(ABC, Generic[P, S]):
     def run_autopilot(self, policy: Policy | None = None, max_steps: int = 10_000) -> Self:
         policy = policy or self.autopilot()
         for _ in range(max_steps):
-            if self.is_over or self.pending is not None:
+            if self.pending is not None or self.over:  # auto_step's checks, once a step
                 break
-            self.auto_step(policy)
+            self._auto(policy)
         return self
 
     def undo(self) -> None:
@@ -352,7 +354,7 @@ class Session(ABC, Generic[P, S]):
         if "args" in message:
             entry["args"] = message["args"]
         entry["by"] = by
-        self.log.append(entry)
+        self.state.log.append(entry)
         self.apply(choice)
 
     # --- what a seat may see ----------------------------------------------------------------

@@ -60,20 +60,23 @@ class Row:
         """A player's own row's label as their file gives it (one text, or a text by language), which documents
         keep as it is: it does not depend on the language shown, and only the player's file knows its
         translations. None for a shipped row, whose label documents look up by id."""
-        if self.source:
-            return None
+        return None if self.source else self._given_label()
+
+    def _given_label(self) -> str | dict[str, str]:
         return next(iter(self.labels.values())) if len(self.labels) == 1 else dict(self.labels)
 
     @property
     def word(self) -> Word:
         """The row's label as a log keeps it (see `i18n`)."""
-        own = self.own_label
-        return data_word(self.source, self.table, self.id) if own is None else given(own)
+        if self.source:  # a shipped row (asked at every roll on a table: `own_label` only when needed)
+            return data_word(self.source, self.table, self.id)
+        return given(self._given_label())
 
     def item(self, **fields: Any) -> dict[str, Any]:
         """The row as a result keeps it: its id (and a player's own label), with `fields`."""
-        own = self.own_label
-        return {"id": self.id, **({} if own is None else {"label": own}), **fields}
+        if self.source:
+            return {"id": self.id, **fields}
+        return {"id": self.id, "label": self._given_label(), **fields}
 
     def get(self, key: str, default: Any = None) -> Any:
         return (self.data or {}).get(key, default)

@@ -50,12 +50,12 @@ class Frontier:
             self.exits[room.id, d] = None
         self.zone_changed(room.zone)
         if not room.boss:
-            beyond = layout.board.neighbour
+            watching, (x, y) = self.watching, room.zone
             for face in layout.free_faces(room):
                 wall = (room.id, face)
                 self.faces[wall] = None
-                self.watching.setdefault(room.zone, []).append(wall)
-                self.watching.setdefault(beyond(room.zone, face), []).append(wall)
+                watching.setdefault(room.zone, []).append(wall)
+                watching.setdefault((x + face.dx, y + face.dy), []).append(wall)  # the zone beyond
 
     def zone_changed(self, zone: Zone) -> None:
         """After a room or a passage is laid in `zone`."""

@@ -246,11 +246,11 @@ def _wall_places(cells: int, room: tuple[int, int, int, int], size: tuple[int, i
 
 def _sides(board: Board, zone: Zone, touched: list[Dir]) -> tuple[tuple[Dir, ...], tuple[Dir, ...]]:
     """A room's exit sides (the edges of its zone it touches that lead on) and its free faces (the others)."""
-    exits, free = [], []
+    exits, free, zones = [], [], board.zones
     for d in DIRS:  # the order of `touched`
         if d not in touched:
             free.append(d)
-        elif board.leads(zone, d):
+        elif 0 <= zone[0] + d.dx < zones and 0 <= zone[1] + d.dy < zones:  # it leads to a zone on the board
             exits.append(d)
     return tuple(exits), tuple(free)
 

@@ -103,7 +103,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             self.state.size = roll.total
             roll.decide("crawler.size_is", size=roll.total)
         zone, side = self.params.start
-        self._next_room(self.layout.entrance_approach(zone, side))
+        self._next_room(self.state.layout.entrance_approach(zone, side))
 
     def _next_room(self, approach: Approach) -> None:
         self.state.current = Generation(approach)
@@ -153,10 +153,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             tile = laid
         cur.tile = tile
         size = self._size(tile)
-        beyond = self.layout.beyond(cur.approach, size, boss)
+        beyond = self.state.layout.beyond(cur.approach, size, boss)
         fill = []
         if cur.approach.kind == "exit" and cur.approach.room is not None:
-            fill = self.layout.filling([self.layout.room(cur.approach.room)], size)
+            fill = self.state.layout.filling([self.state.layout.room(cur.approach.room)], size)
         if beyond:
             cur.options = {"beyond": (tile, beyond, False)}
         else:
@@ -180,7 +180,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     def _on_board(self) -> dict[str, int]:
         counts: dict[str, int] = {}
-        for room in self.layout.rooms:
+        for room in self.state.layout.rooms:
             counts[room.tile] = counts.get(room.tile, 0) + 1
         return counts
 
@@ -188,7 +188,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         """The other room size nearest in area that fits beyond (the smaller on ties)."""
         for other in by_nearest_area(tile, self.boss_size):
             if self.state.stock.has(other):
-                candidates = self.layout.beyond(approach, self._size(other), boss)
+                candidates = self.state.layout.beyond(approach, self._size(other), boss)
                 if candidates:
                     return other, candidates
         return None
@@ -236,8 +236,8 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         zone = self.board.zone_of((candidate.rect.x, candidate.rect.y))
         room = Room(k, k, BOSS if cur.boss else cur.tile, cur.rolled, candidate.rect, zone, cur.filling,
                     cur.boss, entered_from)
-        self.layout.add_room(room, Door((entered_from, k), (a, b)))
-        self.state.frontier.room_laid(self.layout, room)
+        self.state.layout.add_room(room, Door((entered_from, k), (a, b)))
+        self.state.frontier.room_laid(self.state.layout, room)
         if not cur.boss and self.state.stock.take(cur.tile):
             self.state.frontier.pile_ran_out()
         self.roller.note("crawler.laid", room=k, tile=room.tile, x=room.rect.x, y=room.rect.y,
@@ -253,17 +253,17 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _finish(self, outcome: Outcome) -> None:
         self.state.outcome = outcome
         self.state.phase = "over"
-        self.roller.note(f"crawler.outcome_{outcome}", rooms=len(self.layout.rooms))
+        self.roller.note(f"crawler.outcome_{outcome}", rooms=len(self.state.layout.rooms))
 
     # --- the end without a way on ------------------------------------------------------------------
     def _check_end(self) -> None:
         if self._has_way_on():
             return
-        rooms = self.layout.rooms
+        rooms = self.state.layout.rooms
         for tile in (BOSS, *by_nearest_area(BOSS, self.boss_size)):
             if tile != BOSS and not self.state.stock.has(tile):
                 continue
-            candidates = self.layout.filling(rooms, self._size(tile))
+            candidates = self.state.layout.filling(rooms, self._size(tile))
             if candidates:
                 self.roller.note("crawler.stuck_boss", tile=tile)
                 self.state.current = Generation(None, None, BOSS, True)
@@ -380,8 +380,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     def rooms_beyond(self, room_id: int, d: Dir) -> tuple[Zone, int]:
         """The zone beyond exit `d` of a room, and how many rooms it holds."""
-        zone = self.board.neighbour(self.layout.room(room_id).zone, d)
-        return zone, self.layout.room_count.get(zone, 0)
+        layout = self.state.layout
+        x, y = layout.rooms[room_id - 1].zone
+        zone = (x + d.dx, y + d.dy)
+        return zone, layout.room_count.get(zone, 0)
 
     def _exit_choice(self, room_id: int, d: Dir) -> Choice:
         zone, count = self.rooms_beyond(room_id, d)
@@ -410,9 +412,9 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         kind = data["kind"]
         cur = self.state.current
         if kind == "exit":
-            self._next_room(self.layout.exit_approach(self.layout.room(data["room"]), Dir[data["dir"]]))
+            self._next_room(self.state.layout.exit_approach(self.state.layout.room(data["room"]), Dir[data["dir"]]))
         elif kind == "search":
-            self._search(self.layout.room(data["room"]), Dir[data["dir"]])
+            self._search(self.state.layout.room(data["room"]), Dir[data["dir"]])
         elif kind == "reroll":
             self._roll_tile()
         elif kind == "size":
@@ -453,13 +455,13 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _dig(self, run: tuple[tuple[int, int], ...]) -> None:
         cur = self.state.current
         assert cur is not None and cur.search is not None
-        room, face = self.layout.room(cur.search[0]), cur.search[1]
-        self.layout.add_passage(Passage(room.id, self.room_number, run, face))
+        room, face = self.state.layout.room(cur.search[0]), cur.search[1]
+        self.state.layout.add_passage(Passage(room.id, self.room_number, run, face))
         self.state.frontier.zone_changed(room.zone)
         if self.state.stock.take(f"p{len(run)}"):
             self.state.frontier.pile_ran_out()
         self.roller.note("crawler.passage_laid", room=room.id, length=len(run))
-        self._next_room(self.layout.passage_approach(room, face, run))
+        self._next_room(self.state.layout.passage_approach(room, face, run))
 
     def focus(self) -> list[Zone]:
         """The zones where the room being generated may go (for views that crop to the zones in use)."""
@@ -473,12 +475,12 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     # --- results ----------------------------------------------------------------------------------------
     def dungeon(self) -> Dungeon:
-        layout = self.layout
+        layout = self.state.layout
         return Dungeon(self.board.zones, self.board.cells, self.state.size, self.state.outcome,
                        layout.rooms, layout.doors, layout.passages, self.seed)
 
     def result_json(self) -> dict[str, Any]:
-        layout = self.layout
+        layout = self.state.layout
         return {
             "size": self.state.size,
             "outcome": self.state.outcome,
