@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from dedale.core.errors import DedaleError
 
@@ -22,6 +22,7 @@ class DiceExpr:
     modifier: int = 0
 
     @classmethod
+    @lru_cache(maxsize=256)  # an expression is read again for every session that rolls it
     def parse(cls, text: str, param: str = "dice") -> DiceExpr:
         match = _EXPR.match(text)
         if not match:

@@ -45,6 +45,7 @@ class Dir(Enum):
 _OPPOSITE = {Dir.N: Dir.S, Dir.S: Dir.N, Dir.E: Dir.W, Dir.W: Dir.E}
 _LEFT = {Dir.N: Dir.W, Dir.W: Dir.S, Dir.S: Dir.E, Dir.E: Dir.N}
 DIRS = (Dir.N, Dir.E, Dir.S, Dir.W)
+BY_NAME = {d.name: d for d in DIRS}  # `Dir[name]` without the enum's lookup (a Python call)
 
 
 @dataclass(frozen=True)

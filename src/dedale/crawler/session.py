@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from dedale.core.grid import Dir, Rect
+from dedale.core.grid import BY_NAME, Dir, Rect
 from dedale.core.session import Choice, Policies, Session, State
 from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.board import Zone
@@ -412,9 +412,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         kind = data["kind"]
         cur = self.state.current
         if kind == "exit":
-            self._next_room(self.state.layout.exit_approach(self.state.layout.room(data["room"]), Dir[data["dir"]]))
+            layout = self.state.layout
+            self._next_room(layout.exit_approach(layout.room(data["room"]), BY_NAME[data["dir"]]))
         elif kind == "search":
-            self._search(self.state.layout.room(data["room"]), Dir[data["dir"]])
+            self._search(self.state.layout.room(data["room"]), BY_NAME[data["dir"]])
         elif kind == "reroll":
             self._roll_tile()
         elif kind == "size":
@@ -503,6 +504,6 @@ def _wall_of(text: str) -> tuple[int, Dir]:
     """The wall a choice id names after its kind ("3:N"), or (0, Dir.N) for none (room ids start at 1)."""
     room, _, side = text.partition(":")
     try:
-        return int(room), Dir[side]
+        return int(room), BY_NAME[side]
     except (ValueError, KeyError):
         return 0, Dir.N
