@@ -71,12 +71,13 @@ def roll_contents(tables: TableSet, roller: Roller, room: int, boss: bool, mode:
     contents: dict[str, Any] = {"kind": kind.item()}
     if mode == "dungeon-roll":
         return _dungeon_roll(tables, roller, room, prefix, contents)
-    creatures = tables.roll(f"{prefix}creatures", roller, "crawler.contents.creatures", room=room)
+    creatures = tables.roll("boss_creatures" if boss else "creatures", roller, "crawler.contents.creatures",
+                            room=room)
     number_roll = roller.roll(NUMBER_DIE, "crawler.contents.number", room=room)
     number = creatures.get("number")[number_roll.total - 1]
     number_roll.decide("crawler.contents.how_many", number=number)
     contents["creatures"] = [creatures.item(number=number)] if number else []
-    treasure = tables.roll(f"{prefix}treasure", roller, "crawler.contents.treasure", room=room)
+    treasure = tables.roll("boss_treasure" if boss else "treasure", roller, "crawler.contents.treasure", room=room)
     contents["treasure"] = [] if treasure.get("none") else [treasure.item(number=1)]
     return contents
 

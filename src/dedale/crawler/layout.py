@@ -93,9 +93,9 @@ class Layout:
     # --- laying ----------------------------------------------------------------------------------
     def add_room(self, room: Room, door: Door) -> None:
         self.rooms.append(room)
-        board, zone = self.board, room.zone
-        touched = board.touched_edges(zone, room.rect)
-        self.sides[room.id] = _sides(board, zone, touched)
+        r, c, zone = room.rect, self.board.cells, room.zone
+        touched, free = _touched(c, r.x - zone[0] * c, r.y - zone[1] * c, r.w, r.h)
+        self.sides[room.id] = (_exit_sides(touched, _leading(self.board.zones, zone)), free)
         self._occupy(room.zone, room.rect)
         self.room_count[room.zone] = self.room_count.get(room.zone, 0) + 1
         self.doors.append(door)
@@ -244,15 +244,25 @@ def _wall_places(cells: int, room: tuple[int, int, int, int], size: tuple[int, i
     return tuple(places)
 
 
-def _sides(board: Board, zone: Zone, touched: list[Dir]) -> tuple[tuple[Dir, ...], tuple[Dir, ...]]:
-    """A room's exit sides (the edges of its zone it touches that lead on) and its free faces (the others)."""
-    exits, free, zones = [], [], board.zones
-    for d in DIRS:  # the order of `touched`
-        if d not in touched:
-            free.append(d)
-        elif 0 <= zone[0] + d.dx < zones and 0 <= zone[1] + d.dy < zones:  # it leads to a zone on the board
-            exits.append(d)
-    return tuple(exits), tuple(free)
+# A room's sides, from three small caches (a room's place in its zone; its zone's place on the board).
+@lru_cache(maxsize=4096)
+def _touched(cells: int, x: int, y: int, w: int, h: int) -> tuple[tuple[Dir, ...], tuple[Dir, ...]]:
+    """The edges of a zone of `cells` x `cells` that a room at x, y (in the zone's coordinates) touches, and the
+    room's other sides (its free faces), each in the order N, E, S, W."""
+    touched = tuple(Board(1, cells).touched_edges((0, 0), Rect(x, y, w, h)))
+    return touched, tuple(d for d in DIRS if d not in touched)
+
+
+@lru_cache(maxsize=1024)
+def _leading(zones: int, zone: Zone) -> frozenset[Dir]:
+    """The edges of `zone` that lead to a zone on the board."""
+    board = Board(zones, 1)
+    return frozenset(d for d in DIRS if board.leads(zone, d))
+
+
+@lru_cache(maxsize=256)
+def _exit_sides(touched: tuple[Dir, ...], leading: frozenset[Dir]) -> tuple[Dir, ...]:
+    return tuple(d for d in touched if d in leading)
 
 
 def _along_edge(z: Rect, entry: Dir, w: int, h: int) -> list[Rect]:

@@ -12,6 +12,7 @@ A phase with a single possibility is applied at once and noted in the log.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from dedale.core.grid import BY_NAME, Dir, Rect
@@ -497,7 +498,12 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
 
 def _place_id(r: Rect) -> str:
-    return f"place:{r.x},{r.y},{r.w},{r.h}"
+    return _place_text(r.x, r.y, r.w, r.h)
+
+
+@lru_cache(maxsize=4096)  # the same places come back in every dungeon on the board
+def _place_text(x: int, y: int, w: int, h: int) -> str:
+    return f"place:{x},{y},{w},{h}"
 
 
 def _wall_of(text: str) -> tuple[int, Dir]:
