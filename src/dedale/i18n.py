@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import tomllib
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -52,11 +53,15 @@ def t(key: str, lang: str = "en", /, **args: Any) -> str:
         if is_word(value):
             args[name] = say(value, lang)
         elif isinstance(value, list) and value and all(map(is_word, value)):  # words in a row
-            args[name] = ", ".join(say(each, lang) for each in value)
+            args[name] = _say_all(value, lang)
     try:
         return template.format(**args)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def _say_all(words: list[Word], lang: str) -> str:  # apart from `t`: a comprehension there costs each call a cell
+    return ", ".join(say(each, lang) for each in words)
 
 
 def word(key: str, /, **args: Any) -> Word:
@@ -88,8 +93,15 @@ def say(value: Any, lang: str = "en") -> str:
     if "l" in value:
         return pick(value["l"], lang)
     source, kind, item = value["data"]
-    labels = importlib.import_module(_DATA.get(source, "dedale.core.tables")).shipped_label(source, kind, item)
+    labels = _shipped_labels(_DATA.get(source, "dedale.core.tables"))(source, kind, item)
     return item if labels is None else pick(labels, lang)
+
+
+@cache
+def _shipped_labels(module: str) -> Callable[[str, str, str], dict[str, str] | None]:
+    """The `shipped_label` of `module`, imported when first asked (a legend looks up every room's labels)."""
+    found: Callable[[str, str, str], dict[str, str] | None] = importlib.import_module(module).shipped_label
+    return found
 
 
 def pick(labels: str | dict[str, str], lang: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from dedale.core.errors import DedaleError
 
@@ -21,6 +22,7 @@ class DiceExpr:
     modifier: int = 0
 
     @classmethod
+    @lru_cache(maxsize=256)  # an expression is read again for every session that rolls it
     def parse(cls, text: str, param: str = "dice") -> DiceExpr:
         match = _EXPR.match(text)
         if not match:
@@ -45,4 +47,9 @@ class DiceExpr:
     def __str__(self) -> str:
         mod = f"{self.modifier:+d}" if self.modifier else ""
         return f"{self.count}d{self.sides}{mod}"
+
+    @cached_property
+    def text(self) -> str:
+        """`str(self)`, kept: a log writes it with every roll."""
+        return str(self)
 

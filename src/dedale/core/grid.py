@@ -17,6 +17,10 @@ class Dir(Enum):
     S = (0, 1)
     W = (-1, 0)
 
+    # Each member is one object, equal only to itself: hashed by identity in C rather than by name in Python
+    # (directions key the dicts and sets of the innermost loops).
+    __hash__ = object.__hash__
+
     def __init__(self, dx: int, dy: int) -> None:
         self.dx = dx  # plain attributes: read in the innermost loops
         self.dy = dy
@@ -41,6 +45,7 @@ class Dir(Enum):
 _OPPOSITE = {Dir.N: Dir.S, Dir.S: Dir.N, Dir.E: Dir.W, Dir.W: Dir.E}
 _LEFT = {Dir.N: Dir.W, Dir.W: Dir.S, Dir.S: Dir.E, Dir.E: Dir.N}
 DIRS = (Dir.N, Dir.E, Dir.S, Dir.W)
+BY_NAME = {d.name: d for d in DIRS}  # `Dir[name]` without the enum's lookup (a Python call)
 
 
 @dataclass(frozen=True)

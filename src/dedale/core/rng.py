@@ -153,14 +153,15 @@ def _accepted(options: Sequence[str]) -> str:
     return ", ".join(options)
 
 
+# A roll's dice, parsed once (each keeps its text for the log): rolls are the innermost work of every system.
 @lru_cache(maxsize=256)
-def parse_dice(expr: str) -> DiceExpr:
+def _parsed(expr: str) -> DiceExpr:
     return DiceExpr.parse(expr)
 
 
-@lru_cache(maxsize=256)
-def _text(spec: DiceExpr) -> str:
-    return str(spec)
+@lru_cache(maxsize=1024)
+def _one_die(sides: int) -> DiceExpr:
+    return DiceExpr(1, sides)
 
 
 @lru_cache(maxsize=256)
@@ -171,18 +172,15 @@ def _faces(sides: int) -> tuple[str, ...]:
 class Roll:
     """A recorded roll: its dice and total, and `decide()` to note in the log what it decided."""
 
-    __slots__ = ("entry",)
+    __slots__ = ("entry", "total")
 
     def __init__(self, entry: LogEntry) -> None:
         self.entry = entry
+        self.total: int = entry["total"]  # read by every rule that rolls: a plain attribute
 
     @property
     def dice(self) -> list[int]:
         return self.entry["dice"]
-
-    @property
-    def total(self) -> int:
-        return self.entry["total"]
 
     def decide(self, key: str, **args: Any) -> Roll:
         self.entry["decided"] = {"key": key, **args}
@@ -200,18 +198,26 @@ class Roller:
         return self.source.uniform(n, request)
 
     def roll(self, expr: str | DiceExpr, purpose: str, **args: Any) -> Roll:
-        spec = parse_dice(expr) if isinstance(expr, str) else expr
-        text = _text(spec)
-        if isinstance(self.source, SeededSource):  # the common case, kept short: no requests to describe
-            dice = [self.source.gen.below(spec.sides) + 1 for _ in range(spec.count)]
+        spec = _parsed(expr) if isinstance(expr, str) else expr
+        source = self.source
+        if isinstance(source, SeededSource):  # the common case, kept short: no requests to describe
+            # Plain loops here and below: in Python 3.11 a comprehension reading locals makes a cell of each,
+            # at every call.
+            below, sides = source.gen.below, spec.sides
+            dice = [below(sides) + 1]
+            for _ in range(spec.count - 1):
+                dice.append(below(sides) + 1)
         else:
-            dice = [self._uniform(spec.sides, _die_request(spec, text, index, purpose, args)) + 1
-                    for index in range(spec.count)]
-        entry: LogEntry = {"roll": text, "dice": dice, "total": sum(dice) + spec.modifier, "for": purpose}
+            dice = self._entered(spec, purpose, args)
+        entry: LogEntry = {"roll": spec.text, "dice": dice, "total": sum(dice) + spec.modifier, "for": purpose}
         if args:
             entry["args"] = args
         self.log.append(entry)
         return Roll(entry)
+
+    def _entered(self, spec: DiceExpr, purpose: str, args: dict[str, Any]) -> list[int]:
+        """Table mode: the dice entered at the table, one by one."""
+        return [self._uniform(spec.sides, _die_request(spec, index, purpose, args)) + 1 for index in range(spec.count)]
 
     def roll_faces(self, count: int, faces: tuple[str, ...], purpose: str, **args: Any) -> list[int]:
         """`count` dice with named faces (poker dice: 9, 10, J, Q, K, A): the faces' indices. The log shows
@@ -232,8 +238,7 @@ class Roller:
         hex keeps its dice; logging each again would double a large map's memory)."""
         if isinstance(self.source, SeededSource):
             return self.source.gen.below(sides) + 1
-        spec = DiceExpr(1, sides)
-        return self._uniform(sides, _die_request(spec, _text(spec), 0, purpose, args)) + 1
+        return self._uniform(sides, _die_request(_one_die(sides), 0, purpose, args)) + 1
 
     def chance(self, probability: float, purpose: str, **args: Any) -> bool:
         """A chance such as 0.3 is a percentile die, hit on `<= 100 * p`."""
@@ -246,7 +251,7 @@ class Roller:
         """A uniform pick among `n` options is a `1dn` (no roll when there is one option)."""
         if n == 1:
             return 0
-        return self.roll(DiceExpr(1, n), purpose, **args).total - 1
+        return self.roll(_one_die(n), purpose, **args).total - 1
 
     def weighted(self, labels: Sequence[str], weights: Sequence[float], purpose: str, **args: Any) -> int:
         """A weighted pick, logged as a draw with its weights."""
@@ -301,6 +306,5 @@ def _face_request(faces: tuple[str, ...], count: int, index: int, purpose: str,
     return lambda: Request("face", faces, purpose, args, f"{count}d{len(faces)}", index, count)
 
 
-def _die_request(spec: DiceExpr, text: str, index: int, purpose: str,
-                 args: dict[str, Any]) -> Callable[[], Request]:
-    return lambda: Request("die", _faces(spec.sides), purpose, args, text, index, spec.count)
+def _die_request(spec: DiceExpr, index: int, purpose: str, args: dict[str, Any]) -> Callable[[], Request]:
+    return lambda: Request("die", _faces(spec.sides), purpose, args, spec.text, index, spec.count)

@@ -230,7 +230,7 @@ class Session(ABC, Generic[P, S]):
         if self.pending is None and self._choices is None and not self.over:
             found = self.find_choice(choice_id)
         else:
-            found = next((choice for choice in self.choices() if choice.id == choice_id), None)
+            found = _with_id(self.choices(), choice_id)
         if found is not None:
             return found
         if self.is_over:
@@ -271,7 +271,9 @@ class Session(ABC, Generic[P, S]):
             raise DedaleError("error.autopilot_pending")
         if self.is_over:
             raise DedaleError("error.session_over")
-        policy = policy or self.autopilot()
+        self._auto(policy or self.autopilot(), expect)
+
+    def _auto(self, policy: Policy, expect: str | None = None) -> None:
         event: Event = {"auto": policy.name}
         if expect is not None:
             event["choice"] = expect
@@ -298,9 +300,9 @@ class Session(ABC, Generic[P, S]):
     def run_autopilot(self, policy: Policy | None = None, max_steps: int = 10_000) -> Self:
         policy = policy or self.autopilot()
         for _ in range(max_steps):
-            if self.is_over or self.pending is not None:
+            if self.pending is not None or self.over:  # auto_step's checks, once a step
                 break
-            self.auto_step(policy)
+            self._auto(policy)
         return self
 
     def undo(self) -> None:
@@ -361,7 +363,7 @@ class Session(ABC, Generic[P, S]):
         if "args" in message:
             entry["args"] = message["args"]
         entry["by"] = by
-        self.log.append(entry)
+        self.state.log.append(entry)
         self.apply(choice)
 
     # --- what a seat may see ----------------------------------------------------------------
@@ -492,6 +494,13 @@ class Session(ABC, Generic[P, S]):
             if (_unworded(replayed[key]) != _unworded(value)) if old else replayed[key] != value:
                 raise DedaleError("error.save_mismatch", field=key)
         return session
+
+
+def _with_id(choices: list[Choice], choice_id: str) -> Choice | None:
+    for choice in choices:
+        if choice.id == choice_id:
+            return choice
+    return None
 
 
 # Fields that held text in the player's language in documents older than language-free ones.

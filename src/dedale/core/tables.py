@@ -27,7 +27,7 @@ import tomllib
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -60,20 +60,23 @@ class Row:
         """A player's own row's label as their file gives it (one text, or a text by language), which documents
         keep as it is: it does not depend on the language shown, and only the player's file knows its
         translations. None for a shipped row, whose label documents look up by id."""
-        if self.source:
-            return None
+        return None if self.source else self._given_label()
+
+    def _given_label(self) -> str | dict[str, str]:
         return next(iter(self.labels.values())) if len(self.labels) == 1 else dict(self.labels)
 
     @property
     def word(self) -> Word:
         """The row's label as a log keeps it (see `i18n`)."""
-        own = self.own_label
-        return data_word(self.source, self.table, self.id) if own is None else given(own)
+        if self.source:  # a shipped row (asked at every roll on a table: `own_label` only when needed)
+            return data_word(self.source, self.table, self.id)
+        return given(self._given_label())
 
     def item(self, **fields: Any) -> dict[str, Any]:
         """The row as a result keeps it: its id (and a player's own label), with `fields`."""
-        own = self.own_label
-        return {"id": self.id, **({} if own is None else {"label": own}), **fields}
+        if self.source:
+            return {"id": self.id, **fields}
+        return {"id": self.id, "label": self._given_label(), **fields}
 
     def get(self, key: str, default: Any = None) -> Any:
         return (self.data or {}).get(key, default)
@@ -88,10 +91,19 @@ class Table:
     rows: tuple[Row, ...]
 
     def row_for(self, total: int) -> Row:
+        row = self._by_total.get(total)
+        if row is None:
+            raise AssertionError(f"{self.file}: {self.name}: no row for {total}")  # load() checks coverage
+        return row
+
+    @cached_property
+    def _by_total(self) -> dict[int, Row]:
+        """The row of each total (the first row whose range holds it), for `row_for`: a table is rolled often."""
+        by_total: dict[int, Row] = {}
         for row in self.rows:
-            if row.low <= total <= row.high:
-                return row
-        raise AssertionError(f"{self.file}: {self.name}: no row for {total}")  # load() checks coverage
+            for total in range(row.low, row.high + 1):
+                by_total.setdefault(total, row)
+        return by_total
 
     def title(self, lang: str = "en") -> str:
         return pick(self.titles, lang) or self.name
@@ -147,20 +159,28 @@ class TableSet:
 
     def roll(self, name: str, roller: Roller, purpose: str, **args: Any) -> Row:
         """Roll on table `name`, following `then` into nested tables; returns the last row."""
-        return self.roll_chain(name, roller, purpose, **args)[-1]
+        row = self._roll_one(name, roller, purpose, args)
+        while row.then:
+            row = self._roll_one(row.then, roller, purpose, args)
+        return row
 
     def roll_chain(self, name: str, roller: Roller, purpose: str, **args: Any) -> list[Row]:
         """Roll on table `name` and on each nested table its row names with `then`: every row, in order."""
+        rows = [self._roll_one(name, roller, purpose, args)]
+        while rows[-1].then:
+            rows.append(self._roll_one(rows[-1].then, roller, purpose, args))
+        return rows
+
+    def _roll_one(self, name: str, roller: Roller, purpose: str, args: dict[str, Any]) -> Row:
         table = self.tables[name]
         if table.dice is None:
             index = roller.weighted([row.id for row in table.rows], [row.weight for row in table.rows],
                                     purpose, table=name, **args)
-            row = table.rows[index]
-        else:
-            roll = roller.roll(table.dice, purpose, table=name, **args)
-            row = table.row_for(roll.total)
-            roll.decide("table.row", id=row.id, label=row.word)
-        return [row, *(self.roll_chain(row.then, roller, purpose, **args) if row.then else [])]
+            return table.rows[index]
+        roll = roller.roll(table.dice, purpose, table=name, **args)
+        row = table.row_for(roll.total)
+        roll.decide("table.row", id=row.id, label=row.word)
+        return row
 
     def roll_each(self, name: str, times: int, roller: Roller, purpose: str, **args: Any) -> list[Row]:
         """Roll `times` dice at once on a one-die table (`3d6` read die by die), as one log entry."""
@@ -197,8 +217,9 @@ def shipped_tables(source: str) -> TableSet:
     return TableSet.load(f"dedale.{source}")
 
 
+@lru_cache(maxsize=4096)
 def shipped_label(source: str, table: str, row_id: str) -> dict[str, str] | None:
-    """A shipped row's labels by language (None when the shipped tables have no such row)."""
+    """A shipped row's labels by language (None when the shipped tables have no such row); looked up once."""
     found = shipped_tables(source).tables.get(table)
     row = None if found is None else found.row(row_id)
     return None if row is None else row.labels

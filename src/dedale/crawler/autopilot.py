@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dedale.core.session import Choice
-
 if TYPE_CHECKING:
+    from dedale.core.grid import Dir
     from dedale.crawler.session import CrawlerSession
 
 
@@ -20,12 +19,15 @@ class DefaultPolicy:
         self.fill_chance = fill_chance
 
     def choose(self, session: CrawlerSession) -> str:
+        if session.state.phase == "explore":
+            return self._explore(session)
+        listed = session.listed_ids()  # a place, a door, a passage's cells: at random, without building choices
+        if listed:
+            return listed[_pick(session, len(listed))]
         choices = session.choices()
         kinds = {choice.data.get("kind") for choice in choices}
         if "reroll" in kinds:
             return "reroll"
-        if "exit" in kinds or "search" in kinds:
-            return self._explore(session, choices)
         if "fill" in kinds:
             # Beyond the exit with the rolled size, or fill by chance; a substitute size ("beyond:5x2")
             # comes after filling in the spec's fallback, so the autopilot fills then.
@@ -33,18 +35,31 @@ class DefaultPolicy:
             if beyond is None or ":" in beyond or session.roller.chance(self.fill_chance, "autopilot.fill"):
                 return "fill"
             return beyond
-        return _random(session, choices)
+        return choices[_pick(session, len(choices))].id
 
-    def _explore(self, session: CrawlerSession, choices: list[Choice]) -> str:
-        exits = [c for c in choices if c.data["kind"] == "exit"]
+    def _explore(self, session: CrawlerSession) -> str:
+        """From the open exits and the walls to search as the session keeps them (in the order its choices
+        list them), without listing the choices: the walls are worked out only when no exit is left."""
+        newest = session.room_number - 1
+        exits = list(session.state.frontier.exits)
         if exits:
-            newest = session.room_number - 1
-            preferred = [c for c in exits if c.data["room"] == newest and c.data["rooms_there"] == 0]
-            return _random(session, preferred or exits)
-        searches = [c for c in choices if c.data["kind"] == "search"]
-        newest = max(c.data["room"] for c in searches)
-        return _random(session, [c for c in searches if c.data["room"] == newest])
+            preferred = []
+            for room, d in exits:
+                if room == newest and not session.rooms_beyond(room, d)[1]:
+                    preferred.append((room, d))
+            options = preferred or exits
+            room, d = options[_pick(session, len(options))]
+            return f"exit:{room}:{d.name}"
+        return _search(session, list(session.walls()))
 
 
-def _random(session: CrawlerSession, choices: list[Choice]) -> str:
-    return choices[session.roller.pick(len(choices), "autopilot.pick", among=len(choices))].id
+def _search(session: CrawlerSession, walls: list[tuple[int, Dir]]) -> str:
+    """A wall of the most recent room that has one, at random."""
+    newest = max(room for room, _ in walls)
+    options = [wall for wall in walls if wall[0] == newest]
+    room, d = options[_pick(session, len(options))]
+    return f"search:{room}:{d.name}"
+
+
+def _pick(session: CrawlerSession, among: int) -> int:
+    return session.roller.pick(among, "autopilot.pick", among=among)

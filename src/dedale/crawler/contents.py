@@ -70,23 +70,28 @@ def roll_contents(tables: TableSet, roller: Roller, room: int, boss: bool, mode:
     kind = tables.roll("boss_rooms" if boss else "room_kinds", roller, "crawler.contents.kind", room=room)
     contents: dict[str, Any] = {"kind": kind.item()}
     if mode == "dungeon-roll":
-        count = tables.roll(f"{prefix}dungeon_roll_dice", roller, "crawler.contents.dice", room=room)
-        faces = tables.roll_each("dungeon_die", count.get("dice"), roller, "crawler.contents.dungeon_dice",
-                                 room=room)
-        for kind_name, key in (("creature", "creatures"), ("treasure", "treasure")):
-            rows = [row for row in faces if row.get("kind") == kind_name]
-            unique = list(dict.fromkeys(row.id for row in rows))
-            contents[key] = [next(r for r in rows if r.id == i).item(number=sum(r.id == i for r in rows))
-                             for i in unique]
-        contents["dungeon_dice"] = [row.id for row in faces]
-        return contents
-    creatures = tables.roll(f"{prefix}creatures", roller, "crawler.contents.creatures", room=room)
+        return _dungeon_roll(tables, roller, room, prefix, contents)
+    creatures = tables.roll("boss_creatures" if boss else "creatures", roller, "crawler.contents.creatures",
+                            room=room)
     number_roll = roller.roll(NUMBER_DIE, "crawler.contents.number", room=room)
     number = creatures.get("number")[number_roll.total - 1]
     number_roll.decide("crawler.contents.how_many", number=number)
     contents["creatures"] = [creatures.item(number=number)] if number else []
-    treasure = tables.roll(f"{prefix}treasure", roller, "crawler.contents.treasure", room=room)
+    treasure = tables.roll("boss_treasure" if boss else "treasure", roller, "crawler.contents.treasure", room=room)
     contents["treasure"] = [] if treasure.get("none") else [treasure.item(number=1)]
+    return contents
+
+
+def _dungeon_roll(tables: TableSet, roller: Roller, room: int, prefix: str, contents: dict[str, Any]) -> dict[str, Any]:
+    """The Dungeon Roll variant: a number of Dungeon Roll dice, thrown."""
+    count = tables.roll(f"{prefix}dungeon_roll_dice", roller, "crawler.contents.dice", room=room)
+    faces = tables.roll_each("dungeon_die", count.get("dice"), roller, "crawler.contents.dungeon_dice", room=room)
+    for kind_name, key in (("creature", "creatures"), ("treasure", "treasure")):
+        rows = [row for row in faces if row.get("kind") == kind_name]
+        unique = list(dict.fromkeys(row.id for row in rows))
+        contents[key] = [next(r for r in rows if r.id == i).item(number=sum(r.id == i for r in rows))
+                         for i in unique]
+    contents["dungeon_dice"] = [row.id for row in faces]
     return contents
 
 

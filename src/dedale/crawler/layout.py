@@ -11,8 +11,8 @@ Occupancy is one bitmask per zone, so a fit test is one AND.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from dedale.core.grid import DIRS, Cell, Dir, Rect
 from dedale.crawler.board import Board, Zone
@@ -23,10 +23,11 @@ MAX_ROOMS_PER_ZONE = 3
 MAX_PASSAGE = 3
 
 DoorOption = tuple[int | None, Cell, Cell]  # (room entered from, its cell, the new room's cell)
+Place = tuple[Rect, int, frozenset[Cell]]  # a rectangle in a zone, its occupancy mask, where a door may enter it
+WallPlace = tuple[tuple[int, int, int, int], int, tuple[tuple[Cell, Cell], ...]]  # x, y, w, h, mask, door places
 
 
-@dataclass(frozen=True)
-class Approach:
+class Approach(NamedTuple):  # a named tuple: quick to make, and made for every room
     """How the next room is reached: through `entry`, the edge of `zone` it comes in by.
 
     `pairs` are the door places: (outside cell, inside cell) with the outside cell in the room left
@@ -40,8 +41,7 @@ class Approach:
     pairs: tuple[tuple[Cell, Cell], ...]
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):  # made for every place a room may take
     rect: Rect
     doors: tuple[DoorOption, ...]
 
@@ -66,6 +66,7 @@ class Layout:
         self.occupied: dict[Zone, int] = {}
         self.room_count: dict[Zone, int] = {}
         self.door_dirs: dict[int, set[Dir]] = {}
+        self.sides: dict[int, tuple[tuple[Dir, ...], tuple[Dir, ...]]] = {}  # room -> its exit sides, its free faces
         self._fits: dict[tuple[object, ...], bool] = {}  # fits_any() answers, by zone occupancy
 
     # --- occupancy ------------------------------------------------------------------------------
@@ -92,6 +93,9 @@ class Layout:
     # --- laying ----------------------------------------------------------------------------------
     def add_room(self, room: Room, door: Door) -> None:
         self.rooms.append(room)
+        r, c, zone = room.rect, self.board.cells, room.zone
+        touched, free = _touched(c, r.x - zone[0] * c, r.y - zone[1] * c, r.w, r.h)
+        self.sides[room.id] = (_exit_sides(touched, _leading(self.board.zones, zone)), free)
         self._occupy(room.zone, room.rect)
         self.room_count[room.zone] = self.room_count.get(room.zone, 0) + 1
         self.doors.append(door)
@@ -109,13 +113,17 @@ class Layout:
     def open_exits(self, room: Room) -> list[Dir]:
         """Edges of the room's zone that the room touches, that lead to a zone on the board, and that
         no door of the room already goes through."""
-        doors = self.door_dirs.get(room.id, set())
-        return [d for d in self.board.touched_edges(room.zone, room.rect)
-                if d not in doors and self.board.leads(room.zone, d)]
+        doors, found = self.door_dirs[room.id], []
+        for d in self.sides[room.id][0]:
+            if d not in doors:
+                found.append(d)
+        return found
 
     def exit_approach(self, room: Room, d: Dir) -> Approach:
-        pairs = tuple((cell, d.step(cell)) for cell in room.rect.door_cells(d))
-        return Approach("exit", room.id, self.board.neighbour(room.zone, d), d.opposite, pairs)
+        pairs = []
+        for cell in room.rect.door_cells(d):
+            pairs.append((cell, d.step(cell)))
+        return Approach("exit", room.id, self.board.neighbour(room.zone, d), d.opposite, tuple(pairs))
 
     def entrance_approach(self, zone: Zone, side: Dir) -> Approach:
         inside = self.board.zone_rect(zone).side(side)
@@ -124,25 +132,21 @@ class Layout:
     # --- where a room fits -------------------------------------------------------------------------
     def beyond(self, approach: Approach, size: tuple[int, int], boss: bool) -> list[Candidate]:
         """Positions and rotations of a `size` room laid through `approach`."""
-        zone = approach.zone
-        if not self.board.on_board(zone) or not self.has_room_space(zone):
+        zone, board = approach.zone, self.board
+        if not board.on_board(zone) or self.room_count.get(zone, 0) >= MAX_ROOMS_PER_ZONE:
             return []
-        z = self.board.zone_rect(zone)
-        entry = approach.entry
+        occupied, room, pairs = self.occupied.get(zone, 0), approach.room, approach.pairs
         found = []
-        for w, h in orientations(size):
-            if w > z.w or h > z.h:
+        # Plain loops: in Python 3.11 a comprehension is a function made and called each time.
+        for rect, mask, door_cells in _edge_places(board.zones, board.cells, zone, approach.entry, size, boss):
+            if occupied & mask:
                 continue
-            for rect in _along_edge(z, entry, w, h):
-                if not self.is_free(zone, rect):
-                    continue
-                if not boss and not any(d is not entry and self.board.leads(zone, d)
-                                        for d in self.board.touched_edges(zone, rect)):
-                    continue
-                doors = tuple((approach.room, a, b) for a, b in approach.pairs
-                              if rect.contains(b) and rect.is_door_cell(b, entry))
-                if doors:
-                    found.append(Candidate(rect, doors))
+            doors: list[DoorOption] = []
+            for a, b in pairs:
+                if b in door_cells:
+                    doors.append((room, a, b))
+            if doors:
+                found.append(Candidate(rect, tuple(doors)))
         return found
 
     def fits_any(self, approach: Approach, sizes: tuple[tuple[int, int], ...]) -> bool:
@@ -159,28 +163,29 @@ class Layout:
     def filling(self, rooms: list[Room], size: tuple[int, int]) -> list[Candidate]:
         """Positions and rotations of a `size` room laid by filling the zone of one of `rooms`,
         sharing a wall with it where a legal door fits."""
-        by_rect: dict[Rect, list[DoorOption]] = {}
+        by_rect: dict[tuple[int, int, int, int], tuple[Rect, list[DoorOption]]] = {}
+        c = self.board.cells
         for room in rooms:
             zone = room.zone
             if not self.has_room_space(zone):
                 continue
-            z = self.board.zone_rect(zone)
-            for w, h in orientations(size):
-                for y in range(z.y, z.y + z.h - h + 1):
-                    for x in range(z.x, z.x + z.w - w + 1):
-                        rect = Rect(x, y, w, h)
-                        if not self.is_free(zone, rect):
-                            continue
-                        doors = _shared_doors(room, rect)
-                        if doors:
-                            by_rect.setdefault(rect, []).extend(doors)
-        return [Candidate(rect, tuple(doors)) for rect, doors in by_rect.items()]
+            occupied = self.occupied.get(zone, 0)
+            x0, y0, r = zone[0] * c, zone[1] * c, room.rect
+            for (x, y, w, h), mask, doors in _wall_places(c, (r.x - x0, r.y - y0, r.w, r.h), size):
+                if occupied & mask:
+                    continue
+                place = (x0 + x, y0 + y, w, h)
+                found = by_rect.get(place)
+                if found is None:
+                    found = by_rect[place] = (Rect(*place), [])
+                for (ax, ay), (bx, by) in doors:
+                    found[1].append((room.id, (x0 + ax, y0 + ay), (x0 + bx, y0 + by)))
+        return [Candidate(rect, tuple(doors)) for rect, doors in by_rect.values()]
 
     # --- secret passages ---------------------------------------------------------------------------
-    def free_faces(self, room: Room) -> list[Dir]:
+    def free_faces(self, room: Room) -> tuple[Dir, ...]:
         """Sides of the room that do not lie on its zone's edge."""
-        touched = self.board.touched_edges(room.zone, room.rect)
-        return [d for d in DIRS if d not in touched]
+        return self.sides[room.id][1]
 
     def passage_runs(self, room: Room, face: Dir) -> list[tuple[Cell, ...]]:
         """Straight runs from a door cell of `face` to the zone edge over empty cells, 1 to 3 long,
@@ -204,6 +209,62 @@ class Layout:
                         ((end, face.step(end)),))
 
 
+# Where a room of a size may lie in a zone is the same in every dungeon on the board: worked out once.
+@lru_cache(maxsize=4096)
+def _edge_places(zones: int, cells: int, zone: Zone, entry: Dir, size: tuple[int, int],
+                 boss: bool) -> tuple[Place, ...]:
+    """Rectangles of `size` (rotated or not) inside `zone` against its `entry` edge, that obey the entry-and-exit
+    rule (another edge they touch leads to a zone on the board; not for the boss), with their occupancy masks and
+    their cells a door through `entry` may lead to (`Rect.is_door_cell`). Keyed by numbers, quick to hash."""
+    board = Board(zones, cells)
+    z = board.zone_rect(zone)
+    places = []
+    for w, h in orientations(size):
+        if w > z.w or h > z.h:
+            continue
+        for rect in _along_edge(z, entry, w, h):
+            if boss or any(d is not entry and board.leads(zone, d) for d in board.touched_edges(zone, rect)):
+                door_cells = frozenset(cell for cell in rect.cells() if rect.is_door_cell(cell, entry))
+                places.append((rect, _mask(board.cells, rect.x - z.x, rect.y - z.y, w, h), door_cells))
+    return tuple(places)
+
+
+@lru_cache(maxsize=4096)
+def _wall_places(cells: int, room: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[WallPlace, ...]:
+    """Rectangles of `size` (rotated or not) inside a zone of `cells` x `cells` sharing a wall with `room` where a
+    legal door fits, with their occupancy masks and the door places (the room's cell, the new room's cell); in
+    the zone's own coordinates, the same in every zone."""
+    places = []
+    for w, h in orientations(size):
+        for y in range(cells - h + 1):
+            for x in range(cells - w + 1):
+                doors = _shared_doors(Rect(*room), Rect(x, y, w, h))
+                if doors:
+                    places.append(((x, y, w, h), _mask(cells, x, y, w, h), doors))
+    return tuple(places)
+
+
+# A room's sides, from three small caches (a room's place in its zone; its zone's place on the board).
+@lru_cache(maxsize=4096)
+def _touched(cells: int, x: int, y: int, w: int, h: int) -> tuple[tuple[Dir, ...], tuple[Dir, ...]]:
+    """The edges of a zone of `cells` x `cells` that a room at x, y (in the zone's coordinates) touches, and the
+    room's other sides (its free faces), each in the order N, E, S, W."""
+    touched = tuple(Board(1, cells).touched_edges((0, 0), Rect(x, y, w, h)))
+    return touched, tuple(d for d in DIRS if d not in touched)
+
+
+@lru_cache(maxsize=1024)
+def _leading(zones: int, zone: Zone) -> frozenset[Dir]:
+    """The edges of `zone` that lead to a zone on the board."""
+    board = Board(zones, 1)
+    return frozenset(d for d in DIRS if board.leads(zone, d))
+
+
+@lru_cache(maxsize=256)
+def _exit_sides(touched: tuple[Dir, ...], leading: frozenset[Dir]) -> tuple[Dir, ...]:
+    return tuple(d for d in touched if d in leading)
+
+
 def _along_edge(z: Rect, entry: Dir, w: int, h: int) -> list[Rect]:
     """Rectangles of w x h inside zone `z` lying against its `entry` edge."""
     if entry in (Dir.N, Dir.S):
@@ -213,13 +274,13 @@ def _along_edge(z: Rect, entry: Dir, w: int, h: int) -> list[Rect]:
     return [Rect(x, y, w, h) for y in range(z.y, z.y + z.h - h + 1)]
 
 
-def _shared_doors(room: Room, rect: Rect) -> list[DoorOption]:
-    doors: list[DoorOption] = []
+def _shared_doors(room: Rect, rect: Rect) -> tuple[tuple[Cell, Cell], ...]:
+    doors: list[tuple[Cell, Cell]] = []
     for d in DIRS:
-        if room.rect.edge(d) != rect.edge(d.opposite):
+        if room.edge(d) != rect.edge(d.opposite):
             continue
-        for cell in room.rect.door_cells(d):
+        for cell in room.door_cells(d):
             other = d.step(cell)
             if rect.contains(other) and rect.is_door_cell(other, d.opposite):
-                doors.append((room.id, cell, other))
-    return doors
+                doors.append((cell, other))
+    return tuple(doors)

@@ -47,7 +47,7 @@ class Door:
     def direction(self) -> Dir:
         """The way through, from the first cell to the second."""
         (xa, ya), (xb, yb) = self.cells
-        return next(d for d in Dir if (d.dx, d.dy) == (xb - xa, yb - ya))
+        return _BY_STEP[xb - xa, yb - ya]
 
     def to_json(self) -> dict[str, Any]:
         return {"rooms": list(self.rooms), "cells": [list(self.cells[0]), list(self.cells[1])]}
@@ -76,6 +76,9 @@ class Passage:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Passage:
         return cls(d["room"], d["to_room"], tuple((c[0], c[1]) for c in d["cells"]), Dir[d["face"]])
+
+
+_BY_STEP = {(d.dx, d.dy): d for d in Dir}
 
 
 @dataclass

@@ -12,13 +12,15 @@ A phase with a single possibility is applied at once and noted in the log.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
-from dedale.core.grid import Dir
+from dedale.core.grid import BY_NAME, Dir, Rect
 from dedale.core.session import Choice, Policies, Session, State
 from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.board import Zone
 from dedale.crawler.contents import load_tables, roll_contents
+from dedale.crawler.frontier import Frontier
 from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
 from dedale.crawler.model import Door, Dungeon, Passage, Room
 from dedale.crawler.params import CrawlerParams
@@ -44,15 +46,17 @@ class Generation:
     chosen: Candidate | None = None
     runs: list[tuple[tuple[int, int], ...]] = field(default_factory=list)  # secret passage options
     search: tuple[int, Dir] | None = None
+    listed: tuple[Phase, list[str]] | None = None  # the phase's listed choice ids, once worked out
 
 
 @dataclass
 class CrawlerState(State):
-    layout: Layout | None = None
+    layout: Layout = field(kw_only=True)
     size: int = 0
     stock: Stock = field(default_factory=lambda: Stock(None))
     closed: set[tuple[int, Dir]] = field(default_factory=set)
     searches: dict[int, dict[Dir, bool]] = field(default_factory=dict)  # room -> face -> found
+    frontier: Frontier = field(default_factory=Frontier)  # the open exits and walls to search, kept as rooms are laid
     phase: Phase = "explore"
     current: Generation | None = None
     outcome: Outcome | None = None
@@ -66,8 +70,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or CrawlerParams()
         self.tables = load_tables(params.tables)
-        self.board = params.board
-        self._runs_cache: dict[tuple[object, ...], list[tuple[tuple[int, int], ...]]] = {}
+        self.board, self.boss_size = params.board, params.boss
         super().__init__(params, seed, table)
 
     @classmethod
@@ -79,7 +82,6 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     @property
     def layout(self) -> Layout:
-        assert self.state.layout is not None
         return self.state.layout
 
     @property
@@ -89,7 +91,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     @property
     def room_number(self) -> int:
         """The room counter: the number of the room being generated."""
-        return len(self.layout.rooms) + 1
+        return len(self.state.layout.rooms) + 1
 
     # --- start and the D8 -------------------------------------------------------------------------
     def start(self) -> None:
@@ -102,7 +104,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             self.state.size = roll.total
             roll.decide("crawler.size_is", size=roll.total)
         zone, side = self.params.start
-        self._next_room(self.layout.entrance_approach(zone, side))
+        self._next_room(self.state.layout.entrance_approach(zone, side))
 
     def _next_room(self, approach: Approach) -> None:
         self.state.current = Generation(approach)
@@ -119,7 +121,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _roll_tile(self) -> None:
         k, n = self.room_number, self.state.size
         d8 = self.roller.roll("1d8", "crawler.tile", room=k)
-        tile = tile_name(d8.total)
+        tile = TILE_NAMES[d8.total - 1]
         if tile != BOSS:
             d8.decide("crawler.tile_is", tile=tile)
             self._with_tile(tile, tile, boss=False)
@@ -145,16 +147,17 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         assert cur is not None and cur.approach is not None
         cur.rolled, cur.boss = rolled, boss
         if not boss:
-            laid = self.state.stock.substitute(tile, self._on_board())
+            stock = self.state.stock
+            laid = tile if stock.has(tile) else stock.substitute(tile, self._on_board())
             if laid != tile:
                 self.roller.note("crawler.stock_substitute", rolled=tile, tile=laid)
             tile = laid
         cur.tile = tile
         size = self._size(tile)
-        beyond = self.layout.beyond(cur.approach, size, boss)
+        beyond = self.state.layout.beyond(cur.approach, size, boss)
         fill = []
         if cur.approach.kind == "exit" and cur.approach.room is not None:
-            fill = self.layout.filling([self.layout.room(cur.approach.room)], size)
+            fill = self.state.layout.filling([self.state.layout.room(cur.approach.room)], size)
         if beyond:
             cur.options = {"beyond": (tile, beyond, False)}
         else:
@@ -174,19 +177,19 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             self._close_exit(tile)
 
     def _size(self, tile: str) -> tuple[int, int]:
-        return tile_size(tile, self.params.boss)
+        return tile_size(tile, self.boss_size)
 
     def _on_board(self) -> dict[str, int]:
         counts: dict[str, int] = {}
-        for room in self.layout.rooms:
+        for room in self.state.layout.rooms:
             counts[room.tile] = counts.get(room.tile, 0) + 1
         return counts
 
     def _fallback(self, approach: Approach, tile: str, boss: bool) -> tuple[str, list[Candidate]] | None:
         """The other room size nearest in area that fits beyond (the smaller on ties)."""
-        for other in by_nearest_area(tile, self.params.boss):
+        for other in by_nearest_area(tile, self.boss_size):
             if self.state.stock.has(other):
-                candidates = self.layout.beyond(approach, self._size(other), boss)
+                candidates = self.state.layout.beyond(approach, self._size(other), boss)
                 if candidates:
                     return other, candidates
         return None
@@ -202,6 +205,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         room = cur.approach.room
         assert room is not None
         self.state.closed.add((room, cur.approach.entry.opposite))
+        self.state.frontier.close((room, cur.approach.entry.opposite))
         self.roller.note("crawler.exit_closed", room=room, dir=cur.approach.entry.opposite.name, tile=tile)
         self.state.phase = "explore"
         self._check_end()
@@ -233,9 +237,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         zone = self.board.zone_of((candidate.rect.x, candidate.rect.y))
         room = Room(k, k, BOSS if cur.boss else cur.tile, cur.rolled, candidate.rect, zone, cur.filling,
                     cur.boss, entered_from)
-        self.layout.add_room(room, Door((entered_from, k), (a, b)))
-        if not cur.boss:
-            self.state.stock.take(cur.tile)
+        self.state.layout.add_room(room, Door((entered_from, k), (a, b)))
+        self.state.frontier.room_laid(self.state.layout, room)
+        if not cur.boss and self.state.stock.take(cur.tile):
+            self.state.frontier.pile_ran_out()
         self.roller.note("crawler.laid", room=k, tile=room.tile, x=room.rect.x, y=room.rect.y,
                          w=room.rect.w, h=room.rect.h, filling=cur.filling)
         room.contents = roll_contents(self.tables, self.roller, k, cur.boss, self.params.contents)
@@ -249,17 +254,17 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _finish(self, outcome: Outcome) -> None:
         self.state.outcome = outcome
         self.state.phase = "over"
-        self.roller.note(f"crawler.outcome_{outcome}", rooms=len(self.layout.rooms))
+        self.roller.note(f"crawler.outcome_{outcome}", rooms=len(self.state.layout.rooms))
 
     # --- the end without a way on ------------------------------------------------------------------
     def _check_end(self) -> None:
         if self._has_way_on():
             return
-        rooms = self.layout.rooms
-        for tile in (BOSS, *by_nearest_area(BOSS, self.params.boss)):
+        rooms = self.state.layout.rooms
+        for tile in (BOSS, *by_nearest_area(BOSS, self.boss_size)):
             if tile != BOSS and not self.state.stock.has(tile):
                 continue
-            candidates = self.layout.filling(rooms, self._size(tile))
+            candidates = self.state.layout.filling(rooms, self._size(tile))
             if candidates:
                 self.roller.note("crawler.stuck_boss", tile=tile)
                 self.state.current = Generation(None, None, BOSS, True)
@@ -275,25 +280,63 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         cur = self.state.current
         assert cur is not None
         if phase == "boss_failed":
-            sizes = [tile_name(f) for f in range(1, 8) if self.state.stock.has(tile_name(f))]
-            return [Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"}),
-                    *(Choice(f"size:{s}", word("crawler.choice.size", tile=s), {"kind": "size", "tile": s})
-                      for s in sizes)]
+            return self._boss_failed_choices()
         if phase == "fill_or_beyond":
-            return [self._option_choice(key, laid, cur) for key, (laid, _, _) in cur.options.items()]
+            return self._option_choices(cur)
+        return self._listed_choices()
+
+    def _option_choices(self, cur: Generation) -> list[Choice]:
+        return [self._option_choice(key, laid, cur) for key, (laid, _, _) in cur.options.items()]
+
+    def _listed_choices(self) -> list[Choice]:
+        return [self._listed_choice(index) for index in range(len(self.listed_ids()))]
+
+    def _boss_failed_choices(self) -> list[Choice]:
+        sizes = [tile_name(f) for f in range(1, 8) if self.state.stock.has(tile_name(f))]
+        return [Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"}),
+                *(Choice(f"size:{s}", word("crawler.choice.size", tile=s), {"kind": "size", "tile": s})
+                  for s in sizes)]
+
+    def listed_ids(self) -> list[str]:
+        """The ids of the choices when each is one of a list (a place, a door, a passage's cells), in the
+        order the choices list them; [] in the other phases. The autopilot picks among them by id."""
+        cur, phase = self.state.current, self.state.phase
+        if cur is None:
+            return []
+        if cur.listed is not None and cur.listed[0] == phase:
+            return cur.listed[1]
         if phase == "place":
-            return [self._place_choice(c, cur) for c in cur.candidates]
-        if phase == "door":
+            ids = [_place_id(c.rect) for c in cur.candidates]
+        elif phase == "door":
             assert cur.chosen is not None
-            return [Choice("door:{},{},{},{}".format(*a, *b),
-                           word("crawler.choice.door", xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
-                           {"kind": "door", "cells": [list(a), list(b)], "room": r})
-                    for r, a, b in cur.chosen.doors]
-        assert phase == "passage" and cur.search is not None
-        face = cur.search[1]
-        return [Choice("passage:{},{}".format(*face.opposite.step(run[0])),
-                       word("crawler.choice.passage", x=run[0][0], y=run[0][1], length=len(run)),
-                       {"kind": "passage", "cells": [list(c) for c in run]}) for run in cur.runs]
+            ids = ["door:{},{},{},{}".format(*a, *b) for _, a, b in cur.chosen.doors]
+        elif phase == "passage":
+            assert cur.search is not None
+            back = cur.search[1].opposite
+            ids = []
+            for run in cur.runs:
+                ids.append("passage:{},{}".format(*back.step(run[0])))
+        else:
+            return []
+        cur.listed = (phase, ids)  # asked again to find the choice picked, and to apply it
+        return ids
+
+    def _listed_choice(self, index: int) -> Choice:
+        cur = self.state.current
+        assert cur is not None
+        if self.state.phase == "place":
+            return self._place_choice(cur.candidates[index], cur)
+        if self.state.phase == "door":
+            assert cur.chosen is not None
+            r, a, b = cur.chosen.doors[index]
+            return Choice("door:{},{},{},{}".format(*a, *b),
+                          word("crawler.choice.door", xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
+                          {"kind": "door", "cells": [list(a), list(b)], "room": r})
+        assert cur.search is not None
+        run, face = cur.runs[index], cur.search[1]
+        return Choice("passage:{},{}".format(*face.opposite.step(run[0])),
+                      word("crawler.choice.passage", x=run[0][0], y=run[0][1], length=len(run)),
+                      {"kind": "passage", "cells": [list(c) for c in run]})
 
     def _option_choice(self, key: str, laid: str, cur: Generation) -> Choice:
         approach = cur.approach
@@ -310,63 +353,59 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _place_choice(self, c: Candidate, cur: Generation) -> Choice:
         r = c.rect
         tile = f"{r.w}x{r.h}"
-        return Choice(f"place:{r.x},{r.y},{r.w},{r.h}",
-                      word("crawler.choice.place", tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1,
-                           y2=r.y + r.h - 1, doors=len(c.doors)),
+        return Choice(_place_id(r),
+                      word("crawler.choice.place", tile=tile, x=r.x, y=r.y, x2=r.x + r.w - 1, y2=r.y + r.h - 1,
+                           doors=len(c.doors)),
                       {"kind": "place", "rect": [r.x, r.y, r.w, r.h], "filling": cur.filling})
 
     def _explore_choices(self) -> list[Choice]:
-        layout = self.layout
-        found = []
-        for room in layout.rooms:
-            for d in layout.open_exits(room):
-                if (room.id, d) in self.state.closed:
-                    continue
-                zone = layout.board.neighbour(room.zone, d)
-                count = layout.room_count.get(zone, 0)
-                there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
-                found.append(Choice(f"exit:{room.id}:{d.name}",
-                                    word("crawler.choice.exit", room=room.id, dir=word(f"dir.{d.name}"),
-                                         zone="{},{}".format(*zone), there=there),
-                                    {"kind": "exit", "room": room.id, "dir": d.name, "zone": list(zone),
-                                     "rooms_there": count}))
-        for room in layout.rooms:
-            for face in self._searchable_faces(room):
-                found.append(Choice(f"search:{room.id}:{face.name}",
-                                    word("crawler.choice.search", room=room.id, dir=word(f"dir.{face.name}")),
-                                    {"kind": "search", "room": room.id, "dir": face.name}))
-        return found
+        return [*(self._exit_choice(*wall) for wall in self.state.frontier.exits),
+                *(self._search_choice(*wall) for wall in self.walls())]
+
+    def find_choice(self, choice_id: str) -> Choice | None:
+        """A choice found by id without listing every choice (see Session.find_choice)."""
+        kind, _, wall = choice_id.partition(":")
+        if self.state.phase in ("place", "door", "passage"):
+            ids = self.listed_ids()
+            return self._listed_choice(ids.index(choice_id)) if choice_id in ids else None
+        if self.state.phase != "explore" or kind not in ("exit", "search"):
+            return super().find_choice(choice_id)
+        found = _wall_of(wall)
+        if kind == "exit":
+            ok = found in self.state.frontier.exits
+            choice = self._exit_choice(*found) if ok else None
+        else:
+            ok = found in self.walls()
+            choice = self._search_choice(*found) if ok else None
+        return choice if choice is not None and choice.id == choice_id else None  # "exit:01:N" is not "exit:1:N"
+
+    def rooms_beyond(self, room_id: int, d: Dir) -> tuple[Zone, int]:
+        """The zone beyond exit `d` of a room, and how many rooms it holds."""
+        layout = self.state.layout
+        x, y = layout.rooms[room_id - 1].zone
+        zone = (x + d.dx, y + d.dy)
+        return zone, layout.room_count.get(zone, 0)
+
+    def _exit_choice(self, room_id: int, d: Dir) -> Choice:
+        zone, count = self.rooms_beyond(room_id, d)
+        there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
+        says = word("crawler.choice.exit", room=room_id, dir=word(f"dir.{d.name}"), zone="{},{}".format(*zone),
+                    there=there)
+        return Choice(f"exit:{room_id}:{d.name}", says,
+                      {"kind": "exit", "room": room_id, "dir": d.name, "zone": list(zone), "rooms_there": count})
+
+    def _search_choice(self, room_id: int, face: Dir) -> Choice:
+        return Choice(f"search:{room_id}:{face.name}",
+                      word("crawler.choice.search", room=room_id, dir=word(f"dir.{face.name}")),
+                      {"kind": "search", "room": room_id, "dir": face.name})
 
     def _has_way_on(self) -> bool:
         """Some open exit or some search is left (the explore phase has a choice)."""
-        layout = self.layout
-        if any((room.id, d) not in self.state.closed for room in layout.rooms for d in layout.open_exits(room)):
-            return True
-        return any(self._searchable_faces(room) for room in layout.rooms)
+        return self.state.frontier.way_on(self.state.layout, self.state.stock, self.boss_size)
 
-    def _searchable_faces(self, room: Room) -> list[Dir]:
-        searched = self.state.searches.get(room.id, {})
-        if len(searched) >= 2 or room.boss:
-            return []
-        return [face for face in self.layout.free_faces(room)
-                if face not in searched and self._passage_runs(room, face)]
-
-    def _passage_runs(self, room: Room, face: Dir) -> list[tuple[tuple[int, int], ...]]:
-        """Runs a found passage could take: its tile in stock, and some room fitting beyond it.
-
-        Asked for every wall at every step, so the answer is kept while nothing it depends on changes:
-        the two zones' occupancy and the stock."""
-        layout, stock = self.layout, self.state.stock
-        beyond = layout.board.neighbour(room.zone, face)
-        key = (room.id, face.name, layout.occupied.get(room.zone, 0), layout.occupied.get(beyond, 0),
-               layout.room_count.get(beyond, 0), tuple(sorted(stock.left.items())))
-        runs = self._runs_cache.get(key)
-        if runs is None:
-            sizes = tuple(self._size(tile) for tile in TILE_NAMES[:7] if stock.has(tile))
-            runs = self._runs_cache[key] = [
-                run for run in layout.passage_runs(room, face)
-                if stock.has(f"p{len(run)}") and layout.fits_any(layout.passage_approach(room, face, run), sizes)]
-        return runs
+    def walls(self) -> dict[tuple[int, Dir], list[tuple[tuple[int, int], ...]]]:
+        """The walls worth searching now (room id, side), with the runs a passage found there could take."""
+        return self.state.frontier.walls(self.state.layout, self.state.stock, self.boss_size)
 
     # --- applying a choice ----------------------------------------------------------------------------
     def apply(self, choice: Choice) -> None:
@@ -374,9 +413,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         kind = data["kind"]
         cur = self.state.current
         if kind == "exit":
-            self._next_room(self.layout.exit_approach(self.layout.room(data["room"]), Dir[data["dir"]]))
+            layout = self.state.layout
+            self._next_room(layout.exit_approach(layout.room(data["room"]), BY_NAME[data["dir"]]))
         elif kind == "search":
-            self._search(self.layout.room(data["room"]), Dir[data["dir"]])
+            self._search(self.state.layout.room(data["room"]), BY_NAME[data["dir"]])
         elif kind == "reroll":
             self._roll_tile()
         elif kind == "size":
@@ -387,28 +427,27 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             self._to_place(laid, candidates, filling)
         elif kind == "place":
             assert cur is not None
-            rect = tuple(data["rect"])
-            self._chosen(next(c for c in cur.candidates if (c.rect.x, c.rect.y, c.rect.w, c.rect.h) == rect))
+            self._chosen(cur.candidates[self.listed_ids().index(choice.id)])
         elif kind == "door":
             assert cur is not None and cur.chosen is not None
-            cells = [tuple(c) for c in data["cells"]]
-            self._lay(cur.chosen, next(d for d in cur.chosen.doors if [d[1], d[2]] == cells))
+            self._lay(cur.chosen, cur.chosen.doors[self.listed_ids().index(choice.id)])
         elif kind == "passage":
             assert cur is not None and cur.search is not None
-            first = tuple(data["cells"][0])
-            self._dig(next(run for run in cur.runs if run[0] == first))
+            self._dig(cur.runs[self.listed_ids().index(choice.id)])
 
     def _search(self, room: Room, face: Dir) -> None:
         self.roller.note("crawler.search_cost", room=room.id)
         roll = self.roller.roll("1d6", "crawler.search", room=room.id, dir=face.name)
         found = roll.total <= 3
-        self.state.searches.setdefault(room.id, {})[face] = found
+        searched = self.state.searches.setdefault(room.id, {})
+        searched[face] = found
+        runs = self.walls()[room.id, face]
+        self.state.frontier.searched((room.id, face), len(searched))
         if not found:
             roll.decide("crawler.search_failed")
             self._check_end()
             return
         roll.decide("crawler.search_found")
-        runs = self._passage_runs(room, face)
         self.state.current = Generation(None, runs=runs, search=(room.id, face))
         if len(runs) == 1:
             self._dig(runs[0])
@@ -418,11 +457,13 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _dig(self, run: tuple[tuple[int, int], ...]) -> None:
         cur = self.state.current
         assert cur is not None and cur.search is not None
-        room, face = self.layout.room(cur.search[0]), cur.search[1]
-        self.layout.add_passage(Passage(room.id, self.room_number, run, face))
-        self.state.stock.take(f"p{len(run)}")
+        room, face = self.state.layout.room(cur.search[0]), cur.search[1]
+        self.state.layout.add_passage(Passage(room.id, self.room_number, run, face))
+        self.state.frontier.zone_changed(room.zone)
+        if self.state.stock.take(f"p{len(run)}"):
+            self.state.frontier.pile_ran_out()
         self.roller.note("crawler.passage_laid", room=room.id, length=len(run))
-        self._next_room(self.layout.passage_approach(room, face, run))
+        self._next_room(self.state.layout.passage_approach(room, face, run))
 
     def focus(self) -> list[Zone]:
         """The zones where the room being generated may go (for views that crop to the zones in use)."""
@@ -436,12 +477,12 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     # --- results ----------------------------------------------------------------------------------------
     def dungeon(self) -> Dungeon:
-        layout = self.layout
+        layout = self.state.layout
         return Dungeon(self.board.zones, self.board.cells, self.state.size, self.state.outcome,
                        layout.rooms, layout.doors, layout.passages, self.seed)
 
     def result_json(self) -> dict[str, Any]:
-        layout = self.layout
+        layout = self.state.layout
         return {
             "size": self.state.size,
             "outcome": self.state.outcome,
@@ -454,3 +495,21 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
                          for room, faces in sorted(self.state.searches.items()) for face, found in faces.items()],
             "stock_left": self.state.stock.left or None,
         }
+
+
+def _place_id(r: Rect) -> str:
+    return _place_text(r.x, r.y, r.w, r.h)
+
+
+@lru_cache(maxsize=4096)  # the same places come back in every dungeon on the board
+def _place_text(x: int, y: int, w: int, h: int) -> str:
+    return f"place:{x},{y},{w},{h}"
+
+
+def _wall_of(text: str) -> tuple[int, Dir]:
+    """The wall a choice id names after its kind ("3:N"), or (0, Dir.N) for none (room ids start at 1)."""
+    room, _, side = text.partition(":")
+    try:
+        return int(room), BY_NAME[side]
+    except (ValueError, KeyError):
+        return 0, Dir.N

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from dedale.core.errors import DedaleError
 from dedale.core.numbers import whole
@@ -33,9 +34,14 @@ def orientations(size: tuple[int, int]) -> list[tuple[int, int]]:
 
 def by_nearest_area(tile: str, boss_size: tuple[int, int]) -> list[str]:
     """The other room tiles, nearest in area to `tile` first, the smaller on ties (the fallback order)."""
+    return list(_nearest_area(tile, boss_size))
+
+
+@lru_cache(maxsize=256)
+def _nearest_area(tile: str, boss_size: tuple[int, int]) -> tuple[str, ...]:
     w, h = tile_size(tile, boss_size)
     others = [name for name in TILE_NAMES[:7] if sorted(ROOM_TILES[FACE_OF[name]]) != sorted((w, h))]
-    return sorted(others, key=lambda name: (abs(_area(name) - w * h), _area(name), FACE_OF[name]))
+    return tuple(sorted(others, key=lambda name: (abs(_area(name) - w * h), _area(name), FACE_OF[name])))
 
 
 def _area(tile: str) -> int:
@@ -69,11 +75,17 @@ class Stock:
     def has(self, tile: str) -> bool:
         return self.left.get(tile, 1) > 0
 
-    def take(self, tile: str) -> None:
-        if tile in self.left:
-            self.left[tile] -= 1
+    def take(self, tile: str) -> bool:
+        """Take one tile; whether that was the last of its pile."""
+        if tile not in self.left:
+            return False
+        self.left[tile] -= 1
+        return self.left[tile] <= 0
 
     def any_room(self) -> bool:
+        return not self.left or self._room_left()
+
+    def _room_left(self) -> bool:  # apart: the generator would cost every call a cell (Python 3.11)
         return any(self.has(name) for name in TILE_NAMES[:7])
 
     def substitute(self, tile: str, on_board: Mapping[str, int]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from dedale.core.tables import item_label
@@ -10,33 +11,59 @@ from dedale.crawler.model import Dungeon, Room
 from dedale.i18n import t
 
 
-def _items(room: Room, contents: dict[str, Any], field: str, lang: str) -> str:
-    table = contents_tables(contents, room.boss)[field]
+def _items(table: str, items: list[dict[str, Any]], lang: str) -> str:
     words = []
-    for item in contents.get(field, []):
-        label = item_label("crawler", table, item, lang)
-        words.append(label if item.get("number", 1) == 1 else f"{label} ×{item['number']}")
+    for item in items:
+        words.append(_item_words(table, item, lang))
     return ", ".join(words)
+
+
+def _item_words(table: str, item: dict[str, Any], lang: str) -> str:
+    """An item in words: its label, and how many when more than one."""
+    number = item.get("number", 1)
+    if "label" not in item and type(number) is int:  # a shipped row: the same words every time
+        return _shipped_words(table, str(item.get("id", "")), number, lang)
+    label = item_label("crawler", table, item, lang)
+    return label if number == 1 else f"{label} ×{item['number']}"
+
+
+def _label(table: str, item: dict[str, Any], lang: str) -> str:
+    if "label" in item:
+        return item_label("crawler", table, item, lang)
+    return _shipped_words(table, str(item.get("id", "")), 1, lang)
+
+
+# A legend words every room of every dungeon drawn: the words of a shipped row or a title are worked out once.
+@lru_cache(maxsize=4096)
+def _shipped_words(table: str, row_id: str, number: int, lang: str) -> str:
+    label = item_label("crawler", table, {"id": row_id}, lang)
+    return label if number == 1 else f"{label} ×{number}"
 
 
 def room_title(room: Room, lang: str) -> str:
     contents = room.contents or {}
     kind = contents.get("kind")
-    kind = "" if kind is None else item_label("crawler", contents_tables(contents, room.boss)["kind"], kind, lang)
-    size = f"{room.rect.w}x{room.rect.h}"
-    if room.contents is None:  # a player's view: its kind is the GM's to say
-        return t("render.boss_unknown" if room.boss else "render.room_unknown", lang, size=size)
-    if room.boss:
+    kind = "" if kind is None else _label(contents_tables(contents, room.boss)["kind"], kind, lang)
+    return _title(kind, room.rect.w, room.rect.h, room.contents is None, room.boss, room.filling, lang)
+
+
+@lru_cache(maxsize=4096)
+def _title(kind: str, w: int, h: int, unknown: bool, boss: bool, filling: bool, lang: str) -> str:
+    size = f"{w}x{h}"
+    if unknown:  # a player's view: its kind is the GM's to say
+        return t("render.boss_unknown" if boss else "render.room_unknown", lang, size=size)
+    if boss:
         return t("render.boss_title", lang, kind=kind, size=size)
-    return t("render.room_title", lang, kind=kind, size=size) + (t("render.by_filling", lang) if room.filling else "")
+    return t("render.room_title", lang, kind=kind, size=size) + (t("render.by_filling", lang) if filling else "")
 
 
 def room_details(room: Room, lang: str) -> str:
     """Who and what is in the room ("" when its contents are not shown: a player's view)."""
     if room.contents is None:
         return ""
-    creatures = _items(room, room.contents, "creatures", lang)
-    treasure = _items(room, room.contents, "treasure", lang)
+    tables = contents_tables(room.contents, room.boss)
+    creatures = _items(tables["creatures"], room.contents.get("creatures", []), lang)
+    treasure = _items(tables["treasure"], room.contents.get("treasure", []), lang)
     parts = [creatures or t("render.nobody", lang)]
     if treasure:
         parts.append(treasure)

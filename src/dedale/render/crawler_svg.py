@@ -37,7 +37,7 @@ def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, lege
         svg.text(ox, MARGIN + 8, t("render.title", lang), 20, weight="bold"),
         svg.text(ox, MARGIN + 28, summary(dungeon, lang), 12.5),
     ]
-    body += _grid(dungeon.board_zones, dungeon.zone_cells, ox, oy)
+    body.append(_grid(dungeon.board_zones, dungeon.zone_cells, ox, oy))
     body += _rooms(dungeon, ox, oy)
     body += _passages(dungeon, ox, oy)
     body += [_door(door, ox, oy) for door in dungeon.doors]
@@ -52,14 +52,16 @@ def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, lege
         body += lines
         width += LEGEND
         height = max(height, oy + legend_height + MARGIN)
-    defs = (svg.hatch("boss", svg.ACCENT, 7, 1.4) + svg.dots("filling", svg.ZONE, 7, 1.0)
-            + svg.hatch("passage", svg.PASSAGE, 5, 1.6, -45))
-    return svg.document(width, height, body, t("render.title", lang), defs)
+    return svg.document(width, height, body, t("render.title", lang), _DEFS)
 
 
+_DEFS = (svg.hatch("boss", svg.ACCENT, 7, 1.4) + svg.dots("filling", svg.ZONE, 7, 1.0)
+         + svg.hatch("passage", svg.PASSAGE, 5, 1.6, -45))
+
+
+# The parts of the picture that are the same for every dungeon of a board (or a legend's length) are drawn once.
 @lru_cache(maxsize=64)
-def _grid(zones: int, c: int, ox: int, oy: int) -> tuple[str, ...]:
-    """The empty board, the same at every step of a session: drawn once a board size."""
+def _grid(zones: int, c: int, ox: int, oy: int) -> str:
     n = zones * c
     size = n * CELL
     out = [f'<rect x="{ox}" y="{oy}" width="{size}" height="{size}" fill="white"/>']
@@ -76,7 +78,7 @@ def _grid(zones: int, c: int, ox: int, oy: int) -> tuple[str, ...]:
     for i in range(n):
         out.append(svg.text(ox + (i + 0.5) * CELL, oy - 3, str(i), 7, "middle", fill=svg.ZONE))
         out.append(svg.text(ox - 3, oy + (i + 0.5) * CELL + 2.5, str(i), 7, "end", fill=svg.ZONE))
-    return tuple(out)
+    return "".join(out)
 
 
 def _rooms(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
@@ -192,24 +194,34 @@ def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str) -> tuple[list[str], i
             out.append(svg.text(x0 + 24, y, line, 11))
         y += 22
     y += 4
-    key = [
-        (_swatch(x0, y, svg.ROOM), t("render.key_room", lang)),
-        (_swatch(x0, y, "url(#filling)"), t("render.key_filling", lang)),
-        (f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="{svg.BOSS}" stroke="{svg.INK}" stroke-width="2.4"/>'
-         f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="url(#boss)"/>', t("render.key_boss", lang)),
-        (f'<rect x="{x0 + 7}" y="{y - 9}" width="8" height="12" fill="white" stroke="{svg.INK}" stroke-width="1.5"/>',
-         t("render.key_door", lang)),
-        (f'<rect x="{x0}" y="{y - 8}" width="22" height="10" fill="url(#passage)" stroke="{svg.PASSAGE}" '
-         f'stroke-width="2" stroke-dasharray="4 2"/>', t("render.key_passage", lang)),
-        (f'<line x1="{x0}" y1="{y - 3}" x2="{x0 + 16}" y2="{y - 3}" stroke="{svg.ENTRANCE}" stroke-width="3.5"/>'
-         f'<polygon points="{x0 + 22},{y - 3} {x0 + 14},{y - 8} {x0 + 14},{y + 2}" fill="{svg.ENTRANCE}"/>',
-         t("render.entrance", lang)),
+    out.append(_key(x0, y, lang))
+    return out, y + len(_KEYS) * 20 - y0
+
+
+_KEYS = ("render.key_room", "render.key_filling", "render.key_boss", "render.key_door", "render.key_passage",
+         "render.entrance")
+
+
+@lru_cache(maxsize=256)
+def _key(x0: int, y: int, lang: str) -> str:
+    """The key to the picture's marks, its first line at `y`."""
+    shapes = [
+        _swatch(x0, y, svg.ROOM),
+        _swatch(x0, y, "url(#filling)"),
+        f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="{svg.BOSS}" stroke="{svg.INK}" stroke-width="2.4"/>'
+        f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="url(#boss)"/>',
+        f'<rect x="{x0 + 7}" y="{y - 9}" width="8" height="12" fill="white" stroke="{svg.INK}" stroke-width="1.5"/>',
+        f'<rect x="{x0}" y="{y - 8}" width="22" height="10" fill="url(#passage)" stroke="{svg.PASSAGE}" '
+        f'stroke-width="2" stroke-dasharray="4 2"/>',
+        f'<line x1="{x0}" y1="{y - 3}" x2="{x0 + 16}" y2="{y - 3}" stroke="{svg.ENTRANCE}" stroke-width="3.5"/>'
+        f'<polygon points="{x0 + 22},{y - 3} {x0 + 14},{y - 8} {x0 + 14},{y + 2}" fill="{svg.ENTRANCE}"/>',
     ]
-    for i, (shape, label) in enumerate(key):
+    out = []
+    for i, (shape, key) in enumerate(zip(shapes, _KEYS, strict=True)):
         dy = i * 20
         out.append(f'<g transform="translate(0 {dy})">{shape}</g>')
-        out.append(svg.text(x0 + 30, y + dy + 1, label, 11))
-    return out, y + len(key) * 20 - y0
+        out.append(svg.text(x0 + 30, y + dy + 1, t(key, lang), 11))
+    return "".join(out)
 
 
 def _swatch(x: int, y: int, fill: str) -> str:

@@ -23,8 +23,10 @@ ACCENT = "#d55e00"  # Okabe-Ito vermillion
 
 def text(x: float, y: float, content: str, size: float = 12, anchor: str = "start", weight: str = "normal",
          fill: str = INK, extra: str = "") -> str:
+    if "&" in content or "<" in content or ">" in content or '"' in content or "'" in content:
+        content = escape(content)  # only then: most texts need none, and pictures hold many
     return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" font-weight="{weight}" '
-            f'fill="{fill}"{extra}>{escape(content)}</text>')
+            f'fill="{fill}"{extra}>{content}</text>')
 
 
 def document(width: float, height: float, body: list[str], title: str, defs: str = "") -> str:
@@ -47,9 +49,12 @@ def dots(pattern_id: str, colour: str, spacing: float = 6, radius: float = 0.9) 
 
 def wrap(content: str, width: int) -> list[str]:
     """Split text into lines of at most `width` characters, at spaces."""
+    words = content.split()
+    if len(content) <= width:  # one line (most labels): its words joined by single spaces, as below
+        return [" ".join(words)] if words else [""]
     lines: list[str] = []
     line = ""
-    for word in content.split():
+    for word in words:
         if line and len(line) + 1 + len(word) > width:
             lines.append(line)
             line = word
