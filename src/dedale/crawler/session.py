@@ -293,9 +293,8 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     def _boss_failed_choices(self) -> list[Choice]:
         sizes = [tile_name(f) for f in range(1, 8) if self.state.stock.has(tile_name(f))]
-        return [Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"}),
-                *(Choice(f"size:{s}", word("crawler.choice.size", tile=s), {"kind": "size", "tile": s})
-                  for s in sizes)]
+        return [_reroll(), *(Choice(f"size:{s}", word("crawler.choice.size", tile=s), {"kind": "size", "tile": s})
+                             for s in sizes)]
 
     def listed_ids(self) -> list[str]:
         """The ids of the choices when each is one of a list (a place, a door, a passage's cells), in the
@@ -365,9 +364,14 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def find_choice(self, choice_id: str) -> Choice | None:
         """A choice found by id without listing every choice (see Session.find_choice)."""
         kind, _, wall = choice_id.partition(":")
-        if self.state.phase in ("place", "door", "passage"):
+        phase, cur = self.state.phase, self.state.current
+        if phase in ("place", "door", "passage"):
             ids = self.listed_ids()
             return self._listed_choice(ids.index(choice_id)) if choice_id in ids else None
+        if phase == "boss_failed" and choice_id == "reroll":
+            return _reroll()
+        if phase == "fill_or_beyond" and cur is not None and choice_id in cur.options:
+            return self._option_choice(choice_id, cur.options[choice_id][0], cur)
         if self.state.phase != "explore" or kind not in ("exit", "search"):
             return super().find_choice(choice_id)
         found = _wall_of(wall)
@@ -495,6 +499,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
                          for room, faces in sorted(self.state.searches.items()) for face, found in faces.items()],
             "stock_left": self.state.stock.left or None,
         }
+
+
+def _reroll() -> Choice:
+    return Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"})
 
 
 def _place_id(r: Rect) -> str:
