@@ -308,13 +308,14 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             ids = [_place_id(c.rect) for c in cur.candidates]
         elif phase == "door":
             assert cur.chosen is not None
-            ids = ["door:{},{},{},{}".format(*a, *b) for _, a, b in cur.chosen.doors]
+            ids = [f"door:{a[0]},{a[1]},{b[0]},{b[1]}" for _, a, b in cur.chosen.doors]
         elif phase == "passage":
             assert cur.search is not None
             back = cur.search[1].opposite
             ids = []
             for run in cur.runs:
-                ids.append("passage:{},{}".format(*back.step(run[0])))
+                x, y = back.step(run[0])
+                ids.append(f"passage:{x},{y}")
         else:
             return []
         cur.listed = (phase, ids)  # asked again to find the choice picked, and to apply it
@@ -328,12 +329,13 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         if self.state.phase == "door":
             assert cur.chosen is not None
             r, a, b = cur.chosen.doors[index]
-            return Choice("door:{},{},{},{}".format(*a, *b),
+            return Choice(f"door:{a[0]},{a[1]},{b[0]},{b[1]}",
                           word("crawler.choice.door", xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
                           {"kind": "door", "cells": [list(a), list(b)], "room": r})
         assert cur.search is not None
         run, face = cur.runs[index], cur.search[1]
-        return Choice("passage:{},{}".format(*face.opposite.step(run[0])),
+        x, y = face.opposite.step(run[0])
+        return Choice(f"passage:{x},{y}",
                       word("crawler.choice.passage", x=run[0][0], y=run[0][1], length=len(run)),
                       {"kind": "passage", "cells": [list(c) for c in run]})
 
@@ -393,7 +395,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _exit_choice(self, room_id: int, d: Dir) -> Choice:
         zone, count = self.rooms_beyond(room_id, d)
         there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
-        says = word("crawler.choice.exit", room=room_id, dir=word(f"dir.{d.name}"), zone="{},{}".format(*zone),
+        says = word("crawler.choice.exit", room=room_id, dir=word(f"dir.{d.name}"), zone=f"{zone[0]},{zone[1]}",
                     there=there)
         return Choice(f"exit:{room_id}:{d.name}", says,
                       {"kind": "exit", "room": room_id, "dir": d.name, "zone": list(zone), "rooms_there": count})
