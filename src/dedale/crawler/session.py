@@ -393,12 +393,12 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         return zone, layout.room_count.get(zone, 0)
 
     def _exit_choice(self, room_id: int, d: Dir) -> Choice:
-        zone, count = self.rooms_beyond(room_id, d)
+        (zone, count), side = self.rooms_beyond(room_id, d), d.name
         there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
-        says = word("crawler.choice.exit", room=room_id, dir=word(f"dir.{d.name}"), zone=f"{zone[0]},{zone[1]}",
+        says = word("crawler.choice.exit", room=room_id, dir=word(f"dir.{side}"), zone=f"{zone[0]},{zone[1]}",
                     there=there)
-        return Choice(f"exit:{room_id}:{d.name}", says,
-                      {"kind": "exit", "room": room_id, "dir": d.name, "zone": list(zone), "rooms_there": count})
+        return Choice(f"exit:{room_id}:{side}", says,
+                      {"kind": "exit", "room": room_id, "dir": side, "zone": list(zone), "rooms_there": count})
 
     def _search_choice(self, room_id: int, face: Dir) -> Choice:
         return Choice(f"search:{room_id}:{face.name}",
