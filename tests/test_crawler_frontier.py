@@ -76,13 +76,18 @@ def test_a_player_sees_what_working_out_again_gives(params: CrawlerParams, seed:
 
 
 def test_a_choice_found_by_id_is_the_listed_one() -> None:
+    """The session finds the autopilot's choice by its id without listing them all: the same choice as listed,
+    and nothing for an id that is not exactly one of them."""
     for seed in range(30):
-        session = CrawlerSession(CrawlerParams(), seed)
+        session = CrawlerSession(CrawlerParams(early_boss=seed % 2 == 0), seed)
         while not session.is_over:
             listed = CrawlerSession.replay(session.params, seed, session.events).choices()
             for choice in listed:
                 found = session.find_choice(choice.id)
                 assert found is not None and (found.id, found.message, found.data) == (
                     choice.id, choice.message, choice.data)
-            assert session.find_choice("exit:99:N") is None and session.find_choice("search:1:Q") is None
+                kind, _, rest = choice.id.partition(":")
+                assert session.find_choice(f"{kind}:0{rest}") is None  # "exit:01:N" is not "exit:1:N"
+            for wrong in ("exit:99:N", "search:1:Q", "exit:x:N", "place:99,99,1,1", "door:1", "reroll:"):
+                assert session.find_choice(wrong) is None
             session.auto_step()

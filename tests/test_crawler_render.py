@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from html import escape
+from itertools import pairwise
 from xml.etree import ElementTree
 
 from hypothesis import given, settings
@@ -13,6 +15,7 @@ from dedale.crawler.contents import load_tables
 from dedale.crawler.model import Dungeon, Room
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
+from dedale.render import svg
 from dedale.render.crawler_svg import Highlight, render_svg
 from dedale.render.crawler_text import render_text
 from dedale.render.png import svg_to_png
@@ -92,3 +95,29 @@ def test_a_loaded_document_renders_like_the_session() -> None:
     loaded = Dungeon.from_json(json.loads(json.dumps(session.to_json())))
     assert render_svg(loaded) == render_svg(session.dungeon())
     assert render_text(loaded) == render_text(session.dungeon())
+
+
+numbers = st.one_of(st.floats(), st.integers(-10**7, 10**7), st.sampled_from([0, 0.0, -0.0, 1, 1.0, True]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(x=numbers, y=numbers, size=numbers, content=st.text(max_size=30),
+       anchor=st.sampled_from(["start", "middle", "end"]), weight=st.sampled_from(["normal", "bold"]))
+def test_svg_text_is_the_plain_markup(x: float, y: float, size: float, content: str, anchor: str, weight: str) -> None:
+    """svg.text keeps what is the same in a column of texts: its markup stays that of the plain formatting,
+    numbers as format(v, "g") (-0.0 as "-0" even after 0 was written) and the content escaped."""
+    expected = (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" font-weight="{weight}" '
+                f'fill="{svg.INK}">{escape(content)}</text>')
+    assert svg.text(x, y, content, size, anchor, weight) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(content=st.text(alphabet=st.sampled_from(list("ab ×\t\n\u00a0é")), max_size=70), width=st.integers(1, 60))
+def test_svg_wrap_lines(content: str, width: int) -> None:
+    """Lines of at most `width` characters (a longer word alone), the words in order, one space between."""
+    lines = svg.wrap(content, width)
+    assert " ".join(lines).split() == content.split()
+    assert all(len(line) <= width or " " not in line for line in lines)
+    assert all(line == " ".join(line.split()) for line in lines)
+    joined = [f"{a} {b.split()[0]}" for a, b in pairwise(lines) if b]
+    assert all(len(line) > width for line in joined)  # each line as long as it could be

@@ -20,14 +20,11 @@ class Dir(Enum):
     # Each member is one object, equal only to itself: hashed by identity in C rather than by name in Python
     # (directions key the dicts and sets of the innermost loops).
     __hash__ = object.__hash__
+    opposite: Dir  # set below, once all four exist
 
     def __init__(self, dx: int, dy: int) -> None:
-        self.dx = dx  # plain attributes: read in the innermost loops
+        self.dx = dx  # plain attributes, like `opposite`: read in the innermost loops
         self.dy = dy
-
-    @property
-    def opposite(self) -> Dir:
-        return _OPPOSITE[self]
 
     @property
     def left(self) -> Dir:
@@ -43,6 +40,8 @@ class Dir(Enum):
 
 
 _OPPOSITE = {Dir.N: Dir.S, Dir.S: Dir.N, Dir.E: Dir.W, Dir.W: Dir.E}
+for _d, _o in _OPPOSITE.items():
+    _d.opposite = _o
 _LEFT = {Dir.N: Dir.W, Dir.W: Dir.S, Dir.S: Dir.E, Dir.E: Dir.N}
 DIRS = (Dir.N, Dir.E, Dir.S, Dir.W)
 BY_NAME = {d.name: d for d in DIRS}  # `Dir[name]` without the enum's lookup (a Python call)

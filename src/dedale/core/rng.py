@@ -203,10 +203,11 @@ class Roller:
         if isinstance(source, SeededSource):  # the common case, kept short: no requests to describe
             # Plain loops here and below: in Python 3.11 a comprehension reading locals makes a cell of each,
             # at every call.
-            below, sides = source.gen.below, spec.sides
+            below, sides, count = source.gen.below, spec.sides, spec.count
             dice = [below(sides) + 1]
-            for _ in range(spec.count - 1):
+            while count > 1:  # most rolls are of one die
                 dice.append(below(sides) + 1)
+                count -= 1
         else:
             dice = self._entered(spec, purpose, args)
         entry: LogEntry = {"roll": spec.text, "dice": dice, "total": sum(dice) + spec.modifier, "for": purpose}

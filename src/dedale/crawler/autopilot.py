@@ -19,22 +19,25 @@ class DefaultPolicy:
         self.fill_chance = fill_chance
 
     def choose(self, session: CrawlerSession) -> str:
-        if session.state.phase == "explore":
+        # From the session's state, by id, without listing the choices (the session builds only the one made)
+        phase = session.state.phase
+        if phase == "explore":
             return self._explore(session)
-        listed = session.listed_ids()  # a place, a door, a passage's cells: at random, without building choices
+        listed = session.listed_ids()  # a place, a door, a passage's cells: at random
         if listed:
             return listed[_pick(session, len(listed))]
-        choices = session.choices()
-        kinds = {choice.data.get("kind") for choice in choices}
-        if "reroll" in kinds:
+        if phase == "boss_failed":
             return "reroll"
-        if "fill" in kinds:
+        cur = session.state.current
+        options = list(cur.options) if cur is not None and phase == "fill_or_beyond" else []
+        if "fill" in options:
             # Beyond the exit with the rolled size, or fill by chance; a substitute size ("beyond:5x2")
             # comes after filling in the spec's fallback, so the autopilot fills then.
-            beyond = next((c.id for c in choices if c.data.get("kind") == "beyond"), None)
+            beyond = next((key for key in options if key.partition(":")[0] == "beyond"), None)
             if beyond is None or ":" in beyond or session.roller.chance(self.fill_chance, "autopilot.fill"):
                 return "fill"
             return beyond
+        choices = session.choices()
         return choices[_pick(session, len(choices))].id
 
     def _explore(self, session: CrawlerSession) -> str:

@@ -7,6 +7,8 @@ treasure by a number of Dungeon Roll dice (goblin, skeleton, ooze, dragon, chest
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from dedale.core.errors import DedaleError
@@ -95,8 +97,16 @@ def _dungeon_roll(tables: TableSet, roller: Roller, room: int, prefix: str, cont
     return contents
 
 
-def contents_tables(contents: dict[str, Any], boss: bool) -> dict[str, str]:
+def contents_tables(contents: dict[str, Any], boss: bool) -> Mapping[str, str]:
     """The table each field of a room's contents was rolled on (to look a row's label up by its id)."""
+    return _TABLES["dungeon_dice" in contents, boss]
+
+
+def _tables(dungeon_roll: bool, boss: bool) -> Mapping[str, str]:
     prefix = "boss_" if boss else ""
-    rolled = ("dungeon_die",) * 2 if "dungeon_dice" in contents else (f"{prefix}creatures", f"{prefix}treasure")
-    return {"kind": "boss_rooms" if boss else "room_kinds", "creatures": rolled[0], "treasure": rolled[1]}
+    rolled = ("dungeon_die",) * 2 if dungeon_roll else (f"{prefix}creatures", f"{prefix}treasure")
+    return MappingProxyType({"kind": "boss_rooms" if boss else "room_kinds", "creatures": rolled[0],
+                             "treasure": rolled[1]})
+
+
+_TABLES = {(roll, boss): _tables(roll, boss) for roll in (False, True) for boss in (False, True)}  # legends ask often

@@ -120,10 +120,11 @@ class Layout:
         return found
 
     def exit_approach(self, room: Room, d: Dir) -> Approach:
-        pairs = []
-        for cell in room.rect.door_cells(d):
-            pairs.append((cell, d.step(cell)))
-        return Approach("exit", room.id, self.board.neighbour(room.zone, d), d.opposite, tuple(pairs))
+        pairs, dx, dy = [], d.dx, d.dy
+        for x, y in room.rect.door_cells(d):
+            pairs.append(((x, y), (x + dx, y + dy)))
+        zx, zy = room.zone
+        return Approach("exit", room.id, (zx + dx, zy + dy), d.opposite, tuple(pairs))
 
     def entrance_approach(self, zone: Zone, side: Dir) -> Approach:
         inside = self.board.zone_rect(zone).side(side)

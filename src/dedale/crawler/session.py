@@ -293,9 +293,8 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
 
     def _boss_failed_choices(self) -> list[Choice]:
         sizes = [tile_name(f) for f in range(1, 8) if self.state.stock.has(tile_name(f))]
-        return [Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"}),
-                *(Choice(f"size:{s}", word("crawler.choice.size", tile=s), {"kind": "size", "tile": s})
-                  for s in sizes)]
+        return [_reroll(), *(Choice(f"size:{s}", word("crawler.choice.size", tile=s), {"kind": "size", "tile": s})
+                             for s in sizes)]
 
     def listed_ids(self) -> list[str]:
         """The ids of the choices when each is one of a list (a place, a door, a passage's cells), in the
@@ -309,13 +308,14 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             ids = [_place_id(c.rect) for c in cur.candidates]
         elif phase == "door":
             assert cur.chosen is not None
-            ids = ["door:{},{},{},{}".format(*a, *b) for _, a, b in cur.chosen.doors]
+            ids = [f"door:{a[0]},{a[1]},{b[0]},{b[1]}" for _, a, b in cur.chosen.doors]
         elif phase == "passage":
             assert cur.search is not None
             back = cur.search[1].opposite
             ids = []
             for run in cur.runs:
-                ids.append("passage:{},{}".format(*back.step(run[0])))
+                x, y = back.step(run[0])
+                ids.append(f"passage:{x},{y}")
         else:
             return []
         cur.listed = (phase, ids)  # asked again to find the choice picked, and to apply it
@@ -329,12 +329,13 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         if self.state.phase == "door":
             assert cur.chosen is not None
             r, a, b = cur.chosen.doors[index]
-            return Choice("door:{},{},{},{}".format(*a, *b),
+            return Choice(f"door:{a[0]},{a[1]},{b[0]},{b[1]}",
                           word("crawler.choice.door", xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
                           {"kind": "door", "cells": [list(a), list(b)], "room": r})
         assert cur.search is not None
         run, face = cur.runs[index], cur.search[1]
-        return Choice("passage:{},{}".format(*face.opposite.step(run[0])),
+        x, y = face.opposite.step(run[0])
+        return Choice(f"passage:{x},{y}",
                       word("crawler.choice.passage", x=run[0][0], y=run[0][1], length=len(run)),
                       {"kind": "passage", "cells": [list(c) for c in run]})
 
@@ -365,9 +366,14 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def find_choice(self, choice_id: str) -> Choice | None:
         """A choice found by id without listing every choice (see Session.find_choice)."""
         kind, _, wall = choice_id.partition(":")
-        if self.state.phase in ("place", "door", "passage"):
+        phase, cur = self.state.phase, self.state.current
+        if phase in ("place", "door", "passage"):
             ids = self.listed_ids()
             return self._listed_choice(ids.index(choice_id)) if choice_id in ids else None
+        if phase == "boss_failed" and choice_id == "reroll":
+            return _reroll()
+        if phase == "fill_or_beyond" and cur is not None and choice_id in cur.options:
+            return self._option_choice(choice_id, cur.options[choice_id][0], cur)
         if self.state.phase != "explore" or kind not in ("exit", "search"):
             return super().find_choice(choice_id)
         found = _wall_of(wall)
@@ -387,12 +393,12 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         return zone, layout.room_count.get(zone, 0)
 
     def _exit_choice(self, room_id: int, d: Dir) -> Choice:
-        zone, count = self.rooms_beyond(room_id, d)
+        (zone, count), side = self.rooms_beyond(room_id, d), d.name
         there = word("crawler.zone_empty") if not count else word("crawler.zone_rooms", rooms=count)
-        says = word("crawler.choice.exit", room=room_id, dir=word(f"dir.{d.name}"), zone="{},{}".format(*zone),
+        says = word("crawler.choice.exit", room=room_id, dir=word(f"dir.{side}"), zone=f"{zone[0]},{zone[1]}",
                     there=there)
-        return Choice(f"exit:{room_id}:{d.name}", says,
-                      {"kind": "exit", "room": room_id, "dir": d.name, "zone": list(zone), "rooms_there": count})
+        return Choice(f"exit:{room_id}:{side}", says,
+                      {"kind": "exit", "room": room_id, "dir": side, "zone": list(zone), "rooms_there": count})
 
     def _search_choice(self, room_id: int, face: Dir) -> Choice:
         return Choice(f"search:{room_id}:{face.name}",
@@ -495,6 +501,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
                          for room, faces in sorted(self.state.searches.items()) for face, found in faces.items()],
             "stock_left": self.state.stock.left or None,
         }
+
+
+def _reroll() -> Choice:
+    return Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"})
 
 
 def _place_id(r: Rect) -> str:

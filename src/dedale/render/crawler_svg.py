@@ -85,15 +85,11 @@ def _rooms(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
     out = []
     for room in dungeon.rooms:
         r = room.rect
-        x, y, w, h = ox + r.x * CELL, oy + r.y * CELL, r.w * CELL, r.h * CELL
-        fill = svg.BOSS if room.boss else svg.ROOM
-        out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}"/>')
+        box = f'<rect x="{ox + r.x * CELL}" y="{oy + r.y * CELL}" width="{r.w * CELL}" height="{r.h * CELL}"'
+        out.append(f'{box} fill="{svg.BOSS if room.boss else svg.ROOM}"/>')
         if room.boss or room.filling:
-            out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" '
-                       f'fill="url(#{"boss" if room.boss else "filling"})"/>')
-        stroke = 3.6 if room.boss else 2.4
-        out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="{svg.INK}" '
-                   f'stroke-width="{stroke}"/>')
+            out.append(f'{box} fill="url(#{"boss" if room.boss else "filling"})"/>')
+        out.append(f'{box} fill="none" stroke="{svg.INK}" stroke-width="{3.6 if room.boss else 2.4}"/>')
     return out
 
 
@@ -119,17 +115,20 @@ def _door(door: Door, ox: int, oy: int) -> str:
 
 def _door_mark(a: tuple[int, int], b: tuple[int, int], ox: int, oy: int, secret: bool = False) -> str:
     """A door across the wall between cells a and b: a small bar, long along the wall."""
-    long, thick = CELL * 0.62, 7.0
     cx: float
     if a[1] == b[1]:  # side by side: the wall is vertical
         cx, cy = ox + max(a[0], b[0]) * CELL, oy + (a[1] + 0.5) * CELL
-        w, h = thick, long
+        w, h, size = _THICK, _LONG, _ACROSS
     else:
         cx, cy = ox + (a[0] + 0.5) * CELL, oy + max(a[1], b[1]) * CELL
-        w, h = long, thick
+        w, h, size = _LONG, _THICK, _ALONG
     stroke = f'{svg.PASSAGE}" stroke-dasharray="3 1.5' if secret else svg.INK
-    return (f'<rect x="{cx - w / 2:g}" y="{cy - h / 2:g}" width="{w:g}" height="{h:g}" fill="white" '
-            f'stroke="{stroke}" stroke-width="1.8"/>')
+    return f'<rect x="{cx - w / 2:g}" y="{cy - h / 2:g}" {size} fill="white" stroke="{stroke}" stroke-width="1.8"/>'
+
+
+_LONG, _THICK = CELL * 0.62, 7.0  # a door mark's size, written once for either way it lies
+_ACROSS = f'width="{_THICK:g}" height="{_LONG:g}"'
+_ALONG = f'width="{_LONG:g}" height="{_THICK:g}"'
 
 
 def _entrance(dungeon: Dungeon, ox: int, oy: int, lang: str) -> list[str]:

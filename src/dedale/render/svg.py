@@ -7,6 +7,7 @@ black-and-white print.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -23,10 +24,21 @@ ACCENT = "#d55e00"  # Okabe-Ito vermillion
 
 def text(x: float, y: float, content: str, size: float = 12, anchor: str = "start", weight: str = "normal",
          fill: str = INK, extra: str = "") -> str:
+    # Pictures hold hundreds of texts, most in a few columns: what is the same in a column is written once.
     if "&" in content or "<" in content or ">" in content or '"' in content or "'" in content:
-        content = escape(content)  # only then: most texts need none, and pictures hold many
+        content = escape(content)  # only then: most texts need none
+    if x > 0 and size > 0:  # cached by value, so not for 0 (-0.0 equals 0 but is written "-0") nor NaN
+        head, tail = _text_frame(x, size, anchor, weight, fill, extra)
+        return f"{head}{y:g}{tail}{content}</text>"
     return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" font-weight="{weight}" '
             f'fill="{fill}"{extra}>{content}</text>')
+
+
+@lru_cache(maxsize=1024)
+def _text_frame(x: float, size: float, anchor: str, weight: str, fill: str, extra: str) -> tuple[str, str]:
+    """A text element before its `y` and after it, up to its content."""
+    return (f'<text x="{x:g}" y="',
+            f'" font-size="{size:g}" text-anchor="{anchor}" font-weight="{weight}" fill="{fill}"{extra}>')
 
 
 def document(width: float, height: float, body: list[str], title: str, defs: str = "") -> str:

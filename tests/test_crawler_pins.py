@@ -1,0 +1,36 @@
+"""A regression pin: the documents and pictures of a handful of dungeons, by hash, as they were before the crawler
+was made faster (issue 15). Speed work must leave every document byte for byte as it was; a change that means to
+alter documents (another order of rolls, a new field) updates these hashes and says so."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+
+from dedale.crawler.params import CrawlerParams
+from dedale.crawler.session import CrawlerSession
+from dedale.render.crawler_svg import render_svg
+
+PINS: list[tuple[dict[str, Any], int, str, str, str]] = [  # parameters, seed, language, document, picture
+    ({}, 0, "en", "547cf4175b1122d2", "dd6bda7509c29471"),
+    ({}, 1, "en", "8a2d289c3c548cb8", "037bbff4ab246cfc"),
+    ({}, 7, "fr", "548c7658b037c3dd", "cd26690fac3f748a"),
+    ({"board_zones": 8, "size_rule": "30"}, 3, "en", "51428fdccbd45ded", "8bb701484cbe075b"),
+    ({"stock": {"5x5": 1, "3x3": 2, "p1": 1}, "size_rule": "20"}, 2, "en", "0879e1e6ba68a254", "21a75ba2c5d387d3"),
+    ({"contents": "dungeon-roll", "early_boss": False}, 5, "en", "0a8b1060ef13469e", "71ee581337ea37ee"),
+]
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("params", "seed", "lang", "document", "picture"), PINS)
+def test_documents_and_pictures_are_as_pinned(params: dict[str, Any], seed: int, lang: str, document: str,
+                                              picture: str) -> None:
+    session = CrawlerSession(CrawlerParams(**params), seed).run_autopilot()
+    assert digest(json.dumps(session.to_json())) == document
+    assert digest(render_svg(session.dungeon(), lang=lang)) == picture
