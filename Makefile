@@ -62,4 +62,4 @@ bench: $(STAMP) system-deps
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) build dist dungeon.json dungeon.svg dungeon.png .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist dungeon.json dungeon.svg dungeon.png dedale.db-writer .pytest_cache .ruff_cache .hypothesis

@@ -11,9 +11,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-from tests import games
 
 import dedale
+import games
 from dedale.core.errors import DedaleError
 from dedale.core.params import fields_of
 from dedale.core.session import Session

@@ -11,13 +11,13 @@ from typing import Any, ClassVar
 
 import jsonschema
 import pytest
-from tests.webclient import web_client
 
 import dedale
 from dedale import systems
 from dedale.core.params import Declared, param
 from dedale.core.session import Choice, Session, State
 from dedale.i18n import word
+from webclient import web_client
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dedale.core.errors import DedaleError
 from dedale.core.store import Sessions, Store
@@ -138,3 +141,39 @@ def test_concurrent_steps_on_one_session_are_serialised(sessions: Sessions) -> N
     assert not errors and stored == sessions.get(session_id).events
     sessions.forget(session_id)
     assert sessions.get(session_id).events == stored
+
+
+def test_the_cache_holds_about_so_many_entries_and_keeps_the_newest(tmp_path: Path) -> None:
+    """Bounded by what sessions hold (events and log entries), not only by their number: a long session takes
+    the room of many short ones."""
+    sessions = Sessions(Store(tmp_path / "s.db"), build, cache_size=100, cache_entries=60)
+    ids = [_new(sessions, seed) for seed in range(5)]  # a new crawl holds a few log entries
+    with sessions.changing(ids[-1]) as session:
+        session.run_autopilot()  # dozens of entries: the others make way
+    kept = sum(1 + len(s.session.events) + len(s.session.log) for s in sessions.cache.values())
+    assert list(sessions.cache)[-1] == ids[-1] and len(sessions.cache) < 5
+    assert kept <= 60 or len(sessions.cache) == 1
+    assert all(sessions.get(i).seed == seed for seed, i in enumerate(ids))  # the others come back by replay
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 1), st.sampled_from(["step", "step", "step", "undo", "look"]),
+                          st.integers(0, 7)), min_size=1, max_size=25))
+def test_two_processes_on_one_file_always_see_the_files_session(tmp_path: Path,
+                                                                moves: list[tuple[int, str, int]]) -> None:
+    """Two servers' workers on one file, each with its own sessions in memory, stepping and undoing one session
+    in any order: each always acts on the file's latest state (caught up by the events the other appended, or
+    replayed after an undo), so what each sees is what a replay of the file gives."""
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    workers = [Sessions(Store(folder / "s.db", exclusive=False), build) for _ in range(2)]
+    session_id = _new(workers[0], 3)
+    for worker, move, pick in moves:
+        with workers[worker].changing(session_id) as session:
+            if move == "step" and not session.is_over:
+                session.step(session.choices()[pick % len(session.choices())].id)
+            elif move == "undo" and session.events:
+                session.undo()
+        record, events = workers[0].store.get(session_id)
+        replayed = build(record, events).to_json()
+        assert workers[worker].get(session_id).to_json() == replayed
+        assert workers[1 - worker].get(session_id).to_json() == replayed

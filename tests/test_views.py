@@ -10,12 +10,12 @@ from typing import Any
 
 import jsonschema
 import pytest
-from tests.games import played
-from tests.webclient import web_client
 
 import dedale
 from dedale.core.errors import DedaleError
 from dedale.systems import system
+from games import played
+from webclient import web_client
 
 SMALL: dict[str, dict[str, Any]] = {"crawler": {}, "paper": {"max_cards": 25}, "hexcrawl": {"radius": 5}}
 

@@ -230,6 +230,17 @@ def test_the_zombstone_calculator(client: TestClient) -> None:
     assert client.get("/zombstone/duel.png", params={"attacker": 9, "defender": 0}).status_code == 400
 
 
+def test_the_duel_plot_is_one_picture_for_every_pair(client: TestClient) -> None:
+    """The grid covers every pair of Potentials, whichever pair is asked: drawn once a situation."""
+    from dedale.render.zombstone_plot import duel_chart
+    from dedale.zombstone.confront import Situation
+
+    assert duel_chart(Situation(1, 2, cover="light"), "en") == duel_chart(Situation(4, 0, cover="light"), "en")
+    asked = [client.get("/zombstone/duel.png", params={"attacker": a, "defender": d, "cover": "light"}).content
+             for a, d in ((1, 2), (4, 0))]
+    assert asked[0] == asked[1] and asked[0][:4] == b"\x89PNG"
+
+
 def test_static_files_come_only_from_the_package_folder(client: TestClient) -> None:
     assert client.get("/static/style.css").status_code == 200
     for path in ("/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2fapp.py", "/docs", "/redoc"):
@@ -246,3 +257,30 @@ def test_table_mode_shows_cards_with_their_suits(client: TestClient) -> None:
     assert "Draw a card" in html and len(choice_ids(html)) == 52
     assert 'class="face red" type="submit" name="choice" value="enter:AH" aria-label="AH">A♥<' in html
     assert 'value="enter:10S" aria-label="10S">10♠<' in html
+
+
+@pytest.mark.parametrize(("name", "table", "params"), [
+    ("crawler", False, {}), ("crawler", True, {}), ("paper", False, {"max_cards": 25}),
+    ("hexcrawl", False, {"radius": 4}), ("zombstone", True, {}), ("zombstone", False, {})])
+def test_the_panels_log_is_the_log_worded_afresh(name: str, table: bool, params: dict[str, object]) -> None:
+    """The play panel words each log entry once and keeps the words between clicks: what it shows is always
+    what wording the log afresh gives, through steps, results entered at the table (whose partial rolls are
+    dropped) and undos, in each language."""
+    import random
+
+    import dedale
+    from dedale.core.logtext import describe
+    from dedale.web import views
+
+    session = dedale.play(name, 5, table=table, **params)
+    pick = random.Random(5)
+    for number in range(60):
+        if session.is_over:
+            break
+        if number % 9 == 8:
+            session.undo()
+        else:
+            session.step(pick.choice(session.choices()))
+        for lang in ("en", "fr"):
+            entries = session.player_log(max(0, len(session.log) - 2 * views.LOG_LINES))[-views.LOG_LINES:]
+            assert views.log_lines(session, lang) == [describe(entry, lang) for entry in reversed(entries)]

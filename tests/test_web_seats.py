@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from tests.webclient import page_token, web_client
 
 from dedale.core.cards import Card
+from webclient import page_token, web_client
 
 OTHER = {"X-Seat-Token": "not-a-seat-token"}
 

@@ -16,6 +16,9 @@ from dedale.zombstone.skirmish.battlefield import (
     CONTACT,
     COVER_REACH,
     DODGE,
+    EPS,
+    GRAZE,
+    RADIUS,
     TERRAIN_KINDS,
     Battlefield,
     Point,
@@ -330,3 +333,45 @@ def test_cover_spots_are_in_cover_and_reachable(table: Battlefield, start: Point
 @given(battlefields())
 def test_battlefields_survive_json(table: Battlefield) -> None:
     assert Battlefield.from_json(json.loads(json.dumps(table.to_json()))) == table
+
+
+# the hot paths skip what is plainly too far away: they must answer as the plain definitions do, to the bit
+# (the same seed plays the same game)
+
+nudges = st.tuples(st.floats(0.9, 1.15), st.floats(-math.pi, math.pi))  # how far and which way: about a base
+
+
+@settings(max_examples=300, deadline=None)
+@given(battlefields(), points, st.lists(nudges, max_size=6), st.lists(points, max_size=4))
+def test_free_is_its_definition(table: Battlefield, p: Point, near: list[Point], far: list[Point]) -> None:
+    others = [(p[0] + r * math.cos(a), p[1] + r * math.sin(a)) for r, a in near] + far  # bases about p's edge
+    plain = (table.on_board(p) and all(piece.distance(p) >= RADIUS - EPS for piece in table.terrain
+                                       if piece.kind == "building")
+             and all(math.dist(p, other) >= BASE - EPS for other in others))
+    assert table.free(p, others) == plain
+
+
+def textbook_clip(piece: Terrain, a: Point, b: Point, margin: float) -> tuple[float, float] | None:
+    """Liang-Barsky as written in the books (with min and max)."""
+    left, top = piece.x - margin, piece.y - margin
+    right, bottom = piece.x + piece.w + margin, piece.y + piece.h + margin
+    if max(a[0], b[0]) < left or min(a[0], b[0]) > right or max(a[1], b[1]) < top or min(a[1], b[1]) > bottom:
+        return None
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, a[0] - left), (dx, right - a[0]), (-dy, a[1] - top), (dy, bottom - a[1])):
+        if p == 0.0:
+            if q < 0.0:
+                return None
+        elif p < 0.0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+    return (t0, t1) if t0 <= t1 else None
+
+
+@settings(max_examples=300, deadline=None)
+@given(battlefields(), points, points, st.sampled_from([-GRAZE, 0.0, GRAZE]))
+def test_clipping_is_the_textbook_one(table: Battlefield, a: Point, b: Point, margin: float) -> None:
+    for piece in table.terrain:
+        assert repr(piece._clip(a, b, margin)) == repr(textbook_clip(piece, a, b, margin))  # -0.0 included

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dedale.core.batch import Where
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, TableSource
 from dedale.i18n import say
@@ -25,7 +26,7 @@ AIS = SkirmishParams(side=None)
 
 
 def test_each_game_has_its_own_seed_whatever_the_workers() -> None:
-    one, two = run(AIS, 12, seed=5, workers=1), run(AIS, 12, seed=5, workers=2)
+    one, two = run(AIS, 12, seed=5), run(AIS, 12, seed=5, where=Where(workers=2))
     assert one == two
     assert [o.seed for o in one] == [game_seed(5, n) for n in range(12)]
     assert len({o.seed for o in one}) == 12

@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from dedale.core.jsonstream import materialized, streams
 from dedale.core.session import Session
 from dedale.i18n import check_lang
-from dedale.systems import System, extension_of, names, system, system_of
+from dedale.systems import STREAMED, System, extension_of, json_text, names, system, system_of
 
 
 class Result:
@@ -27,7 +28,7 @@ class Result:
 
     def __init__(self, document: dict[str, Any], found: System | None = None) -> None:
         self._system = found or system_of(document)
-        self._document = document
+        self._document = document  # perhaps with streamed arrays (a session's own: `Session.document`)
 
     @property
     def system(self) -> str:
@@ -40,11 +41,13 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         """The document: format, version, seed, parameters, the result, the events and the roll log."""
+        if streams(self._document):  # made once, when asked for: a large map's document is large
+            self._document = materialized(self._document)
         return self._document
 
     def json(self) -> str:
         """The document as JSON text, as the CLI writes it."""
-        return json.dumps(self._document, ensure_ascii=False, indent=2) + "\n"
+        return "".join(json_text(self._document))
 
     def svg(self, lang: str = "en", **options: Any) -> str:
         """The picture as SVG text, its words in `lang` (`cards=True`: the paper dungeon's card of each
@@ -71,12 +74,15 @@ class Result:
         """The document in a file format by its extension: .json, .svg, .png, .txt, .pdf (.dot: key-lock;
         .dd2vtt, .uvtt and .foundry.json: virtual tabletops); the document holds no words, the pictures and the
         text are worded in `lang` (en or fr)."""
+        return self._system.export(self._document, self._format(ext), options, check_lang(lang))
+
+    def _format(self, ext: str) -> str:
         from dedale.core.errors import DedaleError
 
         ext = ext.lower() if ext.startswith(".") else f".{ext.lower()}"
         if ext not in self._system.extensions:
             raise DedaleError("error.output", value=ext, accepted=" ".join(self._system.extensions))
-        return self._system.export(self._document, ext, options, check_lang(lang))
+        return ext
 
     def save(self, path: str | Path, lang: str = "en", **options: Any) -> Path:
         """Write the result to `path` in the format its extension names (never a half-written file).
@@ -86,10 +92,9 @@ class Result:
         >>> generate("keylock", seed=2).save(folder / "diagram.svg").name
         'diagram.svg'
         """
-        from dedale.core.files import write_atomic
-
         target = Path(path)
-        write_atomic(target, self.export(extension_of(target, self._system), lang, **options))
+        self._system.write(target, self._document, self._format(extension_of(target, self._system)), options,
+                           check_lang(lang))
         return target
 
     def view(self, who: str) -> Result:
@@ -105,7 +110,7 @@ class Result:
 
     def play(self) -> Session:
         """The session again, replayed from the document's events, to continue it."""
-        return self._system.session.from_json(self._document)
+        return self._system.session.from_json(self.to_json())
 
     def _repr_svg_(self) -> str:
         return self.svg()
@@ -168,7 +173,7 @@ def load(source: str | Path | dict[str, Any]) -> Result:
     """
     from dedale.core.files import read_json
 
-    document = source if isinstance(source, dict) else read_json(Path(source))
+    document = source if isinstance(source, dict) else read_json(Path(source), STREAMED)
     return Result(document)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # for the types only: --help lists the systems without loadin
     from dedale.core.tables import TableSet
 
 Picture = Callable[[Any, list["Choice"], str], str]  # a live session, the choices listed, a language -> its SVG
+STREAMED = ("hexes", "log")  # a document's arrays that may hold millions of items: read from a large file as asked
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,18 @@ class System:
         party has discovered): .json as it is, the others drawn in `lang`."""
         document = self.seen_by(document, view)
         if ext == ".json":
-            return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+            return "".join(json_text(document)).encode("utf-8")
         return self.formats[ext](self.load(document), options or {}, lang)
+
+    def write(self, path: Path, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None,
+              lang: str = "en", view: str = "gm") -> None:
+        """`export` into a file, atomically; a document is written piece by piece, never held as text."""
+        from dedale.core.files import write_atomic
+
+        if ext == ".json":
+            write_atomic(path, json_text(self.seen_by(document, view)))
+        else:
+            write_atomic(path, self.export(document, ext, options, lang, view))
 
     @property
     def extensions(self) -> list[str]:
@@ -77,6 +88,15 @@ class System:
         schema = json.loads(resources.files(self.package).joinpath(self.schema_file).read_text(encoding="utf-8"))
         schema["properties"]["params"] = self.params.json_schema()
         return json.dumps(schema, ensure_ascii=False, indent=2)
+
+
+def json_text(document: dict[str, Any], indent: int | None = 2) -> Iterator[str]:
+    """A document's JSON text as the files and the CLI write it (a line of its own), piece by piece: the
+    document may stream its largest arrays (`core.jsonstream`)."""
+    from dedale.core.jsonstream import chunks
+
+    yield from chunks(document, indent)
+    yield "\n"
 
 
 def _crawler() -> System:
@@ -184,7 +204,7 @@ def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict
 
 
 def _keylock() -> System:
-    from dedale.keylock.params import KeylockParams
+    from dedale.keylock.params import KeylockParams, check_pdf_size
     from dedale.keylock.session import KeylockSession
     from dedale.render.keylock_dot import render_dot
     from dedale.render.keylock_svg import render_svg
@@ -195,7 +215,7 @@ def _keylock() -> System:
         ".svg": lambda d, _, lang: render_svg(d[0], d[1], lang).encode("utf-8"),
         ".png": lambda d, _, lang: svg_to_png(render_svg(d[0], d[1], lang)),
         ".txt": lambda d, _, lang: render_text(d[0], d[1], lang).encode("utf-8"),
-        ".pdf": lambda d, _, lang: _pdf(render_svg(d[0], d[1], lang)),
+        ".pdf": lambda d, _, lang: _pdf(render_svg(check_pdf_size(d[0]), d[1], lang)),
         ".dot": lambda d, _, lang: render_dot(d[0], d[1], lang).encode("utf-8"),
     }, lambda d, lang: render_text(d[0], d[1], lang), lambda s, _, lang: render_svg(s.diagram, s.analysis, lang),
         lambda s, lang: render_text(s.diagram, s.analysis, lang), cli="dedale.cli.keylock",
@@ -203,13 +223,15 @@ def _keylock() -> System:
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
-    """A diagram and its analysis (worked out again if the document has none)."""
+    """A diagram and its analysis (worked out again if the document has none, or an older one)."""
     from dedale.keylock.analysis import analyse
     from dedale.keylock.model import Diagram
+    from dedale.keylock.session import KeylockSession
 
     diagram = Diagram.from_json(document)
     analysis = document.get("analysis")
-    return diagram, analysis if isinstance(analysis, dict) else analyse(diagram)
+    current = isinstance(analysis, dict) and document.get("version") == KeylockSession.version
+    return diagram, analysis if current else analyse(diagram)
 
 
 def _zombstone() -> System:
@@ -261,10 +283,18 @@ _FACTORIES: dict[str, Callable[[], System]] = {
     "zombstone-duel": _duel}
 
 
+_BUILT: dict[str, tuple[Callable[[], System], System]] = {}  # by name: the factory and what it built
+
+
 def system(name: str) -> System:
-    if name not in _FACTORIES:
+    """The system, built once (a page asks for it a few times a click) by its factory of now."""
+    factory = _FACTORIES.get(name)
+    if factory is None:
         raise DedaleError("error.system", value=name, accepted=", ".join(_FACTORIES))
-    return _FACTORIES[name]()
+    built = _BUILT.get(name)
+    if built is None or built[0] is not factory:
+        built = _BUILT[name] = (factory, factory())
+    return built[1]
 
 
 def system_of(document: Any) -> System:

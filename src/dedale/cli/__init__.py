@@ -86,19 +86,19 @@ def render_file(
 ) -> None:
     """Render a saved result again, in any format (no replay: the document is drawn as it is), as the GM or
     a player sees it."""
-    from dedale.cli.common import output_format, render
+    from dedale.cli.common import output_format, write
     from dedale.core.files import read_json
-    from dedale.systems import system_of
+    from dedale.systems import STREAMED, system_of
 
     set_lang(lang)
-    saved = read_json(document)
+    saved = read_json(document, STREAMED)
     found = system_of(saved)
     data = found.seen_by(saved, view)
     formats = [output_format(path, found) for path in output or []]
     if not output:
         typer.echo(found.text(found.load(data), lang))
     for path, ext in zip(output or [], formats, strict=True):
-        write_atomic(Path(path), render(data, ext, found, {"cards": cards}))
+        write(Path(path), data, ext, found, {"cards": cards})
 
 
 @app.command()
@@ -110,24 +110,27 @@ def serve(
     allow_host: Annotated[list[str] | None, typer.Option(
         "--allow-host", help="Another host name the pages may be reached by (repeatable): this machine's name or "
         "address on the network, when --host exposes it.")] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", help="Worker processes serving the sessions' file together (default: one a core, at most "
+        "8).")] = None,
 ) -> None:
     """The web app: every system playable in the browser, sessions kept in SQLite (one server a file)."""
     from dedale.core.extras import require
 
     require("web")  # without dedale[web]: one line naming it, not an ImportError
-    import uvicorn
-
-    from dedale.web.app import create_app
     from dedale.web.guard import allowed_hosts
+    from dedale.web.serving import MAX_WORKERS, default_workers, run
 
     if not 0 < port < 65536:
         raise DedaleError("error.range", param="port", value=port, low=1, high=65535)
-    app = create_app(db, host, allow_host or ())
+    workers = default_workers() if workers is None else workers
+    if not 0 < workers <= MAX_WORKERS:
+        raise DedaleError("error.range", param="workers", value=workers, low=1, high=MAX_WORKERS)
     hosts = ", ".join(sorted(allowed_hosts(host, allow_host or ())))
-    typer.echo(f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; Ctrl-C stops it)",
-               err=True)
-    # Bounded work: at most 64 requests at once (more get 503), idle connections closed after 5 s.
-    uvicorn.run(app, host=host, port=port, log_level="warning", limit_concurrency=64, timeout_keep_alive=5)
+    processes = f"{workers} worker processes; " if workers > 1 else ""
+    run(db, host, port, allow_host or (), workers, lambda: typer.echo(
+        f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; {processes}Ctrl-C stops it)",
+        err=True))
 
 
 @tables_app.command("export")

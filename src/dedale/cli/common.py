@@ -1,4 +1,5 @@
-"""What every system's CLI shares: seeds, output files by extension, batches, the language."""
+"""What every system's CLI shares: seeds, output files by extension, batches and where they run, the
+language."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -18,7 +20,8 @@ from dedale.core.rng import check_seed, new_seed
 from dedale.i18n import LANGUAGES, check_lang, t
 
 if TYPE_CHECKING:
-    from dedale.core.session import Session
+    from dedale.core.batch import Where
+    from dedale.core.params import Declared
     from dedale.systems import System
 
 MAX_COUNT = 100_000
@@ -36,6 +39,11 @@ TableDice = Annotated[bool, typer.Option(
 Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
 Save = Annotated[Path | None, typer.Option("--save", help="Where to save the session (also on Ctrl-C).")]
 Load = Annotated[Path | None, typer.Option("--load", help="Resume a saved session.")]
+Workers = Annotated[int | None, typer.Option(
+    "--workers", help="Local processes (default: one a core; 1: this process alone). The results do not depend on it.")]
+Scheduler = Annotated[str | None, typer.Option(
+    "--scheduler", help="Run on a Dask cluster: its scheduler's address, tcp://HOST:PORT (its workers need this "
+    "version of Dédale).")]
 View = Annotated[str, typer.Option(
     "--view", help="gm (everything) or player (what the party has discovered, without the GM's key).")]
 
@@ -109,37 +117,92 @@ def render(document: dict[str, Any], ext: str, system: System, options: dict[str
     return system.export(document, ext, options, current_lang())
 
 
+def write(path: Path, document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None
+          ) -> None:
+    """A document written in a file format, its words in the language the command was given (`--lang`)."""
+    system.write(path, document, ext, options, current_lang())
+
+
+def echo_json(document: dict[str, Any], indent: int | None) -> None:
+    """A document's JSON on stdout, piece by piece."""
+    from dedale.systems import json_text
+
+    for piece in json_text(document, indent):
+        sys.stdout.write(piece)
+
+
 @contextmanager
-def progress(total: int) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr for long batches (only on a terminal)."""
+def progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr for long batches, on a terminal only (the output stays clean in a pipe or a
+    test); it is told how many items are done."""
     if total < 20 or not sys.stderr.isatty():
-        yield lambda: None
+        yield lambda _: None
         return
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(t("cli.generating", current_lang()), total=total)
-        yield lambda: bar.advance(task)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
 
 
-def generate(system: System, make: Callable[[int], Session], seed: int | None, count: int, as_json: bool,
-             output: str | None, options: dict[str, Any] | None = None, view: str = "gm") -> None:
+@dataclass(frozen=True)
+class Generation:
+    """What each seed of a generation batch makes, wherever it runs: a Dask worker has no CLI state, so the
+    job carries the system's name, its parameters and the language, and sends back bytes and text."""
+
+    system: str
+    params: Declared
+    view: str
+    file_format: str | None  # the extension of the file to write, if any
+    line: Literal["json", "text"] | None  # what to print: the document, or the text view
+    drawing: dict[str, Any]
+    lang: str
+
+    def __call__(self, seed: int) -> tuple[bytes | None, str | None]:
+        from dedale.systems import system
+
+        spec = system(self.system)
+        document = spec.seen_by(spec.session(self.params, seed).run_autopilot().to_json(), self.view)
+        data = None if self.file_format is None else spec.export(document, self.file_format, self.drawing, self.lang)
+        if self.line == "json":
+            return data, json.dumps(document, ensure_ascii=False)  # one line each
+        return data, spec.text(spec.load(document), self.lang) if self.line == "text" else None
+
+
+def generate(system: System, params: Declared, seed: int | None, count: int, as_json: bool, output: str | None,
+             options: dict[str, Any] | None = None, view: str = "gm", where: Where | None = None) -> None:
     """The generation command every system shares: seeds seed..seed+count-1, by the autopilot, each as
-    `view` sees it (core/views)."""
+    `view` sees it (core/views), in this process or `where` (core/batch); written and printed in order."""
+    from dedale.core.batch import IN_PROCESS, run_batch
     from dedale.systems import extension_of
 
     check_count(count)
     ext = output_format(output, system) if output else None
     seed = resolve_seed(seed)
-    with progress(count) as advance:
-        for current in range(seed, seed + count):
-            document = system.seen_by(make(current).run_autopilot().to_json(), view)
-            if output is not None:
-                path = Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
-                write_atomic(path, render(document, extension_of(path, system) or str(ext), system, options))
-            if as_json:
-                typer.echo(json.dumps(document, ensure_ascii=False, indent=2 if count == 1 else None))
-            elif output is None:
-                typer.echo(system.text(system.load(document), current_lang()))
-            advance()
+
+    def target(current: int) -> Path:
+        assert output is not None
+        return Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
+
+    if count == 1:  # written and printed piece by piece: a map of 3 million hexes is never held whole
+        document = system.seen_by(system.session(params, seed).run_autopilot().document(), view)
+        if output is not None:
+            write(target(seed), document, extension_of(target(seed), system) or str(ext), system, options)
+        if as_json:
+            echo_json(document, 2)
+        elif output is None:
+            typer.echo(system.text(system.load(document), current_lang()))
+        return
+    if output is not None:  # decided here: a worker may not see this machine's folders
+        ext = extension_of(target(seed), system) or ext
+    job = Generation(system.name, params, view, ext, "json" if as_json else "text" if output is None else None,
+                     options or {}, current_lang())
+    seeds = range(seed, seed + count)
+    with progress(count, t("cli.generating", current_lang())) as advance:
+        for current, (data, line) in zip(seeds, run_batch(job, seeds, where or IN_PROCESS, advance), strict=True):
+            if data is not None:
+                write_atomic(target(current), data)
+            if line is not None:
+                typer.echo(line)

@@ -19,9 +19,11 @@ from dedale.cli.common import (
     Load,
     Output,
     Save,
+    Scheduler,
     Seed,
     TableDice,
     View,
+    Workers,
     generate,
     resolve_seed,
     set_lang,
@@ -64,15 +66,18 @@ def _help(spec: System) -> str:
 
 def _generate_command(spec: System) -> Callable[..., None]:
     def command(ctx: typer.Context, seed: Seed = None, count: Count = 1, as_json: AsJson = False,
-                output: Output = None, lang: Lang = "en", view: View = "gm", **values: Any) -> None:
+                output: Output = None, lang: Lang = "en", view: View = "gm", workers: Workers = None,
+                scheduler: Scheduler = None, **values: Any) -> None:
         """Generate with the autopilot (the text view on stdout unless --json or -o)."""
+        from dedale.core.batch import Where
+
         if ctx.invoked_subcommand is not None:
             return
         set_lang(lang)
         drawing = {name: values.pop(name) for name, _ in spec.drawing}
         params = spec.params.from_options(values)
         check_view(view, spec.name, spec.discovered is not None)  # before anything is made
-        generate(spec, lambda s: spec.session(params, s), seed, count, as_json, output, drawing, view)
+        generate(spec, params, seed, count, as_json, output, drawing, view, Where(workers, scheduler))
 
     return with_params(command, spec, [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=False,
                                                          annotation=Annotated[bool, typer.Option(f"--{name}", help=h)])

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from dedale.cli.common import AsJson, Lang, Seed, resolve_seed, say, set_lang
+from dedale.cli.common import AsJson, Lang, Scheduler, Seed, Workers, progress, resolve_seed, say, set_lang
 from dedale.core.errors import DedaleError
 from dedale.core.files import write_atomic
 from dedale.i18n import t
@@ -31,8 +30,8 @@ def simulate(
     games: Annotated[int, typer.Option("--games", help="How many games.")] = 200,
     policy_a: Policy = "default",
     policy_b: Policy = "default",
-    workers: Annotated[int, typer.Option("--workers", help="Processes playing at once (the results do not "
-                                                               "depend on it).")] = 1,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     seed: Seed = None,
     rounds: Rounds = 1,
     data: Data = None,
@@ -42,25 +41,20 @@ def simulate(
 ) -> None:
     """Battle runs between two AIs: win rates with 95% intervals, average turns and survivors. --policy-a
     plays the lawmen, --policy-b the zombies."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
+    from dedale.core.batch import Where
     from dedale.zombstone.skirmish.params import SkirmishParams
     from dedale.zombstone.skirmish.simulate import run, summary
 
     set_lang(lang)
     if not 1 <= games <= MAX_GAMES:
         raise DedaleError("error.range", param="games", value=games, low=1, high=MAX_GAMES)
-    most = os.cpu_count() or 1
-    if not 1 <= workers <= 4 * most:
-        raise DedaleError("error.range", param="workers", value=workers, low=1, high=4 * most)
+    where = Where(workers, scheduler)
     if output is not None and output.suffix.lower() not in (".json", ".png"):
         raise DedaleError("error.output", value=str(output), accepted=".json .png")
     params = SkirmishParams(scenario, None, policy_a, policy_b, rounds, _data(data))
     run_seed = resolve_seed(seed)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True, console=_stderr()) as bar:
-        task = bar.add_task(t("skirmish.simulating", lang, scenario=scenario), total=games)
-        outcomes = run(params, games, run_seed, workers, lambda done: bar.update(task, completed=done))
+    with progress(games, t("skirmish.simulating", lang, scenario=scenario)) as advance:
+        outcomes = run(params, games, run_seed, where, advance)
     result = summary(params, run_seed, outcomes)
     if output is not None:
         if output.suffix.lower() == ".json":
@@ -74,12 +68,6 @@ def simulate(
         typer.echo(json.dumps(result, ensure_ascii=False))
     elif output is None or output.suffix.lower() == ".png":
         _print(result, lang)
-
-
-def _stderr() -> Any:
-    from rich.console import Console
-
-    return Console(stderr=True)
 
 
 def _print(result: dict[str, Any], lang: str) -> None:

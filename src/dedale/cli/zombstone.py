@@ -233,7 +233,7 @@ def roll(potential: PotentialOption, seed: Seed = None, objective: Objective = "
 @app.command()
 def tables(as_json: AsJson = False, output: OutputFile = None, lang: Lang = "en") -> None:
     """Every table: hands for each Potential, objective and card; Guts; confrontations for each pair of
-    Potentials, weapon, cover and reaction (a few seconds)."""
+    Potentials, weapon, cover and reaction (about a second)."""
     set_lang(lang)
     hands, guts_by_potential = hand_tables(), {str(p): guts(p) for p in POTENTIALS}
     confrontations = confrontation_tables()

@@ -77,9 +77,9 @@ def _float(digits: str) -> float:
     return value
 
 
-def _check_tree(value: Any, source: str, surrogates: bool) -> None:
-    """Nesting depth, and (when the text had surrogate escapes) every string and key."""
-    stack = [(value, 1)]
+def _check_tree(value: Any, source: str, surrogates: bool, depth: int = 1) -> None:
+    """Nesting depth (`value` at `depth`), and (when the text had surrogate escapes) every string and key."""
+    stack = [(value, depth)]
     if surrogates and isinstance(value, str):
         _check_string(value, source)
     while stack:
@@ -101,3 +101,44 @@ def _check_string(string: str, source: str) -> None:
         string.encode("utf-8")
     except UnicodeEncodeError:
         raise DedaleError("error.json_unicode", path=source) from None
+
+
+# --- a large file, read a value at a time (core.jsonread) -----------------------------------------------------------
+_DECODERS = (json.JSONDecoder(parse_constant=_constant),
+             json.JSONDecoder(parse_constant=_constant, parse_int=_int, parse_float=_float))
+
+
+# In UTF-8, a number's characters are bytes no other character uses: digits become 0, e and E become e, signs +.
+_NUMBER_BYTES = bytes.maketrans(b"0123456789eE+-", b"0000000000ee++")
+_LONG_NUMBER_BYTES = (b"0" * (MAX_DIGITS + 1), b"e000", b"e+000")
+
+
+def needs_strict_numbers(raw: bytes) -> bool:
+    """Whether UTF-8 text may hold a number `parse_json` refuses (its numbers are then read one by one): what
+    `_LONG_NUMBER` finds, found by plain searches, a hundred times faster on a large file."""
+    flat = raw.translate(_NUMBER_BYTES)
+    return any(pattern in flat for pattern in _LONG_NUMBER_BYTES)
+
+
+def has_surrogates(text: str) -> bool:
+    """Whether `text` may hold a lone surrogate escape (its strings are then checked)."""
+    return _SURROGATE.search(text) is not None
+
+
+def decode_at(text: str, at: int, strict_numbers: bool, source: str) -> tuple[Any, int]:
+    """The JSON value that starts at `at` in `text`, and where it ends, refused as `parse_json` refuses; a
+    `json.JSONDecodeError` is left to the caller (the text may be cut short)."""
+    try:
+        value, end = _DECODERS[strict_numbers].raw_decode(text, at)
+    except _Refused as refused:
+        raise DedaleError(refused.key, path=source, **refused.args_) from None
+    except RecursionError:
+        raise DedaleError("error.json_depth", path=source, high=MAX_DEPTH) from None
+    return value, end
+
+
+def check_value(value: Any, source: str, surrogates: bool, depth: int) -> None:
+    """`parse_json`'s checks of a value found at `depth` in a document: its nesting, its strings."""
+    if surrogates and isinstance(value, str):
+        _check_string(value, source)
+    _check_tree(value, source, surrogates, depth)

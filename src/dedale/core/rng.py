@@ -12,17 +12,38 @@ appends one log entry for each (what was rolled, the dice, the total, what it wa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol, overload
 
 from dedale.core.dice import DiceExpr
 from dedale.core.errors import DedaleError
 
 _MASK = (1 << 64) - 1
+_TWO53 = 1 << 53
+_LOW53 = _TWO53 - 1
 MAX_SEED = _MASK  # a seed is any unsigned 64-bit number
 LogEntry = dict[str, Any]
+
+
+class Log(Protocol):
+    """Where the roller writes: a list, or a system's own log that keeps some entries compactly (the hexcrawl's
+    explored hexes) and makes them into entries when read."""
+
+    def append(self, entry: Any, /) -> None: ...
+
+    def __len__(self) -> int: ...
+
+    @overload
+    def __getitem__(self, index: int, /) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice, /) -> Sequence[Any]: ...
+
+    def __delitem__(self, index: slice, /) -> None: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
 
 
 def new_seed() -> int:
@@ -57,6 +78,14 @@ class SplitMix64:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
+
+    def fraction(self) -> float:
+        """Uniform in [0, 1) with 53 bits: `below(2**53) / 2**53` (no draw is ever rejected for a power of
+        two, so it is the low 53 bits of one draw), written out for the callers that draw millions."""
+        self.state = state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return ((z ^ (z >> 31)) & _LOW53) / _TWO53
 
     def below(self, n: int) -> int:
         """Uniform in `0..n-1`, without modulo bias (rejection of the top partial range)."""
@@ -161,7 +190,7 @@ class Roll:
 class Roller:
     """Every random result of a run goes through here and into `log`."""
 
-    def __init__(self, source: SeededSource | TableSource, log: list[LogEntry]) -> None:
+    def __init__(self, source: SeededSource | TableSource, log: Log) -> None:
         self.source = source
         self.log = log
 
@@ -254,7 +283,7 @@ class Roller:
         """A uniform number in [0, 1), for the caller's own weighted pick (logged by the caller, with the
         weight picked and the total). Seeded runs only: a table cannot roll it."""
         assert isinstance(self.source, SeededSource)
-        return self.source.gen.below(1 << 53) / (1 << 53)
+        return self.source.gen.fraction()
 
     def draw_from(self, count: int, options: Callable[[], Sequence[str]], purpose: str, **args: Any) -> int:
         """Draw one of `count` things (the cards left in a pile), uniformly; the caller logs the draw.

@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from dedale.core.errors import DedaleError
+from dedale.core.jsonstream import Streamed, materialized
 from dedale.core.params import Declared
-from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource
+from dedale.core.rng import Log, LogEntry, NeedInput, Request, Roller, SeededSource, TableSource
 from dedale.i18n import Word, say, word
 
 Event = dict[str, Any]
@@ -87,7 +88,7 @@ class State:
     """What every system's state has: the run's log."""
 
     # Entries as the roller writes them, or records of a system's own (a hexcrawl hex: see `Session.log_entry`)
-    log: list[Any] = field(default_factory=list)
+    log: Log = field(default_factory=list)
 
 
 P = TypeVar("P", bound=Declared)
@@ -162,13 +163,21 @@ class Session(ABC, Generic[P, S]):
     @abstractmethod
     def params_from_json(cls, data: Any) -> P: ...
 
+    def result_document(self) -> dict[str, Any]:
+        """`result_json()`, its largest arrays perhaps streamed (a system with huge results says how)."""
+        return self.result_json()
+
+    def log_document(self) -> list[LogEntry] | Streamed:
+        """The log as the document keeps it, perhaps streamed (a system with a huge log says how)."""
+        return [self.log_entry(entry) for entry in self.log]
+
     # --- the protocol --------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
         return self.pending is None and self.over
 
     @property
-    def log(self) -> list[Any]:
+    def log(self) -> Log:
         return self.state.log
 
     def log_entry(self, entry: Any) -> LogEntry:
@@ -397,7 +406,7 @@ class Session(ABC, Generic[P, S]):
         hide something)."""
         from dedale.api import Result
 
-        return Result(self.player_json())
+        return Result(self.player_json() if self.hides() else self.document())
 
     def _repr_svg_(self) -> str:
         from dedale.systems import system
@@ -405,6 +414,11 @@ class Session(ABC, Generic[P, S]):
         return system(self.system).picture(self, self.choices(), "en")
 
     def to_json(self) -> dict[str, Any]:
+        return materialized(self.document())
+
+    def document(self) -> dict[str, Any]:
+        """The document `to_json` gives, its largest arrays perhaps streamed (`core.jsonstream`): to write it
+        (`chunks`), draw it or show it as a player without ever holding it whole."""
         document: dict[str, Any] = {
             "format": f"dedale/{self.system}",
             "version": self.version,
@@ -413,9 +427,9 @@ class Session(ABC, Generic[P, S]):
             "params": self.params.to_json(),
             "table_dice": self.table,
             "over": self.is_over,
-            **self.result_json(),
+            **self.result_document(),
             "events": self.events,
-            "log": [self.log_entry(entry) for entry in self.log],
+            "log": self.log_document(),
         }
         if self.pending is not None:
             document["pending"] = {"kind": self.pending.kind, "for": self.pending.purpose,
@@ -424,27 +438,30 @@ class Session(ABC, Generic[P, S]):
 
     @classmethod
     def replay(cls, params: P, seed: int, events: list[Event], table: bool = False) -> Self:
-        session = cls(params, seed, table)
-        for number, event in enumerate(events, 1):
+        return cls(params, seed, table).extend(events)
+
+    def extend(self, events: list[Event]) -> Self:
+        """Play recorded events on from where the session is (a replay, or a session catching up with the
+        events another process recorded): each must be legal, as it was when it was recorded."""
+        for number, event in enumerate(events, len(self.events) + 1):
             try:
                 seat = event.get("seat")
                 if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
                     raise TypeError
                 if "enter" in event:
-                    session.step(ENTER + str(event["enter"]), seat)
+                    self.step(ENTER + str(event["enter"]), seat)
                 elif "auto" in event:
                     expect = event.get("choice")
-                    session.auto_step(session.autopilot(str(event["auto"])),
-                                      None if expect is None else str(expect))
+                    self.auto_step(self.autopilot(str(event["auto"])), None if expect is None else str(expect))
                 else:
-                    session.step(str(event["choice"]), seat)
+                    self.step(str(event["choice"]), seat)
             except (KeyError, TypeError, AttributeError):
                 raise DedaleError("error.bad_event", event=number) from None
             except DedaleError as exc:
                 if exc.key == "error.replay_mismatch":
                     raise
                 raise DedaleError("error.event_rejected", event=number, reason=exc.as_word()) from None
-        return session
+        return self
 
     @classmethod
     def check_document(cls, data: Any) -> P:

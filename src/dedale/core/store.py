@@ -4,6 +4,10 @@ transaction a step; its state is rebuilt by replaying them (and kept in memory w
 A process killed at any moment loses no completed step: a step completes when its event is committed,
 and a committed WAL transaction survives the process (`synchronous=NORMAL` trades only the last steps
 before a power cut for speed).
+
+Several processes may serve one file (a server's workers): each change to a session's events bumps its
+`revision`, a change is committed only if the session is still at the revision it was made from (compare
+and set), and a session kept in memory is used only while its revision is the file's.
 """
 
 from __future__ import annotations
@@ -63,9 +67,12 @@ CREATE TABLE IF NOT EXISTS meta (
 COLUMNS = "id, system, name, seed, params, table_dice, created, updated, over, hides, seating"
 WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
 # Columns added since the first files, to a new file as to an old one: whether the session has ended, and
-# whether something is hidden from its player (its seed is then not shown in lists).
+# whether something is hidden from its player (its seed is then not shown in lists); who plays it; how many
+# times its events changed, and at which of those changes an undo last removed some.
 ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0",
-         "seating": "TEXT NOT NULL DEFAULT 'solo'"}  # solo, hot-seat (one screen) or linked (seat links)
+         "seating": "TEXT NOT NULL DEFAULT 'solo'",  # solo, hot-seat (one screen) or linked (seat links)
+         "revision": "INTEGER NOT NULL DEFAULT 0", "undone": "INTEGER NOT NULL DEFAULT 0"}
+BUSY_SECONDS = 10.0  # how long a write waits for another process's write to finish
 
 
 @dataclass
@@ -82,46 +89,66 @@ class Record:
     hides: bool = False
     seating: str = "solo"
     steps: int = 0
+    revision: int = 0  # that of the events read with it (`Store.get`)
+
+
+@dataclass(frozen=True)
+class Version:
+    """Where a session's events stand: how many there are, how many changes they went through, and the last
+    change that removed some (an undo); a copy at `revision` may catch up by appending while `undone` is
+    not past it."""
+
+    events: int
+    revision: int
+    undone: int = 0
 
 
 class Store:
-    """The SQLite file. One connection, used under a lock (SQLite serialises writers anyway).
+    """The SQLite file, through two connections: one writes, a transaction at a time under a lock (SQLite
+    serialises writers anyway, those of other processes too), the other reads (in WAL mode a read never
+    waits for a write, so pages go on being read while a step waits for another worker's commit).
 
     With `exclusive` (a server's store), the process holds the file alone: an advisory lock that a second
-    server on the same file meets, and refuses to start. Whatever the lock, an append or an undo first
-    checks that the session has the events the caller saw (two writers would otherwise interleave them).
+    server on the same file meets, and refuses to start (a server's workers open it without, under their
+    parent's lock). Whatever the lock, an append or an undo first checks that the session has the events and
+    the revision the caller saw (two writers would otherwise interleave them, or both change one state).
     """
 
     def __init__(self, path: Path | str, exclusive: bool = True) -> None:
         self.path = Path(path)
         self.exclusive = exclusive
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the writing connection's
+        self._read_lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        self._reader: sqlite3.Connection | None = None
         self._holder: int | None = None
+        self._turn: int | None = None  # a worker's hold on the writers' turn file (see _transaction)
         self.open()
 
     def open(self) -> None:
         """Open the file (and take its lock), unless it is open: a store may be closed and opened again, as an
         app is stopped and started (a test client does it at every request)."""
-        with self._lock:
+        with self._lock, self._read_lock:
             if self._db is not None:
                 return
             self._holder = _hold(self.path, self.exclusive)
+            if not self.exclusive and LOCKS:
+                self._turn = os.open(f"{self.path}-writer", os.O_RDWR | os.O_CREAT, 0o644)
             try:
-                db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                db = _connect(self.path)
                 db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-                db.execute("PRAGMA foreign_keys=ON")
                 db.executescript(SCHEMA)
                 present = {row[1] for row in db.execute("PRAGMA table_info(sessions)")}
                 for column, kind in ADDED.items():
                     if column not in present:
                         db.execute(f"ALTER TABLE sessions ADD COLUMN {column} {kind}")
+                reader = _connect(self.path)
+                reader.execute("PRAGMA query_only=ON")
             except sqlite3.Error as exc:
                 self._release()
                 problem = word("error.db_not_sqlite") if "not a database" in str(exc) else str(exc)
                 raise DedaleError("error.db", path=str(self.path), problem=problem) from None
-            self._db = db
+            self._db, self._reader = db, reader
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -130,7 +157,7 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+        with self._lock, self._writers_turn():
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
@@ -138,6 +165,36 @@ class Store:
                 self.db.execute("ROLLBACK")
                 raise
             self.db.execute("COMMIT")
+
+    @contextmanager
+    def _writers_turn(self) -> Iterator[None]:
+        """Workers of one server take turns to write through a lock the kernel hands over at once: SQLite's own
+        wait for a busy file sleeps 1 to 100 ms between tries, which a click behind another worker's commit
+        would add to its answer."""
+        if self._turn is None:
+            yield
+            return
+        fcntl.flock(self._turn, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._turn, fcntl.LOCK_UN)
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The reading connection, in one snapshot of the file for what is read meanwhile."""
+        with self._read_lock:
+            assert self._reader is not None, "the store is closed"
+            self._reader.execute("BEGIN")
+            try:
+                yield self._reader
+            finally:
+                self._reader.execute("COMMIT")
+
+    def _read_one(self, query: str, args: tuple[Any, ...]) -> Any:
+        with self._read_lock:
+            assert self._reader is not None, "the store is closed"
+            return self._reader.execute(query, args).fetchone()
 
     def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool,
                name: str, events: Sequence[Event] = (), over: bool = False,
@@ -153,37 +210,47 @@ class Store:
         return session_id
 
     def append(self, session_id: str, first: int, events: list[Event], over: bool = False,
-               hides: bool = False) -> None:
-        """Record events `first`, `first + 1`, ... in one transaction (the session must have `first`), and
-        whether the session is now over and hides something from its player."""
+               hides: bool = False, revision: int | None = None) -> int:
+        """Record events `first`, `first + 1`, ... in one transaction (the session must have `first`, and be at
+        `revision` when one is given), and whether the session is now over and hides something from its
+        player; the session's new revision."""
         with self._transaction() as db:
-            self._expect(db, session_id, first)
+            now = self._expect(db, session_id, first, revision)
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, first + i, json.dumps(e)) for i, e in enumerate(events)])
-            self._changed(db, session_id, over, hides)
+            return self._changed(db, session_id, over, hides, now + 1)
 
-    def truncate(self, session_id: str, keep: int, had: int, over: bool = False, hides: bool = False) -> None:
-        """Forget events from number `keep` on (undo), the session having had `had` of them."""
+    def truncate(self, session_id: str, keep: int, had: int, over: bool = False, hides: bool = False,
+                 revision: int | None = None) -> int:
+        """Forget events from number `keep` on (undo), the session having had `had` of them (at `revision`);
+        its new revision."""
         with self._transaction() as db:
-            self._expect(db, session_id, had)
+            now = self._expect(db, session_id, had, revision) + 1
             db.execute("DELETE FROM events WHERE session = ? AND seq >= ?", (session_id, keep))
-            self._changed(db, session_id, over, hides)
+            db.execute("UPDATE sessions SET undone = ? WHERE id = ?", (now, session_id))
+            return self._changed(db, session_id, over, hides, now)
 
     @staticmethod
-    def _changed(db: sqlite3.Connection, session_id: str, over: bool, hides: bool) -> None:
-        db.execute("UPDATE sessions SET updated = ?, over = ?, hides = ? WHERE id = ?",
-                   (time.time(), int(over), int(hides), session_id))
+    def _changed(db: sqlite3.Connection, session_id: str, over: bool, hides: bool, revision: int) -> int:
+        db.execute("UPDATE sessions SET updated = ?, over = ?, hides = ?, revision = ? WHERE id = ?",
+                   (time.time(), int(over), int(hides), revision, session_id))
+        return revision
 
     @staticmethod
-    def _expect(db: sqlite3.Connection, session_id: str, events: int) -> None:
-        """The session exists and has `events` events, or it changed since it was read (409). Events are
-        numbered from 0 without gaps: the last number says how many there are, read from the key's index."""
-        last = db.execute("SELECT MAX(seq) FROM events WHERE session = ?", (session_id,)).fetchone()[0]
-        found = 0 if last is None else last + 1
+    def _expect(db: sqlite3.Connection, session_id: str, events: int, revision: int | None) -> int:
+        """The session exists, has `events` events and is at `revision` (its revision now), or it changed
+        since it was read (409). Events are numbered from 0 without gaps: the last number says how many there
+        are, read from the key's index."""
+        row = db.execute("SELECT (SELECT MAX(seq) FROM events WHERE session = s.id), revision FROM sessions s "
+                         "WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise DedaleError("error.no_session", value=session_id)
+        found = 0 if row[0] is None else row[0] + 1
         if found != events:
-            if db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
-                raise DedaleError("error.no_session", value=session_id)
             raise DedaleError("error.conflict", value=session_id, expected=events, found=found)
+        if revision is not None and row[1] != revision:  # changed, by another worker, since it was read
+            raise DedaleError("error.raced", value=session_id)
+        return int(row[1])
 
     def add_seat(self, session_id: str, seat: int) -> str:
         """A new link's token for `seat` of the session (-1: a spectator's), at least 128 random bits; only
@@ -197,8 +264,7 @@ class Store:
 
     def seating(self, session_id: str) -> str:
         """Who plays the session (solo, hot-seat, linked): asked at every request, so one indexed lookup."""
-        with self._lock:
-            row = self.db.execute("SELECT seating FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        row = self._read_one("SELECT seating FROM sessions WHERE id = ?", (session_id,))
         if row is None:
             raise DedaleError("error.no_session", value=session_id)
         return str(row[0])
@@ -209,24 +275,21 @@ class Store:
 
     def seat_of(self, session_id: str, token: str) -> int | None:
         """The seat a token opens in this session, or None."""
-        with self._lock:
-            row = self.db.execute("SELECT seat FROM seats WHERE session = ? AND token = ?",
-                                  (session_id, _digest(token))).fetchone()
+        row = self._read_one("SELECT seat FROM seats WHERE session = ? AND token = ?", (session_id, _digest(token)))
         return None if row is None else int(row[0])
 
-    def version(self, session_id: str) -> tuple[int, float]:
-        """How many events the session has and when it last changed: what a live page watches."""
-        with self._lock:
-            # the last event's number from the key's index: no count of the events, ten times a second
-            row = self.db.execute("SELECT (SELECT MAX(seq) FROM events WHERE session = s.id), updated "
-                                  "FROM sessions s WHERE id = ?", (session_id,)).fetchone()
+    def version(self, session_id: str) -> Version:
+        """Where the session's events stand: what a live page watches, and what a session kept in memory is
+        checked against (the last event's number from the key's index: no count of the events)."""
+        row = self._read_one("SELECT (SELECT MAX(seq) FROM events WHERE session = s.id), revision, undone "
+                             "FROM sessions s WHERE id = ?", (session_id,))
         if row is None:
             raise DedaleError("error.no_session", value=session_id)
-        return 0 if row[0] is None else int(row[0]) + 1, float(row[1])
+        return Version(0 if row[0] is None else int(row[0]) + 1, int(row[1]), int(row[2]))
 
     def secret(self) -> bytes:
         """This file's secret key (made once, kept in the file): what the web app signs its form tokens
-        with, so that tokens outlive a restart of the server."""
+        with, so that tokens outlive a restart of the server and every worker signs alike."""
         with self._transaction() as db:
             row = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
             if row is None:
@@ -235,25 +298,36 @@ class Store:
         return bytes.fromhex(row[0])
 
     def get(self, session_id: str) -> tuple[Record, list[Event]]:
-        with self._lock:
-            row = self.db.execute(f"SELECT {COLUMNS} FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        """A session's record and events, read together (its `revision` is that of those events)."""
+        with self._reading() as db:
+            row = db.execute(f"SELECT {COLUMNS}, revision FROM sessions WHERE id = ?", (session_id,)).fetchone()
             if row is None:
                 raise DedaleError("error.no_session", value=session_id)
-            events = [json.loads(e) for (e,) in self.db.execute(
+            events = [json.loads(e) for (e,) in db.execute(
                 "SELECT event FROM events WHERE session = ? ORDER BY seq", (session_id,))]
-        return _record(row, len(events)), events
+        return _record(row[:-1], len(events), row[-1]), events
+
+    def events_since(self, session_id: str, first: int) -> tuple[Version, list[Event]]:
+        """The session's events from number `first` on, and where its events stand, read together."""
+        with self._reading() as db:
+            row = db.execute("SELECT revision, undone FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None:
+                raise DedaleError("error.no_session", value=session_id)
+            events = [json.loads(e) for (e,) in db.execute(
+                "SELECT event FROM events WHERE session = ? AND seq >= ? ORDER BY seq", (session_id, first))]
+        return Version(first + len(events), int(row[0]), int(row[1])), events
 
     def record(self, session_id: str) -> Record:
         """A session's name, seed, parameters and number of steps, without its events."""
-        with self._lock:
-            row = self.db.execute(f"{WITH_STEPS} WHERE s.id = ?", (session_id,)).fetchone()
+        row = self._read_one(f"{WITH_STEPS} WHERE s.id = ?", (session_id,))
         if row is None:
             raise DedaleError("error.no_session", value=session_id)
         return _record(row[:-1], row[-1])
 
     def list(self) -> list[Record]:
-        with self._lock:
-            rows = self.db.execute(f"{WITH_STEPS} ORDER BY updated DESC").fetchall()
+        with self._read_lock:
+            assert self._reader is not None, "the store is closed"
+            rows = self._reader.execute(f"{WITH_STEPS} ORDER BY updated DESC").fetchall()
         return [_record(row[:-1], row[-1]) for row in rows]
 
     def rename(self, session_id: str, name: str) -> None:
@@ -267,16 +341,27 @@ class Store:
                 raise DedaleError("error.no_session", value=session_id)
 
     def close(self) -> None:
-        with self._lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+        with self._lock, self._read_lock:
+            for connection in (self._reader, self._db):
+                if connection is not None:
+                    connection.close()
+            self._db = self._reader = None
             self._release()
 
     def _release(self) -> None:
+        if self._turn is not None:
+            os.close(self._turn)
+            self._turn = None
         if self._holder is not None:
             os.close(self._holder)  # only once SQLite's connection is closed: closing drops its locks too
             self._holder = None
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=BUSY_SECONDS)
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("PRAGMA foreign_keys=ON")
+    return db
 
 
 def _digest(token: str) -> str:
@@ -285,68 +370,125 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _record(row: tuple[Any, ...], steps: int) -> Record:
+def _record(row: tuple[Any, ...], steps: int, revision: int = 0) -> Record:
     return Record(row[0], row[1], row[2], int(row[3]), json.loads(row[4]), bool(row[5]), row[6], row[7],
-                  bool(row[8]), bool(row[9]), str(row[10]), steps)
+                  bool(row[8]), bool(row[9]), str(row[10]), steps, revision)
+
+
+@dataclass
+class _Kept:
+    session: Session
+    revision: int
+    weight: int
 
 
 class Sessions:
-    """The store with live sessions kept in memory (rebuilt by replay when not), one lock a session."""
+    """The store with live sessions kept in memory, one lock a session. A session kept is used only while
+    the file says it is at the same revision (another worker may have changed it); else it catches up by
+    the events appended since, or, after an undo, is rebuilt by replay.
 
-    def __init__(self, store: Store, build: Any, cache_size: int = 256) -> None:
+    At most `cache_size` sessions are kept, and about `cache_entries` events and log entries in all (about
+    1 KiB each: a crawl of 20 rooms holds a hundred, the largest hexcrawl the web allows 20,000)."""
+
+    def __init__(self, store: Store, build: Any, cache_size: int = 4096, cache_entries: int = 200_000) -> None:
         self.store = store
         self.build = build  # (record, events) -> Session: the system's replay
-        self.cache: OrderedDict[str, Session] = OrderedDict()
-        self.cache_size = cache_size
-        self._locks: dict[str, threading.Lock] = {}
+        self.cache: OrderedDict[str, _Kept] = OrderedDict()
+        self.cache_size, self.cache_entries = cache_size, cache_entries
+        self._weight = 0
+        self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
 
-    def lock(self, session_id: str) -> threading.Lock:
+    def lock(self, session_id: str) -> threading.RLock:
         with self._guard:
-            return self._locks.setdefault(session_id, threading.Lock())
+            return self._locks.setdefault(session_id, threading.RLock())
 
     def get(self, session_id: str) -> Session:
-        with self._guard:
-            session = self.cache.get(session_id)
-            if session is not None:
-                self.cache.move_to_end(session_id)
-                return session
-        record, events = self.store.get(session_id)
-        session = self.build(record, events)
-        self._keep(session_id, session)
-        return session
+        return self._current(session_id)[0]
 
-    def _keep(self, session_id: str, session: Session) -> None:
+    def _current(self, session_id: str) -> tuple[Session, int]:
+        """The session as the file has it now, and its revision."""
+        try:
+            now = self.store.version(session_id)
+        except DedaleError:  # deleted, maybe by another worker
+            self.forget(session_id)
+            raise
+        kept = self._kept(session_id)
+        if kept is not None and kept.revision == now.revision:
+            return kept.session, kept.revision
+        with self.lock(session_id):  # one thread brings it up to date (changing() holds the lock already)
+            kept = self._kept(session_id)
+            if kept is not None and kept.revision == now.revision:
+                return kept.session, kept.revision
+            caught = None if kept is None else self._catch_up(session_id, kept)
+            if caught is not None:
+                return caught
+            record, events = self.store.get(session_id)
+            session = self.build(record, events)
+            self._keep(session_id, session, record.revision)
+            return session, record.revision
+
+    def _kept(self, session_id: str) -> _Kept | None:
         with self._guard:
-            self.cache[session_id] = session
-            self.cache.move_to_end(session_id)
-            while len(self.cache) > self.cache_size:
-                self.cache.popitem(last=False)
+            kept = self.cache.get(session_id)
+            if kept is not None:
+                self.cache.move_to_end(session_id)
+            return kept
+
+    def _catch_up(self, session_id: str, kept: _Kept) -> tuple[Session, int] | None:
+        """Apply to a kept session the events another worker appended since; None if it was not only
+        appended to (an undo: rebuild it)."""
+        session = kept.session
+        now, events = self.store.events_since(session_id, len(session.events))
+        if now.undone > kept.revision:
+            return None
+        try:
+            session.extend(events)
+        except BaseException as error:  # half caught up: never to be used again
+            self.forget(session_id)
+            if isinstance(error, DedaleError):
+                return None
+            raise
+        self._keep(session_id, session, now.revision)
+        return session, now.revision
+
+    def _keep(self, session_id: str, session: Session, revision: int) -> None:
+        with self._guard:
+            old = self.cache.pop(session_id, None)
+            self._weight -= 0 if old is None else old.weight
+            kept = _Kept(session, revision, 1 + len(session.events) + len(session.log))
+            self.cache[session_id] = kept
+            self._weight += kept.weight
+            while len(self.cache) > self.cache_size or (self._weight > self.cache_entries and len(self.cache) > 1):
+                self._weight -= self.cache.popitem(last=False)[1].weight
 
     def forget(self, session_id: str) -> None:
         with self._guard:
-            self.cache.pop(session_id, None)
+            old = self.cache.pop(session_id, None)
+            self._weight -= 0 if old is None else old.weight
 
     def add(self, session: Session, name: str, seating: str = "solo") -> str:
         session_id = self.store.create(session.system, session.seed, session.params.to_json(), session.table,
                                        name, session.events, session.is_over, session.hides(), seating)
-        self._keep(session_id, session)
+        self._keep(session_id, session, 0)
         return session_id
 
     @contextmanager
     def changing(self, session_id: str) -> Iterator[Session]:
-        """Change a session under its lock; its new events are committed at the end, or, if anything
-        fails, the session is dropped from memory (to be rebuilt from what was committed)."""
+        """Change a session under its lock, from the file's latest revision; its new events are committed at
+        the end if the file is still at that revision (else a 409), or, if anything fails, the session is
+        dropped from memory (to be rebuilt from what was committed)."""
         with self.lock(session_id):
-            session = self.get(session_id)
+            session, revision = self._current(session_id)
             before = len(session.events)
             try:
                 yield session
                 if len(session.events) < before:  # an undo
-                    self.store.truncate(session_id, len(session.events), before, session.is_over, session.hides())
+                    revision = self.store.truncate(session_id, len(session.events), before, session.is_over,
+                                                   session.hides(), revision)
                 elif len(session.events) > before:
-                    self.store.append(session_id, before, session.events[before:], session.is_over,
-                                      session.hides())
+                    revision = self.store.append(session_id, before, session.events[before:], session.is_over,
+                                                 session.hides(), revision)
             except DedaleError:  # refused (an illegal choice): the session is as it was
                 if len(session.events) != before:
                     self.forget(session_id)
@@ -354,6 +496,7 @@ class Sessions:
             except BaseException:
                 self.forget(session_id)
                 raise
+            self._keep(session_id, session, revision)
 
 
 def _hold(path: Path, exclusive: bool) -> int | None:

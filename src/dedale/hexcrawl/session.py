@@ -1,34 +1,45 @@
 """The hexcrawl session: communities placed before play, then each hex explored when the party first
 enters it (the rules of `hexcrawl.md`). The party moves to a neighbour (N, NE, SE, S, SW, NW); the
 autopilot explores the rest of the map in the order the parameters name (spiral, breadth-first or a
-random walk of the party that never retraces its steps without need), one step for the whole map."""
+random walk of the party that never retraces its steps without need), one step for the whole map.
+
+A large map explored in the spiral or breadth-first order draws its dice in bulk (`hexcrawl.bulk`): the same
+dice, in the same order, as one hex at a time."""
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import islice
 from typing import Any, ClassVar
 
 from dedale.core.dice import DiceExpr
+from dedale.core.jsonstream import Streamed, materialized
+from dedale.core.rng import SeededSource
 from dedale.core.session import Choice, Policies, Session, State
 from dedale.core.tables import Table
 from dedale.hexcrawl.hexes import (
     DIRECTION_NAMES,
+    DIRECTIONS,
     Hex,
     distance,
     hex_count,
     label,
-    map_hexes,
     neighbour,
     neighbours,
     on_map,
     spiral,
 )
-from dedale.hexcrawl.model import RELIEFS, HexMap, HexRecord
+from dedale.hexcrawl.model import RELIEFS, HexArray, HexLog, HexMap, HexRecord, HexTable
 from dedale.hexcrawl.params import HexParams
 from dedale.hexcrawl.tables import COMMUNITY_TABLES, ONE_DIE, load_tables
 from dedale.i18n import Word, word
+
+STEPS = [(dq, dr) for _, dq, dr in DIRECTIONS]
+BULK_FROM = 10_000  # hexes left to explore: below this, drawing one at a time is quicker than loading numpy
 
 
 class RestPolicy:
@@ -42,7 +53,8 @@ class RestPolicy:
 
 @dataclass
 class HexState(State):
-    hexes: dict[Hex, HexRecord] = field(default_factory=dict)
+    hexes: HexTable = field(default_factory=lambda: HexTable(0))
+    log: HexLog = field(default_factory=lambda: HexLog(HexTable(0)))  # made with `hexes` by `new_state`
     party: Hex = (0, 0)
     communities: list[dict[str, Any]] = field(default_factory=list)
     sites: list[dict[str, Any]] = field(default_factory=list)
@@ -57,8 +69,13 @@ class HexcrawlSession(Session[HexParams, HexState]):
     def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or HexParams()
         self.tables = load_tables(params.tables)
-        # Each face of the one-die tables, read once: a hex is explored hundreds of thousands of times.
+        # Each face of the one-die tables, read once: a hex is explored millions of times. A hex keeps a row by
+        # its index among the table's ids (`HexTable`).
         self.vegetation, self.obstacles = _faces(self.tables["vegetation"]), _faces(self.tables["obstacles"])
+        self.vegetation_ids = list(dict.fromkeys(self.vegetation))
+        self.obstacle_ids = list(dict.fromkeys(self.obstacles))
+        self.vegetation_index = [self.vegetation_ids.index(row) for row in self.vegetation]
+        self.obstacle_index = [self.obstacle_ids.index(row) + 1 for row in self.obstacles]
         self.words: dict[tuple[str, str], Word] = {(name, row.id): row.word for name in ONE_DIE
                                                     for row in self.tables[name].rows}
         self.own = {(name, row.id): row.own_label for name in ONE_DIE for row in self.tables[name].rows
@@ -78,7 +95,8 @@ class HexcrawlSession(Session[HexParams, HexState]):
         return super().check_document(data)
 
     def new_state(self) -> HexState:
-        return HexState(party=self.params.start)
+        hexes = HexTable(self.params.radius, self.vegetation_ids, self.obstacle_ids)
+        return HexState(hexes=hexes, log=HexLog(hexes), party=self.params.start)
 
     @property
     def over(self) -> bool:
@@ -86,6 +104,9 @@ class HexcrawlSession(Session[HexParams, HexState]):
 
     def log_entry(self, entry: Any) -> dict[str, Any]:
         return entry.log_entry(self.params.radius, self.words) if isinstance(entry, HexRecord) else entry
+
+    def log_document(self) -> Streamed:
+        return LogArray(self)
 
     # --- before play: communities -------------------------------------------------------------------
     def start(self) -> None:
@@ -160,7 +181,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
         """Beyond the seed: the city's satellites (1D4, within 2 hexes of it) and ruins (1D6, anywhere)."""
         radius = self.params.radius
         city = (self.state.communities[0]["q"], self.state.communities[0]["r"])
-        around = sorted(h for h in map_hexes(radius) if 1 <= distance(h, city) <= 2)
+        around = sorted(h for h in _around(city, 2) if on_map(h, radius))
         satellites = self.roller.roll("1d4", "hexcrawl.satellite_count").total if around else 0
         for _ in range(satellites):
             h = around[self.roller.pick(len(around), "hexcrawl.satellite_hex", among=len(around))]
@@ -180,22 +201,20 @@ class HexcrawlSession(Session[HexParams, HexState]):
         """Relief (inherited from the neighbour the die names when it is explored, else the relief die),
         vegetation, and perhaps a natural obstacle with its place in the hex."""
         hexes, die = self.state.hexes, self.roller.die
-        neighbour_die = relief_die = weights_die = None
-        inherited = None
+        neighbour_die = relief_die = weights_die = inherited = 0
         if self.params.variant == "rule":
             neighbour_die, relief_die = die(8, "hexcrawl.neighbour_die"), die(8, "hexcrawl.relief_die")
             relief = relief_die - 1
             if neighbour_die <= 6:
-                name = DIRECTION_NAMES[neighbour_die - 1]
-                found = hexes.get(neighbour(h, name))
+                found = hexes.relief_at(neighbour(h, DIRECTION_NAMES[neighbour_die - 1]))
                 if found is not None:
-                    relief, inherited = found.relief, name
+                    relief, inherited = found, neighbour_die
         else:  # the simulator: each relief weighs 1/4, plus 1 for each explored neighbour with it (x 4)
             weights = [1] * len(RELIEFS)
             for other in neighbours(h):
-                found = hexes.get(other)
+                found = hexes.relief_at(other)
                 if found is not None:
-                    weights[found.relief] += 4
+                    weights[found] += 4
             weights_die = die(sum(weights), "hexcrawl.weights_die")
             relief, left = 0, weights_die
             while left > weights[relief]:
@@ -203,19 +222,22 @@ class HexcrawlSession(Session[HexParams, HexState]):
                 relief += 1
         vegetation_die = die(len(self.vegetation), "hexcrawl.vegetation")
         obstacle_roll = die(100, "hexcrawl.obstacle_roll")
-        obstacle = obstacle_die = position = None
+        obstacle_die = position = 0
         if obstacle_roll <= round(100 * self.params.obstacle_chance):
             obstacle_die = die(len(self.obstacles), "hexcrawl.obstacle")
-            obstacle, position = self.obstacles[obstacle_die - 1], die(7, "hexcrawl.position")
-        record = HexRecord(h[0], h[1], len(hexes), neighbour_die, relief_die, relief, inherited, vegetation_die,
-                           self.vegetation[vegetation_die - 1], obstacle_roll, obstacle, obstacle_die, position,
-                           weights_die)
-        hexes[h] = record
-        self.state.log.append(record)
+            position = die(7, "hexcrawl.position")
+        order = hexes.add(h, neighbour_die, relief_die, weights_die, relief, inherited, vegetation_die,
+                          self.vegetation_index[vegetation_die - 1], obstacle_roll, obstacle_die,
+                          self.obstacle_index[obstacle_die - 1] if obstacle_die else 0, position)
+        self.state.log.add_hex(order)
         if relief == 0:
-            for community in self.state.communities:
-                if (community["q"], community["r"]) == h:
-                    self.roller.note("hexcrawl.absurd", name=community["name"])
+            self._note_absurd(h)
+
+    def _note_absurd(self, h: Hex) -> None:
+        """A community on the waters: the log asks the table for the reason."""
+        for community in self.state.communities:
+            if (community["q"], community["r"]) == h:
+                self.roller.note("hexcrawl.absurd", name=community["name"])
 
     def _enter(self, h: Hex) -> None:
         self.state.party = h
@@ -231,28 +253,40 @@ class HexcrawlSession(Session[HexParams, HexState]):
         if order == "random-walk":
             self._random_walk()
             return
+        if isinstance(self._source, SeededSource) and hex_count(radius) - len(hexes) >= BULK_FROM:
+            from dedale.hexcrawl.bulk import explore_rest
+
+            explore_rest(self)
+            return
         for h in spiral(radius) if order == "spiral" else _breadth_first(self.params.start, radius):
-            if h not in hexes:
+            if hexes.order_of(h) < 0:
                 self._explore(h)
 
     def _walk(self) -> None:
         """A randomized depth-first walk of the party: each step to a neighbour this walk has not entered yet
         (explored or not), picked at random, else back the way it came, until every hex is explored. A step
-        forward enters a new hex and a step back retraces one: at most two steps a hex, whatever the start."""
+        forward enters a new hex and a step back retraces one: at most two steps a hex, whatever the start.
+        The hexes entered are a byte a cell of the map's square, and the path their cells (a million hexes)."""
         radius, hexes = self.params.radius, self.state.hexes
-        total = hex_count(radius)
-        path = [self.state.party]
-        entered = {self.state.party}
+        total, side = hex_count(radius), hexes.side
+        path = array("i", [hexes.cell(self.state.party)])
+        entered = bytearray(side * side)
+        entered[path[0]] = 1
         while len(hexes) < total:
-            options = [h for h in neighbours(path[-1]) if h not in entered and on_map(h, radius)]
+            q, r = divmod(path[-1], side)
+            options = [(q - radius + dq, r - radius + dr) for dq, dr in STEPS
+                       if 0 <= q + dq < side and 0 <= r + dr < side and not entered[(q + dq) * side + r + dr]
+                       and on_map((q - radius + dq, r - radius + dr), radius)]
             if options:
-                h = options[self.roller.pick(len(options), "autopilot.walk", among=len(options))]
-                entered.add(h)
-                path.append(h)
+                h = options[self._pick(len(options))]
+                cell = hexes.cell(h)
+                entered[cell] = 1
+                path.append(cell)
                 self._enter(h)
             else:  # a dead end: back to the hex it came from (explored already, so nothing is rolled)
                 path.pop()
-                self.state.party = path[-1]
+                q, r = divmod(path[-1], side)
+                self.state.party = (q - radius, r - radius)
 
     def _random_walk(self) -> None:
         """The spec's random walk: each step to a uniformly chosen neighbour on the map, until every hex is
@@ -260,7 +294,16 @@ class HexcrawlSession(Session[HexParams, HexState]):
         radius, hexes, total = self.params.radius, self.state.hexes, hex_count(self.params.radius)
         while len(hexes) < total:
             options = [h for h in neighbours(self.state.party) if on_map(h, radius)]
-            self._enter(options[self.roller.pick(len(options), "autopilot.walk", among=len(options))])
+            self._enter(options[self._pick(len(options))])
+
+    def _pick(self, among: int) -> int:
+        """The walk's pick among `among` neighbours: a 1dN as `Roller.pick` rolls and logs it (none for one), kept
+        in the log as a number."""
+        if among == 1:
+            return 0
+        die = self.roller.die(among, "autopilot.walk", among=among)
+        self.state.log.add_pick(among, die)
+        return die - 1
 
     # --- choices ------------------------------------------------------------------------------------
     def rule_choices(self) -> list[Choice]:
@@ -295,12 +338,31 @@ class HexcrawlSession(Session[HexParams, HexState]):
         return HexMap(self.params.radius, state.hexes, state.communities, state.sites, state.party, self.own,
                       self.seed)
 
-    def result_json(self) -> dict[str, Any]:
+    def result_document(self) -> dict[str, Any]:
         radius = self.params.radius
-        return {"hexes": [h.to_json(radius, self.own) for h in self.state.hexes.values()],
+        return {"hexes": HexArray(self.state.hexes, self.own),
                 "communities": self.state.communities, "sites": self.state.sites,
                 "party": list(self.state.party), "explored": len(self.state.hexes),
                 "total": hex_count(radius), "stopped": self.state.stopped}
+
+    def result_json(self) -> dict[str, Any]:
+        return materialized(self.result_document())
+
+
+class LogArray(Streamed):
+    """A session's log in its document: its compact runs written fast (`hexcrawl.stream`); the entries logged
+    when the document was made (a session may go on)."""
+
+    def __init__(self, session: HexcrawlSession) -> None:
+        self.session, self.count = session, len(session.log)
+
+    def values(self) -> Iterator[Any]:
+        return map(self.session.log_entry, islice(self.session.log, self.count))
+
+    def texts(self, depth: int, indent: int | None) -> Iterator[str]:
+        from dedale.hexcrawl.stream import log_texts
+
+        return log_texts(self.session.state.log, self.session.words, depth + 1, indent, self.count)
 
 
 def _faces(table: Table) -> list[str]:
@@ -313,6 +375,15 @@ def _move_says(name: str, h: Hex, radius: int, explored: bool) -> Word:
     state = "explored_hex" if explored else "unexplored"
     return word("hexcrawl.choice.move", dir=word(f"hexdir.{name}"), label=label(h, radius),
                 state=word(f"hexcrawl.{state}"))
+
+
+def _around(centre: Hex, reach: int) -> Iterator[Hex]:
+    """The hexes within `reach` of `centre`, itself left out (on the map or not)."""
+    q, r = centre
+    for dq in range(-reach, reach + 1):
+        for dr in range(max(-reach, -dq - reach), min(reach, -dq + reach) + 1):
+            if dq or dr:
+                yield q + dq, r + dr
 
 
 def _breadth_first(start: Hex, radius: int) -> list[Hex]:

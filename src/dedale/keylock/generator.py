@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.model import KeySet, Node
-from dedale.keylock.params import KeylockParams
+from dedale.keylock.params import MAX_OBJECTS, KeylockParams
 
 
 class Picker(Protocol):
@@ -34,7 +35,8 @@ class Picker(Protocol):
 
 
 def make_sets(params: KeylockParams, roller: Roller) -> tuple[list[KeySet], list[Node]]:
-    """Step 1: the sets and their objects (keys then locks), in the spec's order."""
+    """Step 1: the sets and their objects (keys then locks), in the spec's order. The cap on the objects
+    made is checked as each set is drawn, before its objects are made."""
     sets: list[KeySet] = []
     nodes = [Node(0, "start", None, None, 0)]
 
@@ -46,14 +48,23 @@ def make_sets(params: KeylockParams, roller: Roller) -> tuple[list[KeySet], list
         first = len(nodes)
         nodes.extend([Node(first + i, "lock", number, required=r) for i, r in enumerate(requirements)])
 
+    def check(more: int) -> None:
+        """Refuse the counts once the objects made and `more` (this set's, the fewest of the sets still to
+        draw) pass the cap."""
+        made = len(nodes) - 1 + more
+        if made > MAX_OBJECTS:
+            raise DedaleError("error.too_many_made", value=made, high=MAX_OBJECTS)
+
     for _ in range(params.unique):
         add("unique", 1, [1])
     for number in range(params.multi):
         keys = _uniform(roller, params.multi_max_keys, "keylock.multi_keys", set=number + 1)
         locks = min(_uniform(roller, params.multi_max_locks, "keylock.multi_locks", set=number + 1), keys)
+        check(keys + locks + 2 * (params.multi - number - 1 + params.permanent))
         add("multi", keys, _requirements(roller, keys, locks, number + 1))
     for number in range(params.permanent):
         locks = _uniform(roller, params.permanent_max_locks, "keylock.permanent_locks", set=number + 1)
+        check(1 + locks + 2 * (params.permanent - number - 1))
         add("permanent", 1, [1] * locks)
     return sets, nodes
 
@@ -77,57 +88,60 @@ def _requirements(roller: Roller, keys: int, locks: int, number: int) -> list[in
 
 def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: Roller,
          picker: Callable[[int], Picker] = Fenwick) -> None:
-    """Step 2: place every object, setting each node's `parent` and `order`."""
-    objects = nodes[1:]
-    count, spread = len(objects), params.spread
+    """Step 2: place every object, setting each node's `parent` and `order`. The loop reads plain lists
+    rather than the nodes (a hundred thousand steps), and sets the nodes once at the end."""
+    count, spread = len(nodes) - 1, params.spread
     weight = float(len(sets))  # K
     boosted = weight / spread
-    to_place, accessible = picker(count), picker(count + 1)  # objects by index; nodes by id
+    to_place, accessible = picker(count), picker(count + 1)  # objects by index (id - 1); nodes by id
     for index in range(count):
         to_place.set(index, weight)
     accessible.set(0, 1.0)  # Start, with nothing behind it yet
+    set_to_place, find_to_place, weight_of, set_accessible, find_accessible = (
+        to_place.set, to_place.find, to_place.weight, accessible.set, accessible.find)
+    fraction, log = roller.fraction, roller.log
+    is_key = [node.type == "key" for node in nodes]
+    set_of = [node.set or 0 for node in nodes]
+    required = [node.required or 0 for node in nodes]
+    parent_of = [-1] * (count + 1)  # -1: not placed yet
     behind = [0] * (count + 1)
+    node_weight = [1.0] * (count + 1)  # 1 / (N + 1) + spread * N, N the objects behind the node
     keys_in_tree = {s.id: 0 for s in sets}
     placed = {s.id: [False, False] for s in sets}  # (a key placed, a lock placed)
-    members: dict[int | None, list[Node]] = {s.id: [] for s in sets}  # by set (every object has one)
-    for node in objects:
-        members[node.set].append(node)
+    members: dict[int, list[int]] = {s.id: [] for s in sets}  # node ids by set (every object has one)
+    for node_id in range(1, count + 1):
+        members[set_of[node_id]].append(node_id)
     is_open = [True] + [False] * count
-
-    def node_weight(n: int) -> float:
-        return 1 / (n + 1) + spread * n
-
-    def open_lock(lock: Node) -> None:
-        is_open[lock.id] = True
-        accessible.set(lock.id, node_weight(behind[lock.id]))
 
     for step in range(1, count + 1):
         total = to_place.total
-        node = objects[to_place.find(roller.fraction() * total)]
-        roller.log.append({"pick": node.id, "weight": to_place.weight(node.id - 1), "total": total,
-                           "for": "keylock.object", "args": {"step": step}})
+        node = find_to_place(fraction() * total) + 1
+        args = {"step": step}  # the step's two entries share it: a hundred thousand dicts fewer
+        log.append({"pick": node, "weight": weight_of(node - 1), "total": total, "for": "keylock.object",
+                    "args": args})
         totals = accessible.total
-        parent = accessible.find(roller.fraction() * totals)
-        roller.log.append({"pick": parent, "weight": node_weight(behind[parent]), "total": totals,
-                           "for": "keylock.node", "args": {"step": step}})
-        node.parent, node.order = parent, step
-        to_place.set(node.id - 1, 0.0)
-        behind[parent] += 1
-        accessible.set(parent, node_weight(behind[parent]))
-        s = node.set
-        assert s is not None
-        counterpart = 1 if node.type == "key" else 0  # a key boosts its set's locks; a lock, its keys
-        if not placed[s][1 - counterpart]:
-            placed[s][1 - counterpart] = True
+        parent = find_accessible(fraction() * totals)
+        below = behind[parent]
+        log.append({"pick": parent, "weight": node_weight[parent], "total": totals, "for": "keylock.node",
+                    "args": args})
+        parent_of[node] = parent
+        set_to_place(node - 1, 0.0)
+        behind[parent] = below = below + 1
+        node_weight[parent] = 1 / (below + 1) + spread * below
+        set_accessible(parent, node_weight[parent])
+        s, key = set_of[node], is_key[node]
+        if not placed[s][not key]:  # the first key of its set boosts the set's locks; the first lock, its keys
+            placed[s][not key] = True
             for other in members[s]:
-                if other.parent is None and (other.type == "lock") == (node.type == "key"):
-                    to_place.set(other.id - 1, boosted)
-        if node.type == "key":
+                if parent_of[other] < 0 and is_key[other] != key:
+                    set_to_place(other - 1, boosted)
+        if key:
             keys_in_tree[s] += 1
-            for lock in members[s]:
-                if lock.type == "lock" and lock.parent is not None and not is_open[lock.id] \
-                        and (lock.required or 0) <= keys_in_tree[s]:
-                    open_lock(lock)
-        elif (node.required or 0) <= keys_in_tree[s]:
-            open_lock(node)
-
+            opened = [lock for lock in members[s] if not is_key[lock] and parent_of[lock] >= 0
+                      and not is_open[lock] and required[lock] <= keys_in_tree[s]]
+        else:
+            opened = [node] if required[node] <= keys_in_tree[s] else []
+        for lock in opened:
+            is_open[lock] = True
+            set_accessible(lock, node_weight[lock])
+        nodes[node].parent, nodes[node].order = parent, step

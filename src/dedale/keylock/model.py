@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from dedale.core.errors import DedaleError
 from dedale.core.session import check_format
@@ -24,7 +27,7 @@ class KeySet:
                 "requirements": self.requirements}
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     id: int
     type: str  # "start", "key" or "lock"
@@ -46,15 +49,17 @@ class Diagram:
     sets: list[KeySet]
     nodes: list[Node]  # by id; node 0 is Start
     seed: int | None = None
-    children: dict[int, list[int]] = field(default_factory=dict)
+    children: dict[int, list[int]] = field(default_factory=dict)  # by placement order, then id
+    by_rank: list[int] = field(init=False, repr=False)  # node ids by placement order, then id
 
     def __post_init__(self) -> None:
+        orders = [node.order or 0 for node in self.nodes]
+        self.by_rank = sorted(range(len(self.nodes)), key=orders.__getitem__)  # stable: ties by id
         if not self.children:
-            for node in self.nodes:
-                if node.parent is not None:
-                    self.children.setdefault(node.parent, []).append(node.id)
-            for kids in self.children.values():
-                kids.sort(key=lambda i: (self.nodes[i].order or 0, i))
+            for node_id in self.by_rank:
+                parent = self.nodes[node_id].parent
+                if parent is not None:
+                    self.children.setdefault(parent, []).append(node_id)
 
     def kids(self, node: int) -> list[int]:
         return self.children.get(node, [])
@@ -82,13 +87,37 @@ def _check_tree(sets: list[KeySet], nodes: list[Node]) -> None:
     for index, node in enumerate(nodes):
         if node.id != index or node.type not in ("start", "key", "lock") or (index and node.type == "start"):
             raise DedaleError("error.bad_document", field=f"nodes[{index}]")
-        if index and (node.set not in set_ids or not isinstance(node.parent, int)
+        if index and (node.set not in set_ids or not _whole(node.parent)
                       or not 0 <= node.parent < len(nodes) or nodes[node.parent].type == "key"):
             raise DedaleError("error.bad_document", field=f"nodes[{index}]")
-    for node in nodes:  # every node reaches Start: no cycles
-        seen, current = set(), node
-        while current.parent is not None:
-            if current.id in seen:
+        if not (node.order is None or _whole(node.order)) or not (node.required is None or _whole(node.required)):
+            raise DedaleError("error.bad_document", field=f"nodes[{index}]")
+    reaches_start = [True] + [False] * (len(nodes) - 1)  # every node reaches Start: no cycles
+    climbing_from = [-1] * len(nodes)
+    for node in nodes:
+        path, current = [], node.id
+        while not reaches_start[current]:
+            if climbing_from[current] == node.id:
                 raise DedaleError("error.bad_document", field=f"nodes[{node.id}].parent")
-            seen.add(current.id)
-            current = nodes[current.parent]
+            climbing_from[current] = node.id
+            path.append(current)
+            current = nodes[current].parent or 0
+        for passed in path:
+            reaches_start[passed] = True
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """A large diagram makes hundreds of thousands of objects, none in a reference cycle: the cycle
+    collector's passes over them would take a quarter of the time, for nothing."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
 
-MAX_OBJECTS = 100_000  # beyond this a diagram is no longer something a designer can read, or draw quickly
-MAX_WEB_OBJECTS = 2000  # what a web request may ask for
+if TYPE_CHECKING:
+    from dedale.keylock.model import Diagram
+
+MAX_OBJECTS = 100_000  # keys and locks made: beyond this a diagram is no longer something a designer can read
+MAX_WEB_OBJECTS = 2000  # the most a web request's counts could make
+MAX_PDF_OBJECTS = 10_000  # cairo takes some 15 s and 300 MB to set a PDF of this many (SVG and DOT go further)
 
 
 @dataclass(frozen=True)
@@ -30,10 +34,12 @@ class KeylockParams(Declared):
                           fr="À quel point le diagramme est horizontal (> 0 ; 0,01 convient).")
 
     def check(self) -> None:
-        if self.most_objects == 0:
+        """The cap applies to the keys and locks made (`generator.make_sets` counts them as the sets are
+        drawn): here, only to the fewest these counts make."""
+        if self.least_objects == 0:
             raise DedaleError("error.no_objects")
-        if self.most_objects > MAX_OBJECTS:
-            raise DedaleError("error.too_many_objects", value=self.most_objects, high=MAX_OBJECTS)
+        if self.least_objects > MAX_OBJECTS:
+            raise DedaleError("error.too_many_least", value=self.least_objects, high=MAX_OBJECTS)
 
     def check_web(self) -> None:
         super().check_web()
@@ -41,7 +47,20 @@ class KeylockParams(Declared):
             raise DedaleError("error.too_many_objects", value=self.most_objects, high=MAX_WEB_OBJECTS)
 
     @property
+    def least_objects(self) -> int:
+        """The fewest keys and locks these parameters can make."""
+        return 2 * (self.unique + self.multi + self.permanent)
+
+    @property
     def most_objects(self) -> int:
         """The most keys and locks these parameters can make."""
         return (2 * self.unique + self.multi * (self.multi_max_keys + self.multi_max_locks)
                 + self.permanent * (1 + self.permanent_max_locks))
+
+
+def check_pdf_size(diagram: Diagram) -> Diagram:
+    """The diagram, if not too large to set as a PDF."""
+    objects = len(diagram.nodes) - 1
+    if objects > MAX_PDF_OBJECTS:
+        raise DedaleError("error.keylock_pdf_too_big", objects=objects, high=MAX_PDF_OBJECTS)
+    return diagram

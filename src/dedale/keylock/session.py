@@ -9,13 +9,13 @@ from typing import Any, ClassVar, Self
 from dedale.core.session import Choice, Policies, Policy, Session, State
 from dedale.keylock.analysis import analyse
 from dedale.keylock.generator import grow, make_sets
-from dedale.keylock.model import Diagram
+from dedale.keylock.model import Diagram, collector_paused
 from dedale.keylock.params import KeylockParams
 
 
 class KeylockSession(Session[KeylockParams, State]):
     system = "keylock"
-    version = 1
+    version = 2  # version 2's keys needed are the least (version 1's were estimated): the rest is unchanged
     table_mode = False  # its weighted picks among every open lock are no dice a table rolls
     policies: ClassVar[Policies] = {}
 
@@ -27,14 +27,28 @@ class KeylockSession(Session[KeylockParams, State]):
     def params_from_json(cls, data: Any) -> KeylockParams:
         return KeylockParams.from_json(data)
 
+    @classmethod
+    def check_document(cls, data: Any) -> KeylockParams:
+        if isinstance(data, dict) and data.get("version") == 1:
+            return super().check_document({**data, "version": cls.version})
+        return super().check_document(data)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """A version-1 document loads too; its analysis, estimated, is worked out again."""
+        if isinstance(data, dict) and data.get("version") == 1:
+            data = {key: value for key, value in data.items() if key != "analysis"}
+        return super().from_json(data)
+
     def new_state(self) -> State:
         return State()
 
     def start(self) -> None:
-        sets, nodes = make_sets(self.params, self.roller)
-        grow(sets, nodes, self.params, self.roller)
-        self.diagram = Diagram(sets, nodes, self.seed)
-        self.analysis = analyse(self.diagram)
+        with collector_paused():
+            sets, nodes = make_sets(self.params, self.roller)
+            grow(sets, nodes, self.params, self.roller)
+            self.diagram = Diagram(sets, nodes, self.seed)
+            self.analysis = analyse(self.diagram)
 
     @property
     def over(self) -> bool:
@@ -51,5 +65,6 @@ class KeylockSession(Session[KeylockParams, State]):
 
     def result_json(self) -> dict[str, Any]:
         assert self.diagram is not None
-        return {"sets": [s.to_json() for s in self.diagram.sets], "nodes": [n.to_json() for n in self.diagram.nodes],
-                "analysis": self.analysis}
+        with collector_paused():
+            return {"sets": [s.to_json() for s in self.diagram.sets],
+                    "nodes": [n.to_json() for n in self.diagram.nodes], "analysis": self.analysis}

@@ -4,7 +4,11 @@ known before play, show through."""
 
 from __future__ import annotations
 
-from dedale.hexcrawl.hexes import Hex, label, map_hexes, offset
+from collections.abc import Iterator
+from itertools import chain
+from operator import add
+
+from dedale.hexcrawl.hexes import Hex, label, on_map
 from dedale.hexcrawl.model import RELIEFS, HexMap
 from dedale.i18n import t
 from dedale.render.hex_svg import nature
@@ -20,26 +24,38 @@ def render_text(hex_map: HexMap, lang: str = "en") -> str:
     for place in sorted([*hex_map.communities, *hex_map.sites], key=lambda p: PRIORITY.index(p["kind"]),
                         reverse=True):
         places[(place["q"], place["r"])] = PLACE_MARKS[place["kind"]]
-    tokens: dict[tuple[int, int], str] = {}
-    for h in map_hexes(radius):
-        record = hex_map.hexes.get(h)
-        first = "  " if record is None else RELIEF_MARKS[record.relief]
-        second = places.get(h, "!" if record is not None and record.obstacle else " ")
-        if h == hex_map.party:
-            second = "@"
-        col, row = offset(h, radius)
-        tokens[(3 * (col - 1), 2 * (row - 1) + (h[0] & 1))] = (first + second)[:2] if record else " " + second
-    seen = [xy for xy, token in tokens.items() if token.strip()] or list(tokens)
-    x0, x1 = min(x for x, _ in seen), max(x for x, _ in seen)
-    y0, y1 = min(y for _, y in seen), max(y for _, y in seen)
+    if hex_map.party is not None:
+        places[hex_map.party] = "@"
+    # A hex (q, r) sits at column x = 3 (q + R) and line y = 2r + q + 2R (odd columns half a line lower). Only
+    # what shows is framed: the explored hexes, the places and the party (the whole map when nothing shows).
+    table = hex_map.hexes
+    shown = [h for h in places if on_map(h, radius)]
+    if len(table) or shown:
+        def xs() -> Iterator[int]:
+            return chain(table.q, (q for q, _ in shown))
+
+        def ys() -> Iterator[int]:
+            return chain(map(add, table.q, map(add, table.r, table.r)), (q + 2 * r for q, r in shown))
+
+        low_q, high_q, low_y, high_y = min(xs()), max(xs()), min(ys()), max(ys())
+    else:
+        low_q, high_q, low_y, high_y = -radius, radius, -2 * radius, 2 * radius
+    cell_order, relief, obstacle, side = table.cell_order, table.relief, table.obstacle, table.side
     lines = [_summary(hex_map, lang), ""]
-    for y in range(y0, y1 + 1):
-        chars = [" "] * (x1 - x0 + 2)
-        for x in range(x0, x1 + 1, 3):
-            token = tokens.get((x, y))
-            if token:
-                chars[x - x0:x - x0 + 2] = token
-        lines.append("".join(chars).rstrip())
+    for y in range(low_y, high_y + 1):
+        first = low_q + ((y - low_q) & 1)  # the line's hexes are every other column, of y's parity
+        tokens = []
+        for q in range(first, high_q + 1, 2):
+            r = (y - q) >> 1
+            if -radius <= r <= radius and -radius <= q + r <= radius:
+                order = cell_order[(q + radius) * side + r + radius]
+                if order < 0:
+                    tokens.append(" " + places.get((q, r), " "))
+                else:
+                    tokens.append(RELIEF_MARKS[relief[order]] + places.get((q, r), "!" if obstacle[order] else " "))
+            else:
+                tokens.append("  ")
+        lines.append((" " * 3 * (first - low_q) + "    ".join(tokens)).rstrip())
     lines.append("")
     lines.append("  ".join(f"{mark} {t(f'hexcrawl.relief.{name}', lang)}" for mark, name in zip(RELIEF_MARKS, RELIEFS,
                                                                                              strict=True)))

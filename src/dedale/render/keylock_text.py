@@ -38,9 +38,11 @@ def render_text(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") ->
 def analysis_text(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> str:
     walk = analysis["walk"]
     ids = lambda items: ", ".join(f"#{i}" for i in items) or t("render.keylock_none", lang)  # noqa: E731
+    unproven = analysis.get("keys_needed_unproven", {})
     return "\n".join([
         t("render.keylock_walk", lang, steps=walk["steps"], revisits=walk["revisits"]),
         t("render.keylock_walk_order", lang, order=ids(walk["order"][1:])),
         t("render.keylock_candidates", lang, locks=ids(analysis["end_candidates"][:5])),
+        *([t("render.keylock_unproven", lang, count=len(unproven))] if unproven else []),
         t("render.keylock_empty_list", lang, locks=ids(analysis["empty_locks"])),
     ])

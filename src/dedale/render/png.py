@@ -9,7 +9,7 @@ from dedale.core.extras import need
 
 MAX_SIDE = 16_384  # pixels; cairo refuses a surface over 32,767
 MAX_PIXELS = 32_000_000  # 128 MB of colour: a picture larger than that is no longer a picture to look at
-_SIZE = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
+_SIZE = re.compile(r'<svg[^>]*?\swidth="([0-9.e+]+)"[^>]*?\sheight="([0-9.e+]+)"')  # 3.1e+06: past a million
 
 
 def svg_size(svg_text: str) -> tuple[float, float]:

@@ -27,15 +27,19 @@ METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 # The answer to each refusal that is not a plain 400 (bad input).
 STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "error.seat_token": 403,
           "error.spectator": 403, "error.share_seat": 403, "error.too_many_watchers": 503, "error.conflict": 409,
-          "error.unknown_params": 422, "error.upload_size": 413}
+          "error.raced": 409, "error.unknown_params": 422, "error.upload_size": 413}
 
 
-def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (),
-               cache_size: int = 64) -> FastAPI:
-    """The app on the sessions' file `db` (held by this app alone until it shuts down), answering the
-    loopback names, `host` and `allow_hosts` (see `guard.py`). At most `cache_size` sessions stay in memory
-    (the largest the limits allow take 5 to 8 MiB each); the others are replayed when asked for."""
-    store = Store(db)
+CACHE_ENTRIES = 400_000  # sessions kept in memory: events and log entries in all (about 1 KiB each)
+
+
+def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (), exclusive: bool = True,
+               cache_entries: int = CACHE_ENTRIES) -> FastAPI:
+    """The app on the sessions' file `db` (held by this app alone until it shuts down, unless it is one of a
+    server's workers: not `exclusive`), answering the loopback names, `host` and `allow_hosts` (see
+    `guard.py`). The sessions in play stay in memory, up to `cache_entries` events and log entries in all
+    (the largest sessions the limits allow hold 10,000 to 20,000); the others are replayed when asked for."""
+    store = Store(db, exclusive)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -46,7 +50,7 @@ def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[st
     # No /docs nor /redoc: their pages load scripts from a CDN, and nothing is served from outside the package.
     app = FastAPI(title="Dédale", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Procedural tabletop systems: sessions, choices, the autopilot, exports.")
-    app.state.sessions = Sessions(store, service.build, cache_size)
+    app.state.sessions = Sessions(store, service.build, cache_entries=cache_entries)
     app.state.secret = store.secret()
     app.add_middleware(Guard, hosts=allowed_hosts(host, allow_hosts), refuse=refusal)
     static = resources.files("dedale.web").joinpath("static")

@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from functools import lru_cache
 
 from fastapi import Request
 from fastapi.responses import Response
@@ -23,6 +24,7 @@ _BROWSER = re.compile(r"[A-Za-z0-9_-]{22}")
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
+@lru_cache(maxsize=4096)  # a browser's token, asked for twice a click
 def _sign(secret: bytes, browser: str) -> str:
     return hmac.new(secret, browser.encode("ascii"), hashlib.sha256).hexdigest()[:32]
 

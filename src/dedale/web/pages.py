@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from dedale.core.errors import DedaleError
+from dedale.core.session import Session
 from dedale.core.store import Sessions
 from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
@@ -26,21 +27,27 @@ def _sessions(request: Request) -> Sessions:
     return request.app.state.sessions
 
 
-def _after(request: Request, session_id: str, ready: int | None = None) -> Response:
-    """The play panel for htmx, a redirect to the play page otherwise; on a shared screen, the seat that
-    just played goes on seeing its view while it is still its turn (`ready`)."""
+def _after(request: Request, session: Session, session_id: str, seat: int | None, seating: str,
+           ready: int | None = None) -> Response:
+    """The play panel for htmx (the session as this request left it), a redirect to the play page otherwise;
+    on a shared screen, the seat that just played goes on seeing its view while it is still its turn
+    (`ready`)."""
     if request.headers.get("HX-Request"):
-        return panel(request, session_id, ready=ready)
+        return _panel(request, session, session_id, seat, seating, ready)
     return RedirectResponse(f"/play/{session_id}" + ("" if ready is None else f"?ready={ready}"), status_code=303)
 
 
-def panel(request: Request, session_id: str, status: int = 200, ready: int | None = None) -> HTMLResponse:
+def panel(request: Request, session_id: str, ready: int | None = None) -> HTMLResponse:
     sessions = _sessions(request)
-    seat = seats.seat_of(request, sessions, session_id)
     seating = sessions.store.seating(session_id)
-    context = views.context(sessions.get(session_id), session_id, lang_of(request), seat=seat, seating=seating,
-                            ready=ready)
-    return page(request, "panel.html", context, status)
+    seat = seats.seat_of(request, sessions, session_id, seating)
+    return _panel(request, sessions.get(session_id), session_id, seat, seating, ready)
+
+
+def _panel(request: Request, session: Session, session_id: str, seat: int | None, seating: str,
+           ready: int | None) -> HTMLResponse:
+    context = views.context(session, session_id, lang_of(request), seat=seat, seating=seating, ready=ready)
+    return page(request, "panel.html", context)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -134,24 +141,26 @@ def join(request: Request, session_id: str, token: str) -> Response:
 @router.post("/play/{session_id}/step")
 def step(request: Request, session_id: str, choice: str = Form(max_length=200)) -> Response:
     sessions = _sessions(request)
-    seat = seats.may_play(request, sessions, session_id)
-    to_act = sessions.get(session_id).seat_to_act()
-    service.step(sessions, session_id, choice, seat)
-    return _after(request, session_id, to_act if sessions.store.seating(session_id) == "hot-seat" else None)
+    seating = sessions.store.seating(session_id)
+    seat = seats.may_play(request, sessions, session_id, seating)
+    to_act = sessions.get(session_id).seat_to_act() if seating == "hot-seat" else None
+    return _after(request, service.step(sessions, session_id, choice, seat), session_id, seat, seating, to_act)
 
 
 @router.post("/play/{session_id}/auto")
 def auto(request: Request, session_id: str, to: str = Form("one")) -> Response:
     sessions = _sessions(request)
-    service.autopilot(sessions, session_id, to == "end", seats.may_play(request, sessions, session_id))
-    return _after(request, session_id)
+    seating = sessions.store.seating(session_id)
+    seat = seats.may_play(request, sessions, session_id, seating)
+    return _after(request, service.autopilot(sessions, session_id, to == "end", seat), session_id, seat, seating)
 
 
 @router.post("/play/{session_id}/undo")
 def undo(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
-    service.undo(sessions, session_id, seats.may_play(request, sessions, session_id))
-    return _after(request, session_id)
+    seating = sessions.store.seating(session_id)
+    seat = seats.may_play(request, sessions, session_id, seating)
+    return _after(request, service.undo(sessions, session_id, seat), session_id, seat, seating)
 
 
 @router.get("/play/{session_id}/export.{fmt}")

@@ -24,7 +24,8 @@ def lang_of(request: Request) -> str:
 @cache
 def environment() -> Environment:
     folder = str(resources.files("dedale.web").joinpath("templates"))
-    return Environment(loader=FileSystemLoader(folder), autoescape=select_autoescape(["html"]))
+    # the templates are the package's files: compiled once, never looked at again for changes
+    return Environment(loader=FileSystemLoader(folder), autoescape=select_autoescape(["html"]), auto_reload=False)
 
 
 def _here(request: Request) -> str:

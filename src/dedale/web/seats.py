@@ -24,10 +24,11 @@ def cookie_name(session_id: str) -> str:
     return f"dedale_seat_{session_id}"
 
 
-def seat_of(request: Request, sessions: Sessions, session_id: str) -> int | None:
+def seat_of(request: Request, sessions: Sessions, session_id: str, seating: str | None = None) -> int | None:
     """The seat this request speaks for: None for a session of this screen (solo or hot-seat, open to the
-    machine as before), else the seat its token opens; no token, or a wrong one, is a 403."""
-    if sessions.store.seating(session_id) != "linked":
+    machine as before), else the seat its token opens; no token, or a wrong one, is a 403. (`seating`: the
+    session's, when the caller has read it already.)"""
+    if (seating or sessions.store.seating(session_id)) != "linked":
         return None
     token = request.headers.get(HEADER) or request.cookies.get(cookie_name(session_id))
     seat = None if not token or len(token) > 100 else sessions.store.seat_of(session_id, token)
@@ -36,9 +37,9 @@ def seat_of(request: Request, sessions: Sessions, session_id: str) -> int | None
     return seat
 
 
-def may_play(request: Request, sessions: Sessions, session_id: str) -> int | None:
+def may_play(request: Request, sessions: Sessions, session_id: str, seating: str | None = None) -> int | None:
     """The seat of a request that changes the session: a spectator's is refused (403)."""
-    seat = seat_of(request, sessions, session_id)
+    seat = seat_of(request, sessions, session_id, seating)
     if seat == SPECTATOR:
         raise DedaleError("error.spectator")
     return seat

@@ -248,7 +248,7 @@ async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
                 now = sessions.store.version(session_id)
                 if now != seen:
                     seen = now
-                    yield f"event: change\ndata: {now[0]}\n\n"
+                    yield f"event: change\ndata: {now.events}\n\n"
                 elif tick % 150 == 0:
                     yield ": waiting\n\n"
         finally:

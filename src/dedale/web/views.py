@@ -4,10 +4,15 @@ Presentation only: the rules are the library's."""
 
 from __future__ import annotations
 
+import threading
+from collections import deque
+from dataclasses import dataclass, field
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from dedale.core.cards import Card
 from dedale.core.logtext import describe, describe_request
+from dedale.core.rng import Log
 from dedale.core.session import SPECTATOR, Choice, Session
 from dedale.i18n import say, t
 from dedale.systems import system
@@ -23,8 +28,33 @@ def picture(session: Session, listed: list[Choice], lang: str) -> str:
 
 def log_lines(session: Session, lang: str, seat: int = 0) -> list[str]:
     """The newest lines of the log as `seat` may see it, newest first."""
-    entries = session.player_log(max(0, len(session.log) - 2 * LOG_LINES), seat)[-LOG_LINES:]
-    return [describe(entry, lang) for entry in reversed(entries)]
+    if session.hides(seat):  # what a seat may see of an entry changes as the game goes (a card shown at the end)
+        entries = session.player_log(max(0, len(session.log) - 2 * LOG_LINES), seat)[-LOG_LINES:]
+        return [describe(entry, lang) for entry in reversed(entries)]
+    with _wording:
+        worded = _worded.setdefault(session, {}).get(lang)
+        log = session.log
+        if worded is None or worded.log is not log or len(log) < worded.end:
+            worded = _worded[session][lang] = _Worded(log)
+        start = max(worded.end, len(log) - LOG_LINES)
+        worded.lines.extend(describe(session.log_entry(entry), lang) for entry in log[start:])
+        worded.end = len(log)
+        return list(reversed(worded.lines))
+
+
+@dataclass
+class _Worded:
+    """A session's newest log lines in one language, each entry worded once. Between two steps a log only
+    grows: what an action logged is final once it is done (an undo, a replay or a result entered at the table
+    gives the session a new log)."""
+
+    log: Log
+    end: int = 0  # the entries worded: log[:end], the last LOG_LINES of them kept
+    lines: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+
+
+_worded: WeakKeyDictionary[Session, dict[str, _Worded]] = WeakKeyDictionary()
+_wording = threading.Lock()
 
 
 def prompt(session: Session, lang: str) -> str | None:

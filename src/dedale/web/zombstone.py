@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from dedale.render.zombstone_plot import duel_chart, odds_chart
 from dedale.zombstone.chances import odds
 from dedale.zombstone.charts import goal_for, situation_for, spec_for
-from dedale.zombstone.confront import confront
+from dedale.zombstone.confront import Situation, confront
 from dedale.zombstone.hands import parse_face
 
 
@@ -29,4 +31,10 @@ def duel_document(*args: Any) -> dict[str, Any]:
 
 
 def duel_plot(lang: str, *args: Any) -> bytes:
-    return duel_chart(situation_for(*args), lang)
+    """The grid of every pair of Potentials: the same picture whichever pair was asked, drawn once."""
+    return _duel_grid(lang, replace(situation_for(*args), attacker=0, defender=0))
+
+
+@lru_cache(maxsize=32)  # about 80 kB each: weapons, cover and reaction a visitor tries in turn
+def _duel_grid(lang: str, situation: Situation) -> bytes:
+    return duel_chart(situation, lang)

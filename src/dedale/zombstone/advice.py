@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 
 from dedale.core.errors import DedaleError
-from dedale.zombstone.combinatorics import allowed_keeps, index_of, keeps, transitions
+from dedale.zombstone.combinatorics import allowed_keeps, index_of, keep_values, keeps
 from dedale.zombstone.hands import Counts, minus
 from dedale.zombstone.policy import RollSpec, optimise
 
@@ -31,7 +31,7 @@ def advise(spec: RollSpec, showing: Counts, terminal: np.ndarray, scale: int = 1
     later = terminal.astype(np.float64)
     if spec.rounds > 1:
         later = optimise(RollSpec(n, spec.budget, spec.rounds - 1, spec.cards, spec.skill), terminal).values
-    by_keep = transitions(n).astype(np.float64) @ later
+    by_keep = keep_values(n, later)
     denominator = 6 ** (n * spec.rounds) * scale
     options = []
     for k in dict.fromkeys(allowed_keeps(n, spec.budget)[index_of(n)[showing]].tolist()):

@@ -15,7 +15,7 @@ import numpy as np
 
 from dedale.core.errors import DedaleError
 from dedale.zombstone.hands import HANDS
-from dedale.zombstone.policy import Policy, RollSpec, categories, final_counts, hand_keys, optimise, total_ways
+from dedale.zombstone.policy import Policy, RollSpec, categories, final_counts, hand_scores, optimise, total_ways
 
 OBJECTIVES = ("target", "rank", "win", "damage")
 GUTS = HANDS.index("two_pairs")
@@ -73,11 +73,7 @@ def terminal_values(spec: RollSpec, objective: str, target: int | None = None,
 
 def compare(a: RollSpec, b: RollSpec) -> np.ndarray:
     """M[i, j]: 1 if a's final multiset i beats b's j, -1 if it loses, 0 for a tie."""
-    ka, kb = hand_keys(a), hand_keys(b)
-    ranks = {k: r for r, k in enumerate(sorted(set(ka) | set(kb)))}
-    ra = np.array([ranks[k] for k in ka])
-    rb = np.array([ranks[k] for k in kb])
-    return np.sign(ra[:, None] - rb[None, :]).astype(np.int64)
+    return np.sign(hand_scores(a)[:, None] - hand_scores(b)[None, :])
 
 
 def odds(spec: RollSpec, objective: str = "rank", target: int | None = None,

@@ -78,4 +78,13 @@ def situations() -> list[Situation]:
 
 
 def confrontation_tables() -> list[dict[str, Any]]:
-    return [confront(situation).to_json() for situation in situations()]
+    """Every confrontation of `situations()`, in that order, computed defence by defence: a defender
+    answers the attacker's dice whatever its rerolls, so the attackers rolling the same dice against the same
+    defender are worked out together, while the engine still holds what they share."""
+    found = situations()
+    by_defence: dict[tuple[int, RollSpec, bool], list[Situation]] = {}
+    for situation in found:
+        attacker, defender, defender_deals = situation.specs()
+        by_defence.setdefault((attacker.dice, defender, defender_deals), []).append(situation)
+    outcomes = {situation: confront(situation) for group in by_defence.values() for situation in group}
+    return [outcomes[situation].to_json() for situation in found]

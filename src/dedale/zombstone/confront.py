@@ -10,11 +10,15 @@ The attacker rolls and rerolls first; the defender sees the attacker's dice. Eac
 objective, the defender to minimise what the attacker gains (`win`: the chance of beating it, less the
 chance of being beaten when the defender can deal damage; `damage`: the damage dealt, less the damage
 taken). The result is exact: integer counts out of 6^(dice x (rounds + 1)) for each side.
+
+The defender answers the attacker's final hand, whatever rerolls made it, so one defence serves every
+Potential of the attacker rolling the same dice (`_defence`); both sides' final counts are tallied by pairs
+of hand categories and the outcome (`_tally`), from which every weapon's damage follows.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -24,10 +28,12 @@ import numpy as np
 from dedale.core.errors import DedaleError
 from dedale.zombstone.chances import compare
 from dedale.zombstone.combinatorics import roll_counts
+from dedale.zombstone.hands import HANDS
 from dedale.zombstone.policy import Policy, RollSpec, categories, final_counts, optimise, total_ways
 from dedale.zombstone.weapons import weapon
 
 COVERS = (None, "light", "heavy")
+HAND_CATEGORIES = np.arange(len(HANDS))
 REACTIONS = ("dodge", "return")
 
 
@@ -105,15 +111,16 @@ def confront(situation: Situation) -> Outcome:
     a_spec, d_spec, defender_deals = situation.specs()
     bonus_a = weapon(situation.attacker_weapon).damage
     bonus_d = weapon(situation.defender_weapon).damage if defender_deals else 0
-    joint, versus, to_defender, to_attacker = _joint(a_spec, d_spec, defender_deals, bonus_a, bonus_d,
-                                                    situation.objective)
+    tally = _tally(a_spec, d_spec, defender_deals, *_stakes(bonus_a, bonus_d, situation.objective))
+    wins, ties, losses = tally[:, :, 2], tally[:, :, 1], tally[:, :, 0]
     total = total_ways(a_spec) * total_ways(d_spec)
 
-    def share(mask_or_weights: np.ndarray) -> Fraction:
-        return Fraction(int((joint * mask_or_weights).sum()), total)
+    def share(counts: np.ndarray, weights: np.ndarray | int = 1) -> Fraction:
+        return Fraction(int((counts * weights).sum()), total)
 
-    return Outcome(situation, share(versus > 0), share(versus == 0), share(versus < 0), share(to_defender),
-                   share(to_attacker))
+    hurt_back = damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_d).T if defender_deals else 0
+    return Outcome(situation, share(wins), share(ties), share(losses),
+                   share(wins, damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_a)), share(losses, hurt_back))
 
 
 @dataclass(frozen=True)
@@ -140,10 +147,7 @@ def _play(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int
     cat_a, cat_d = categories(a_spec), categories(d_spec)
     to_defender = np.where(versus > 0, damage_table(cat_a, cat_d, bonus_a), 0)
     to_attacker = np.where(versus < 0, damage_table(cat_d, cat_a, bonus_d).T, 0) if defender_deals else 0 * versus
-    if objective == "win":  # the policies do not depend on the weapons: kept apart, shared by all of them
-        attacker, defender, _ = policies(a_spec, d_spec, defender_deals)
-    else:
-        attacker, defender, _ = policies(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective)
+    attacker, defender, _ = policies(a_spec, d_spec, defender_deals, *_stakes(bonus_a, bonus_d, objective))
     return Play(attacker, defender, versus, to_defender, to_attacker)
 
 
@@ -161,24 +165,58 @@ def payoff(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: in
     return gained
 
 
-@lru_cache(maxsize=64)  # the tables go through the situations of one pair of Potentials at a time
+@lru_cache(maxsize=64)
 def policies(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int = 0, bonus_d: int = 0,
              objective: str = "win") -> tuple[Policy, Policy, np.ndarray]:
     """Both sides' optimal policies, and the attacker's value of each of its final hands."""
-    defender = optimise(d_spec, -payoff(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective).T)
-    # The attacker's value of each of its finals: the defender's optimal value, summed over its first rolls
-    # (scaled by the same 6^(dice x (rounds + 1)) as counting its final hands, without counting them).
-    gain = -(roll_counts(d_spec.dice).astype(np.float64) @ defender.values)
+    defender, gain = _defence(_hands_of(a_spec), d_spec, defender_deals, *_stakes(bonus_a, bonus_d, objective))
     return optimise(a_spec, gain), defender, gain
 
 
-def _joint(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
-           objective: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The joint counts of final hands under both optimal policies."""
-    found = _play(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective)
-    return _counts(found.attacker, found.defender), found.versus, found.to_defender, found.to_attacker
+def _hands_of(spec: RollSpec) -> RollSpec:
+    """The roll without its rerolls: the same final hands. The defender answers the attacker's final hand,
+    whatever rerolls made it, so every Potential rolling the same dice meets the same defence."""
+    return replace(spec, budget=0, rounds=0)
+
+
+def _stakes(bonus_a: int, bonus_d: int, objective: str) -> tuple[int, int, str]:
+    """The weapons count for `damage` only: for `win`, every weapon shares the same policies."""
+    return (bonus_a, bonus_d, objective) if objective == "damage" else (0, 0, objective)
+
+
+@lru_cache(maxsize=64)  # about 1 MB each; the tables compute defence by defence (charts.confrontation_tables)
+def _defence(a_hands: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
+             objective: str) -> tuple[Policy, np.ndarray]:
+    """The defender's optimal policy against each of the attacker's final hands (a column each), and the
+    attacker's value of each of them."""
+    defender = optimise(d_spec, -payoff(a_hands, d_spec, defender_deals, bonus_a, bonus_d, objective).T)
+    # The attacker's value of each of its finals: the defender's optimal value, summed over its first rolls
+    # (scaled by the same 6^(dice x (rounds + 1)) as counting its final hands, without counting them).
+    return defender, -(roll_counts(d_spec.dice).astype(np.float64) @ defender.values)
 
 
 @lru_cache(maxsize=64)
-def _counts(attacker: Policy, defender: Policy) -> np.ndarray:
-    return final_counts(attacker)[:, None] * final_counts(defender).T
+def _answers(a_hands: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
+             objective: str) -> np.ndarray:
+    """Against each of the attacker's final hands, how many of the defender's ways end in each of its hand
+    categories and each outcome: A[attacker final, 3 x defender's category + 0 loss / 1 tie / 2 win]."""
+    defender, _ = _defence(a_hands, d_spec, defender_deals, bonus_a, bonus_d, objective)
+    versus, cat_d = compare(a_hands, d_spec), categories(d_spec)
+    cell = cat_d[None, :] * 3 + versus + 1 + 3 * len(HANDS) * np.arange(len(versus))[:, None]
+    counts = np.bincount(cell.ravel(), weights=final_counts(defender).T.ravel(), minlength=3 * len(HANDS) * len(versus))
+    return counts.reshape(len(versus), 3 * len(HANDS)).astype(np.int64)
+
+
+@lru_cache(maxsize=1024)
+def _tally(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
+           objective: str) -> np.ndarray:
+    """How many of the ways both sides can roll, under both optimal policies, end with each pair of hand
+    categories and each outcome: T[attacker's category, defender's category, 0 loss / 1 tie / 2 win].
+    Weapons only count through the categories (damage), so seven by seven cells say all an outcome needs."""
+    attacker = policies(a_spec, d_spec, defender_deals, bonus_a, bonus_d, objective)[0]
+    answers = _answers(_hands_of(a_spec), d_spec, defender_deals, bonus_a, bonus_d, objective)
+    # Weighted by the attacker's own final counts, summed by its category: in Python integers when the
+    # counts of both sides multiplied could pass int64 (more than one round of rerolls).
+    exact = np.int64 if total_ways(a_spec) * total_ways(d_spec) < 2**63 else object
+    weights = (categories(a_spec)[None, :] == HAND_CATEGORIES[:, None]) * final_counts(attacker)[None, :]
+    return (weights.astype(exact) @ answers.astype(exact)).reshape(len(HANDS), len(HANDS), 3)

@@ -7,7 +7,8 @@ round by round: the value of a keep is the sum of the final values over the ways
 fall (integer counts, so nothing is rounded), and each multiset keeps what is worth most (ties: keep more
 dice). Then the exact distribution of final multisets under that policy follows, forwards.
 
-Matrix products run in float64, which is exact for the integers involved (always below 2^53).
+The sums over rerolled dice (`keep_values`, `spread`) run in float64, which is exact for the integers
+involved (always below 2^53).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from functools import cache
 
 import numpy as np
 
-from dedale.zombstone.combinatorics import allowed_keeps, multisets, roll_counts, transitions
+from dedale.zombstone.combinatorics import allowed_keeps, keep_values, keeps, multisets, roll_counts, spread
 from dedale.zombstone.hands import Counts, best_key, plus, with_skill
 
 MAX_ROUNDS = 3  # 6^(5 x 4) ordered outcomes still fit an int64
@@ -51,11 +52,24 @@ def hand_keys(spec: RollSpec) -> tuple[tuple[int, ...], ...]:
     return tuple(keys)
 
 
+@cache
+def hand_scores(spec: RollSpec) -> np.ndarray:
+    """Each final multiset's hand as one integer, ordered as the hands are: its key's numbers as digits in
+    base 8 (the category, then faces 1 to 6), a key too short for five faces ending in zeros (as a shorter
+    key comes first)."""
+    scores = np.zeros(len(multisets(spec.dice)), dtype=np.int64)
+    for i, hand in enumerate(hand_keys(spec)):
+        digits = [hand[0], *(face + 1 for face in hand[1:])]
+        scores[i] = sum(digit * 8 ** (5 - place) for place, digit in enumerate(digits))
+    scores.flags.writeable = False  # cached and shared
+    return scores
+
+
 def categories(spec: RollSpec) -> np.ndarray:
     return np.array([k[0] for k in hand_keys(spec)], dtype=np.int64)
 
 
-@dataclass(eq=False)  # compared and hashed by identity: the confrontation caches key on it
+@dataclass(eq=False)  # compared and hashed by identity: arrays have no == to compare by
 class Policy:
     spec: RollSpec
     choices: list[np.ndarray]  # per round, per multiset (and per column of the values): the keep index
@@ -65,38 +79,64 @@ class Policy:
 def optimise(spec: RollSpec, terminal: np.ndarray) -> Policy:
     """The best keeps for a vector of final values (one column), or a matrix (one column per situation the
     roller knows of, such as the attacker's final hand a defender sees)."""
-    n = spec.dice
-    table, allowed = transitions(n).astype(np.float64), allowed_keeps(n, spec.budget)
     values = terminal.astype(np.float64)
     choices: list[np.ndarray] = []
     for _ in range(spec.rounds):
-        by_keep = table @ values  # value of every keep (x 6^n)
-        options = by_keep[allowed]  # multisets x allowed keeps (x columns)
-        best = options.argmax(axis=1)
-        choices.insert(0, np.take_along_axis(allowed if values.ndim == 1 else allowed[:, :, None],
-                                             best[:, None] if values.ndim == 1 else best[:, None, :],
-                                             axis=1).squeeze(1))
-        values = options.max(axis=1)
+        choice, values = _best_keeps(spec.dice, spec.budget, keep_values(spec.dice, values))  # x 6^dice
+        choices.insert(0, choice)
     return Policy(spec, choices, values)
+
+
+@cache
+def _most_options_first(n: int, budget: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The multisets of n dice ordered by how many keeps they allow, most first; their allowed keeps in
+    that order; and for each place in a row of allowed keeps, how many multisets have an option there."""
+    allowed = allowed_keeps(n, budget)
+    options = 1 + (allowed[:, 1:] != allowed[:, :1]).sum(axis=1)  # the padding repeats the first
+    order = np.argsort(-options, kind="stable")
+    return order, allowed[order], [int((options > place).sum()) for place in range(allowed.shape[1])]
+
+
+def _best_keeps(n: int, budget: int, by_keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each multiset (and column), the first of its allowed keeps worth the most, and its value: one
+    allowed keep after the other, a later one chosen only when worth strictly more (so more dice kept wins
+    a tie, as the allowed keeps come in that order). The multisets with most options come first, so each
+    step works on those that have one more; in place, as the arrays are large and allocating them dear."""
+    order, allowed, having = _most_options_first(n, budget)
+    column = (slice(None), None) if by_keep.ndim == 2 else (slice(None),)
+    value = by_keep[allowed[:, 0]]
+    best = np.empty(value.shape, dtype=np.int64)
+    best[...] = allowed[:, 0][column]
+    worth, better = np.empty_like(value), np.empty(value.shape, dtype=bool)
+    for place in range(1, allowed.shape[1]):
+        rows, option = having[place], allowed[:having[place], place]
+        np.take(by_keep, option, axis=0, out=worth[:rows])
+        np.greater(worth[:rows], value[:rows], out=better[:rows])
+        np.copyto(value[:rows], worth[:rows], where=better[:rows])
+        np.copyto(best[:rows], option[column], where=better[:rows])
+    back = np.argsort(order)
+    return best[back], value[back]
 
 
 def final_counts(policy: Policy) -> np.ndarray:
     """How many of the 6^(dice x (rounds + 1)) ordered ways end on each final multiset (one column per
     column of the policy's values)."""
-    spec = policy.spec
-    table = transitions(spec.dice)
-    counts = roll_counts(spec.dice)
-    columns = policy.values.shape[1] if policy.values.ndim == 2 else None
-    current = counts if columns is None else np.repeat(counts[:, None], columns, axis=1)
-    for choice in policy.choices:
-        following = np.zeros_like(current)
-        for start in range(len(current)):
-            if columns is None:
-                following += current[start] * table[choice[start]]
-            else:  # following[final, column] += current[start, column] * table[keep of that column, final]
-                following += table[choice[start]].T * current[start]
-        current = following
-    return current
+    n = policy.spec.dice
+    current = roll_counts(n).astype(np.float64)
+    if policy.values.ndim == 2:
+        current = np.repeat(current[:, None], policy.values.shape[1], axis=1)
+    for choice in policy.choices:  # every multiset's count goes to the keep it chooses, then the dice fall
+        current = spread(n, _gathered(choice, current, len(keeps(n))))
+    return current.astype(np.int64)
+
+
+def _gathered(choice: np.ndarray, counts: np.ndarray, kept: int) -> np.ndarray:
+    """The counts summed by the keep each multiset (in each column) chooses: one row per keep."""
+    if counts.ndim == 1:
+        return np.bincount(choice, weights=counts, minlength=kept)
+    columns = counts.shape[1]
+    where = (choice * columns + np.arange(columns)[None, :]).ravel()
+    return np.bincount(where, weights=counts.ravel(), minlength=kept * columns).reshape(kept, columns)
 
 
 def total_ways(spec: RollSpec) -> int:

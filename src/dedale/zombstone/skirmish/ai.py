@@ -16,7 +16,7 @@ from itertools import repeat
 
 from dedale.zombstone.skirmish.battlefield import distance
 from dedale.zombstone.skirmish.model import Figure
-from dedale.zombstone.skirmish.table import Ask, Option, Table
+from dedale.zombstone.skirmish.table import OTHER, Ask, Option, Table
 
 POLICIES = ("default", "cautious", "aggressive")
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
@@ -47,7 +47,9 @@ class AI:
 
     def _activate(self, t: Table, ask: Ask) -> Option:
         """Who acts first: those in a fight, then those with an enemy in range, the more important first."""
-        enemies = [e.pos for e in t.game.figures if e.in_play and e.side != ask.side and not e.hidden]
+        if len(ask.options) == 1:
+            return ask.options[0]
+        enemies = [e.pos for e in t.visible(OTHER[ask.side])]
 
         def urgency(option: Option) -> tuple[float, ...]:
             figure = t.game.figure(option.data["figure"])
@@ -70,13 +72,11 @@ class AI:
         if melees:
             return min(melees, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
         shots = [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
-        in_cover = _in_cover(t, figure) if self.style == "cautious" or not shots else False
-        wants_cover = self.style == "cautious" and not in_cover and ask.about["actions"] == 2
-        if shots and not (wants_cover and ask.about["moves"] > 0):
-            return max(shots, key=lambda o: self._shot_worth(t, figure, o))
-        if shots:
-            cover_moves = _moves(ask, "cover")
-            return cover_moves[0] if cover_moves else max(shots, key=lambda o: self._shot_worth(t, figure, o))
+        if shots:  # cautious, with its two actions: into cover first, if it is not in cover and can move there
+            if (self.style == "cautious" and ask.about["actions"] == 2 and ask.about["moves"] > 0
+                    and not _in_cover(t, figure) and (cover_moves := _moves(ask, "cover"))):
+                return cover_moves[0]
+            return self._best_shot(t, figure, shots)
         brawler = t.gun(figure) is None
         if brawler or t.profile(figure).has("zombie"):  # a brawler closes in; an armed zombie charges if it can
             toward = _moves(ask, "toward")
@@ -85,24 +85,38 @@ class AI:
                 return min(charges, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
             if brawler and toward:
                 return min(toward, key=lambda o: distance(o.data["to"], t.game.figure(o.data["figure"]).pos))
-        if in_cover and self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4:
+        if self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4 and _in_cover(t, figure):
             return end  # wait in cover for the enemy to come into range
-        toward = _moves(ask, "toward")
+        # a move into cover that gets nearer the enemy; else the move toward it that gets nearest (the moves
+        # toward it worked out only then)
+        enemies = [e.pos for e in t.visible(OTHER[figure.side])]
+        now = _distance_to(enemies, figure.pos)
         cover_moves = _moves(ask, "cover") if self.style != "aggressive" else []
-        nearer = [o for o in [*cover_moves, *toward] if _closer(t, figure, o.data["to"])]
+        covered = next((o for o in cover_moves if _distance_to(enemies, o.data["to"]) < now - 0.5), None)
+        if covered is not None:
+            return covered
+        nearer = [(away, o) for o in _moves(ask, "toward") if (away := _distance_to(enemies, o.data["to"])) < now - 0.5]
         if nearer:
-            return nearer[0] if nearer[0].data.get("cover") else min(
-                nearer, key=lambda o: _distance_to_enemies(t, figure, o.data["to"]))
+            return min(nearer, key=lambda pair: pair[0])[1]
         return cover_moves[0] if cover_moves else end
 
-    def _shot_worth(self, t: Table, figure: Figure, option: Option) -> tuple[float, ...]:
-        target = t.game.figure(option.data["figure"])
-        aimed = option.id.startswith("aim:")
-        aim_value = aimed and (self.style == "aggressive" or option.args["cover"] > 0
-                               or t.profile(figure).has("precise"))
-        left, steadiness = _toughness(t, target)
-        return (-option.args["cover"], aim_value or not aimed, target.wounded,
-                STATUS_WEIGHT[t.profile(target).status], -left, -steadiness)
+    def _best_shot(self, t: Table, figure: Figure, shots: list[Option]) -> Option:
+        """The shot worth most: the least cover, aimed when the aim is worth its card, then at the wounded, the
+        more important, the one with fewer cartridges left, the lower Potential (each target weighed once)."""
+        precise = t.profile(figure).has("precise")
+        weighed: dict[int, tuple[bool, int, int, int]] = {}
+
+        def worth(option: Option) -> tuple[float, ...]:
+            target_id = option.data["figure"]
+            if (target := weighed.get(target_id)) is None:
+                enemy = t.game.figure(target_id)
+                left, steadiness = _toughness(t, enemy)
+                target = weighed[target_id] = (enemy.wounded, STATUS_WEIGHT[t.profile(enemy).status], -left,
+                                               -steadiness)
+            aimed = option.id.startswith("aim:")
+            cover = option.args["cover"]
+            return (-cover, (aimed and (self.style == "aggressive" or cover > 0 or precise)) or not aimed, *target)
+        return max(shots, key=worth)
 
     def _reaction(self, t: Table, ask: Ask) -> Option:
         target = t.game.figure(ask.about["figure"])
@@ -159,7 +173,7 @@ def _moves(ask: Ask, group: str) -> list[Option]:
 
 
 def _nearest(t: Table, figure: Figure) -> Figure | None:
-    enemies = [e for e in t.enemies(figure) if not e.hidden]
+    enemies = t.visible(OTHER[figure.side])
     if not enemies:
         return None
     away = list(map(distance, repeat(figure.pos, len(enemies)), (e.pos for e in enemies)))
@@ -171,13 +185,9 @@ def _enemy_distance(t: Table, figure: Figure) -> float:
     return distance(figure.pos, enemy.pos) if enemy else math.inf
 
 
-def _distance_to_enemies(t: Table, figure: Figure, point: tuple[float, float]) -> float:
-    enemies = [e for e in t.enemies(figure) if not e.hidden]
-    return min((distance(point, e.pos) for e in enemies), default=math.inf)
-
-
-def _closer(t: Table, figure: Figure, point: tuple[float, float]) -> bool:
-    return _distance_to_enemies(t, figure, point) < _enemy_distance(t, figure) - 0.5
+def _distance_to(enemies: list[tuple[float, float]], point: tuple[float, float]) -> float:
+    """From `point` to the nearest of the enemies (where they stand)."""
+    return min(map(distance, repeat(point, len(enemies)), enemies), default=math.inf)
 
 
 def _reach(t: Table, figure: Figure) -> float:

@@ -31,6 +31,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from dedale.core.errors import DedaleError
@@ -52,6 +53,7 @@ MAX_SPOTS = 8
 STEP = 0.05
 EPS = 1e-6  # contacts: bases may touch, not overlap, give or take rounding
 GRAZE = 1e-9  # a line running along a rectangle's side or through its corner does not cross it
+REMEMBERED = 50_000  # pairs of points whose cover and sight a battlefield remembers (then it starts again)
 
 
 distance = math.dist  # between two points, in inches (the builtin itself: called in every inner loop)
@@ -76,13 +78,21 @@ class Terrain:
     h: float
     name: str = ""
 
+    @cached_property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @cached_property
+    def bottom(self) -> float:
+        return self.y + self.h
+
     def contains(self, p: Point) -> bool:
-        return self.x <= p[0] <= self.x + self.w and self.y <= p[1] <= self.y + self.h
+        return self.x <= p[0] <= self.right and self.y <= p[1] <= self.bottom
 
     def distance(self, p: Point) -> float:
         px, py = p
-        dx = self.x - px if px < self.x else (px - self.x - self.w if px > self.x + self.w else 0.0)
-        dy = self.y - py if py < self.y else (py - self.y - self.h if py > self.y + self.h else 0.0)
+        dx = self.x - px if px < self.x else (px - self.x - self.w if px > self.right else 0.0)
+        dy = self.y - py if py < self.y else (py - self.y - self.h if py > self.bottom else 0.0)
         return math.hypot(dx, dy)
 
     def crosses(self, a: Point, b: Point) -> bool:
@@ -96,8 +106,9 @@ class Terrain:
         when negative), by Liang-Barsky clipping; None when they do not meet."""
         ax, ay = a
         bx, by = b
-        left, top, right, bottom = self.x - margin, self.y - margin, self.x + self.w + margin, self.y + self.h + margin
-        if max(ax, bx) < left or min(ax, bx) > right or max(ay, by) < top or min(ay, by) > bottom:
+        left, top, right, bottom = self.x - margin, self.y - margin, self.right + margin, self.bottom + margin
+        if (ax < left and bx < left) or (ax > right and bx > right) or (ay < top and by < top) or (
+                ay > bottom and by > bottom):
             return None
         dx, dy = bx - ax, by - ay
         t0, t1 = 0.0, 1.0
@@ -105,10 +116,13 @@ class Terrain:
             if p == 0.0:
                 if q < 0.0:
                     return None
-            elif p < 0.0:
-                t0 = max(t0, q / p)
-            else:
-                t1 = min(t1, q / p)
+                continue
+            t = q / p
+            if p < 0.0:
+                if t > t0:  # max(t0, t) and min(t1, t) without the calls: a hot loop
+                    t0 = t
+            elif t < t1:
+                t1 = t
         return (t0, t1) if t0 <= t1 else None
 
     def _disc_span(self, start: Point, ux: float, uy: float, r: float) -> tuple[float, float] | None:
@@ -123,23 +137,32 @@ class Terrain:
             return None
         return min(span[0] for span in found), max(span[1] for span in found)
 
-    def _behind(self, danger: Point) -> list[Point]:
-        """Spots just outside each side the danger does not face, pushed `PUSH` out: the side's middle and its two
-        ends, drawn in from the corners by a base's radius so a figure there stays in line with the piece."""
-        x0, y0, x1, y1 = self.x, self.y, self.x + self.w, self.y + self.h
+    def _behind(self, danger: Point) -> list[tuple[Point, Point]]:
+        """Spots just outside each side the danger does not face, with their keys (`_sides`)."""
+        right, left, below, above = self._sides
+        spots: list[tuple[Point, Point]] = []
+        if danger[0] <= self.right:
+            spots += right
+        if danger[0] >= self.x:
+            spots += left
+        if danger[1] <= self.bottom:
+            spots += below
+        if danger[1] >= self.y:
+            spots += above
+        return spots
+
+    @cached_property
+    def _sides(self) -> tuple[tuple[tuple[Point, Point], ...], ...]:
+        """The spots outside the right, left, bottom and top sides, pushed `PUSH` out: each side's middle and its
+        two ends, drawn in from the corners by a base's radius so a figure there stays in line with the piece; each
+        with its key, rounded to a millionth (worked out once a piece: cover is sought all game long)."""
+        x0, y0, x1, y1 = self.x, self.y, self.right, self.bottom
         across = min(RADIUS, self.w / 2), min(RADIUS, self.h / 2)
         xs = (x0 + across[0], (x0 + x1) / 2, x1 - across[0])
         ys = (y0 + across[1], (y0 + y1) / 2, y1 - across[1])
-        spots: list[Point] = []
-        if danger[0] <= x1:
-            spots += [(x1 + PUSH, y) for y in ys]
-        if danger[0] >= x0:
-            spots += [(x0 - PUSH, y) for y in ys]
-        if danger[1] <= y1:
-            spots += [(x, y1 + PUSH) for x in xs]
-        if danger[1] >= y0:
-            spots += [(x, y0 - PUSH) for x in xs]
-        return spots
+        sides = ([(x1 + PUSH, y) for y in ys], [(x0 - PUSH, y) for y in ys], [(x, y1 + PUSH) for x in xs],
+                 [(x, y0 - PUSH) for x in xs])
+        return tuple(tuple(((round(x, 6), round(y, 6)), (x, y)) for x, y in side) for side in sides)
 
     def checked(self, index: int) -> Terrain:
         """This piece with its numbers as floats, or the error naming what is wrong with piece `index` (from 1)."""
@@ -195,6 +218,11 @@ class Battlefield:
     _heavy: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     _screens: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     _difficult: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+    # answers remembered (`cover_kinds`, `seen`): figures ask again and again of the same places, and games on
+    # one battlefield start from the same ones
+    _kinds: dict[tuple[Point, Point], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False,
+                                                               compare=False)
+    _seen: dict[tuple[Point, Point], bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for param in ("width", "height"):
@@ -247,11 +275,21 @@ class Battlefield:
 
     def free(self, p: Point, others: Sequence[Point]) -> bool:
         """A figure may stand at `p`: on the board, its base overlapping no building and no other figure's base."""
-        if not self.on_board(p):
+        x, y = p
+        low = RADIUS - EPS
+        if not (low <= x <= self.width - low and low <= y <= self.height - low):
             return False
-        if any(building.distance(p) < RADIUS - EPS for building in self._buildings):
-            return False
-        return all(math.dist(p, other) >= BASE - EPS for other in others)
+        left, right, top, bottom = x - RADIUS, x + RADIUS, y - RADIUS, y + RADIUS
+        for building in self._buildings:  # those farther than a radius along x or y cannot overlap: skipped
+            if (right >= building.x and left <= building.right and bottom >= building.y and top <= building.bottom
+                    and building.distance(p) < RADIUS - EPS):
+                return False
+        left, right, top, bottom = x - BASE, x + BASE, y - BASE, y + BASE
+        for other in others:
+            ox, oy = other
+            if left <= ox <= right and top <= oy <= bottom and math.dist(p, other) < BASE - EPS:
+                return False
+        return True
 
     def sight(self, a: Point, b: Point) -> bool:
         """The figure at `a` sees some part of the figure at `b`."""
@@ -264,19 +302,26 @@ class Battlefield:
         return self._clear(a, (b[0] + nx, b[1] + ny)) or self._clear(a, (b[0] - nx, b[1] - ny))
 
     def _clear(self, a: Point, b: Point) -> bool:
-        low_x, high_x, low_y, high_y = min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1])
-        return not any(building.crosses(a, b) for building in self._buildings  # the far ones skipped quickly
-                       if not (building.x > high_x or building.x + building.w < low_x
-                               or building.y > high_y or building.y + building.h < low_y))
+        ax, ay = a
+        bx, by = b
+        low_x, high_x = (ax, bx) if ax < bx else (bx, ax)
+        low_y, high_y = (ay, by) if ay < by else (by, ay)
+        for building in self._buildings:  # the far ones skipped quickly
+            if (building.x <= high_x and building.right >= low_x and building.y <= high_y
+                    and building.bottom >= low_y and building.crosses(a, b)):
+                return False
+        return True
 
     def covers(self, shooter: Point, target: Point) -> list[Terrain]:
         """The cover between them, each piece once, nearest the shooter first; a building is heavy cover."""
         found: list[tuple[float, int, Terrain]] = []
         seen: bool | None = None
-        low_x, high_x = min(shooter[0], target[0]), max(shooter[0], target[0])
-        low_y, high_y = min(shooter[1], target[1]), max(shooter[1], target[1])
+        sx, sy = shooter
+        tx, ty = target
+        low_x, high_x = (sx, tx) if sx < tx else (tx, sx)
+        low_y, high_y = (sy, ty) if sy < ty else (ty, sy)
         for index, piece in enumerate(self._screens):
-            if piece.x > high_x or piece.x + piece.w < low_x or piece.y > high_y or piece.y + piece.h < low_y:
+            if piece.x > high_x or piece.right < low_x or piece.y > high_y or piece.bottom < low_y:
                 continue  # away from the line and from the target (an end of it): most pieces, found quickly
             span = piece._clip(shooter, target, -GRAZE)
             if span is None and (piece.kind == "building" or not piece.contains(target)):
@@ -285,15 +330,36 @@ class Battlefield:
                 continue
             if piece.kind == "building":
                 if seen is None:
-                    seen = self.sight(shooter, target)
+                    seen = self.seen(shooter, target)
                 if not seen:
                     continue
             found.append((span[0] if span else 1.0, index, piece))
-        found.sort(key=lambda entry: entry[:2])
+        if len(found) > 1:
+            found.sort(key=lambda entry: entry[:2])
         return [piece for _, _, piece in found]
 
     def in_cover(self, p: Point, danger: Point) -> bool:
-        return bool(self.covers(danger, p))
+        return bool(self.cover_kinds(danger, p))
+
+    def cover_kinds(self, shooter: Point, target: Point) -> tuple[str, ...]:
+        """The kinds of the pieces `covers` finds, remembered (up to `REMEMBERED` pairs of points)."""
+        key = (shooter, target)
+        found = self._kinds.get(key)
+        if found is None:
+            if len(self._kinds) >= REMEMBERED:
+                self._kinds.clear()
+            found = self._kinds[key] = tuple(piece.kind for piece in self.covers(shooter, target))
+        return found
+
+    def seen(self, a: Point, b: Point) -> bool:
+        """`sight`, remembered (up to `REMEMBERED` pairs of points)."""
+        key = (a, b)
+        found = self._seen.get(key)
+        if found is None:
+            if len(self._seen) >= REMEMBERED:
+                self._seen.clear()
+            found = self._seen[key] = self.sight(a, b)
+        return found
 
     def touches_difficult(self, a: Point, b: Point) -> bool:
         """The segment a-b starts in, touches or crosses difficult ground."""
@@ -326,20 +392,22 @@ class Battlefield:
         sx, sy = start
         room = limit
         for position, u, size in ((sx, ux, self.width), (sy, uy, self.height)):
-            if u > 0.0:
-                room = min(room, (size - RADIUS - position) / u)
-            elif u < 0.0:
-                room = min(room, (RADIUS - position) / u)
-        room = max(room, 0.0)
+            edge = (size - RADIUS - position) / u if u > 0.0 else (RADIUS - position) / u if u < 0.0 else room
+            if edge < room:
+                room = edge
+        if room < 0.0:
+            room = 0.0
         ex, ey = sx + ux * room, sy + uy * room
-        low_x, high_x, low_y, high_y = min(sx, ex), max(sx, ex), min(sy, ey), max(sy, ey)
-        for building in self._buildings:
-            if (building.x > high_x + RADIUS or building.x + building.w < low_x - RADIUS
-                    or building.y > high_y + RADIUS or building.y + building.h < low_y - RADIUS):
+        low_x, high_x = (sx, ex) if sx < ex else (ex, sx)
+        low_y, high_y = (sy, ey) if sy < ey else (ey, sy)
+        left, right, top, bottom = low_x - RADIUS, high_x + RADIUS, low_y - RADIUS, high_y + RADIUS
+        for building in self._buildings:  # the path's box grown by what can touch it: the rest skipped quickly
+            if building.x > right or building.right < left or building.y > bottom or building.bottom < top:
                 continue
             room = _ahead(room, building._disc_span(start, ux, uy, RADIUS))
+        left, right, top, bottom = low_x - BASE, high_x + BASE, low_y - BASE, high_y + BASE
         for ox, oy in others:
-            if ox > high_x + BASE or ox < low_x - BASE or oy > high_y + BASE or oy < low_y - BASE:
+            if ox > right or ox < left or oy > bottom or oy < top:
                 continue
             room = _ahead(room, _circle(sx, sy, ux, uy, ox, oy, BASE))
         return room
@@ -390,7 +458,7 @@ class Battlefield:
                 stops.add(span[0] - EPS)
         for stop in sorted(stops, reverse=True):
             spot = (start[0] + ux * stop, start[1] + uy * stop)
-            if stop > GRAZE and not any(in_contact(spot, enemy) for enemy in enemies) and self.free(spot, others):
+            if stop > GRAZE and not _touching(spot, enemies) and self.free(spot, others):
                 return spot
         return start
 
@@ -404,25 +472,42 @@ class Battlefield:
             return []
         danger = min(dangers, key=lambda point: (math.dist(start, point), point))
         candidates: dict[Point, tuple[bool, float, Point]] = {}
+        near, sx, sy, within = reach + PUSH + BASE, start[0], start[1], reach + STEP
+        far = near + EPS  # farther than this along x or y, a piece is farther than `near`: skipped at once
+        low = RADIUS - EPS  # on the board: as `on_board`
+        high_x, high_y = self.width - low, self.height - low
         for piece in self._screens:
-            if piece.distance(start) > reach + PUSH + BASE:
+            if (sx < piece.x - far or sx > piece.right + far or sy < piece.y - far or sy > piece.bottom + far
+                    or piece.distance(start) > near):
                 continue
-            for spot in piece._behind(danger):
-                key = (round(spot[0], 6), round(spot[1], 6))
-                away = math.dist(start, spot)
-                if key not in candidates and away <= reach + STEP and self.on_board(spot):
-                    candidates[key] = (not is_heavy(piece), away, spot)
+            light = piece.kind not in HEAVY_KINDS
+            for key, spot in piece._behind(danger):
+                if ((away := math.dist(start, spot)) <= within and key not in candidates
+                        and low <= spot[0] <= high_x and low <= spot[1] <= high_y):
+                    candidates[key] = (light, away, spot)
         found: list[tuple[bool, float, Point]] = []
         for _, _, spot in sorted(candidates.values()):
             end = self.move(start, spot, reach, others)
             if math.dist(end, spot) > STEP:
                 continue
-            cover = self.covers(danger, end)
-            if cover:
-                found.append((not any(is_heavy(screen) for screen in cover), math.dist(start, end), end))
+            kinds = self.cover_kinds(danger, end)
+            if kinds:
+                found.append((not any(kind in HEAVY_KINDS for kind in kinds), math.dist(start, end), end))
                 if len(found) == most:
                     break
         return [end for _, _, end in sorted(found)]
+
+
+def _touching(p: Point, points: Sequence[Point]) -> bool:
+    """A figure at `p` is in base contact with one at any of `points` (`in_contact`; those farther along x or y
+    skipped, with a margin so rounding never skips one in contact)."""
+    x, y = p
+    reach = CONTACT + EPS
+    left, right, top, bottom = x - reach, x + reach, y - reach, y + reach
+    for other in points:
+        if left <= other[0] <= right and top <= other[1] <= bottom and math.dist(p, other) <= CONTACT:
+            return True
+    return False
 
 
 def _slab(sx: float, sy: float, ux: float, uy: float, x0: float, y0: float, x1: float,

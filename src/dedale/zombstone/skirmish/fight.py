@@ -34,10 +34,15 @@ RETURN_MALUS = 2  # the Potential of a target that returns fire
 CARD_FACES = {"9": 0, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
 
 
+Spec = tuple[int, int, int | None, int]  # a roll as `spec_for` makes it: Potential, rounds, skill, malus
+
+
 @lru_cache(maxsize=512)  # a skirmish meets a few hundred pairs of rolls; only the keeps are kept
-def attacker_plan(a_spec: RollSpec, d_spec: RollSpec, deals: bool) -> tuple[np.ndarray, ...]:
-    """The attacker's optimal keeps (per round, per multiset), against a defender that answers optimally."""
-    return tuple(c.astype(np.int16) for c in policies(a_spec, d_spec, deals)[0].choices)
+def attacker_plan(a_spec: Spec, d_spec: Spec, deals: bool) -> tuple[tuple[int, ...], ...]:
+    """The attacker's optimal keeps (per round, per multiset), against a defender that answers optimally;
+    as Python integers, which an AI's roll reads one at a time (a NumPy scalar is slower to read). Keyed by
+    `Spec`s: a tuple of integers hashes faster than a `RollSpec`."""
+    return tuple(tuple(c.tolist()) for c in policies(_spec(*a_spec), _spec(*d_spec), deals)[0].choices)
 
 
 @cache
@@ -48,12 +53,15 @@ def _ranked(spec: RollSpec) -> tuple[list[tuple[int, ...]], np.ndarray]:
     return order, np.array([place[k] for k in hand_keys(spec)], dtype=np.int64)
 
 
-def defender_terminal(d_spec: RollSpec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
+@lru_cache(maxsize=4096)  # the same few hundred hands are seen again and again; read-only, shared
+def defender_terminal(d_spec: Spec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
     """What each of the defender's finals is worth against the hand it sees (cards included): less 1 when
     the attacker beats it, 0 for a tie, and 1 when it wins, if it deals damage (otherwise 0)."""
-    order, place = _ranked(d_spec)
+    order, place = _ranked(_spec(*d_spec))
     below, above = bisect_left(order, a_key), bisect_right(order, a_key)
-    return np.where(place >= above, int(deals), np.where(place < below, -1, 0))
+    terminal = np.where(place >= above, int(deals), np.where(place < below, -1, 0))
+    terminal.flags.writeable = False
+    return terminal
 
 
 @cache
@@ -61,19 +69,30 @@ def _transitions(dice: int) -> np.ndarray:
     return transitions(dice).astype(np.float64)  # exact: small integers; float products run on BLAS
 
 
-def defender_keep(d_spec: RollSpec, terminal: np.ndarray, round_: int, index: int) -> int:
-    """The defender's best keep for the multiset it shows. With one round left it is worked out for that
-    multiset alone (a few dozen keeps); with more, from the whole optimal policy."""
-    if d_spec.rounds - round_ == 1:
-        allowed = allowed_keeps(d_spec.dice, d_spec.budget)[index]
-        return int(allowed[int(np.argmax(_transitions(d_spec.dice)[allowed] @ terminal))])
-    later = RollSpec(d_spec.dice, d_spec.budget, d_spec.rounds - round_, d_spec.cards, d_spec.skill)
-    return int(optimise(later, terminal).choices[0][index])
+def defender_keep(d_spec: Spec, a_key: tuple[int, ...], deals: bool, round_: int, index: int) -> int:
+    """The defender's best keep for the multiset it shows, against the hand it sees. With one round left, the
+    best of that multiset's allowed keeps (every keep's value worked out once per hand seen); with more, from
+    the whole optimal policy."""
+    spec = _spec(*d_spec)
+    if spec.rounds - round_ == 1:
+        allowed = allowed_keeps(spec.dice, spec.budget)[index]
+        return int(allowed[_last_round_values(d_spec, a_key, deals)[allowed].argmax()])
+    later = RollSpec(spec.dice, spec.budget, spec.rounds - round_, spec.cards, spec.skill)
+    return int(optimise(later, defender_terminal(d_spec, a_key, deals)).choices[0][index])
+
+
+@lru_cache(maxsize=2048)
+def _last_round_values(d_spec: Spec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
+    """What each keep is worth to the defender with one round left, against the hand it sees (exact: sums of
+    small integers, whatever the order of summing)."""
+    values = _transitions(_spec(*d_spec).dice) @ defender_terminal(d_spec, a_key, deals)
+    values.flags.writeable = False
+    return values
 
 
 @lru_cache(maxsize=256)
-def guts_plan(spec: RollSpec) -> tuple[np.ndarray, ...]:
-    return tuple(c.astype(np.int16) for c in optimise(spec, guts_terminal(spec)).choices)
+def guts_plan(spec: RollSpec) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(c.tolist()) for c in optimise(spec, guts_terminal(spec)).choices)
 
 
 @cache
@@ -81,14 +100,25 @@ def guts_terminal(spec: RollSpec) -> np.ndarray:
     return (categories(spec) >= GUTS_HAND).astype(np.int64)
 
 
-def potential(t: Table, figure: Figure) -> int:
-    unhurt, wounded = t.profile(figure).potential
-    return wounded if figure.wounded else unhurt
-
-
 def spec_for(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> RollSpec:
-    return RollSpec.from_potential(potential(t, figure) + bonus, t.rounds, skill=skills.turned_face(
-        t.profile(figure).skills), first_roll_malus=1 if unarmed else 0)
+    return _spec(*spec_of(t, figure, bonus, unarmed))
+
+
+def spec_of(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Spec:
+    """How the figure rolls, with `bonus` reroll dice (or fewer dice, negative), as a `Spec`."""
+    profile = t.profile(figure)
+    return profile.potential[figure.wounded] + bonus, t.rounds, skills.turned_face(profile.skills), int(unarmed)
+
+
+@cache
+def _spec(potential: int, rounds: int, skill: int | None, malus: int) -> RollSpec:
+    return RollSpec.from_potential(potential, rounds, skill=skill, first_roll_malus=malus)
+
+
+@cache
+def _choice_left(dice: int, budget: int) -> tuple[bool, ...]:
+    """For each multiset of `dice`, whether more than one keep is allowed (a roll with one has no reroll)."""
+    return tuple(len(set(allowed.tolist())) > 1 for allowed in allowed_keeps(dice, budget))
 
 
 # --- rolling a hand --------------------------------------------------------------------------------------
@@ -99,13 +129,13 @@ def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any
     counts = counts_of((yield from t.faces(spec.dice, purpose, figure=t.who(figure))))
     for round_ in range(spec.rounds if spec.budget else 0):
         index = index_of(spec.dice)[counts]
-        choices = dict.fromkeys(allowed_keeps(spec.dice, spec.budget)[index].tolist())
-        if len(choices) == 1:
+        if not _choice_left(spec.dice, spec.budget)[index]:
             break
         best = int(policy(round_, index))
         if t.controllers.get(figure.side) is not None:  # an AI keeps what the optimal policy keeps
             kept = keeps(spec.dice)[best]
         else:  # a person: every reroll, with its value
+            choices = dict.fromkeys(allowed_keeps(spec.dice, spec.budget)[index].tolist())
             options = _valued(spec, round_, counts, advice(round_), tuple(
                 _keep_option(counts, keeps(spec.dice)[k], k == best) for k in choices), best)
             answer = yield from t.decide(Ask(figure.side, "reroll", options, {"figure": figure.id, "dice": counts,
@@ -207,8 +237,9 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     a_weapon = t.melee_weapon(attacker) if melee else t.gun(attacker)
     d_weapon = t.melee_weapon(defender) if melee else t.gun(defender)
     assert a_weapon is not None
-    a_spec = spec_for(t, attacker, a_bonus, melee and a_weapon.unarmed)
-    d_spec = spec_for(t, defender, d_bonus, melee and d_weapon is not None and d_weapon.unarmed)
+    a_of = spec_of(t, attacker, a_bonus, melee and a_weapon.unarmed)
+    d_of = spec_of(t, defender, d_bonus, melee and d_weapon is not None and d_weapon.unarmed)
+    a_spec, d_spec = _spec(*a_of), _spec(*d_of)
     deals = reaction != "dodge"
     t.roller.note("skirmish.confront", attacker=t.who(attacker), defender=t.who(defender),
                   how=word(f"skirmish.how.{reaction}"), covers=len(covers), a_dice=a_spec.dice, a_rerolls=a_spec.budget,
@@ -217,13 +248,13 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     def a_advice(round_: int) -> tuple[np.ndarray, int, str]:
         return policies(a_spec, d_spec, deals)[2], total_ways(d_spec), "edge" if deals else "win"
 
-    a_plan = attacker_plan(a_spec, d_spec, deals)
+    a_plan = attacker_plan(a_of, d_of, deals)
     a_key = yield from roll_hand(t, attacker, a_spec, a_advice, lambda r, i: a_plan[r][i], "skirmish.roll_attack",
                                  budget)
-    d_terminal = defender_terminal(d_spec, a_key, deals)
+    d_terminal = defender_terminal(d_of, a_key, deals)
     d_budget = [t.profile(defender).hand]  # a reaction has a Hand budget of its own
     d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1, "edge" if deals else "safe"),
-                                 lambda r, i: defender_keep(d_spec, d_terminal, r, i), "skirmish.roll_defend", d_budget)
+                                 lambda r, i: defender_keep(d_of, a_key, deals, r, i), "skirmish.roll_defend", d_budget)
     fire = {"from": attacker.id, "to": defender.id, "kind": reaction, "turn": t.game.turn,
             "line": [round(attacker.x, 2), round(attacker.y, 2), round(defender.x, 2), round(defender.y, 2)],
             "attacker_hand": HANDS[a_key[0]], "defender_hand": HANDS[d_key[0]]}
@@ -247,14 +278,12 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
 
 def _reaction(t: Table, shooter: Figure, target: Figure) -> Flow[str]:
     gun = t.gun(target)
-    options = [Option("dodge", "skirmish.option.dodge", {"figure": target.id})]
-    if gun is not None and t.sight(target.pos, shooter.pos) and \
-            distance(target.pos, shooter.pos) <= gun.range and target.state == "ready":
-        options.append(Option("return", "skirmish.option.return", {"figure": target.id}))
-    if len(options) == 1:
-        return "dodge"
-    return (yield from t.decide(Ask(target.side, "reaction", tuple(options),
-                                    {"figure": target.id, "shooter": shooter.id})))
+    if not (gun is not None and t.sight(target.pos, shooter.pos) and
+            distance(target.pos, shooter.pos) <= gun.range and target.state == "ready"):
+        return "dodge"  # the only reaction: nothing to ask
+    options = (Option("dodge", "skirmish.option.dodge", {"figure": target.id}),
+               Option("return", "skirmish.option.return", {"figure": target.id}))
+    return (yield from t.decide(Ask(target.side, "reaction", options, {"figure": target.id, "shooter": shooter.id})))
 
 
 def _fame(t: Table, figure: Figure) -> Flow[int]:
@@ -280,20 +309,19 @@ def _dodge(t: Table, figure: Figure, shooter: Figure) -> Flow[None]:
     person = t.controllers.get(figure.side) is None
     for spot in t.field.cover_spots(figure.pos, DODGE, [shooter.pos], others, 3) if person else ():
         to = t.field.dodge(figure.pos, spot, others, enemies)
-        if to != figure.pos and bool(t.covers(shooter.pos, to)):
-            options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_cover", {},
-                                                    {"to": to, "cover": True}))
+        if to != figure.pos and bool(t.covers(shooter.pos, to)) and (place := _rounded(to)) not in options:
+            options[place] = Option(f"dodge:{_point_id(place)}", "skirmish.option.dodge_cover", {},
+                                    {"to": to, "cover": True})
     away = (2 * figure.x - shooter.x, 2 * figure.y - shooter.y)
     to = t.field.dodge(figure.pos, away, others, enemies)
-    if to != figure.pos:
-        options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_away", {},
-                                                {"to": to, "away": True}))
+    if to != figure.pos and (place := _rounded(to)) not in options:
+        options[place] = Option(f"dodge:{_point_id(place)}", "skirmish.option.dodge_away", {}, {"to": to, "away": True})
     if person:  # a person may dodge any way (an AI dodges to cover, or away)
         for name, (dx, dy) in COMPASS.items():
             to = t.field.dodge(figure.pos, (figure.x + dx * DODGE, figure.y + dy * DODGE), others, enemies)
-            if to != figure.pos:
-                options.setdefault(_rounded(to), Option(f"dodge:{_point_id(to)}", "skirmish.option.dodge_to",
-                                                        {"way": f"dir.{name}"}, {"to": to}))
+            if to != figure.pos and (place := _rounded(to)) not in options:
+                options[place] = Option(f"dodge:{_point_id(place)}", "skirmish.option.dodge_to",
+                                        {"way": f"dir.{name}"}, {"to": to})
     if not options:  # nowhere to go
         return
     choices = tuple(options.values())
@@ -309,9 +337,9 @@ def _rounded(p: tuple[float, float]) -> tuple[float, float]:
     return (round(p[0], 2), round(p[1], 2))
 
 
-def _point_id(p: tuple[float, float]) -> str:
-    x, y = _rounded(p)
-    return f"{x:g},{y:g}"
+def _point_id(place: tuple[float, float]) -> str:
+    """An option's id for a place already `_rounded`."""
+    return f"{place[0]:g},{place[1]:g}"
 
 
 # --- damage, wounds, Guts ---------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ every session is (undo, loading a save, a restarted server).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar
 
@@ -204,7 +204,7 @@ def message(session: SkirmishSession, option: Option) -> Word:
     return word(option.key, **words(session, option.args))
 
 
-def words(session: SkirmishSession, args: dict[str, Any]) -> dict[str, Any]:
+def words(session: SkirmishSession, args: Mapping[str, Any]) -> dict[str, Any]:
     found = dict(args)
     table = session.table_top
     for name in ("figure", "target"):

@@ -28,6 +28,7 @@ def setup(t: Table) -> Flow[None]:
             placed.add(figure.id)
     for side in game.sides:
         _deploy(t, side, [f for f in game.figures if f.side == side and f.id not in placed])
+    t.changed()  # who stands where, and who hides
     t.roller.note("skirmish.deployed", scenario=t.scenario.id)
     if t.scenario.duel is not None:
         from dedale.zombstone.skirmish.showdown import showdown

@@ -70,6 +70,8 @@ def _dealt(t: Table, action: Callable[[], poker.Duel | None], deck: Deck,
     """Deal (`game` None: `action` returns the new duel) or act on `game`; in table mode a card nobody has
     entered undoes the partial deal, to deal it again once entered."""
     def attempt() -> poker.Duel | None:
+        if not t.roller.source.table:  # seeded: no card can be missing, so there is nothing to undo
+            return action()
         saved = copy.deepcopy((deck.__dict__, {} if game is None else game.__dict__))
         try:
             return action()
@@ -134,12 +136,14 @@ def _hire(t: Table, winner: Figure, profile: str) -> None:
 
 
 def _free_moves(t: Table, side: str) -> Flow[None]:
-    """High Noon: the winner's side has a free move phase (each character may move once)."""
+    """High Noon: the winner's side has a free move phase (each character may move once). An AI, which moves
+    into cover or stays, is not shown the compass ways (cover spots come before them, so none is lost)."""
+    groups = ("toward", "cover", "compass") if t.controllers.get(side) is None else ("toward", "cover")
     for figure in t.game.in_play(side):
         if t.over or figure.state != "ready":
             continue
         options = (Option("free_move:stay", "skirmish.option.stay", {}, {"to": figure.pos}),
-                   *move_options(t, figure))
+                   *move_options(t, figure, groups))
         answer = yield from t.decide(Ask(side, "free_move", options, {"figure": figure.id}))
         chosen = next(o for o in options if o.id == answer)
         figure.place(chosen.data["to"])

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import ExitStack
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
+from dedale.core.batch import IN_PROCESS, Where, run_batch
 from dedale.core.rng import Roller, SeededSource, SplitMix64
 from dedale.zombstone.skirmish.ai import AI
 from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
@@ -20,7 +20,6 @@ from dedale.zombstone.skirmish.table import Controller, Table
 from dedale.zombstone.skirmish.turn import play
 
 Z95 = 1.959963984540054
-CHUNK = 8  # games a worker plays per task
 
 
 def game_seed(run_seed: int, number: int) -> int:
@@ -28,7 +27,7 @@ def game_seed(run_seed: int, number: int) -> int:
     return SplitMix64((run_seed + number * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)).next64()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a million of them in a long run
 class Outcome:
     seed: int
     winner: str | None
@@ -52,24 +51,15 @@ def play_game(params: SkirmishParams, seed: int) -> Outcome:
                    {s: sum(t.profile(f).cost for f in fs) for s, fs in standing.items()})
 
 
-def _play_chunk(task: tuple[SkirmishParams, list[int]]) -> list[Outcome]:
-    params, seeds = task
-    return [play_game(params, seed) for seed in seeds]
+def play_numbered(params: SkirmishParams, run_seed: int, number: int) -> Outcome:
+    """Game `number` of the run of seed `run_seed` (what a worker is sent: a number, not a list of seeds)."""
+    return play_game(params, game_seed(run_seed, number))
 
 
-def run(params: SkirmishParams, games: int, seed: int, workers: int = 1,
+def run(params: SkirmishParams, games: int, seed: int, where: Where = IN_PROCESS,
         progress: Callable[[int], None] | None = None) -> list[Outcome]:
-    """`games` games, in order; `progress` is told how many are done as they finish."""
-    seeds = [game_seed(seed, number) for number in range(games)]
-    chunks = [(params, seeds[i:i + CHUNK]) for i in range(0, games, CHUNK)]
-    outcomes: list[Outcome] = []
-    with ExitStack() as stack:
-        pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers)) if workers > 1 else None
-        for chunk in (pool.map if pool else map)(_play_chunk, chunks):  # in order, however they finish
-            outcomes += chunk
-            if progress:
-                progress(len(outcomes))
-    return outcomes
+    """`games` games, in order, wherever they are played (core/batch); `progress` is told how many are done."""
+    return list(run_batch(partial(play_numbered, params, seed), range(games), where, progress))
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:

@@ -9,9 +9,10 @@ with the answer. In table mode a roll or a draw nobody has entered suspends it t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from dedale.core.cards import Card
 from dedale.core.rng import NeedInput, Request, Roller, TableSource
@@ -26,22 +27,27 @@ T = TypeVar("T")
 Flow = Generator["Ask | Request", str, T]  # what the rules yield, what they are sent back, what they return
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+NOTHING: Mapping[str, Any] = MappingProxyType({})
+OTHER = {"lawmen": "zombies", "zombies": "lawmen"}  # each side's enemies
+
+
+class Option(NamedTuple):
     """One answer to an `Ask`: a stable id, its words (a message key and arguments), and what it points at
-    (a point of the table, a figure) for pictures and pages."""
+    (a point of the table, a figure) for pictures and pages. A named tuple: a game makes thousands, and
+    a frozen dataclass takes twice as long to make."""
 
     id: str
     key: str
-    args: dict[str, Any] = field(default_factory=dict)
-    data: dict[str, Any] = field(default_factory=dict)
+    args: Mapping[str, Any] = NOTHING
+    data: Mapping[str, Any] = NOTHING
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Ask:
     """A decision for a side: what kind, about what, and the options. An AI's options may come in parts:
     `later` lists the options of a group (its moves toward the enemy, its moves into cover: working them out
-    is most of an AI's time) only when the AI looks at that group."""
+    is most of an AI's time) only when the AI looks at that group. Not frozen (a game makes hundreds, and a
+    frozen dataclass takes four times as long to make), but nothing changes one once made."""
 
     side: str
     kind: str  # initiative, first, activate, action, reaction, reroll, cards, dodge, charisma, last_breath,
@@ -61,8 +67,14 @@ class Ask:
         return self.options + tuple(o for group in self.later for o in self.more(group))
 
     def option(self, option_id: str) -> Option | None:
-        return next((o for o in self.options if o.id == option_id), None) or next(
-            (o for group in self._listed.values() for o in group if o.id == option_id), None)
+        for option in self.options:
+            if option.id == option_id:
+                return option
+        for group in self._listed.values():
+            for option in group:
+                if option.id == option_id:
+                    return option
+        return None
 
 
 class Controller(Protocol):
@@ -80,10 +92,9 @@ class Table:
     controllers: dict[str, Controller | None]  # None: a person plays that side
     rounds: int = 1  # reroll rounds (the rules: one)
     _names: dict[int, Word] = field(default_factory=dict, repr=False)
-    _covers: dict[tuple[tuple[float, float], tuple[float, float]], tuple[str, ...]] = field(
-        default_factory=dict, repr=False)
-    _sight: dict[tuple[tuple[float, float], tuple[float, float]], bool] = field(default_factory=dict, repr=False)
-    _standing: dict[str, list[Figure]] = field(default_factory=dict, repr=False)
+    _guns: dict[str, Weapon | None] = field(default_factory=dict, repr=False)
+    _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)
+    _visible: dict[str, list[Figure]] = field(default_factory=dict, repr=False)
 
     @property
     def field(self) -> Battlefield:
@@ -109,49 +120,48 @@ class Table:
         return self._names.get(figure.id)
 
     def gun(self, figure: Figure) -> Weapon | None:
-        gun = self.profile(figure).gun
-        return None if gun is None else self.catalogue.weapons[gun]
+        """The figure's gun, if any (remembered by profile: the AI asks it of everyone, all game)."""
+        if figure.profile not in self._guns:
+            gun = self.profile(figure).gun
+            self._guns[figure.profile] = None if gun is None else self.catalogue.weapons[gun]
+        return self._guns[figure.profile]
 
     def melee_weapon(self, figure: Figure) -> Weapon:
         return self.catalogue.weapons[self.profile(figure).melee]
 
     def covers(self, shooter: tuple[float, float], target: tuple[float, float]) -> tuple[str, ...]:
-        """The kinds of cover between two points (the battlefield's answer, remembered: figures ask it
-        again and again of the same places)."""
-        key = (shooter, target)
-        found = self._covers.get(key)
-        if found is None:
-            if len(self._covers) > 20_000:
-                self._covers.clear()
-            found = self._covers[key] = tuple(piece.kind for piece in self.field.covers(shooter, target))
-        return found
+        """The kinds of cover between two points (remembered by the battlefield)."""
+        return self.scenario.battlefield.cover_kinds(shooter, target)
 
     def sight(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
-        key = (a, b)
-        found = self._sight.get(key)
-        if found is None:
-            if len(self._sight) > 20_000:
-                self._sight.clear()
-            found = self._sight[key] = self.field.sight(a, b)
-        return found
+        return self.scenario.battlefield.seen(a, b)
 
-    def standing(self, side: str) -> list[Figure]:
-        """The side's characters in play (remembered until one leaves play or joins: `changed`)."""
+    def standing(self, side: str | None) -> list[Figure]:
+        """The side's characters in play, or everyone's (None), in the game's order (remembered until one
+        leaves play or joins: `changed`)."""
         found = self._standing.get(side)
         if found is None:
             found = self._standing[side] = self.game.in_play(side)
         return found
 
+    def visible(self, side: str) -> list[Figure]:
+        """The side's characters in play but its hidden tokens (remembered as `standing` is)."""
+        found = self._visible.get(side)
+        if found is None:
+            found = self._visible[side] = [f for f in self.standing(side) if not f.hidden]
+        return found
+
     def enemies(self, figure: Figure) -> list[Figure]:
-        return self.standing("zombies" if figure.side == "lawmen" else "lawmen")
+        return self.standing(OTHER[figure.side])
 
     def changed(self) -> None:
-        """A character left play or joined it."""
+        """A character left play or joined it, or a hidden token was revealed."""
         self._standing.clear()
+        self._visible.clear()
 
     def others(self, figure: Figure) -> list[tuple[float, float]]:
         """Where the other figures in play stand (they block moves)."""
-        return [f.pos for f in self.game.figures if f.in_play and f.id != figure.id]
+        return [f.pos for f in self.standing(None) if f is not figure]
 
     @property
     def over(self) -> bool:
@@ -163,21 +173,29 @@ class Table:
         if controller is None:
             answer = yield ask
             return answer
+        if not self.roller.source.table:  # seeded: nothing can be missing (an AI's answer is most of a game)
+            return controller.choose(self, ask)
         return (yield from self.randomly(lambda: controller.choose(self, ask)))
 
     def faces(self, count: int, purpose: str, **args: Any) -> Flow[list[int]]:
         """Roll `count` poker dice: their faces (0 for a 9 ... 5 for an Ace)."""
         if count <= 0:
             return []
+        if not self.roller.source.table:
+            return self.roller.roll_faces(count, FACES, purpose, **args)
         return (yield from self.randomly(lambda: self.roller.roll_faces(count, FACES, purpose, **args)))
 
     def draw(self, purpose: str, **args: Any) -> Flow[Card | None]:
+        if not self.roller.source.table:
+            return self.game.deck.draw(self.roller, purpose, **args)
         return (yield from self.randomly(lambda: self.game.deck.draw(self.roller, purpose, **args)))
 
     def randomly(self, action: Callable[[], T]) -> Flow[T]:
         """Run something that rolls or draws; in table mode, ask for what is missing and run it again
         (it must change nothing before its last roll, as a roll, a draw or a deterministic AI does)."""
         source = self.roller.source
+        if not source.table:
+            return action()
         while True:
             start, logged = (source.pos if isinstance(source, TableSource) else 0), len(self.roller.log)
             try:

@@ -18,6 +18,8 @@ Choices the spec leaves to the project, documented here:
 from __future__ import annotations
 
 import math
+from functools import cache
+from types import MappingProxyType
 
 from dedale.core.cards import Card
 from dedale.i18n import word
@@ -26,13 +28,14 @@ from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import CONTACT, distance
 from dedale.zombstone.skirmish.fight import COMPASS, _point_id, _rounded, confront, flee, guts, remove
 from dedale.zombstone.skirmish.model import Figure
-from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
 
 MOVE = 4.0  # inches a move action covers
 HAND = 5  # cards a side draws up to at upkeep
 HAND_WITHOUT_STARS = 3
 CHARGE_STOP = CONTACT - 0.05
 REACH = MOVE + CONTACT  # an enemy this close may be charged in one move
+END = Option("end", "skirmish.option.end")
 LOW_CARDS = ("2", "3", "4", "5", "6", "7", "8")
 
 
@@ -118,7 +121,7 @@ def _card_value(card: Card) -> int:
 
 
 def _other(t: Table, side: str) -> str:
-    return next(s for s in t.game.sides if s != side)
+    return OTHER[side]
 
 
 def activations(t: Table, first: str) -> Flow[None]:
@@ -131,11 +134,25 @@ def activations(t: Table, first: str) -> Flow[None]:
             if not _waiting(t, current):
                 return
             continue
-        options = tuple(Option(f"activate:{f.id}", "skirmish.option.activate", {"figure": f.id},
-                               {"figure": f.id}) for f in ready)
+        options = tuple(_activation(f.id) for f in ready)
         answer = yield from t.decide(Ask(current, "activate", options, {}))
         yield from activate(t, t.game.figure(int(answer.removeprefix("activate:"))))
         current = _other(t, current)
+
+
+@cache
+def _activation(figure_id: int) -> Option:
+    """The option to activate a figure: the same all game, made once (and read-only: games share it)."""
+    about = MappingProxyType({"figure": figure_id})
+    return Option(f"activate:{figure_id}", "skirmish.option.activate", about, about)
+
+
+@cache
+def _attack(kind: str, enemy_id: int, cover: int | None = None) -> Option:
+    """A melee, shot or aimed shot at an enemy (behind `cover` pieces of cover): made once, read-only."""
+    args = {"target": enemy_id} if cover is None else {"target": enemy_id, "cover": cover}
+    return Option(f"{kind}:{enemy_id}", f"skirmish.option.{kind}", MappingProxyType(args),
+                  MappingProxyType({"figure": enemy_id}))
 
 
 def _waiting(t: Table, side: str) -> list[Figure]:
@@ -146,7 +163,8 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
     """One activation: a fleeing character's Guts first, then two actions; a Charismatic one may then send
     Extras. `free`: Last Breath's extra activation."""
     figure.activated = True
-    budget = [t.profile(figure).hand]
+    profile = t.profile(figure)
+    budget = [profile.hand]
     t.roller.note("skirmish.activates", figure=t.who(figure))
     if figure.state == "fleeing" and not free:
         if (yield from guts(t, figure, "rally")):
@@ -162,7 +180,7 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
     if frightening and not free and not (yield from guts(t, figure, "frightened")):
         flee(t, figure, frightening[0].pos)
         return
-    actions, moves = 2, skills.move_actions(t.profile(figure).skills, figure.wounded)
+    actions, moves = 2, skills.move_actions(profile.skills, figure.wounded)
     while actions > 0 and figure.in_play and not t.over:
         ask = action_ask(t, figure, actions, moves, budget)
         answer = yield from t.decide(ask)
@@ -176,13 +194,13 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
             moves -= 1
             yield from _move(t, figure, chosen.data["to"])
         elif kind in ("shoot", "aim"):
-            if kind == "aim" and not skills.aims_free(t.profile(figure).skills):
+            if kind == "aim" and not skills.aims_free(profile.skills):
                 _pay_aim(t, figure, budget)
             yield from confront(t, figure, t.game.figure(chosen.data["figure"]), False, kind == "aim", budget)
         else:
             yield from confront(t, figure, t.game.figure(chosen.data["figure"]), True, False, budget)
         reveal(t)
-    if t.profile(figure).has("charismatic") and figure.in_play and not t.over and not free:
+    if profile.has("charismatic") and figure.in_play and not t.over and not free:
         yield from _charisma(t, figure)
 
 
@@ -190,32 +208,26 @@ def action_ask(t: Table, figure: Figure, actions: int, moves: int, budget: list[
     """Every action the figure may take now: melees, shots, aimed shots, moves, or ending its activation.
     An AI sees the moves only if it looks for them (listing them is most of an AI's time)."""
     options = _attacks(t, figure, actions, budget)
-    end = Option("end", "skirmish.option.end", {})
     about = {"figure": figure.id, "actions": actions, "moves": moves}
     if moves == 0:
-        return Ask(figure.side, "action", (*options, end), about)
+        return Ask(figure.side, "action", (*options, END), about)
     if t.controllers.get(figure.side) is None:
-        return Ask(figure.side, "action", (*options, *move_options(t, figure), end), about)
-    return Ask(figure.side, "action", (*options, end), about, {
+        return Ask(figure.side, "action", (*options, *move_options(t, figure), END), about)
+    return Ask(figure.side, "action", (*options, END), about, {
         "toward": lambda: move_options(t, figure, ("toward",)), "cover": lambda: move_options(t, figure, ("cover",))})
 
 
 def _attacks(t: Table, figure: Figure, actions: int, budget: list[int]) -> list[Option]:
-    options: list[Option] = []
     engaged = _in_contact(t, figure)
-    for enemy in engaged:
-        options.append(Option(f"melee:{enemy.id}", "skirmish.option.melee", {"target": enemy.id},
-                              {"figure": enemy.id}))
+    options = [_attack("melee", enemy.id) for enemy in engaged]
     gun = t.gun(figure)
     if gun is not None and not engaged:
         can_aim = actions == 2 and (skills.aims_free(t.profile(figure).skills)
                                     or (budget[0] > 0 and t.game.sides[figure.side].hand))
         for enemy, cover in targets(t, figure):
-            options.append(Option(f"shoot:{enemy.id}", "skirmish.option.shoot", {"target": enemy.id, "cover": cover},
-                                  {"figure": enemy.id}))
+            options.append(_attack("shoot", enemy.id, cover))
             if can_aim:
-                options.append(Option(f"aim:{enemy.id}", "skirmish.option.aim", {"target": enemy.id, "cover": cover},
-                                      {"figure": enemy.id}))
+                options.append(_attack("aim", enemy.id, cover))
     return options
 
 
@@ -241,30 +253,41 @@ def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", 
     others = t.others(figure)
     found: dict[tuple[float, float], Option] = {}
     person = t.controllers.get(figure.side) is None
-    enemies = sorted((e for e in t.enemies(figure) if not e.hidden), key=lambda e: distance(figure.pos, e.pos))
-    near = enemies[:4] if person else enemies[:1] + [e for e in enemies[1:] if distance(figure.pos, e.pos) <= REACH]
-    for enemy in near if "toward" in groups else ():
-        to = t.field.move(figure.pos, enemy.pos, MOVE, others, stop_at=CHARGE_STOP)
-        charge = distance(to, enemy.pos) <= CONTACT
-        _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.charge" if charge else
-                                       "skirmish.option.toward", {"target": enemy.id},
-                                       {"to": to, "figure": enemy.id, "charge": charge}))
+    start, field = figure.pos, t.field
+    enemies = t.visible(OTHER[figure.side])
+    away = [distance(start, e.pos) for e in enemies]
+    order = sorted(range(len(enemies)), key=away.__getitem__)  # nearest first (stable: ties in band order)
+    near = order[:4] if person else order[:1] + [i for i in order[1:] if away[i] <= REACH]
+    for enemy in (enemies[i] for i in near) if "toward" in groups else ():
+        to = field.move(start, enemy.pos, MOVE, others, stop_at=CHARGE_STOP)
+        if (place := _new_place(found, start, to)) is not None:
+            charge = distance(to, enemy.pos) <= CONTACT
+            found[place] = Option(f"move:{_point_id(place)}", "skirmish.option.charge" if charge else
+                                  "skirmish.option.toward", {"target": enemy.id},
+                                  {"to": to, "figure": enemy.id, "charge": charge})
     if enemies and "cover" in groups:
-        for spot in t.field.cover_spots(figure.pos, MOVE, [enemies[0].pos], others, 3 if person else 1):
-            to = t.field.move(figure.pos, spot, MOVE, others)
-            _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.to_cover", {},
-                                           {"to": to, "cover": True}))
+        for spot in field.cover_spots(start, MOVE, [enemies[order[0]].pos], others, 3 if person else 1):
+            to = field.move(start, spot, MOVE, others)
+            if (place := _new_place(found, start, to)) is not None:
+                found[place] = Option(f"move:{_point_id(place)}", "skirmish.option.to_cover", {},
+                                      {"to": to, "cover": True})
     if "compass" in groups:
         for name, (dx, dy) in COMPASS.items():
-            to = t.field.move(figure.pos, (figure.x + dx * MOVE, figure.y + dy * MOVE), MOVE, others)
-            _add(found, figure, to, Option(f"move:{_point_id(to)}", "skirmish.option.move", {"way": f"dir.{name}"},
-                                           {"to": to}))
+            to = field.move(start, (figure.x + dx * MOVE, figure.y + dy * MOVE), MOVE, others)
+            if (place := _new_place(found, start, to)) is not None:
+                found[place] = Option(f"move:{_point_id(place)}", "skirmish.option.move",
+                                      {"way": f"dir.{name}"}, {"to": to})
     return list(found.values())
 
 
-def _add(found: dict[tuple[float, float], Option], figure: Figure, to: tuple[float, float], option: Option) -> None:
-    if math.dist(figure.pos, to) >= 0.25:  # a move that goes nowhere is not one
-        found.setdefault(_rounded(to), option)
+def _new_place(found: dict[tuple[float, float], Option], start: tuple[float, float],
+               to: tuple[float, float]) -> tuple[float, float] | None:
+    """Where a move ends, rounded (its option's key and id), unless a move to there is listed already or it
+    goes nowhere (less than a quarter of an inch)."""
+    if math.dist(start, to) < 0.25:
+        return None
+    place = _rounded(to)
+    return None if place in found else place
 
 
 def _move(t: Table, figure: Figure, to: tuple[float, float]) -> Flow[None]:
@@ -320,6 +343,7 @@ def reveal(t: Table) -> None:
     for figure in t.game.figures:
         if figure.hidden and figure.in_play and any(t.sight(e.pos, figure.pos) for e in t.enemies(figure)):
             figure.hidden = False
+            t.changed()
             t.roller.note("skirmish.revealed", figure=t.who(figure))
 
 

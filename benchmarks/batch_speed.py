@@ -1,0 +1,56 @@
+"""Batches on Dask (issue 15): OK Corral games a second played by `dedale zombstone simulate`, and crawler
+dungeons a second made by `dedale crawler --count N --json`, on 1 worker (this process alone) and on 2 local
+workers. Each run is a fresh `dedale` process, timed whole, as a user waits for it: start-up, the probe in
+this process, the cluster's start and stop, the workers' own warm-up (a skirmish process works out the dice
+policies its games meet, about a second). The best of ROUNDS runs. Targets: byte-identical output whatever
+the workers, and 2 workers faster than 1 (on a machine with 2 cores or more). The batches are long enough
+for those fixed costs (3-4 s) not to hide the workers' gain: at 400 games, on two cores, they would."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import time
+
+ROUNDS = 2
+MAIN = "import sys; from dedale.cli import main; sys.exit(main())"  # what the `dedale` script runs
+JOBS = {  # label -> (the command's arguments, how many items it makes, what an item is)
+    "simulate OK Corral": (["zombstone", "simulate", "--scenario", "ok_corral", "--games", "1000", "--seed", "1",
+                            "--json"], 1000, "games"),
+    "crawler --count": (["crawler", "--seed", "1", "--count", "3000", "--json"], 3000, "dungeons"),
+}
+
+
+def timed(args: list[str]) -> tuple[float, str]:
+    """The wall time of a fresh `dedale` process and the digest of what it printed."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", MAIN, *args], check=True, capture_output=True)
+    return time.perf_counter() - start, hashlib.sha256(done.stdout).hexdigest()
+
+
+def measure() -> list[tuple[str, str, bool]]:
+    rows = []
+    for label, (args, items, unit) in JOBS.items():
+        best: dict[int, float] = {}
+        digests = set()
+        for _ in range(ROUNDS):
+            for workers in (1, 2):
+                seconds, digest = timed([*args, "--workers", str(workers)])
+                best[workers] = min(best.get(workers, float("inf")), seconds)
+                digests.add(digest)
+        identical = len(digests) == 1
+        faster = best[2] < best[1] or (os.cpu_count() or 1) < 2
+        rows.append((f"batch: {label}, 1 worker", f"{items / best[1]:8,.1f} {unit}/s ({items:,} in {best[1]:.1f} s; "
+                     "for reference)", True))
+        verdict = "ok" if identical and faster else "NOT IDENTICAL" if not identical else "NOT FASTER"
+        rows.append((f"batch: {label}, 2 workers", f"{items / best[2]:8,.1f} {unit}/s ({items:,} in {best[2]:.1f} s, "
+                     f"x{best[1] / best[2]:.2f}; target: identical output, faster than 1 worker: {verdict})",
+                     identical and faster))
+    return rows
+
+
+if __name__ == "__main__":
+    for label, figure, _ in measure():
+        print(f"{label:<48} {figure}")

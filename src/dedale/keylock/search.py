@@ -1,0 +1,210 @@
+"""The search for keys needed when the bounds of `needs.py` do not meet: a branch and bound over routes.
+
+A route is a set of locks closed under parents and under the places of the keys its unique and permanent
+locks need (a union of forced routes F). The search starts from F(L). If a player holding only what it
+finds there cannot pass all of it, some multi-key lock M of the route is stuck, and every feasible route
+holding this one also passes the place of a key of a stuck set that this one lacks: the first stuck lock
+such a route gets through needs one. When every key of M's set lying within the route (not behind M) is
+already reached, that first lock may be taken to be M, and only the places of M's set's keys are tried;
+otherwise those of every stuck set. Each branch adds one place with its F. The branches are kept apart: the
+i-th adds the i-th place and never the ones before it, so no route is met twice. A branch is cut when its
+cost, or the keys needed for a lock it passes (known for the locks worked out before), reaches the best
+feasible route found.
+
+Finding the least cost is NP-hard in general (vertex cover reduces to it, a two-key multi-key set an edge),
+so the search has a budget, counted in locks looked at. When it runs out, the best route found so far is
+all the search gives, unproven.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from dedale.keylock.model import Diagram
+
+MAX_DEPTH = 400  # places added along one branch: well within Python's recursion limit
+
+
+@dataclass
+class Found:
+    cost: int
+    route: frozenset[int]  # the locks of the cheapest feasible route found (empty: none better than given)
+    proven: bool  # whether no route is cheaper
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class Search:
+    def __init__(self, diagram: Diagram) -> None:
+        self.diagram = diagram
+        self.nodes = diagram.nodes
+        self.parent = [n.parent or 0 for n in diagram.nodes]
+        self.required = [n.required or 0 for n in diagram.nodes]
+        self.keys_of: dict[int | None, list[int]] = {}
+        self.key_sets_under: dict[int, list[int | None]] = {}  # by node: the sets of the keys right behind it
+        for node in self.nodes:
+            if node.type == "key":
+                self.keys_of.setdefault(node.set, []).append(node.id)
+                self.key_sets_under.setdefault(self.parent[node.id], []).append(node.set)
+        self.forced: dict[int, frozenset[int]] = {}
+        self.known: dict[int, int] = {}  # keys needed, for the locks worked out so far
+        self.budget = 0
+        self.best = Found(0, frozenset(), True)
+
+    def least(self, lock: int, high: int, budget: int) -> Found:
+        """The cheapest feasible route through `lock`, given that one costs `high`."""
+        self.best, self.budget = Found(high, frozenset(), True), budget
+        try:
+            start = self.forced_route(lock)
+            self._branch(start, self._most(start), frozenset(), 0)
+        except _OutOfBudget:
+            self.best.proven = False
+        return self.best
+
+    def forced_route(self, lock: int) -> frozenset[int]:
+        """F(lock): the lock, its ancestors, and the F of the places of the keys its unique and permanent
+        locks need."""
+        found = self.forced.get(lock)
+        if found is None:
+            route: set[int] = set()
+            stack = [lock]
+            while stack:
+                current = stack.pop()
+                while current and current not in route:
+                    route.add(current)
+                    keys = self.keys_of.get(self.nodes[current].set, [])
+                    if 0 < self.required[current] >= len(keys):
+                        stack.extend(self.parent[k] for k in keys)
+                    current = self.parent[current]
+            self._spend(len(route))
+            found = self.forced[lock] = frozenset(route)
+        return found
+
+    def _most(self, route: frozenset[int]) -> dict[int | None, int]:
+        """The most keys of each set a lock of `route` needs: the route costs their sum."""
+        most: dict[int | None, int] = {}
+        for lock in route:
+            key_set = self.nodes[lock].set
+            most[key_set] = max(most.get(key_set, 0), self.required[lock])
+        return most
+
+    def _spend(self, amount: int) -> None:
+        self.budget -= amount
+        if self.budget < 0:
+            raise _OutOfBudget
+
+    def _branch(self, route: frozenset[int], most: dict[int | None, int], banned: frozenset[int],
+                depth: int) -> None:
+        self._spend(2 * len(route))  # its cost, then a player's exploration of it
+        if depth > MAX_DEPTH:
+            raise _OutOfBudget
+        cost = sum(most.values())
+        if cost >= self.best.cost:
+            return
+        groups = self._places(route)
+        if groups is None:
+            self.best = Found(cost, route, True)
+            return
+        options: dict[int, tuple[int, frozenset[int], set[tuple[int | None, int]]]] = {}
+        for place in sorted(set().union(*groups) - banned):  # adding a place: its bound, its locks, its cost bits
+            added = self.forced_route(place) - route
+            self._spend(len(added))
+            if added & banned:
+                continue
+            bits = {(key_set, count) for lock in added for key_set in (self.nodes[lock].set,)
+                    for count in range(most.get(key_set, 0) + 1, self.required[lock] + 1)}
+            bound = max(cost + len(bits), max(self.known.get(lock, 0) for lock in added))
+            options[place] = (bound, added, bits)
+        if self._least(cost, groups, options) >= self.best.cost:
+            return
+        fewest = min(groups, key=lambda group: (len(group & options.keys()), sorted(group)))
+        children = sorted((options[place][0], place) for place in fewest if place in options)
+        skipped: set[int] = set(banned)
+        for bound, place in children:
+            if bound >= self.best.cost:
+                break
+            _, added, bits = options[place]
+            if not added & skipped:
+                merged = dict(most)
+                for key_set, count in bits:
+                    merged[key_set] = max(merged.get(key_set, 0), count)
+                self._branch(route | added, merged, frozenset(skipped), depth + 1)
+            skipped.add(place)
+
+    @staticmethod
+    def _least(cost: int, groups: list[frozenset[int]],
+               options: dict[int, tuple[int, frozenset[int], set[tuple[int | None, int]]]]) -> int:
+        """A lower bound of any feasible route holding this one: each group needs one of its places, at the
+        least of their costs; groups whose places add no cost bit in common add up."""
+        least, total = cost, cost
+        used: set[tuple[int | None, int]] = set()
+        fits = []
+        for group in groups:
+            available = [options[place] for place in group if place in options]
+            if not available:
+                return sys.maxsize  # no feasible route holds this one
+            least = max(least, min(bound for bound, _, _ in available))
+            fits.append((min(len(bits) for _, _, bits in available), set().union(*(bits for _, _, bits in available))))
+        for extra, bits in sorted(fits, key=lambda fit: (-fit[0], len(fit[1]))):
+            if not bits & used:
+                total += extra
+                used |= bits
+        return max(least, total)
+
+    def _places(self, route: frozenset[int]) -> list[frozenset[int]] | None:
+        """None if a player holding only keys found within `route` passes all of it; otherwise groups of
+        places (locks outside it): every feasible route holding it passes one place of each group."""
+        nodes, required = self.nodes, self.required
+        behind: dict[int, list[int]] = {}  # the route's locks by parent
+        for lock in route:
+            behind.setdefault(self.parent[lock], []).append(lock)
+        held: dict[int | None, int] = {}
+        waiting: dict[int | None, list[int]] = {}
+        frontier, passed = [0], {0}
+        self._spend(len(self.key_sets_under.get(0, ())))
+        while frontier:
+            here = frontier.pop()
+            for key_set in self.key_sets_under.get(here, ()):
+                held[key_set] = held.get(key_set, 0) + 1
+                if key_set in waiting:
+                    opened = [lock for lock in waiting[key_set] if held[key_set] >= required[lock]]
+                    waiting[key_set] = [lock for lock in waiting[key_set] if held[key_set] < required[lock]]
+                    frontier += opened
+                    passed.update(opened)
+            for lock in behind.get(here, ()):
+                if held.get(nodes[lock].set, 0) >= required[lock]:
+                    frontier.append(lock)
+                    passed.add(lock)
+                else:
+                    waiting.setdefault(nodes[lock].set, []).append(lock)
+        if len(passed) == len(route) + 1:
+            return None
+        stuck = [lock for locks in waiting.values() for lock in locks
+                 if required[lock] < len(self.keys_of.get(nodes[lock].set, []))]
+        every: set[int] = set()
+        groups: dict[int | None, frozenset[int]] = {}
+        for lock in stuck:
+            outside, alone = set(), True
+            for key in self.keys_of[nodes[lock].set]:
+                place = self.parent[key]
+                if self._behind(place, lock):
+                    continue
+                if place and place not in route:
+                    outside.add(place)
+                elif place not in passed:
+                    alone = False  # a key behind another stuck lock might do instead
+            every |= outside
+            if alone:
+                groups[nodes[lock].set] = frozenset(outside)
+        return list(groups.values()) or [frozenset(every)]
+
+    def _behind(self, place: int, lock: int) -> bool:
+        """Whether `place` is `lock` or lies behind it."""
+        while place:
+            if place == lock:
+                return True
+            place = self.parent[place]
+        return False
