@@ -64,10 +64,15 @@ def room_details(room: Room, lang: str) -> str:
     tables = contents_tables(room.contents, room.boss)
     creatures = _items(tables["creatures"], room.contents.get("creatures", []), lang)
     treasure = _items(tables["treasure"], room.contents.get("treasure", []), lang)
-    parts = [creatures or t("render.nobody", lang)]
+    parts = [creatures or _nobody(lang)]
     if treasure:
         parts.append(treasure)
     return "; ".join(parts)
+
+
+@lru_cache(maxsize=16)
+def _nobody(lang: str) -> str:
+    return t("render.nobody", lang)
 
 
 def summary(dungeon: Dungeon, lang: str) -> str:
