@@ -78,8 +78,9 @@ class Layout:
         return not self.occupied.get(zone, 0) & self._rect_mask(zone, rect)
 
     def cell_free(self, cell: Cell) -> bool:
-        zone = self.board.zone_of(cell)
-        return self.is_free(zone, Rect(cell[0], cell[1], 1, 1))
+        c = self.board.cells
+        (zx, lx), (zy, ly) = divmod(cell[0], c), divmod(cell[1], c)
+        return not self.occupied.get((zx, zy), 0) >> (lx + ly * c) & 1  # the cell's bit in its zone's mask
 
     def _occupy(self, zone: Zone, rect: Rect) -> None:
         self.occupied[zone] = self.occupied.get(zone, 0) | self._rect_mask(zone, rect)
