@@ -374,7 +374,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
             return _reroll()
         if phase == "fill_or_beyond" and cur is not None and choice_id in cur.options:
             return self._option_choice(choice_id, cur.options[choice_id][0], cur)
-        if self.state.phase != "explore" or kind not in ("exit", "search"):
+        if phase != "explore" or kind not in ("exit", "search"):
             return super().find_choice(choice_id)
         found = _wall_of(wall)
         if kind == "exit":
