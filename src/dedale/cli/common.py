@@ -189,7 +189,8 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
     if count == 1:  # written and printed piece by piece: a map of 3 million hexes is never held whole
         document = system.seen_by(system.session(params, seed).run_autopilot().document(), view)
         if output is not None:
-            write(target(seed), document, extension_of(target(seed), system) or str(ext), system, options)
+            path = target(seed)
+            write(path, document, extension_of(path, system) or str(ext), system, options)
         if as_json:
             echo_json(document, 2)
         elif output is None:

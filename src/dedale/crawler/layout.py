@@ -74,9 +74,6 @@ class Layout:
         c = self.board.cells
         return _mask(c, rect.x - zone[0] * c, rect.y - zone[1] * c, rect.w, rect.h)
 
-    def is_free(self, zone: Zone, rect: Rect) -> bool:
-        return not self.occupied.get(zone, 0) & self._rect_mask(zone, rect)
-
     def cell_free(self, cell: Cell) -> bool:
         c = self.board.cells
         (zx, lx), (zy, ly) = divmod(cell[0], c), divmod(cell[1], c)
