@@ -1,11 +1,15 @@
 """AI opponents: deterministic policies answering a side's asks from what is on the table. Rerolls follow
 the dice engine's optimal policy (the option it marks as advised); the rest is tactics:
 
-- zombies and other brawlers without a gun close in and fight, the weakest enemy in reach first;
-- gunmen shoot the best target (the one the dice favour most: least cover, wounded, worth most), aiming
-  when they can afford it, and seek cover when nothing is in sight;
-- `cautious` takes cover before shooting and lets the opponent act first; `aggressive` plays cards for
-  initiative, always returns fire when it can hurt back, aims more and advances on the enemy.
+- the horde (zombies, and brawlers without a gun) closes in and fights: it charges the weakest enemy in
+  reach, else walks toward the nearest, and an armed zombie shoots only with the action its walk leaves;
+- gunmen keep their distance: one a brawler could charge next steps away from it first; one out of cover
+  takes cover before shooting; they shoot the best target (the one the dice favour most: least cover,
+  wounded, worth most), aiming when they can afford it, and seek cover when nothing is in sight;
+- a Charismatic character acts before the Extras of its band, so that it can send them; Stars and the
+  other leaders play an Ace or a King for the initiative when the hand can spare it;
+- `cautious` lets the opponent act first; `aggressive` never steps back or takes cover first, plays an Ace
+  for initiative whatever its hand, always returns fire when it can hurt back, aims more and advances.
 """
 
 from __future__ import annotations
@@ -14,12 +18,16 @@ import math
 from dataclasses import dataclass
 from itertools import repeat
 
-from dedale.zombstone.skirmish.battlefield import distance
+from dedale.zombstone.hands import FACES
+from dedale.zombstone.skirmish import skills
+from dedale.zombstone.skirmish.battlefield import CONTACT, distance
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Option, Table
+from dedale.zombstone.skirmish.turn import MOVE
 
 POLICIES = ("default", "cautious", "aggressive")
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
+SPARE_HAND = 4  # cards a side holds for it to spend one on the initiative (the next upkeep refills it)
 
 
 @dataclass(frozen=True)
@@ -37,26 +45,42 @@ class AI:
 
     # --- the turn -------------------------------------------------------------------------------------
     def _initiative(self, t: Table, ask: Ask) -> Option | None:
-        aces = [o for o in ask.options if o.id.startswith("initiative:A")]
-        if self.style == "aggressive" and aces:
-            return aces[0]
+        """An Ace (aggressive: always; else an Ace or a King, when the hand holds 4 cards or more, which the
+        next upkeep refills) unless the other side already played a card as good."""
+        cards = ask.options[1:]  # the best first
+        if not cards:
+            return None
+        best = cards[0]
+        rank = best.args["card"][:-1]
+        played = [v for v in ask.about["others"].values() if v is not None]
+        wanted = ("A",) if self.style == "aggressive" else ("A", "K")
+        enough = self.style == "aggressive" or len(cards) >= SPARE_HAND
+        if rank in wanted and enough and not any(v >= FACES.index(rank) for v in played):
+            return best
         return None  # roll
 
     def _first(self, t: Table, ask: Ask) -> Option:
         return ask.options[1] if self.style == "cautious" else ask.options[0]
 
     def _activate(self, t: Table, ask: Ask) -> Option:
-        """Who acts first: those in a fight, then those with an enemy in range, the more important first."""
+        """Who acts first: those in a fight, then a Charismatic leader with Extras to send (the Extras wait
+        for it), then those with an enemy in range, the more important first."""
         if len(ask.options) == 1:
             return ask.options[0]
         enemies = [e.pos for e in t.visible(OTHER[ask.side])]
+        waiting = [t.game.figure(o.data["figure"]) for o in ask.options]
+        extras = any(t.profile(f).status == "extra" for f in waiting)
+        leader = extras and any(t.profile(f).has("charismatic") for f in waiting)
 
         def urgency(option: Option) -> tuple[float, ...]:
             figure = t.game.figure(option.data["figure"])
+            profile = t.profile(figure)
             away = min(map(distance, repeat(figure.pos, len(enemies)), enemies), default=99.0)
             gun = t.gun(figure)
-            return (figure.state == "ready", away <= 1.2, gun is not None and away <= gun.range,
-                    STATUS_WEIGHT[t.profile(figure).status], -away)
+            sends = leader and profile.has("charismatic")
+            sent_later = leader and profile.status == "extra"
+            return (figure.state == "ready", away <= 1.2, sends, not sent_later, gun is not None and away <= gun.range,
+                    STATUS_WEIGHT[profile.status], -away)
         return max(ask.options, key=urgency)
 
     def _charisma(self, t: Table, ask: Ask) -> Option:
@@ -67,28 +91,55 @@ class AI:
 
     def _action(self, t: Table, ask: Ask) -> Option:
         figure = t.game.figure(ask.about["figure"])
-        end = ask.options[-1]
         melees = [o for o in ask.options if o.id.startswith("melee:")]
         if melees:
             return min(melees, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
         shots = [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
-        if shots:  # cautious, with its two actions: into cover first, if it is not in cover and can move there
-            if (self.style == "cautious" and ask.about["actions"] == 2 and ask.about["moves"] > 0
+        if _horde(t, figure):
+            return self._close_in(t, ask, figure, shots)
+        if ask.about["moves"] > 0 and self.style != "aggressive" and not _in_cover(t, figure):
+            step = _step_back(t, ask, figure)
+            if step is not None:
+                return step
+        if shots:  # with its two actions: into cover first, if it is not in cover and can move there
+            if (self.style != "aggressive" and ask.about["actions"] == 2 and ask.about["moves"] > 0
                     and not _in_cover(t, figure) and (cover_moves := _moves(ask, "cover"))):
                 return cover_moves[0]
             return self._best_shot(t, figure, shots)
-        brawler = t.gun(figure) is None
-        if brawler or t.profile(figure).has("zombie"):  # a brawler closes in; an armed zombie charges if it can
+        return self._advance(t, ask, figure)
+
+    def _close_in(self, t: Table, ask: Ask, figure: Figure, shots: list[Option]) -> Option:
+        """The horde: a charge at the weakest enemy it can reach, else a walk toward the nearest; a gun only
+        with the action the walk leaves (or when it cannot get nearer)."""
+        if ask.about["moves"] > 0:
             toward = _moves(ask, "toward")
             charges = [o for o in toward if o.data.get("charge")]
             if charges:
                 return min(charges, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
-            if brawler and toward:
-                return min(toward, key=lambda o: distance(o.data["to"], t.game.figure(o.data["figure"]).pos))
+            nearer = [o for o in toward if distance(o.data["to"], t.game.figure(o.data["figure"]).pos)
+                      < distance(figure.pos, t.game.figure(o.data["figure"]).pos) - 0.5]
+            if nearer:
+                return min(nearer, key=lambda o: distance(o.data["to"], t.game.figure(o.data["figure"]).pos))
+            around = self._around(t, ask, figure)  # the straight way is blocked (a building, a figure)
+            if around is not None:
+                return around
+        if shots:
+            return self._best_shot(t, figure, shots)
+        return ask.options[-1]
+
+    def _around(self, t: Table, ask: Ask, figure: Figure) -> Option | None:
+        """The compass move that gets the figure nearest the nearest enemy, if it gets it an inch nearer."""
+        enemies = [e.pos for e in t.visible(OTHER[figure.side])]
+        now = _distance_to(enemies, figure.pos)
+        best = min(_moves(ask, "compass"), key=lambda o: _distance_to(enemies, o.data["to"]), default=None)
+        return best if best is not None and _distance_to(enemies, best.data["to"]) <= now - 1.0 else None
+
+    def _advance(self, t: Table, ask: Ask, figure: Figure) -> Option:
+        """A gunman with nobody in reach: it waits in cover for the enemy to come into range, else moves into
+        cover that gets it nearer, else toward the enemy (the moves toward it worked out only then)."""
+        end = ask.options[-1]
         if self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4 and _in_cover(t, figure):
-            return end  # wait in cover for the enemy to come into range
-        # a move into cover that gets nearer the enemy; else the move toward it that gets nearest (the moves
-        # toward it worked out only then)
+            return end
         enemies = [e.pos for e in t.visible(OTHER[figure.side])]
         now = _distance_to(enemies, figure.pos)
         cover_moves = _moves(ask, "cover") if self.style != "aggressive" else []
@@ -168,8 +219,36 @@ def _moves(ask: Ask, group: str) -> list[Option]:
     (or the autopilot playing for one) sees."""
     if ask.later:
         return list(ask.more(group))
+    if group == "compass":
+        return [o for o in ask.options if o.id.startswith("move:") and "way" in o.args]
     wanted = "cover" if group == "cover" else "figure"
     return [o for o in ask.options if o.id.startswith("move:") and o.data.get(wanted) not in (None, False)]
+
+
+def _horde(t: Table, figure: Figure) -> bool:
+    """A brawler without a gun, or a zombie that is no marksman (a Precise zombie is a gunslinger still)."""
+    profile = t.profile(figure)
+    return t.gun(figure) is None or (profile.has("zombie") and not profile.has("precise"))
+
+
+def _charge_reach(t: Table, figure: Figure) -> float:
+    """How near an enemy must stand for the figure to charge it at its next activation."""
+    return skills.move_actions(t.profile(figure).skills, figure.wounded) * MOVE + CONTACT
+
+
+def _step_back(t: Table, ask: Ask, figure: Figure) -> Option | None:
+    """A gunman that the horde could charge next: the move (a compass way or into cover) that leaves the
+    nearest such brawler farthest, when it gets the gunman at least an inch farther."""
+    dangers = [e.pos for e in t.visible(OTHER[figure.side])
+               if _horde(t, e) and distance(e.pos, figure.pos) <= _charge_reach(t, e)]
+    if not dangers:
+        return None
+    now = _distance_to(dangers, figure.pos)
+    best = max(_moves(ask, "compass") + _moves(ask, "cover"), key=lambda o: _distance_to(dangers, o.data["to"]),
+               default=None)
+    if best is None or _distance_to(dangers, best.data["to"]) < now + 1.0:
+        return None
+    return best
 
 
 def _nearest(t: Table, figure: Figure) -> Figure | None:

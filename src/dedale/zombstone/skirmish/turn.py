@@ -214,7 +214,8 @@ def action_ask(t: Table, figure: Figure, actions: int, moves: int, budget: list[
     if t.controllers.get(figure.side) is None:
         return Ask(figure.side, "action", (*options, *move_options(t, figure), END), about)
     return Ask(figure.side, "action", (*options, END), about, {
-        "toward": lambda: move_options(t, figure, ("toward",)), "cover": lambda: move_options(t, figure, ("cover",))})
+        "toward": lambda: move_options(t, figure, ("toward",)), "cover": lambda: move_options(t, figure, ("cover",)),
+        "compass": lambda: move_options(t, figure, ("compass",))})
 
 
 def _attacks(t: Table, figure: Figure, actions: int, budget: list[int]) -> list[Option]:
