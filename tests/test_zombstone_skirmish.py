@@ -19,7 +19,7 @@ from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Request, Roller, SeededSource, TableSource
 from dedale.i18n import say
-from dedale.zombstone.skirmish import fight, turn
+from dedale.zombstone.skirmish import fight, turn, victory
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.battlefield import BASE, CONTACT, Battlefield, Terrain
 from dedale.zombstone.skirmish.catalogue import load_catalogue
@@ -599,8 +599,9 @@ def test_at_the_turn_limit_the_side_worth_more_wins(figures: tuple[str, ...], wi
     for figure in t.game.figures:
         if figure.profile == "wyatt_earp":
             figure.state = "out"
-    turn._time_up(t)
+    victory.time_up(t)
     assert t.game.winner == winner and t.game.ending == ("turns" if winner else "draw")
+    assert t.game.decided_by == "dollars"
 
 
 @pytest.mark.parametrize("how", ["killed", "gone"])
@@ -616,6 +617,7 @@ def test_a_side_with_nobody_left_in_play_loses_at_once(how: str) -> None:
         played = run(t, turn.activations(t, "zombies"), NOTHING_A, activate="activate:2")
     assert zombie.state == ("out" if how == "killed" else "gone")
     assert t.game.winner == "lawmen" and t.game.ending == "eliminated"
+    assert t.game.decided_by == ("elimination" if how == "killed" else "flight")
     assert len(played.of("action")) <= 1 and len(played.of("activate")) == 1  # nothing more is played
 
 

@@ -80,3 +80,9 @@ def _print(result: dict[str, Any], lang: str) -> None:
     for name in ("lawmen", "zombies"):
         typer.echo(t("skirmish.survivors_line", lang, who=t(f"skirmish.side.{name}", lang),
                      survivors=f"{result['survivors'][name]:.2f}", dollars=f"{result['dollars'][name]:.0f}"))
+    typer.echo(t("skirmish.decided_title", lang))
+    for how, count in result["decided_by"].items():
+        if count:
+            typer.echo(t("skirmish.decided_line", lang, how=t(f"skirmish.decided.{how}", lang), games=count,
+                         rate=f"{count / result['games']:.1%}"))
+    typer.echo(t("skirmish.fights_line", lang, melees=f"{result['melees']:.1f}", shots=f"{result['shots']:.1f}"))

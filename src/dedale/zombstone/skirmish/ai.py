@@ -24,6 +24,7 @@ from dedale.zombstone.skirmish.battlefield import CONTACT, distance
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Option, Table
 from dedale.zombstone.skirmish.turn import MOVE
+from dedale.zombstone.skirmish.victory import inside
 
 POLICIES = ("default", "cautious", "aggressive")
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
@@ -93,17 +94,29 @@ class AI:
         figure = t.game.figure(ask.about["figure"])
         melees = [o for o in ask.options if o.id.startswith("melee:")]
         if melees:
-            return min(melees, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
+            return min(melees, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])))
         shots = [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
+        goal = _goal(t, figure)
+        if goal is not None and ask.about["moves"] > 0:
+            charges = [o for o in _moves(ask, "toward") if o.data.get("charge")] if _horde(t, figure) else []
+            if charges:
+                return min(charges, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])))
+            if not inside(figure.pos, goal):
+                walk = _toward_place(ask, figure, goal)
+                if walk is not None:
+                    return walk
+            elif _horde(t, figure):  # in the place: it stays, and shoots if it can
+                return self._best_shot(t, figure, shots) if shots else ask.options[-1]
         if _horde(t, figure):
             return self._close_in(t, ask, figure, shots)
-        if ask.about["moves"] > 0 and self.style != "aggressive" and not _in_cover(t, figure):
+        if ask.about["moves"] > 0 and self.style != "aggressive" and not _in_cover(t, figure) and goal is None:
             step = _step_back(t, ask, figure)
             if step is not None:
                 return step
         if shots:  # with its two actions: into cover first, if it is not in cover and can move there
             if (self.style != "aggressive" and ask.about["actions"] == 2 and ask.about["moves"] > 0
-                    and not _in_cover(t, figure) and (cover_moves := _moves(ask, "cover"))):
+                    and not _in_cover(t, figure) and (cover_moves := [
+                        o for o in _moves(ask, "cover") if goal is None or inside(o.data["to"], goal)])):
                 return cover_moves[0]
             return self._best_shot(t, figure, shots)
         return self._advance(t, ask, figure)
@@ -115,7 +128,7 @@ class AI:
             toward = _moves(ask, "toward")
             charges = [o for o in toward if o.data.get("charge")]
             if charges:
-                return min(charges, key=lambda o: _toughness(t, t.game.figure(o.data["figure"])))
+                return min(charges, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])))
             nearer = [o for o in toward if distance(o.data["to"], t.game.figure(o.data["figure"]).pos)
                       < distance(figure.pos, t.game.figure(o.data["figure"]).pos) - 0.5]
             if nearer:
@@ -164,9 +177,11 @@ class AI:
                 left, steadiness = _toughness(t, enemy)
                 target = weighed[target_id] = (enemy.wounded, STATUS_WEIGHT[t.profile(enemy).status], -left,
                                                -steadiness)
+            if _escorted(t, t.game.figure(target_id)):  # the escort stopped wins the game
+                return (1, *target)
             aimed = option.id.startswith("aim:")
             cover = option.args["cover"]
-            return (-cover, (aimed and (self.style == "aggressive" or cover > 0 or precise)) or not aimed, *target)
+            return (0, -cover, (aimed and (self.style == "aggressive" or cover > 0 or precise)) or not aimed, *target)
         return max(shots, key=worth)
 
     def _reaction(self, t: Table, ask: Ask) -> Option:
@@ -223,6 +238,34 @@ def _moves(ask: Ask, group: str) -> list[Option]:
         return [o for o in ask.options if o.id.startswith("move:") and "way" in o.args]
     wanted = "cover" if group == "cover" else "figure"
     return [o for o in ask.options if o.id.startswith("move:") and o.data.get(wanted) not in (None, False)]
+
+
+def _goal(t: Table, figure: Figure) -> tuple[float, float, float, float] | None:
+    """The place the figure must stand in: everyone's when a place is to be held; the escorted character's."""
+    victory = t.scenario.victory
+    if victory.kind == "hold" or (victory.kind == "escort" and _escorted(t, figure)):
+        return victory.place
+    return None
+
+
+def _escorted(t: Table, figure: Figure) -> bool:
+    victory = t.scenario.victory
+    return victory.kind == "escort" and figure.profile == victory.escort and figure.side == victory.side
+
+
+def _weakest(t: Table, enemy: Figure) -> tuple[bool, int, int]:
+    """The enemy to charge first: the escorted character, then the one with the fewest cartridges left."""
+    return (not _escorted(t, enemy), *_toughness(t, enemy))
+
+
+def _toward_place(ask: Ask, figure: Figure, place: tuple[float, float, float, float]) -> Option | None:
+    """The compass move that gets the figure nearest the middle of the place, if it gets it an inch nearer."""
+    x, y, w, h = place
+    middle = (x + w / 2, y + h / 2)
+    best = min(_moves(ask, "compass"), key=lambda o: distance(o.data["to"], middle), default=None)
+    if best is None or distance(best.data["to"], middle) > distance(figure.pos, middle) - 1.0:
+        return None
+    return best
 
 
 def _horde(t: Table, figure: Figure) -> bool:

@@ -25,7 +25,7 @@ from dedale.zombstone.weapons import Weapon
 STATUSES = ("star", "supporting", "extra")
 SIDES = ("lawmen", "zombies")
 LIMITS = {"star": 2, "supporting": 4}  # a band's Stars and Supporting roles (Extras: no limit)
-VICTORIES = ("dollars", "survive_lawmen", "survive_zombies")  # what decides a game at its turn limit
+VICTORIES = ("dollars", "survive_lawmen", "survive_zombies", "hold", "escort", "eliminate_stars")  # `victory.py`
 FILES = ("weapons.toml", "profiles.toml", "bands.toml", "scenarios.toml")
 
 
@@ -79,6 +79,35 @@ class Duel:
 
 
 @dataclass(frozen=True)
+class Victory:
+    """How the scenario is won besides eliminating the other side (`victory.py`)."""
+
+    kind: str = "dollars"
+    place: tuple[float, float, float, float] | None = None  # hold: the place; escort: where the character goes
+    escort: str | None = None  # escort: the profile escorted
+    side: str | None = None  # escort: the side of the escorted character
+
+    def to_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"kind": self.kind}
+        if self.place is not None:
+            found["place"] = list(self.place)
+        if self.escort is not None:
+            found |= {"escort": self.escort, "side": self.side}
+        return found
+
+
+@dataclass(frozen=True)
+class Favoured:
+    """A scenario that is not even says so: the side the default AIs see win more often, and why."""
+
+    side: str
+    why: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "why": self.why}
+
+
+@dataclass(frozen=True)
 class Scenario:
     id: str
     names: dict[str, str]
@@ -89,8 +118,9 @@ class Scenario:
     bands: dict[str, str]  # side -> band id
     deploy: dict[str, tuple[float, float, float, float]]  # side -> zone (x, y, w, h)
     duel: Duel | None
-    victory: str = "dollars"  # at the turn limit: the side worth more standing, or a side that must survive
+    victory: Victory = Victory()
     shipped: bool = True  # False: from a player's own file
+    favoured: Favoured | None = None  # an uneven scenario's declared favourite
 
     def name(self, lang: str = "en") -> str:
         return pick(self.names, lang)
@@ -337,8 +367,35 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
             entry.get("id", str), entry.labels("name"), entry.labels("story", {}), battlefield,
             entry.number("turns", 1, 50, 8), entry.choice("first", SIDES, "lawmen"),
             {side: chosen[side] for side in SIDES}, {side: _box(deploy[side]) for side in SIDES},
-            duel, entry.choice("victory", VICTORIES, "dollars"), _shipped(file))
+            duel, _victory(entry, {side: bands[chosen[side]] for side in SIDES}), _shipped(file), _favoured(entry))
     return found
+
+
+def _victory(entry: _Entry, bands: dict[str, Band]) -> Victory:
+    """`victory`, with the `place` a hold or an escort needs, and the escort's character (`escort`)."""
+    kind = entry.choice("victory", VICTORIES, "dollars")
+    if kind not in ("hold", "escort"):
+        return Victory(kind)
+    place = entry.get("place", list)
+    width, height = entry.data.get("width", 36.0), entry.data.get("height", 36.0)
+    if not (len(place) == 4 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in place)
+            and place[2] > 0 and place[3] > 0 and place[0] >= 0 and place[1] >= 0
+            and place[0] + place[2] <= width and place[1] + place[3] <= height):
+        raise entry.fail("error.skirmish.field", field="place", value=repr(place))
+    if kind == "hold":
+        return Victory(kind, _box(place))
+    escort = entry.get("escort", str)
+    side = next((side for side, band in bands.items() if escort in band.members), None)
+    if side is None or bands[side].members.count(escort) != 1:
+        raise entry.fail("error.skirmish.field", field="escort", value=repr(escort))
+    return Victory(kind, _box(place), escort, side)
+
+
+def _favoured(entry: _Entry) -> Favoured | None:
+    if "favoured" not in entry.data:
+        return None
+    part = _Entry(entry.file, f"{entry.where}: favoured", 0, entry.get("favoured", dict))
+    return Favoured(part.choice("side", SIDES), part.labels("why"))
 
 
 def _box(numbers: Any) -> tuple[float, float, float, float]:

@@ -26,6 +26,7 @@ from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import distance
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.victory import check_end
 
 GUTS_HAND = HANDS.index("two_pairs")
 FLIGHT = 6.0  # inches a failed Guts test flees
@@ -393,25 +394,13 @@ def remove(t: Table, figure: Figure, state: str) -> Flow[None]:
     figure.state = state
     t.changed()
     t.roller.note(f"skirmish.{state}", figure=t.who(figure))
-    check_end(t)
+    check_end(t, figure)
     if state == "out" and t.profile(figure).status == "star" and not t.over:
         for other in t.game.in_play(figure.side):
             if not (yield from guts(t, other, "star_killed")):
                 flee(t, other, figure.pos)
             if t.over:
                 return
-
-
-def check_end(t: Table) -> None:
-    """A side with no character left in play has lost."""
-    if t.over:
-        return
-    standing = {side: bool(t.standing(side)) for side in t.game.sides}
-    if not all(standing.values()):
-        t.game.winner = next((side for side, left in standing.items() if left), None)
-        t.game.ending = "eliminated" if t.game.winner else "draw"
-        t.roller.note("skirmish.ending_eliminated" if t.game.winner else "skirmish.ending_draw",
-                      winner=t.game.winner or "-")
 
 
 def guts(t: Table, figure: Figure, why: str) -> Flow[bool]:

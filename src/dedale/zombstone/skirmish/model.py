@@ -75,7 +75,8 @@ class Game(State):
     fire: list[dict[str, Any]] = field(default_factory=list)  # this turn's lines of fire and melees
     last_fire: list[dict[str, Any]] = field(default_factory=list)  # the previous turn's
     winner: str | None = None
-    ending: str | None = None  # eliminated, turns (the limit, by the dollars left), draw
+    ending: str | None = None  # eliminated, condition (the scenario's, at once), turns (the limit), draw
+    decided_by: str | None = None  # elimination, flight, stars, escort, hold, survival or dollars (`victory.py`)
     duel: dict[str, Any] | None = None  # the duel's outcome
 
     def figure(self, figure_id: int) -> Figure:
@@ -93,4 +94,4 @@ class Game(State):
                 "sides": {name: side.to_json() for name, side in self.sides.items()},
                 "deck": {"pile": len(self.deck.pile), "discards": [c.code for c in self.deck.discards]},
                 "fire": self.fire, "last_fire": self.last_fire, "winner": self.winner, "ending": self.ending,
-                "duel": self.duel}
+                "decided_by": self.decided_by, "duel": self.duel}

@@ -189,8 +189,9 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         waiting = None
         if isinstance(self.ask, Ask):
             waiting = {"side": self.ask.side, "kind": self.ask.kind, "about": _plain(self.ask.about)}
+        favoured = {"favoured": scenario.favoured.to_json()} if scenario.favoured is not None else {}
         return {"scenario": {"id": scenario.id, **_own_name(scenario.word), **scenario.battlefield.to_json(),
-                             "turns": scenario.turns},
+                             "turns": scenario.turns, "victory": scenario.victory.to_json(), **favoured},
                 "profiles": {f.profile: _profile_json(self, f.profile) for f in self.state.figures},
                 "game": self.state.to_json(), "waiting": waiting}
 

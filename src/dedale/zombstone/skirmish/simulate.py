@@ -1,6 +1,7 @@
 """Battle runs for balancing bands: many games between two AIs, each with its own seed derived from the
 run's seed and its number (so the results do not depend on how many workers play them), summed up as win
-rates with 95% confidence intervals (Wilson's), average turns and survivors."""
+rates with 95% confidence intervals (Wilson's), how the games were decided, melees and shots a game,
+average turns and survivors."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from dedale.zombstone.skirmish.table import Controller, Table
 from dedale.zombstone.skirmish.turn import play
 
 Z95 = 1.959963984540054
+MELEE = "skirmish.how.melee"  # a confrontation's kind as the log words it
+DECIDED = ("elimination", "flight", "stars", "escort", "hold", "survival", "dollars")
 
 
 def game_seed(run_seed: int, number: int) -> int:
@@ -32,7 +35,10 @@ class Outcome:
     seed: int
     winner: str | None
     ending: str
+    decided_by: str  # the condition that decided it (`victory.py`)
     turns: int
+    melees: int
+    shots: int
     survivors: dict[str, int]  # characters still in play at the end
     dollars: dict[str, int]  # what they are worth
 
@@ -47,7 +53,10 @@ def play_game(params: SkirmishParams, seed: int) -> Outcome:
     for _ in play(t):  # two AIs never suspend the game
         raise AssertionError("an AI game asked for a decision")
     standing = {side: game.in_play(side) for side in SIDES}
-    return Outcome(seed, game.winner, game.ending or "draw", game.turn, {s: len(f) for s, f in standing.items()},
+    fights = [e["args"]["how"]["t"] for e in game.log if e.get("note") == "skirmish.confront"]
+    melees = fights.count(MELEE)
+    return Outcome(seed, game.winner, game.ending or "draw", game.decided_by or "dollars", game.turn, melees,
+                   len(fights) - melees, {s: len(f) for s, f in standing.items()},
                    {s: sum(t.profile(f).cost for f in fs) for s, fs in standing.items()})
 
 
@@ -84,7 +93,10 @@ def summary(params: SkirmishParams, seed: int, outcomes: list[Outcome]) -> dict[
         "format": "dedale/zombstone-simulation", "version": 1, "seed": seed, "params": params.to_json(),
         "games": n, "wins": rates,
         "turns": sum(o.turns for o in outcomes) / n if n else 0.0,
-        "endings": {e: sum(1 for o in outcomes if o.ending == e) for e in ("eliminated", "turns", "draw")},
+        "endings": {e: sum(1 for o in outcomes if o.ending == e) for e in ("eliminated", "condition", "turns", "draw")},
+        "decided_by": {d: sum(1 for o in outcomes if o.decided_by == d) for d in DECIDED},
+        "melees": sum(o.melees for o in outcomes) / n if n else 0.0,
+        "shots": sum(o.shots for o in outcomes) / n if n else 0.0,
         "survivors": {s: sum(o.survivors[s] for o in outcomes) / n if n else 0.0 for s in SIDES},
         "dollars": {s: sum(o.dollars[s] for o in outcomes) / n if n else 0.0 for s in SIDES},
         "outcomes": [asdict(o) for o in outcomes],

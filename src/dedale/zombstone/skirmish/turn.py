@@ -29,6 +29,7 @@ from dedale.zombstone.skirmish.battlefield import CONTACT, distance
 from dedale.zombstone.skirmish.fight import COMPASS, _point_id, _rounded, confront, flee, guts, remove
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.victory import after_move, time_up
 
 MOVE = 4.0  # inches a move action covers
 HAND = 5  # cards a side draws up to at upkeep
@@ -47,7 +48,7 @@ def play(t: Table) -> Flow[None]:
     while not t.over:
         yield from turn(t)
         if not t.over and t.game.turn >= t.scenario.turns:
-            _time_up(t)
+            time_up(t)
 
 
 def turn(t: Table) -> Flow[None]:
@@ -294,6 +295,9 @@ def _new_place(found: dict[tuple[float, float], Option], start: tuple[float, flo
 def _move(t: Table, figure: Figure, to: tuple[float, float]) -> Flow[None]:
     figure.place(to)
     t.roller.note("skirmish.moved", figure=t.who(figure), x=f"{to[0]:g}", y=f"{to[1]:g}")
+    after_move(t, figure)
+    if t.over:
+        return
     if t.profile(figure).has("frightening"):  # a Frightening charge: whoever it reaches tests its Guts
         for enemy in _in_contact(t, figure):
             if not (yield from guts(t, enemy, "frightened")):
@@ -346,17 +350,3 @@ def reveal(t: Table) -> None:
             figure.hidden = False
             t.changed()
             t.roller.note("skirmish.revealed", figure=t.who(figure))
-
-
-def _time_up(t: Table) -> None:
-    """The turn limit: the scenario's victory decides (a side to survive wins if it has anyone left, as it
-    has at this point; else the side whose characters still standing are worth more dollars)."""
-    worth = {side: sum(t.profile(f).cost for f in t.game.in_play(side)) for side in t.game.sides}
-    ranked = sorted(worth, key=lambda side: -worth[side])
-    if t.scenario.victory.startswith("survive_"):
-        t.game.winner = t.scenario.victory.removeprefix("survive_")
-    else:
-        t.game.winner = ranked[0] if worth[ranked[0]] > worth[ranked[1]] else None
-    t.game.ending = "turns" if t.game.winner else "draw"
-    t.roller.note("skirmish.ending_turns", winner=t.game.winner or "-", lawmen=worth["lawmen"],
-                  zombies=worth["zombies"])
