@@ -104,8 +104,8 @@ def test_without_the_condition_losing_the_stars_does_not_end_the_game() -> None:
 
 
 @pytest.mark.parametrize(("old", "new", "words"), [
-    ('place = [11, 11, 8, 8]', 'place = [11, 11, 80, 8]', "place"),
-    ('place = [11, 11, 8, 8]\n', '', "place"),
+    ('place = [15, 11, 8, 8]', 'place = [15, 11, 80, 8]', "place"),
+    ('place = [15, 11, 8, 8]\n', '', "place"),
     ('escort = "john_clum"', 'escort = "wyatt_earp"', "escort"),  # not in either band of the scenario
     ('escort = "john_clum"', 'escort = "vigilante"', "escort"),  # twice in the band: which one?
     ('victory = "hold"', 'victory = "hold"\nfavoured = { side = "outlaws", why = "no" }', "outlaws"),
@@ -127,11 +127,15 @@ def test_every_shipped_scenario_is_won_by_its_own_conditions() -> None:
                "survive_zombies": {"survival"}}
     kinds = {s.victory.kind for s in CATALOGUE.scenarios.values() if s.shipped}
     assert {"hold", "escort", "eliminate_stars", "dollars"} <= kinds
+    high_noon = CATALOGUE.scenario("high_noon").favoured
+    assert high_noon is not None and high_noon.side == "zombies" and {"en", "fr"} <= set(high_noon.why)
     for scenario in CATALOGUE.scenarios.values():
         for seed in range(3):
             document = SkirmishSession(SkirmishParams(scenario.id, side=None), seed).result_json()
             game = document["game"]
             assert document["scenario"]["victory"]["kind"] == scenario.victory.kind
+            favoured = document["scenario"].get("favoured")
+            assert favoured == (None if scenario.favoured is None else scenario.favoured.to_json())
             assert game["decided_by"] in allowed[scenario.victory.kind] | {"elimination", "flight"}
             assert (game["winner"] is None) == (game["ending"] == "draw")
 
