@@ -1,4 +1,5 @@
-"""`dedale zombstone simulate`: battle runs between two AIs, for balancing bands."""
+"""`dedale zombstone simulate`: battle runs between two AIs, for balancing bands; `dedale zombstone balance`:
+the same games at each value of one profile's or weapon's field, win rates against it."""
 
 from __future__ import annotations
 
@@ -86,3 +87,83 @@ def _print(result: dict[str, Any], lang: str) -> None:
             typer.echo(t("skirmish.decided_line", lang, how=t(f"skirmish.decided.{how}", lang), games=count,
                          rate=f"{count / result['games']:.1%}"))
     typer.echo(t("skirmish.fights_line", lang, melees=f"{result['melees']:.1f}", shots=f"{result['shots']:.1f}"))
+
+
+def balance(
+    field: Annotated[str, typer.Option("--field", help="The field to sweep: a profile's potential, hand, cartridges, "
+                                       "red or cost; a weapon's damage or range.")],
+    values: Annotated[str, typer.Option("--values", help="The values to try, separated by commas: 1,2,3.")],
+    profile: Annotated[str | None, typer.Option("--profile", help="The profile whose field is swept.")] = None,
+    weapon: Annotated[str | None, typer.Option("--weapon", help="The weapon whose field is swept.")] = None,
+    scenario: Scenario = "ok_corral",
+    games: Annotated[int, typer.Option("--games", help="Games at each value.")] = 200,
+    policy_a: Policy = "default",
+    policy_b: Policy = "default",
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    seed: Seed = None,
+    rounds: Rounds = 1,
+    data: Data = None,
+    as_json: AsJson = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write .json, or a .png or .svg plot.")] = None,
+    lang: Lang = "en",
+) -> None:
+    """The designer's sweep: one field of a profile (--profile) or a weapon (--weapon) set to each value, the same
+    games played at each, and each side's win rate with its 95% interval against the value."""
+    from dedale.core.batch import Where
+    from dedale.zombstone.skirmish.balance import sweep, sweep_tweaks
+    from dedale.zombstone.skirmish.params import SkirmishParams
+
+    set_lang(lang)
+    if (profile is None) == (weapon is None):
+        raise DedaleError("error.skirmish.sweep_what")
+    if not 1 <= games <= MAX_GAMES:
+        raise DedaleError("error.range", param="games", value=games, low=1, high=MAX_GAMES)
+    if output is not None and output.suffix.lower() not in (".json", ".png", ".svg"):
+        raise DedaleError("error.output", value=str(output), accepted=".json .png .svg")
+    params = SkirmishParams(scenario, None, policy_a, policy_b, rounds, _data(data))
+    params.check()
+    kind, item = ("profile", profile) if profile is not None else ("weapon", weapon)
+    assert item is not None
+    tweaks = sweep_tweaks(params.data, kind, item.strip().lower(), field.strip().lower(), _numbers(values))
+    where = Where(workers, scheduler)
+    run_seed = resolve_seed(seed)
+    with progress(games * len(tweaks), t("skirmish.simulating", lang, scenario=scenario)) as advance:
+        result = sweep(params, tweaks, games, run_seed, where, advance)
+    if output is not None:
+        if output.suffix.lower() == ".json":
+            write_atomic(output, (json.dumps(result, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+        else:
+            from dedale.render.zombstone_plot import balance_plot
+
+            write_atomic(output, balance_plot(result, lang, output.suffix.lower().lstrip(".")))
+        say("skirmish.written", path=str(output))
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False))
+    elif output is None or output.suffix.lower() != ".json":
+        _print_sweep(result, lang)
+
+
+def _numbers(values: str) -> list[float]:
+    found = []
+    for text in values.split(","):
+        try:
+            number = float(text.strip())
+        except ValueError:
+            raise DedaleError("error.skirmish.values", value=text.strip()) from None
+        if number != number or number in (float("inf"), float("-inf")):
+            raise DedaleError("error.skirmish.values", value=text.strip())
+        found.append(number)
+    return found
+
+
+def _print_sweep(result: dict[str, Any], lang: str) -> None:
+    typer.echo(t("skirmish.sweep_title", lang, item=result["item"], field=result["field"], games=result["games"]))
+    for row in result["values"]:
+        cells = []
+        for name in ("lawmen", "zombies"):
+            win = row["wins"][name]
+            cells.append(t("skirmish.sweep_cell", lang, who=t(f"skirmish.side.{name}", lang), rate=f"{win['rate']:.1%}",
+                           low=f"{win['low']:.1%}", high=f"{win['high']:.1%}"))
+        typer.echo(t("skirmish.sweep_line", lang, value=f"{row['value']:g}", wins="  ".join(cells),
+                     melees=f"{row['melees']:.1f}"))

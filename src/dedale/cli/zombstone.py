@@ -261,3 +261,4 @@ def extend(system_app: typer.Typer) -> None:
     """Zombstone's commands beside `play`: the dice engine's odds, advice and tables, and battle runs."""
     system_app.registered_commands += app.registered_commands
     system_app.command("simulate")(skirmish.simulate)
+    system_app.command("balance")(skirmish.balance)

@@ -32,12 +32,12 @@ def _figure(width: float, height: float, columns: int = 1) -> tuple[Figure, Any]
     return plt.subplots(1, columns, figsize=(width, height), dpi=110)
 
 
-def _png(figure: Figure) -> bytes:
+def _png(figure: Figure, image: str = "png") -> bytes:
     import matplotlib.pyplot as plt
 
     buffer = io.BytesIO()
     figure.tight_layout()
-    figure.savefig(buffer, format="png")
+    figure.savefig(buffer, format=image)
     plt.close(figure)
     return buffer.getvalue()
 
@@ -123,3 +123,21 @@ def simulation_plot(result: dict[str, Any], lang: str) -> bytes:
     left.set_ylabel(t("zombstone.plot.survivors", lang))
     left.set_title(t("zombstone.plot.turns", lang, turns=f"{result['turns']:.1f}"))
     return _png(figure)
+
+
+def balance_plot(result: dict[str, Any], lang: str, image: str = "png") -> bytes:
+    """A sweep (`dedale zombstone balance`): each side's win rate against the field's value, a line each
+    (solid and circles, dashed and squares) with its 95% interval as a band, and the even zone shaded."""
+    figure, axes = _figure(7, 4.5)
+    values = [row["value"] for row in result["values"]]
+    axes.axhspan(0.4, 0.6, color=COLOURS[0], zorder=0)
+    for name, colour, style in (("lawmen", COLOURS[5], "-o"), ("zombies", COLOURS[6], "--s")):
+        wins = [row["wins"][name] for row in result["values"]]
+        axes.plot(values, [w["rate"] for w in wins], style, color=colour, label=t(f"skirmish.side.{name}", lang))
+        axes.fill_between(values, [w["low"] for w in wins], [w["high"] for w in wins], color=colour, alpha=0.2)
+    axes.set_ylim(0, 1)
+    axes.set_xlabel(f"{result['item']}: {result['field']}")
+    axes.set_ylabel(t("zombstone.plot.win_rate", lang))
+    axes.set_title(t("zombstone.plot.balance", lang, games=result["games"]))
+    axes.legend()
+    return _png(figure, image)

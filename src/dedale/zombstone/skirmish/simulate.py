@@ -14,7 +14,7 @@ from typing import Any
 from dedale.core.batch import IN_PROCESS, Where, run_batch
 from dedale.core.rng import Roller, SeededSource, SplitMix64
 from dedale.zombstone.skirmish.ai import AI
-from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
+from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
 from dedale.zombstone.skirmish.model import Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.table import Controller, Table
@@ -43,9 +43,9 @@ class Outcome:
     dollars: dict[str, int]  # what they are worth
 
 
-def play_game(params: SkirmishParams, seed: int) -> Outcome:
-    """One game between two AIs, from deployment to its end."""
-    catalogue = load_catalogue(params.data)
+def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = None) -> Outcome:
+    """One game between two AIs, from deployment to its end (on the params' data, or on `catalogue`)."""
+    catalogue = catalogue or load_catalogue(params.data)
     game = Game()
     roller = Roller(SeededSource(seed), game.log)
     controllers: dict[str, Controller | None] = {side: AI(params.policy(side)) for side in SIDES}
