@@ -14,7 +14,8 @@ from dedale.core.errors import DedaleError
 from dedale.core.files import write_atomic
 from dedale.i18n import t
 
-Scenario = Annotated[str, typer.Option("--scenario", help="ok_corral or high_noon (or one of your --data).")]
+Scenario = Annotated[str, typer.Option(
+    "--scenario", help="ok_corral, high_noon, bird_cage, clum_ride or vendetta_ride (or one of your --data).")]
 Data = Annotated[Path | None, typer.Option(
     "--data", help="A folder whose weapons/profiles/bands/scenarios.toml replace the shipped ones.")]
 Rounds = Annotated[int, typer.Option("--rounds", help="Reroll rounds (the rules: 1).")]

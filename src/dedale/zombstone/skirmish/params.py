@@ -22,8 +22,10 @@ class SkirmishParams(Declared):
     system: ClassVar[str] = "zombstone"
 
     scenario: str = param("ok_corral", menu=_scenarios,
-                          en="The scenario: ok_corral or high_noon (or one of your --data).",
-                          fr="Le scénario : ok_corral ou high_noon (ou un des vôtres, --data).")
+                          en="The scenario: ok_corral, high_noon, bird_cage, clum_ride or vendetta_ride (or one of "
+                          "your --data).",
+                          fr="Le scénario : ok_corral, high_noon, bird_cage, clum_ride ou vendetta_ride (ou un des "
+                          "vôtres, --data).")
     side: str | None = param("lawmen", choices=SIDES, en="Your side: lawmen or zombies (none: two AIs play).",
                              fr="Votre camp : lawmen (la loi) ou zombies (aucun : deux IA jouent).")
     policy_lawmen: str = param("default", choices=POLICIES, en="The lawmen's AI: default, cautious or aggressive.",
