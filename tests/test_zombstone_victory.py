@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
+from dedale.i18n import say, word
+from dedale.render.zombstone_svg import outcome
 from dedale.zombstone.skirmish import victory
 from dedale.zombstone.skirmish.ai import AI
 from dedale.zombstone.skirmish.battlefield import Battlefield
@@ -23,6 +25,7 @@ from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishSession
 from dedale.zombstone.skirmish.table import Ask, Option, Table
 from dedale.zombstone.skirmish.turn import _activation, action_ask
+from dedale.zombstone.skirmish.view import GameView
 
 CATALOGUE = load_catalogue()
 SIDE_OF = {member: band.side for band in CATALOGUE.bands.values() for member in band.members}
@@ -138,6 +141,9 @@ def test_every_shipped_scenario_is_won_by_its_own_conditions() -> None:
             assert favoured == (None if scenario.favoured is None else scenario.favoured.to_json())
             assert game["decided_by"] in allowed[scenario.victory.kind] | {"elimination", "flight"}
             assert (game["winner"] is None) == (game["ending"] == "draw")
+            words = outcome(GameView.from_json(document), "en")  # the page words the end as it was decided
+            if game["decided_by"] in ("stars", "escort", "hold", "survival"):
+                assert say(word(f"skirmish.decided.{game['decided_by']}"), "en") in words
 
 
 # --- the AI --------------------------------------------------------------------------------------------------

@@ -104,6 +104,8 @@ def outcome(view: GameView, lang: str) -> str:
     if view.winner is None:
         return t("skirmish.ending_draw", lang)
     winner = side_name(view.winner, lang)
+    if view.decided_by in ("stars", "escort", "hold", "survival"):  # the scenario's own condition
+        return t("skirmish.ending_decided", lang, winner=winner, how=t(f"skirmish.decided.{view.decided_by}", lang))
     if view.ending == "turns":
         return t("skirmish.ending_turns", lang, winner=winner, lawmen=view.worth("lawmen"),
                  zombies=view.worth("zombies"))

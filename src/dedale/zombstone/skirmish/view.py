@@ -19,7 +19,8 @@ from dedale.zombstone.skirmish.model import IN_PLAY
 STATES = ("ready", "fleeing", "out", "gone")
 FIRE_KINDS = ("dodge", "return", "melee")
 WINNERS = ("attacker", "defender")
-ENDINGS = ("eliminated", "turns", "draw")
+ENDINGS = ("eliminated", "condition", "turns", "draw")
+DECIDED = ("elimination", "flight", "stars", "escort", "hold", "survival", "dollars")  # `victory.py`
 # one character a figure, so the text grid and the picture name it alike: lawmen upper case, zombies lower
 LABELS = {"lawmen": string.ascii_uppercase + string.digits, "zombies": string.ascii_lowercase + string.digits}
 
@@ -89,6 +90,7 @@ class GameView:
     duel: dict[str, Any] | None  # {winner, folded, hands} of a High Noon duel, as the game records it
     waiting: dict[str, Any] | None  # {side, kind, about} of the decision the game waits for
     hands: dict[str, int]  # inspiration cards in each side's hand
+    decided_by: str | None = None  # the condition that decided the game (older documents: none)
 
     @classmethod
     def from_json(cls, document: Any) -> GameView:
@@ -134,7 +136,7 @@ class GameView:
         return cls(_name(scenario, "scenario", scenario.get("id", str)), _battlefield(scenario),
                    scenario.count("turns", 1), game.count("turn"), game.optional_choice("initiative", SIDES), profiles,
                    figures, fire, game.optional_choice("winner", SIDES), game.optional_choice("ending", ENDINGS), duel,
-                   waiting, hands)
+                   waiting, hands, game.optional_choice("decided_by", DECIDED))
 
     def profile(self, figure: FigureView) -> ProfileView:
         """The figure's profile (a masked figure has none)."""
