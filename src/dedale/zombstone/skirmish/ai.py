@@ -96,18 +96,17 @@ class AI:
         if melees:
             return min(melees, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])))
         shots = [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
-        goal = _goal(t, figure)
+        goal, horde = _goal(t, figure), _horde(t, figure)
         if goal is not None and ask.about["moves"] > 0:
-            charges = [o for o in _moves(ask, "toward") if o.data.get("charge")] if _horde(t, figure) else []
-            if charges:
-                return min(charges, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])))
+            if horde and (charge := _charge(t, ask)) is not None:
+                return charge
             if not inside(figure.pos, goal):
                 walk = _toward_place(ask, figure, goal)
                 if walk is not None:
                     return walk
-            elif _horde(t, figure):  # in the place: it stays, and shoots if it can
+            elif horde:  # in the place: it stays, and shoots if it can
                 return self._best_shot(t, figure, shots) if shots else ask.options[-1]
-        if _horde(t, figure):
+        if horde:
             return self._close_in(t, ask, figure, shots)
         if ask.about["moves"] > 0 and self.style != "aggressive" and not _in_cover(t, figure) and goal is None:
             step = _step_back(t, ask, figure)
@@ -125,27 +124,18 @@ class AI:
         """The horde: a charge at the weakest enemy it can reach, else a walk toward the nearest; a gun only
         with the action the walk leaves (or when it cannot get nearer)."""
         if ask.about["moves"] > 0:
-            toward = _moves(ask, "toward")
-            charges = [o for o in toward if o.data.get("charge")]
-            if charges:
-                return min(charges, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])))
-            nearer = [o for o in toward if distance(o.data["to"], t.game.figure(o.data["figure"]).pos)
+            if (charge := _charge(t, ask)) is not None:
+                return charge
+            nearer = [o for o in _moves(ask, "toward") if distance(o.data["to"], t.game.figure(o.data["figure"]).pos)
                       < distance(figure.pos, t.game.figure(o.data["figure"]).pos) - 0.5]
             if nearer:
                 return min(nearer, key=lambda o: distance(o.data["to"], t.game.figure(o.data["figure"]).pos))
-            around = self._around(t, ask, figure)  # the straight way is blocked (a building, a figure)
+            around = _around(t, ask, figure)  # the straight way is blocked (a building, a figure)
             if around is not None:
                 return around
         if shots:
             return self._best_shot(t, figure, shots)
         return ask.options[-1]
-
-    def _around(self, t: Table, ask: Ask, figure: Figure) -> Option | None:
-        """The compass move that gets the figure nearest the nearest enemy, if it gets it an inch nearer."""
-        enemies = [e.pos for e in t.visible(OTHER[figure.side])]
-        now = _distance_to(enemies, figure.pos)
-        best = min(_moves(ask, "compass"), key=lambda o: _distance_to(enemies, o.data["to"]), default=None)
-        return best if best is not None and _distance_to(enemies, best.data["to"]) <= now - 1.0 else None
 
     def _advance(self, t: Table, ask: Ask, figure: Figure) -> Option:
         """A gunman with nobody in reach: it waits in cover for the enemy to come into range, else moves into
@@ -256,6 +246,20 @@ def _escorted(t: Table, figure: Figure) -> bool:
 def _weakest(t: Table, enemy: Figure) -> tuple[bool, int, int]:
     """The enemy to charge first: the escorted character, then the one with the fewest cartridges left."""
     return (not _escorted(t, enemy), *_toughness(t, enemy))
+
+
+def _charge(t: Table, ask: Ask) -> Option | None:
+    """The charge at the enemy to charge first (`_weakest`), if the figure can reach any."""
+    charges = [o for o in _moves(ask, "toward") if o.data.get("charge")]
+    return min(charges, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])), default=None)
+
+
+def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
+    """The compass move that gets the figure nearest the nearest enemy, if it gets it an inch nearer."""
+    enemies = [e.pos for e in t.visible(OTHER[figure.side])]
+    now = _distance_to(enemies, figure.pos)
+    best = min(_moves(ask, "compass"), key=lambda o: _distance_to(enemies, o.data["to"]), default=None)
+    return best if best is not None and _distance_to(enemies, best.data["to"]) <= now - 1.0 else None
 
 
 def _toward_place(ask: Ask, figure: Figure, place: tuple[float, float, float, float]) -> Option | None:
