@@ -5,6 +5,7 @@ leader sends its Extras."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from pathlib import Path
 
@@ -195,3 +196,14 @@ def test_the_ai_plays_a_king_for_the_initiative_only_when_the_hand_can_spare_it(
     assert AI().choose(t, ask(["KS", "9H", "4C", "2D"], {})) == "initiative:KS"
     assert AI().choose(t, ask(["KS", "9H", "4C"], {})) == "initiative:roll"  # 3 cards: kept for the rolls
     assert AI().choose(t, ask(["KS", "9H", "4C", "2D"], {"zombies": 5})) == "initiative:roll"  # an Ace played
+
+
+def test_a_document_saved_before_scenarios_said_how_they_are_won_still_loads() -> None:
+    session = SkirmishSession(SkirmishParams("vendetta_ride", side=None), 2)
+    document = json.loads(json.dumps(session.to_json()))
+    scenario = {k: v for k, v in document["scenario"].items() if k not in ("victory", "favoured")}
+    older = {**document, "scenario": scenario, "game": {k: v for k, v in document["game"].items() if k != "decided_by"}}
+    assert SkirmishSession.from_json(older).to_json() == session.to_json()
+    older["game"]["turn"] += 1  # the rest is checked as before
+    with pytest.raises(DedaleError):
+        SkirmishSession.from_json(older)

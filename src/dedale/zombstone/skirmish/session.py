@@ -9,9 +9,10 @@ every session is (undo, loading a save, a restarted server).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from dedale.core.rng import Request
 from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies, Session
@@ -41,6 +42,9 @@ class Autopilot:
 
 def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
     return lambda session: Autopilot(style)
+
+
+ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields documents gained since version 1
 
 
 class SkirmishSession(Session[SkirmishParams, Game]):
@@ -184,6 +188,20 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         return Secrets(self.table_top, side, self.seed)
 
     # --- the result ------------------------------------------------------------------------------------
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """A document saved before scenarios said how they are won (no `scenario.victory`) loads too: the
+        fields added since are taken from its replay, and the rest is checked as usual."""
+        if isinstance(data, dict) and isinstance(data.get("scenario"), dict) and "victory" not in data["scenario"]:
+            params = cls.check_document(data)
+            session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)))
+            replayed = json.loads(json.dumps(session.result_json()))
+            data = dict(data)
+            for part, keys in ADDED.items():
+                if isinstance(data.get(part), dict):
+                    data[part] = {**data[part], **{key: replayed[part][key] for key in keys if key in replayed[part]}}
+        return super().from_json(data)
+
     def result_json(self) -> dict[str, Any]:
         scenario = self.table_top.scenario
         waiting = None
