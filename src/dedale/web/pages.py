@@ -7,16 +7,16 @@ import json
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Depends, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from dedale.core.errors import DedaleError
-from dedale.core.session import Session
+from dedale.core.session import SPECTATOR, Session
 from dedale.core.store import Sessions
 from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
 from dedale.systems import system as find
-from dedale.web import csrf, forms, seats, service, views
+from dedale.web import csrf, forms, logview, seats, service, views
 from dedale.web.render import lang_of, page
 
 # Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
@@ -110,6 +110,36 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", re
 @router.get("/play/{session_id}/panel", response_class=HTMLResponse)
 def play_panel(request: Request, session_id: str, ready: int | None = None) -> HTMLResponse:
     return panel(request, session_id, ready=ready)
+
+
+@router.get("/play/{session_id}/log", response_class=HTMLResponse)
+def log(request: Request, session_id: str, page_number: int = Query(1, alias="page", ge=1, le=1_000_000)
+        ) -> HTMLResponse:
+    """The whole log, a page at a time, grouped by the choices made."""
+    sessions = _sessions(request)
+    session, seat = _reader(request, sessions, session_id)
+    return page(request, "log.html", {"id": session_id, "name": sessions.store.record(session_id).name,
+                                      "log": logview.log_page(session, lang_of(request), page_number, seat)})
+
+
+@router.get("/play/{session_id}/log.txt")
+def log_text(request: Request, session_id: str) -> Response:
+    sessions = _sessions(request)
+    session, seat = _reader(request, sessions, session_id)
+    name = quote(service.download_name(session, "txt", part="log"))
+    return Response(logview.log_text(session, lang_of(request), seat), media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'inline; filename="{name}"'})
+
+
+def _reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Session, int]:
+    """The session and the seat whose view of the log this request may read: a linked seat's, a spectator's
+    on a screen two people share (neither's secrets), or the one player's."""
+    seating = sessions.store.seating(session_id)
+    seat = seats.seat_of(request, sessions, session_id, seating)
+    session = sessions.get(session_id)
+    if seat is None:
+        seat = SPECTATOR if seating == "hot-seat" and session.two_people() else 0
+    return session, seat
 
 
 @router.get("/play/{session_id}/live")
