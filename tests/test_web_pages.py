@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape as html_escape
 
 from dedale.systems import names
 from dedale.web.forms import form
@@ -284,3 +285,26 @@ def test_the_panels_log_is_the_log_worded_afresh(name: str, table: bool, params:
         for lang in ("en", "fr"):
             entries = session.player_log(max(0, len(session.log) - 2 * views.LOG_LINES))[-views.LOG_LINES:]
             assert views.log_lines(session, lang) == [describe(entry, lang) for entry in reversed(entries)]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_form_drop_downs_show_words_in_the_pages_language_not_ids(client: TestClient, lang: str) -> None:
+    client.get(f"/lang/{lang}")
+    for system in names():
+        for field in form(system, lang):
+            labels = field["option_labels"]
+            assert set(labels) == set(field["options"])
+            for value, label in labels.items():
+                assert label and not label.startswith("param.") and "_" not in label, (system, field["name"], value)
+        html = client.get(f"/new/{system}").text
+        for field in form(system, lang):
+            for value, label in field["option_labels"].items():
+                assert f'<option value="{value}"' in html and f">{html_escape(label)}</option>" in html
+    assert ">OK Corral 1881</option>" in client.get("/new/zombstone").text
+
+
+def test_a_favicon_is_served_where_browsers_look_for_it(client: TestClient) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert icon.content == client.get("/static/favicon.svg").content and icon.content.startswith(b"<svg")
+    assert '<link rel="icon" href="/static/favicon.svg"' in client.get("/").text

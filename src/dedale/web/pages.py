@@ -4,11 +4,13 @@ the same forms post and redirect)."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from dedale.core.errors import DedaleError
 from dedale.core.session import SPECTATOR, Session
@@ -203,9 +205,31 @@ def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Res
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+SORTS = {"played": lambda r: -r.updated, "created": lambda r: -r.created, "system": lambda r: (r.system, -r.updated),
+         "name": lambda r: (r.name.casefold(), -r.updated)}
+
+
 @router.get("/sessions", response_class=HTMLResponse)
-def saved(request: Request) -> HTMLResponse:
-    return page(request, "sessions.html", {"records": _sessions(request).store.list()})
+def saved(request: Request, system: str = Query("", max_length=40), sort: str = Query("played", max_length=20)
+          ) -> HTMLResponse:
+    """The saved sessions, the last played first (or by `sort`), of one system or all."""
+    if system and system not in names():
+        raise DedaleError("error.web_list", value=system, what=t("web.list_filter", lang_of(request)),
+                          accepted=", ".join(names()))
+    if sort not in SORTS:
+        raise DedaleError("error.web_list", value=sort, what=t("web.list_sort", lang_of(request)),
+                          accepted=", ".join(SORTS))
+    every = _sessions(request).store.list()
+    records = sorted((r for r in every if not system or r.system == system), key=SORTS[sort])
+    return page(request, "sessions.html", {"records": records, "any": bool(every), "system": system, "sort": sort,
+                                           "systems": names(), "sorts": list(SORTS), "when": _when})
+
+
+def _when(moment: float) -> Markup:
+    """A date and time, in UTC (the page's script shows it in the reader's own time and language)."""
+    at = datetime.fromtimestamp(moment, UTC)
+    return Markup('<time datetime="{}">{}</time>').format(at.isoformat(timespec="seconds"),
+                                                          at.strftime("%Y-%m-%d %H:%M UTC"))
 
 
 @router.post("/sessions/{session_id}/rename")

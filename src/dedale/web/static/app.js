@@ -32,3 +32,10 @@ if (live && window.EventSource && window.htmx) {
     }
   });
 }
+
+// Dates come in UTC: show them in the reader's own time zone and language.
+for (const moment of document.querySelectorAll("time[datetime]")) {
+  const at = new Date(moment.getAttribute("datetime"));
+  if (!isNaN(at)) moment.textContent = at.toLocaleString(document.documentElement.lang,
+                                                         {dateStyle: "medium", timeStyle: "short"});
+}

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
+from dedale.i18n import data_word, word
 from dedale.zombstone.policy import MAX_ROUNDS
 from dedale.zombstone.skirmish.ai import POLICIES
 from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
@@ -22,9 +23,11 @@ class SkirmishParams(Declared):
     system: ClassVar[str] = "zombstone"
 
     scenario: str = param("ok_corral", menu=_scenarios,
+                          word_label=lambda item: data_word("zombstone", "scenario", item),
                           en="The scenario: ok_corral or high_noon (or one of your --data).",
                           fr="Le scénario : ok_corral ou high_noon (ou un des vôtres, --data).")
-    side: str | None = param("lawmen", choices=SIDES, en="Your side: lawmen or zombies (none: two AIs play).",
+    side: str | None = param("lawmen", choices=SIDES, word_label=lambda side: word(f"skirmish.side.{side}"),
+                             en="Your side: lawmen or zombies (none: two AIs play).",
                              fr="Votre camp : lawmen (la loi) ou zombies (aucun : deux IA jouent).")
     policy_lawmen: str = param("default", choices=POLICIES, en="The lawmen's AI: default, cautious or aggressive.",
                                fr="L'IA de la loi : default, cautious (prudente) ou aggressive.")
