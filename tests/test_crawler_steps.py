@@ -8,10 +8,12 @@ import pytest
 
 from crawler_invariants import check
 from dedale.core.errors import DedaleError
+from dedale.core.logtext import describe
 from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
 from dedale.crawler.tiles import Stock, by_nearest_area, parse_stock
+from dedale.i18n import word
 
 
 def drive(session: CrawlerSession, dice: dict[str, Iterator[int]], until: str, default: int = 1) -> None:
@@ -86,6 +88,15 @@ def test_room_n_is_the_boss_without_a_d8() -> None:
     assert [r.boss for r in session.layout.rooms] == [False, False, True]
 
 
+def test_a_room_that_fits_but_would_lead_nowhere_says_so() -> None:
+    """The entry-and-exit rule, not the space, is why the rolled room cannot go: the log says it (seed 0's
+    4x4 fits in the zone beyond its exit, but in no place touching another edge that leads on)."""
+    session = CrawlerSession(CrawlerParams(), 0).run_autopilot()
+    note = next(e for e in session.log if e.get("note") == "crawler.fallback")
+    assert note["args"]["why"]["t"] == "crawler.why_not.no_way_on"
+    assert "it fits, but it would open onto no other zone" in describe(note, "en")
+
+
 def test_nearest_area_fallback_order() -> None:
     assert by_nearest_area("3x3", (5, 5)) == ["5x2", "3x2", "2x2", "5x3", "4x4", "5x5"]
     assert by_nearest_area("4x4", (5, 5)) == ["5x3", "5x2", "3x3", "5x5", "3x2", "2x2"]
@@ -97,7 +108,9 @@ def test_the_fallback_lays_the_nearest_size_that_fits() -> None:
     session = CrawlerSession(CrawlerParams(zone_cells=4, size_rule="5"), 0, table=True)
     drive(session, {"crawler.tile": iter([1])}, "crawler.fallback")
     note = next(e for e in session.log if e.get("note") == "crawler.fallback")
-    assert note["args"] == {"rolled": "5x5", "tile": "4x4"}
+    assert note["args"] == {"rolled": "5x5", "tile": "4x4", "why": word("crawler.why_not.no_space", tile="5x5",
+                                                                           zone="2,4")}
+    assert "no free place against the exit's edge is large enough" in describe(note, "en")
     drive(session, {}, "crawler.laid")
     room = session.layout.rooms[0]
     assert (room.tile, room.rolled) == ("4x4", "5x5")

@@ -14,6 +14,7 @@ when shown (`say`), in whatever language the reader asks for:
 from __future__ import annotations
 
 import importlib
+import string
 import tomllib
 from collections.abc import Callable
 from functools import cache
@@ -55,9 +56,24 @@ def t(key: str, lang: str = "en", /, **args: Any) -> str:
         elif isinstance(value, list) and value and all(map(is_word, value)):  # words in a row
             args[name] = _say_all(value, lang)
     try:
-        return template.format(**args)
+        return _Plurals(lang).format(template, **args) if ":?" in template else template.format(**args)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+class _Plurals(string.Formatter):
+    """A message's words that follow a number: `{count:?room|rooms}` is "room" for one (in French, for zero
+    and one as well), "rooms" otherwise; a message without them is formatted by `str.format` alone."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if not format_spec.startswith("?"):
+            return super().format_field(value, format_spec)
+        one, _, many = format_spec[1:].partition("|")
+        single = value == 1 or (self.lang == "fr" and value == 0)
+        return one if single else many
 
 
 def _say_all(words: list[Word], lang: str) -> str:  # apart from `t`: a comprehension there costs each call a cell

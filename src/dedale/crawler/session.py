@@ -171,7 +171,9 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         elif cur.options:
             (key, (laid, candidates, filling)), = cur.options.items()
             if key.startswith("beyond:"):
-                self.roller.note("crawler.fallback", rolled=tile, tile=laid)
+                why = self.state.layout.why_not_beyond(cur.approach, size)
+                self.roller.note("crawler.fallback", rolled=tile, tile=laid,
+                                 why=word(f"crawler.why_not.{why}", tile=tile, zone="{},{}".format(*cur.approach.zone)))
             self._to_place(laid, candidates, filling)
         else:
             self._close_exit(tile)
@@ -348,7 +350,9 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         elif key == "beyond":
             says = word("crawler.choice.beyond", tile=laid, zone=zone)
         else:
-            says = word("crawler.choice.substitute", tile=laid, rolled=cur.tile, zone=zone)
+            why = self.state.layout.why_not_beyond(approach, self._size(cur.tile))
+            says = word("crawler.choice.substitute", tile=laid, rolled=cur.tile, zone=zone,
+                        why=word(f"crawler.why_not.{why}", tile=cur.tile, zone=zone))
         return Choice(key, says, {"kind": key.partition(":")[0], "tile": laid})
 
     def _place_choice(self, c: Candidate, cur: Generation) -> Choice:
