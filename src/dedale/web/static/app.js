@@ -39,3 +39,18 @@ for (const moment of document.querySelectorAll("time[datetime]")) {
   if (!isNaN(at)) moment.textContent = at.toLocaleString(document.documentElement.lang,
                                                          {dateStyle: "medium", timeStyle: "short"});
 }
+
+// A choice pointed at in the list lights its place on the map, and a place pointed at lights its button.
+function light(event, on) {
+  const button = event.target.closest && event.target.closest("button[name=choice]");
+  const place = event.target.closest && event.target.closest("[data-choice]");
+  const value = button ? button.value : place ? place.dataset.choice : null;
+  if (value === null) return;
+  for (const each of document.querySelectorAll("[data-choice], button[name=choice]")) {
+    if ((each.dataset.choice || each.value) === value) each.classList.toggle("lit", on);
+  }
+}
+document.addEventListener("mouseover", function (event) { light(event, true); });
+document.addEventListener("mouseout", function (event) { light(event, false); });
+document.addEventListener("focusin", function (event) { light(event, true); });
+document.addEventListener("focusout", function (event) { light(event, false); });
