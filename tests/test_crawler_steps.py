@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -220,3 +221,21 @@ def test_a_limited_stock_is_respected_and_exhaustion_brings_the_boss() -> None:
         assert len(laid) == len(set(laid)) <= 7 and not session.layout.passages
         if len(laid) == 7 and session.state.outcome == "boss":
             assert any(e.get("note") == "crawler.stock_empty" for e in session.log)
+
+
+def test_a_version_1_document_still_loads_though_its_log_said_less() -> None:
+    """Version 2 added why a room cannot go beyond an exit to the log; a version-1 document, made before,
+    replays to the same dungeon and loads (checked without the log's words), and a forged roll still fails."""
+    current = CrawlerSession(CrawlerParams(), 0).run_autopilot().to_json()
+    old = json.loads(json.dumps(current))
+    old["version"] = 1
+    for entry in old["log"]:
+        entry.get("args", {}).pop("why", None)
+    assert CrawlerSession.from_json(old).to_json() == current
+    forged = json.loads(json.dumps(old))
+    rolled = next(entry for entry in forged["log"] if "dice" in entry)
+    rolled["dice"] = [rolled["dice"][0] % 6 + 1, *rolled["dice"][1:]]
+    with pytest.raises(DedaleError, match="does not match"):
+        CrawlerSession.from_json(forged)
+    with pytest.raises(DedaleError):
+        CrawlerSession.from_json({**old, "version": 3})

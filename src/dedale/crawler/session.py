@@ -64,7 +64,8 @@ class CrawlerState(State):
 
 class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     system = "crawler"
-    version = 1
+    version = 2  # version 2's log says why a rolled room cannot go beyond an exit: version 1 loads
+    worded_before = (1,)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
 
     def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False) -> None:
