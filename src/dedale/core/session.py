@@ -495,7 +495,7 @@ class Session(ABC, Generic[P, S]):
         replayed = json.loads(json.dumps(session.to_json()))
         old = "lang" in data or data.get("version") in cls.worded_before
         for key, value in saved.items():
-            if (_unworded(replayed[key]) != _unworded(value)) if old else replayed[key] != value:
+            if (_unworded(replayed[key], key) != _unworded(value, key)) if old else replayed[key] != value:
                 raise DedaleError("error.save_mismatch", field=key)
         return session
 
@@ -511,7 +511,10 @@ def _with_id(choices: list[Choice], choice_id: str) -> Choice | None:
 _WORDED = frozenset({"label", "vegetation_label", "name", "key", "args", "decided"})
 
 
-def _unworded(value: Any) -> Any:
+def _unworded(value: Any, key: str = "") -> Any:
+    """`value` without the fields that hold words; a log without its notes (they roll nothing: only words)."""
+    if key == "log" and isinstance(value, list):
+        return [_unworded(entry) for entry in value if not (isinstance(entry, dict) and "note" in entry)]
     if isinstance(value, dict):
         return {key: _unworded(item) for key, item in value.items() if key not in _WORDED}
     if isinstance(value, list):
