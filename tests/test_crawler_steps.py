@@ -224,11 +224,13 @@ def test_a_limited_stock_is_respected_and_exhaustion_brings_the_boss() -> None:
 
 
 def test_a_version_1_document_still_loads_though_its_log_said_less() -> None:
-    """Version 2 added why a room cannot go beyond an exit to the log; a version-1 document, made before,
-    replays to the same dungeon and loads (checked without the log's words), and a forged roll still fails."""
-    current = CrawlerSession(CrawlerParams(), 0).run_autopilot().to_json()
+    """Version 2 added why a room cannot go beyond an exit to the log, and lays a passed boss check's room at
+    the next exit; a version-1 document, made before, replays as it was made (the boss given up:
+    `passed_boss` reroll) and loads (checked without the log's words), and a forged roll still fails."""
+    current = CrawlerSession(CrawlerParams(passed_boss="reroll"), 34).run_autopilot().to_json()
     old = json.loads(json.dumps(current))
     old["version"] = 1
+    del old["params"]["passed_boss"]
     for entry in old["log"]:
         entry.get("args", {}).pop("why", None)
     assert CrawlerSession.from_json(old).to_json() == current
@@ -239,3 +241,23 @@ def test_a_version_1_document_still_loads_though_its_log_said_less() -> None:
         CrawlerSession.from_json(forged)
     with pytest.raises(DedaleError):
         CrawlerSession.from_json({**old, "version": 3})
+
+
+def test_a_passed_boss_check_lays_the_boss_room_at_the_next_exit() -> None:
+    """The text: a passed boss check means this room *is* the boss room. When it finds no place beyond the
+    exit, the exit closes and the boss room goes beyond the next exit the party takes, without a D8; with
+    `passed_boss="reroll"` (the old way, a Choice) the next room rolls its D8 again."""
+    seed = 34  # the autopilot meets such an exit
+    stays = CrawlerSession(CrawlerParams(), seed).run_autopilot()
+    notes = [e for e in stays.log if "note" in e or "roll" in e]
+    waits = next(i for i, e in enumerate(notes) if e.get("note") == "crawler.boss_waits")
+    assert notes[waits - 1]["note"] == "crawler.exit_closed"
+    after = notes[waits + 1:]
+    due = next(i for i, e in enumerate(after) if e.get("note") == "crawler.boss_due")
+    assert not any(e.get("for") == "crawler.tile" for e in after[:due])  # no D8 before it
+    assert stays.layout.rooms[-1].boss and stays.state.outcome == "boss"
+    reroll = CrawlerSession(CrawlerParams(passed_boss="reroll"), seed).run_autopilot()
+    assert "boss_waits" not in json.dumps(reroll.to_json())
+    assert not any(e.get("note") in ("crawler.boss_waits", "crawler.boss_due") for e in reroll.log)
+    closed = [i for i, e in enumerate(reroll.log) if e.get("note") == "crawler.exit_closed"]
+    assert any(e.get("for") == "crawler.tile" for e in reroll.log[closed[0]:])  # the D8 again

@@ -11,7 +11,7 @@ A phase with a single possibility is applied at once and noted in the log.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
@@ -60,11 +60,14 @@ class CrawlerState(State):
     phase: Phase = "explore"
     current: Generation | None = None
     outcome: Outcome | None = None
+    boss_due: bool = False  # a passed boss check whose room found no place yet: the next room is the boss's
 
 
 class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     system = "crawler"
-    version = 2  # version 2's log says why a rolled room cannot go beyond an exit: version 1 loads
+    # Version 2: the log says why a rolled room cannot go beyond an exit, and a passed boss check's room that
+    # found no place goes to the next exit taken (`passed_boss`). Version 1 loads, with `passed_boss` reroll.
+    version = 2
     worded_before = (1,)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
 
@@ -73,6 +76,13 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         self.tables = load_tables(params.tables)
         self.board, self.boss_size = params.board, params.boss
         super().__init__(params, seed, table)
+
+    @classmethod
+    def check_document(cls, data: Any) -> CrawlerParams:
+        """A version-1 document replays as it was made: a passed boss check's room that found no place was
+        given up (`passed_boss` reroll)."""
+        params = super().check_document(data)
+        return replace(params, passed_boss="reroll") if data.get("version") == 1 else params
 
     @classmethod
     def params_from_json(cls, data: Any) -> CrawlerParams:
@@ -110,7 +120,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _next_room(self, approach: Approach) -> None:
         self.state.current = Generation(approach)
         k = self.room_number
-        if k >= self.state.size:
+        if self.state.boss_due:
+            self.roller.note("crawler.boss_due", room=k)
+            self._with_tile(BOSS, BOSS, boss=True)
+        elif k >= self.state.size:
             self.roller.note("crawler.boss_last", room=k, size=self.state.size)
             self._with_tile(BOSS, None, boss=True)
         elif not self.state.stock.any_room():
@@ -210,6 +223,9 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         self.state.closed.add((room, cur.approach.entry.opposite))
         self.state.frontier.close((room, cur.approach.entry.opposite))
         self.roller.note("crawler.exit_closed", room=room, dir=cur.approach.entry.opposite.name, tile=tile)
+        if cur.boss and cur.rolled == BOSS and self.params.passed_boss == "stays":  # the check was passed
+            self.state.boss_due = True
+            self.roller.note("crawler.boss_waits")
         self.state.phase = "explore"
         self._check_end()
 
