@@ -479,6 +479,39 @@ def test_cover_modifies_the_reroll_dice(terrain: tuple[Terrain, ...], reaction: 
     assert (note["a_dice"], note["a_rerolls"]) == attacker and (note["d_dice"], note["d_rerolls"]) == defender
 
 
+NEAR_FENCE = Terrain("light", 10.6, 16, 0.3, 4, "fence")  # 0.6" from a figure at (10, 18)
+NEAR_WALL = Terrain("heavy", 18.8, 16, 0.5, 4, "wall")  # 0.7" from a figure at (20, 18)
+RETURN_FIRE_CASES = {  # under return fire: each shooter's reroll dice, from the cover along its own line of fire
+    "fence and wall, the one at the fence shoots": ((NEAR_FENCE, NEAR_WALL), (10, 20), (5, 1), (4, 0)),
+    "fence and wall, the one at the wall shoots": ((NEAR_FENCE, NEAR_WALL), (20, 10), (5, 1), (4, 0)),
+    "the target's own wall, the target returns fire unhindered": ((NEAR_WALL,), (10, 20), (5, 1), (5, 0)),
+    "the shooter's own wall, the target returns fire over it": ((NEAR_WALL,), (20, 10), (5, 2), (4, 0)),
+    "the shooter's own fence hinders only the return shot": ((NEAR_FENCE,), (10, 20), (5, 2), (4, 0)),
+    "the target's own fence, the target returns fire unhindered": ((NEAR_FENCE,), (20, 10), (5, 1), (5, 0)),
+}
+
+
+@pytest.mark.parametrize(("terrain", "xs", "attacker", "defender"), RETURN_FIRE_CASES.values(),
+                         ids=RETURN_FIRE_CASES.keys())
+def test_return_fire_each_shooter_has_its_own_cover_and_1_inch_rule(terrain: tuple[Terrain, ...],
+                                                                    xs: tuple[int, int], attacker: tuple[int, int],
+                                                                    defender: tuple[int, int]) -> None:
+    """A wall 0.7" from one figure and a fence 0.6" from the other (Virgil Earp, at the first of `xs`, shoots the
+    Cajun, at the second, who returns fire): each piece is within 1 inch of one of them, so it hinders only
+    the other's shot, whoever shoots first."""
+    field = Battlefield(36, 36, terrain)
+    t = table(("virgil_earp", xs[0], 18), ("the_cajun", xs[1], 18), field=field)
+    defender_faces = " ".join(NOTHING_K.split()[:defender[0]])
+    run(t, fight.confront(t, *t.game.figures, False, False, [1]), NOTHING_A + " " + defender_faces,
+        reaction="return")
+    note = notes(t, "confront")[0]
+    assert (note["a_dice"], note["a_rerolls"]) == attacker and (note["d_dice"], note["d_rerolls"]) == defender
+    if len(terrain) == 2:  # each line of fire sees the piece far from its shooter, never the one beside it
+        at_fence, at_wall = ((10, 18), (20, 18))
+        assert [p.name for p in field.covers(at_fence, at_wall)] == ["wall"]
+        assert [p.name for p in field.covers(at_wall, at_fence)] == ["fence"]
+
+
 @pytest.mark.parametrize(("faces", "hurt", "points"), [
     ("K K K 9 A A 10 J Q", 1, 1 + 3 - 1 - 1),  # Virgil's fists: -1
     ("9 10 J Q A A 9 10 J", 0, 1 + 1 - 0 + 1),  # the Cajun's sabre: +1, the defender hurts back

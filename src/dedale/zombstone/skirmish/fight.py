@@ -221,16 +221,16 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     """A shot or a melee from `attacker` (whose activation's card budget is `budget`) on `defender`."""
     reaction = "melee" if melee else (yield from _reaction(t, attacker, defender))
     a_bonus = d_bonus = 0
-    covers: list[str] = []
+    covers: tuple[str, ...] = ()
     if not melee:
-        covers = list(t.covers(attacker.pos, defender.pos))
+        covers = t.covers(attacker.pos, defender.pos)
         if reaction == "dodge":
             a_bonus -= sum(1 for kind in covers if kind == "light")
             d_bonus += sum(1 for kind in covers if kind != "light")
-        else:  # every cover counts as light, and hampers both shooters
-            d_bonus -= RETURN_MALUS
+        else:  # every cover counts as light and hampers each shooter along its own line of fire, the cover
+            # within 1 inch of that shooter excepted: the target's own wall does not hinder its return shot
+            d_bonus -= RETURN_MALUS + len(t.covers(defender.pos, attacker.pos))
             a_bonus -= len(covers)
-            d_bonus -= len(covers)
     a_bonus += skills.AIM_BONUS if aimed else 0
     a_bonus += (yield from _fame(t, attacker))
     d_bonus += (yield from _fame(t, defender))
