@@ -359,8 +359,8 @@ def test_a_fleeing_character_tests_guts_at_its_next_activation(field: Battlefiel
 
 
 def test_a_star_killed_makes_every_character_of_its_band_test_guts() -> None:
-    t = table(("wyatt_earp", 10, 18), ("virgil_earp", 12, 24), ("deputy", 14, 18), ("the_cajun", 30, 10),
-              ("zombie", 30, 26))
+    t = table(("wyatt_earp", 10, 18), ("virgil_earp", 12, 24), ("deputy", 14, 18), ("the_cajun", 30, 18),
+              ("zombie", 30, 30))
     wyatt, virgil, deputy, cajun, _ = t.game.figures
     wyatt.ticked = 5
     run(t, fight.damage(t, wyatt, 1, cajun), TWO_PAIRS + " " + NOTHING_A)
@@ -368,7 +368,20 @@ def test_a_star_killed_makes_every_character_of_its_band_test_guts() -> None:
     assert [say(args["figure"]) for args in notes(t, "guts_passed") + notes(t, "guts_failed")] == ["Virgil Earp",
                                                                                                     "Deputy"]
     assert all(args["why"] == why("star_killed") for args in notes(t, "guts_passed") + notes(t, "guts_failed"))
-    assert virgil.state == "ready" and deputy.state == "fleeing" and deputy.pos == pytest.approx((20, 18))
+    assert virgil.state == "ready" and deputy.state == "fleeing" and deputy.pos == pytest.approx((8, 18))
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_fleeing_after_a_star_falls_runs_from_the_nearest_enemy_not_from_the_fallen_star(hidden: bool) -> None:
+    """Ringo, the duellist, falls between his band and the Earps: fleeing from his body would run at them.
+    A hidden token nearer than the Earps is no danger anyone knows of."""
+    t = table(("ringo", 16, 18), ("zombie", 12, 18), ("wyatt_earp", 22, 18), ("deputy", 12, 12))
+    ringo, zombie, wyatt, deputy = t.game.figures
+    deputy.hidden = hidden  # 6 inches from the zombie: nearer than Wyatt, when seen
+    ringo.ticked = CATALOGUE.profile("ringo").cartridges - 1
+    run(t, fight.damage(t, ringo, 1, wyatt), "A " + NOTHING_A)  # an Ace: the point counts on a zombie
+    assert ringo.state == "out" and zombie.state == "fleeing"
+    assert zombie.pos == pytest.approx((6, 18) if hidden else (12, 24))
 
 
 def test_a_supporting_role_killed_makes_no_one_test() -> None:

@@ -25,7 +25,7 @@ from dedale.zombstone.policy import RollSpec, categories, hand_keys, optimise, t
 from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import distance
 from dedale.zombstone.skirmish.model import Figure
-from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
 
 GUTS_HAND = HANDS.index("two_pairs")
 FLIGHT = 6.0  # inches a failed Guts test flees
@@ -397,7 +397,8 @@ def remove(t: Table, figure: Figure, state: str) -> Flow[None]:
     if state == "out" and t.profile(figure).status == "star" and not t.over:
         for other in t.game.in_play(figure.side):
             if not (yield from guts(t, other, "star_killed")):
-                flee(t, other, figure.pos)
+                danger = nearest_seen_enemy(t, other)  # the danger is the enemy, not the fallen Star
+                flee(t, other, figure.pos if danger is None else danger.pos)
             if t.over:
                 return
 
@@ -429,6 +430,11 @@ def guts(t: Table, figure: Figure, why: str) -> Flow[bool]:
     t.roller.note("skirmish.guts_passed" if passed else "skirmish.guts_failed", figure=t.who(figure),
                   why=word(f"skirmish.why.{why}"))
     return passed
+
+
+def nearest_seen_enemy(t: Table, figure: Figure) -> Figure | None:
+    """The nearest enemy in play that is not a hidden token (fleeing from a token would give it away)."""
+    return min(t.visible(OTHER[figure.side]), key=lambda e: distance(figure.pos, e.pos), default=None)
 
 
 def flee(t: Table, figure: Figure, danger: tuple[float, float]) -> None:
