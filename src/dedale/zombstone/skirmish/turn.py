@@ -84,10 +84,14 @@ def initiative(t: Table) -> Flow[str]:
         results: dict[str, int | None] = {}
         for name in order:
             hand = game.sides[name].hand
+            other = results.get(OTHER[name])  # the card the other side played first, if it did
             options = [Option("initiative:roll", "skirmish.option.roll_initiative", {})]
-            options += [Option(f"initiative:{c.code}", "skirmish.option.card_initiative", {"card": c.code})
-                        for c in sorted(hand, key=_card_value, reverse=True)]
-            answer = yield from t.decide(Ask(name, "initiative", tuple(options), {"others": dict(results)}))
+            options += [Option(f"initiative:{c.code}", "skirmish.option.card_initiative", {"card": c.word})
+                        for c in sorted(hand, key=_card_value, reverse=True) if _worth_playing(_card_value(c), other)]
+            if len(options) == 1:  # no card worth playing: the side rolls, unasked
+                answer = "initiative:roll"
+            else:
+                answer = yield from t.decide(Ask(name, "initiative", tuple(options), {"others": dict(results)}))
             if answer == "initiative:roll":
                 results[name] = None
             else:
@@ -113,6 +117,13 @@ def initiative(t: Table) -> Flow[str]:
     first = winner if answer == "first:me" else _other(t, winner)
     t.roller.note("skirmish.initiative_won", side=word(f"skirmish.side.{winner}"), first=word(f"skirmish.side.{first}"))
     return first
+
+
+def _worth_playing(value: int, other: int | None) -> bool:
+    """A card is offered for the initiative only if it may do better than a roll: it beats a die's lowest
+    face (a 9, worth 0) and does not lose to the card the other side played first, `other` (an equal card is
+    a tie, rolled again: better than a roll that may lose to it)."""
+    return value > 0 and (other is None or value >= other)
 
 
 def _card_value(card: Card) -> int:
