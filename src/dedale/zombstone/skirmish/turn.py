@@ -4,7 +4,9 @@ two actions each (move, shoot, melee); and the game around it: deployment, the t
 
 Choices the spec leaves to the project, documented here:
 - The side named first by the scenario declares its initiative first; the other then knows whether the
-  first plays a card. A card's face is its result (2 to 8 below a 9); tied players roll again.
+  first plays a card. A card's face is its result (2 to 8 below a 9); tied players roll again. A card is
+  offered only if it may do better than a roll (10 or higher, not below the other side's card); a side
+  with no such card rolls unasked.
 - A character in base contact with an enemy fights or moves away; it does not shoot.
 - Frightening: a character takes a Guts test when a Frightening enemy charges it into contact, and when it
   begins an activation in contact with one.
