@@ -245,7 +245,7 @@ def add_cards(t: Table, figure: Figure, counts: Counts, skill: int | None, budge
     return _with(counts, played, skill)
 
 
-def _made(key: tuple[int, ...], before: tuple[int, ...]) -> Word:
+def _made(key: Key, before: Key) -> Word:
     """The hand a choice of cards makes, in words: "four of a kind", "a pair, with higher cards" when the cards
     lift only the faces of a hand of the same kind."""
     made = word(f"skirmish.made.{HANDS[key[0]]}")
