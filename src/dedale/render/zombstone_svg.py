@@ -112,7 +112,8 @@ def outcome(view: GameView, lang: str) -> str:
 
 def _duel(view: GameView, lang: str) -> str:
     duel = view.duel or {}
-    hands = [t(f"duel.hand.{hand}", lang) for hand in duel["hands"]]
+    words = "zombstone.hand" if duel["kind"] == "simple" else "duel.hand"  # Guts rolls', or poker hands
+    hands = [t(f"{words}.{hand}", lang) for hand in duel["hands"]]
     if duel["folded"]:
         return t("render.zombstone.duel_folded", lang, side=side_name(duel["folded"], lang))
     if duel["winner"]:
