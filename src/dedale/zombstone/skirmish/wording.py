@@ -31,7 +31,8 @@ def inches(a: Point, b: Point) -> float:
 def moved(t: Table, figure: Figure, start: Point, data: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments of the note `skirmish.moved`: the figure has just gone from `start` to where it stands, by
     the move option whose data is `data` (its target for a move toward an enemy, `cover` for one into cover)."""
-    return {"figure": t.who(figure), "inches": inches(start, figure.pos), "way": word(f"dir.{compass(start, figure.pos)}"),
+    way = word(f"dir.{compass(start, figure.pos)}")
+    return {"figure": t.who(figure), "inches": inches(start, figure.pos), "way": way,
             "arrival": _arrival(t, figure, data)}
 
 
