@@ -113,6 +113,8 @@ def test_clickable_marks_and_strips_cover_no_letter_and_no_other_mark(scenario: 
     for session in asks_with_choices(scenario, seed):
         root = picture(session)
         spots, rings, figures = destinations(root), ring_points(root), letters(root)
+        for choice, dot in spot_dots(root):  # a spot's dot is never under another destination
+            assert sum(math.dist(dot, a) < R - TOLERANCE for a in spots) == 0, choice
         for i, a in enumerate(spots):
             for b in spots[i + 1:]:
                 assert math.dist(a, b) >= 2 * R - TOLERANCE, (a, b)
@@ -143,7 +145,14 @@ def test_moves_that_end_together_are_drawn_apart_each_labelled() -> None:
               and any((t.text or "").startswith("→") for t in g.iter(f"{SVG}text"))]
     assert len(toward) >= 3
     assert len({(t.text or "") for g in toward for t in g.iter(f"{SVG}text")}) == len(toward)  # each its target
-    assert any(len(list(g.iter(f"{SVG}line"))) == 1 for g in toward)  # drawn off its spot, joined to it
+    moved_off = {g.get("data-choice") for g in root.iter(f"{SVG}g") if classes(g) == ["spot"]}
+    assert moved_off & {g.get("data-choice") for g in toward}  # drawn off its spot, joined to it
+
+
+def spot_dots(root: ElementTree.Element) -> list[tuple[str, tuple[float, float]]]:
+    """Where the destinations drawn off their spot stand for: each spot's dot, with its choice."""
+    return [(g.get("data-choice", ""), (float(dot.get("cx", 0)), float(dot.get("cy", 0))))
+            for g in root.iter(f"{SVG}g") if classes(g) == ["spot"] for dot in g.iter(f"{SVG}circle")]
 
 
 def test_free_arcs_avoid_what_must_stay_clear() -> None:

@@ -18,6 +18,7 @@ Point = tuple[float, float]
 LETTER = 6.5  # a figure's letter, as a disc around its base's centre
 STROKE = 2.5  # half the width of a ring's clickable band
 SLACK = 0.5  # how much two marks may touch (rounding)
+DOT = 2.0  # the dot marking a destination's spot when its disc is drawn off it
 ANGLES = 12  # directions tried around a destination's spot, at each distance
 
 
@@ -54,12 +55,14 @@ def place_marks(spots: Sequence[Point], radius: float, taken: list[Disc], strips
                 bounds: tuple[float, float, float, float], away_from: Point | None = None) -> list[Point]:
     """Where to draw each destination's disc of `radius`: on its spot when free, else the nearest free place
     around it (a ring at a time, first away from `away_from`, the acting figure), inside `bounds` (x0, y0, x1,
-    y1), on no disc `taken` and no cartridge strip. Each disc placed is added to `taken`; a spot with no free
-    place near keeps its own."""
+    y1), on no disc `taken`, no cartridge strip and no other destination's spot (its dot stays in sight). Each
+    disc placed is added to `taken`; a spot with no free place near keeps its own."""
     placed = []
-    for spot in spots:
+    dots = [Disc(*spot, DOT) for spot in spots]
+    for index, spot in enumerate(spots):
+        others = [dot for i, dot in enumerate(dots) if i != index]
         found = next((p for p in _around(spot, radius, away_from) if _inside(p, radius, bounds)
-                      and not any(Disc(*p, radius).overlaps(d) for d in taken)
+                      and not any(Disc(*p, radius).overlaps(d) for d in (*taken, *others))
                       and not any(b.hits(Disc(*p, radius)) for b in strips)), spot)
         taken.append(Disc(*found, radius))
         placed.append(found)

@@ -441,12 +441,13 @@ def _choices(view: GameView, links: dict[str, dict[str, Any]], ox: float, oy: fl
                           f'stroke="{svg.PASSAGE}" stroke-width="1" stroke-dasharray="1 2.5" stroke-opacity="0.8" '
                           f'pointer-events="none"/>')
         colour = svg.ACCENT if data.get("charge") else svg.PASSAGE  # a move into contact: vermillion
-        leader = ""
-        if (x, y) != spot:  # drawn off its spot: a dot where the figure would stand, a line to it
-            leader = (f'<line x1="{spot[0]:.1f}" y1="{spot[1]:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="{colour}" '
-                      f'stroke-width="0.9"/><circle cx="{spot[0]:.1f}" cy="{spot[1]:.1f}" r="2" fill="{colour}"/>')
+        if (x, y) != spot:  # drawn off its spot: a dot where the figure would stand, a line to it (under the marks)
+            guides.append(f'<g class="spot" data-choice="{escape(choice)}" pointer-events="none"><line '
+                          f'x1="{spot[0]:.1f}" y1="{spot[1]:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="{colour}" '
+                          f'stroke-width="0.9"/><circle cx="{spot[0]:.1f}" cy="{spot[1]:.1f}" r="{marks.DOT:g}" '
+                          f'fill="{colour}"/></g>')
         spots.append(f'<g class="choice move" data-choice="{escape(choice)}">'
-                     f'<title>{escape(words)}</title>{leader}{_mark(x, y, colour)}'
+                     f'<title>{escape(words)}</title>{_mark(x, y, colour)}'
                      f'{_destination_label(view, data, start, spot, x, y, colour, lang)}</g>')
     rings = []
     for figure_id, choices in around.items():
