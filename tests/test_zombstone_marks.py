@@ -145,13 +145,13 @@ def test_moves_that_end_together_are_drawn_apart_each_labelled() -> None:
               and any((t.text or "").startswith("→") for t in g.iter(f"{SVG}text"))]
     assert len(toward) >= 3
     assert len({(t.text or "") for g in toward for t in g.iter(f"{SVG}text")}) == len(toward)  # each its target
-    moved_off = {g.get("data-choice") for g in root.iter(f"{SVG}g") if classes(g) == ["spot"]}
+    moved_off = {g.get("data-for") for g in root.iter(f"{SVG}g") if classes(g) == ["spot"]}
     assert moved_off & {g.get("data-choice") for g in toward}  # drawn off its spot, joined to it
 
 
 def spot_dots(root: ElementTree.Element) -> list[tuple[str, tuple[float, float]]]:
     """Where the destinations drawn off their spot stand for: each spot's dot, with its choice."""
-    return [(g.get("data-choice", ""), (float(dot.get("cx", 0)), float(dot.get("cy", 0))))
+    return [(g.get("data-for", ""), (float(dot.get("cx", 0)), float(dot.get("cy", 0))))
             for g in root.iter(f"{SVG}g") if classes(g) == ["spot"] for dot in g.iter(f"{SVG}circle")]
 
 

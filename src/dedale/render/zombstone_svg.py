@@ -276,11 +276,13 @@ def _burst(x: float, y: float, radius: float, opacity: float) -> str:
             f'stroke="{svg.ACCENT}" stroke-width="0.8" stroke-opacity="{opacity:.2f}"/>')
 
 
-def _melee_mark(x: float, y: float, colour: str, opacity: float) -> str:
-    """Two crossed strokes in a small disc: where a melee was fought."""
-    return (f'<g class="melee-mark" opacity="{opacity}"><circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="white" '
-            f'stroke="{colour}" stroke-width="1.3"/><path d="M{x - 2.4:.1f} {y - 2.4:.1f}l4.8 4.8M{x + 2.4:.1f} '
-            f'{y - 2.4:.1f}l-4.8 4.8" stroke="{svg.INK}" stroke-width="1.3"/></g>')
+def _melee_mark(x: float, y: float, colour: str, opacity: float, size: float = 1.0) -> str:
+    """Two crossed strokes in a small disc: where a melee was fought (or, smaller, a charge's destination)."""
+    arm = 2.4 * size
+    return (f'<g class="melee-mark" opacity="{opacity}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{4.5 * size:g}" '
+            f'fill="white" stroke="{colour}" stroke-width="1.3"/><path d="M{x - arm:.1f} {y - arm:.1f}'
+            f'l{2 * arm:g} {2 * arm:g}M{x + arm:.1f} {y - arm:.1f}l{-2 * arm:g} {2 * arm:g}" stroke="{svg.INK}" '
+            f'stroke-width="1.1"/></g>')
 
 
 # --- the figures -------------------------------------------------------------------------------------------
@@ -442,7 +444,7 @@ def _choices(view: GameView, links: dict[str, dict[str, Any]], ox: float, oy: fl
                           f'pointer-events="none"/>')
         colour = svg.ACCENT if data.get("charge") else svg.PASSAGE  # a move into contact: vermillion
         if (x, y) != spot:  # drawn off its spot: a dot where the figure would stand, a line to it (under the marks)
-            guides.append(f'<g class="spot" data-choice="{escape(choice)}" pointer-events="none"><line '
+            guides.append(f'<g class="spot" data-for="{escape(choice)}" pointer-events="none"><line '
                           f'x1="{spot[0]:.1f}" y1="{spot[1]:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="{colour}" '
                           f'stroke-width="0.9"/><circle cx="{spot[0]:.1f}" cy="{spot[1]:.1f}" r="{marks.DOT:g}" '
                           f'fill="{colour}"/></g>')
@@ -474,6 +476,8 @@ def _destination_label(view: GameView, data: dict[str, Any], start: Point | None
     if isinstance(figure, int) and not isinstance(figure, bool) and 0 <= figure < len(view.figures):
         target = view.figures[figure]
         letter = str(view.token(target)) if target.hidden else view.label(target)
+        if data.get("charge"):  # the melee's cross above the letter: a charge is not told by colour alone
+            return _melee_mark(x, y - 4, colour, 1, 0.7) + svg.text(x, y + 7, "→" + letter, 7, "middle", "bold", colour)
         return _mark_text(x, y, "→" + letter, colour)
     if data.get("cover"):
         return _cover_icon(x, y)
@@ -486,7 +490,7 @@ def _destination_label(view: GameView, data: dict[str, Any], start: Point | None
 
 def _mark(x: float, y: float, colour: str) -> str:
     """A destination: a dashed base, pale so that what it says reads over a line of fire."""
-    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R:g}" fill="white" fill-opacity="0.75" stroke="{colour}" '
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R:g}" fill="white" fill-opacity="0.9" stroke="{colour}" '
             f'stroke-width="1.8" stroke-dasharray="3 2"/>')
 
 
