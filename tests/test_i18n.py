@@ -11,6 +11,7 @@ from dedale.i18n import _flatten, catalogue, t
 SRC = Path(__file__).parents[1] / "src" / "dedale"
 KEY = re.compile(
     r'''(?:\bt\(|\bword\(|DedaleError\(|\.note\(|\.decide\(|\.fail\(\s*[^,]+,|say\()\s*f?"([a-z_]+\.[a-z_.-]+)"''')
+PLACEHOLDER = re.compile(r"{(\w+)(?::[^{}]*)?}")
 PURPOSE = re.compile(
     r'''(?:roll|chance|pick|tables\.roll|roll_each|roll_contents)\([^)]*?"((?:crawler|paper|hexcrawl|autopilot)\.[a-z_.]+)"''')
 
@@ -18,8 +19,8 @@ PURPOSE = re.compile(
 def test_the_catalogues_have_the_same_keys_and_placeholders() -> None:
     en, fr = catalogue("en"), catalogue("fr")
     assert set(en) == set(fr)
-    for key in en:
-        assert set(re.findall(r"{(\w+)}", en[key])) == set(re.findall(r"{(\w+)}", fr[key])), key
+    for key in en:  # a placeholder may carry a format spec (`{n:cartridge|cartridges}`, `{name:mid}`)
+        assert set(PLACEHOLDER.findall(en[key])) == set(PLACEHOLDER.findall(fr[key])), key
 
 
 def test_every_key_the_code_uses_is_in_the_catalogues() -> None:

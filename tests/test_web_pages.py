@@ -217,6 +217,26 @@ def test_languages_switch_and_stay(client: TestClient) -> None:
         assert client.get("/lang/en", params={"next": target}).headers["location"] == "/"
 
 
+def test_the_zombstone_confrontation_says_what_it_is_for(client: TestClient) -> None:
+    """The heading names each side's weapon, the cover and the reaction; an impossible tie reads 0%; the page
+    says why return fire makes heavy cover light for both."""
+    html = client.get("/zombstone", params={"attacker": 2, "defender": 2, "cover": "heavy", "reaction": "return",
+                                            "attacker_weapon": "light_colt", "defender_weapon": "winchester"}).text
+    heading = re.search(r'id="duel">\s*<h2>(.*?)</h2>', html, re.S)
+    assert heading is not None
+    assert heading.group(1) == ("Attacker (Potential 2, Light Colt) against defender (Potential 2, Winchester) · "
+                                "a shot, heavy cover, counted as light for both shooters; the target returns fire")
+    cells = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td><code>([^<]*)</code>", html)
+    tie = next(cell for cell in cells if cell[0] == "a tie")
+    assert tie[1:] == ("0%", "0/1")
+    assert "every piece of cover between them counts as light" in html
+    melee = client.get("/zombstone", params={"attacker": 1, "defender": 0, "melee": "true"}).text
+    assert "Potential 1, Improvised weapon) against defender (Potential 0, Improvised weapon) · melee</h2>" in melee
+    client.get("/lang/fr")
+    french = client.get("/zombstone", params={"attacker": 2, "defender": 2, "cover": "light"}).text
+    assert "· un tir, couvert léger ; la cible esquive</h2>" in french
+
+
 def test_the_zombstone_calculator(client: TestClient) -> None:
     html = client.get("/zombstone", params={"potential": 2, "attacker": 1, "defender": 0, "melee": "true",
                                             "attacker_weapon": "spear"}).text

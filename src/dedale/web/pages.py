@@ -301,7 +301,8 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
         duel = calculator.duel_document(attacker, defender, melee, cover or None, reaction, attacker_weapon or None,
                                         defender_weapon or None, "win")
     return page(request, "zombstone.html", {
-        "odds": odds, "duel": duel, "query": dict(request.query_params),
+        "odds": odds, "duel": duel, "query": dict(request.query_params), "percent": calculator.percent,
+        "duel_heading": calculator.duel_heading(duel, lang) if duel else None,
         "weapons": [(w.id, w.label(lang), w.melee) for w in weapons().values()],
         "hands": [(h, t(f"zombstone.hand.{h}", lang)) for h in HANDS[1:]], "faces": [(f, f) for f in FACES],
         "odds_plot": "/zombstone/odds.png?" + urlencode(odds_query),

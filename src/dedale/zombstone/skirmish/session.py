@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from dedale.core.rng import Request
 from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies, Session
@@ -25,6 +25,7 @@ from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Ask, Controller, Flow, Option, Table
 from dedale.zombstone.skirmish.turn import play
+from dedale.zombstone.skirmish.wording import inches
 
 
 class Autopilot:
@@ -45,6 +46,8 @@ def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
 
 class SkirmishSession(Session[SkirmishParams, Game]):
     system = "zombstone"
+    # 2: the log tells moves in words (how far, which way, where to) and numbers Extras of one name in choices
+    version = 2
     policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
 
     def new_state(self) -> Game:
@@ -195,13 +198,37 @@ class SkirmishSession(Session[SkirmishParams, Game]):
                 "game": self.state.to_json(), "waiting": waiting}
 
     @classmethod
+    def check_document(cls, data: Any) -> SkirmishParams:
+        """A version-1 document loads too: the same game, its log worded as it was then."""
+        if isinstance(data, dict) and data.get("version") == 1:
+            return super().check_document({**data, "version": cls.version})
+        return super().check_document(data)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """A version-1 document is replayed and checked without its log's words (moves said by coordinates, an
+        Extra unnumbered in a choice), as documents older than language-free ones are."""
+        if isinstance(data, dict) and data.get("version") == 1:
+            return super().from_json({**data, "version": cls.version, "lang": data.get("lang", "en")})
+        return super().from_json(data)
+
+    @classmethod
     def params_from_json(cls, data: Any) -> SkirmishParams:
         return SkirmishParams.from_json(data if data is not None else {})
 
 
+MOVES = frozenset({"skirmish.option.move", "skirmish.option.toward", "skirmish.option.charge",
+                   "skirmish.option.to_cover"})
+
+
 def message(session: SkirmishSession, option: Option) -> Word:
-    """An option as a message: figures by name (or token), hands and directions as words."""
-    return word(option.key, **words(session, option.args))
+    """An option as a message: figures by name (or token), hands and directions as words, a move with how far
+    it goes."""
+    found = words(session, option.args)
+    if option.key in MOVES and isinstance(session.ask, Ask):
+        mover = session.table_top.game.figure(session.ask.about["figure"])
+        found["inches"] = inches(mover.pos, option.data["to"])
+    return word(option.key, **found)
 
 
 def words(session: SkirmishSession, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -210,7 +237,7 @@ def words(session: SkirmishSession, args: Mapping[str, Any]) -> dict[str, Any]:
     for name in ("figure", "target"):
         if isinstance(found.get(name), int):
             figure = table.game.figure(found[name])
-            found[name] = session.token_name(figure) or table.name(figure)
+            found[name] = session.token_name(figure) or table.who(figure)
     if "profile" in found:
         found["profile"] = table.catalogue.profile(found["profile"]).word
     if isinstance(found.get("hand"), str):

@@ -20,8 +20,10 @@ Choices the spec leaves to the project, documented here:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
+from typing import Any
 
 from dedale.core.cards import Card
 from dedale.i18n import word
@@ -31,6 +33,7 @@ from dedale.zombstone.skirmish.battlefield import CONTACT, distance
 from dedale.zombstone.skirmish.fight import COMPASS, _point_id, _rounded, confront, flee, guts, remove
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.wording import moved
 
 MOVE = 4.0  # inches a move action covers
 HAND = 5  # cards a side draws up to at upkeep
@@ -205,7 +208,7 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
         actions -= 2 if kind == "aim" else 1
         if kind == "move":
             moves -= 1
-            yield from _move(t, figure, chosen.data["to"])
+            yield from _move(t, figure, chosen.data)
         elif kind in ("shoot", "aim"):
             if kind == "aim" and not skills.aims_free(profile.skills):
                 _pay_aim(t, figure, budget)
@@ -303,9 +306,11 @@ def _new_place(found: dict[tuple[float, float], Option], start: tuple[float, flo
     return None if place in found else place
 
 
-def _move(t: Table, figure: Figure, to: tuple[float, float]) -> Flow[None]:
-    figure.place(to)
-    t.roller.note("skirmish.moved", figure=t.who(figure), x=f"{to[0]:g}", y=f"{to[1]:g}")
+def _move(t: Table, figure: Figure, data: Mapping[str, Any]) -> Flow[None]:
+    """Move as the chosen option says (`data`: where to, and toward whom or into cover, which the log tells)."""
+    start = figure.pos
+    figure.place(data["to"])
+    t.roller.note("skirmish.moved", **moved(t, figure, start, data))
     if t.profile(figure).has("frightening"):  # a Frightening charge: whoever it reaches tests its Guts
         for enemy in _in_contact(t, figure):
             if not (yield from guts(t, enemy, "frightened")):
