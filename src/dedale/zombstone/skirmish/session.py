@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from dedale.core.rng import Request
 from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies, Session
@@ -46,8 +46,10 @@ def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
 
 class SkirmishSession(Session[SkirmishParams, Game]):
     system = "zombstone"
-    # 2: the log tells moves in words (how far, which way, where to) and numbers Extras of one name in choices
+    # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices:
+    # a version-1 document is replayed and checked without its log's words.
     version = 2
+    worded_before = (1,)
     policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
 
     def new_state(self) -> Game:
@@ -196,21 +198,6 @@ class SkirmishSession(Session[SkirmishParams, Game]):
                              "turns": scenario.turns},
                 "profiles": {f.profile: _profile_json(self, f.profile) for f in self.state.figures},
                 "game": self.state.to_json(), "waiting": waiting}
-
-    @classmethod
-    def check_document(cls, data: Any) -> SkirmishParams:
-        """A version-1 document loads too: the same game, its log worded as it was then."""
-        if isinstance(data, dict) and data.get("version") == 1:
-            return super().check_document({**data, "version": cls.version})
-        return super().check_document(data)
-
-    @classmethod
-    def from_json(cls, data: Any) -> Self:
-        """A version-1 document is replayed and checked without its log's words (moves said by coordinates, an
-        Extra unnumbered in a choice), as documents older than language-free ones are."""
-        if isinstance(data, dict) and data.get("version") == 1:
-            return super().from_json({**data, "version": cls.version, "lang": data.get("lang", "en")})
-        return super().from_json(data)
 
     @classmethod
     def params_from_json(cls, data: Any) -> SkirmishParams:
