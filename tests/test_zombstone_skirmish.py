@@ -531,14 +531,26 @@ def test_return_fire_each_shooter_has_its_own_cover_and_1_inch_rule(terrain: tup
     ("9 10 J Q A A 9 10 J", 0, 1 + 1 - 0 + 1),  # the Cajun's sabre: +1, the defender hurts back
     ("A A 9 10 K K 9 10 J", 1, 0),  # a pair beats a lower pair; fists -1: no damage, never below 0
 ])
-def test_melee_unarmed_rolls_one_die_fewer_and_fists_deal_minus_one(faces: str, hurt: int, points: int) -> None:
-    t = table(("virgil_earp", 10, 18), ("the_cajun", 11, 18))
+def test_melee_unarmed_read_as_a_first_roll_die_and_fists_deal_minus_one(faces: str, hurt: int, points: int
+                                                                         ) -> None:
+    """`unarmed_malus="first_roll"` (a Choice): Virgil's fists throw four dice first, then his two rerolls."""
+    t = dataclasses.replace(table(("virgil_earp", 10, 18), ("the_cajun", 11, 18)), unarmed_malus="first_roll")
     run(t, fight.confront(t, *t.game.figures, True, False, [1]), faces)
     note = notes(t, "confront")[0]
     assert (note["a_dice"], note["a_rerolls"], note["d_dice"], note["d_rerolls"]) == (4, 2, 5, 2)
     assert rolls(t, "skirmish.roll_attack")[0] == faces.split()[:4]
     assert t.game.figure(hurt).ticked == points and t.game.figure(1 - hurt).ticked == 0
     assert t.game.fire[-1]["won"] == ("attacker" if hurt else "defender")
+
+
+def test_melee_unarmed_loses_a_potential_die_by_default() -> None:
+    """"A malus of one base die", read as the text reads every malus: Virgil's fists at Potential 2 roll as
+    Potential 1, five dice and one reroll, against the Cajun's five dice and two rerolls."""
+    t = table(("virgil_earp", 10, 18), ("the_cajun", 11, 18))
+    run(t, fight.confront(t, *t.game.figures, True, False, [1]), "K K K 9 A A A 10 J Q")
+    note = notes(t, "confront")[0]
+    assert (note["a_dice"], note["a_rerolls"], note["d_dice"], note["d_rerolls"]) == (5, 1, 5, 2)
+    assert rolls(t, "skirmish.roll_attack")[0] == "K K K 9 A".split()
 
 
 # --- cards -------------------------------------------------------------------------------------------------------

@@ -108,7 +108,10 @@ def spec_for(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Rol
 def spec_of(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Spec:
     """How the figure rolls, with `bonus` reroll dice (or fewer dice, negative), as a `Spec`."""
     profile = t.profile(figure)
-    return profile.potential[figure.wounded] + bonus, t.rounds, skills.turned_face(profile.skills), int(unarmed)
+    potential, malus = profile.potential[figure.wounded] + bonus, 0
+    if unarmed:  # "a malus of one base die" (RollSpec.unarmed): a Potential die, or a die off the first roll
+        potential, malus = (potential, 1) if t.unarmed_malus == "first_roll" else (potential - 1, 0)
+    return potential, t.rounds, skills.turned_face(profile.skills), malus
 
 
 @cache

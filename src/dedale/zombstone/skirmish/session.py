@@ -62,7 +62,8 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         self.state.scenario = scenario.id
         controllers: dict[str, Controller | None] = {
             side: None if params.human or side == params.side else AI(params.policy(side)) for side in SEATS}
-        self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds)
+        self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds,
+                               params.unarmed_malus)
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
         self._resume(None)
