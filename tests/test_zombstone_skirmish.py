@@ -550,7 +550,7 @@ def test_melee_unarmed_loses_a_potential_die_by_default() -> None:
     run(t, fight.confront(t, *t.game.figures, True, False, [1]), "K K K 9 A A A 10 J Q")
     note = notes(t, "confront")[0]
     assert (note["a_dice"], note["a_rerolls"], note["d_dice"], note["d_rerolls"]) == (5, 1, 5, 2)
-    assert rolls(t, "skirmish.roll_attack")[0] == "K K K 9 A".split()
+    assert rolls(t, "skirmish.roll_attack")[0] == ["K", "K", "K", "9", "A"]
 
 
 # --- cards -------------------------------------------------------------------------------------------------------

@@ -15,8 +15,8 @@ The project's choices, where the rules leave the geometry open:
   a building it crosses while the target is still seen (the building hides part of the target: heavy cover).
   `covers` returns the pieces themselves; `is_heavy` reads a building as heavy. Cover within `COVER_REACH` of the
   shooter does not count, buildings included. `covers` assumes the target is seen: call `sight` first.
-- Difficult ground halves the whole move action when its straight path (as it would run at full length) touches
-  difficult ground, rather than charging double for the inches inside it. Flights and dodges are moves: halved too.
+- Difficult ground halves the part of a move over it: each inch the centre crosses inside a difficult piece costs
+  two inches of the move (as the text has it). Flights and dodges are moves: the same.
 - A dodge goes `DODGE` inches along the chosen direction, stopping short where needed to end out of base contact
   with every enemy.
 - A flight goes straight away from the danger; when its path crosses heavy cover, the figure stops in base contact
@@ -361,16 +361,12 @@ class Battlefield:
             found = self._seen[key] = self.sight(a, b)
         return found
 
-    def touches_difficult(self, a: Point, b: Point) -> bool:
-        """The segment a-b starts in, touches or crosses difficult ground."""
-        return any(piece._clip(a, b, GRAZE) is not None for piece in self._difficult)
-
     def move(self, start: Point, toward: Point, distance: float, others: Sequence[Point],
              stop_at: float = 0.0) -> Point:
         """Where a straight move of at most `distance` inches from `start` toward `toward` ends: never past it, and
         as soon as the centre is within `stop_at` of it (`CONTACT - 0.05` stops in base contact with a figure
-        there); at the last free point before a building, a figure or the edge; half as far if the path touches
-        difficult ground. `start` when the figure cannot move."""
+        there); at the last free point before a building, a figure or the edge; each inch over difficult ground
+        costing two. `start` when the figure cannot move."""
         sx, sy = start
         dx, dy = toward[0] - sx, toward[1] - sy
         length = math.hypot(dx, dy)
@@ -381,10 +377,29 @@ class Battlefield:
         reach = self._room(start, ux, uy, limit, others)
         if reach <= GRAZE:
             return start
-        if self._difficult and self.touches_difficult(start, (sx + ux * reach, sy + uy * reach)):
-            reach = min(reach, distance / 2)
+        if self._difficult:
+            reach = self._afforded(start, ux, uy, reach, distance)
         end = (toward[0], toward[1]) if reach >= length else (sx + ux * reach, sy + uy * reach)
         return end if self.free(end, others) else start
+
+    def _afforded(self, start: Point, ux: float, uy: float, room: float, distance: float) -> float:
+        """How far the centre goes along the unit direction, up to `room`, on a move of `distance` inches when
+        each inch it crosses over difficult ground costs two."""
+        end = (start[0] + ux * room, start[1] + uy * room)
+        spans = sorted(span for piece in self._difficult if (span := piece._clip(start, end, 0.0)) is not None)
+        at, left = 0.0, distance
+        for t0, t1 in spans:
+            rough_from, rough_to = max(t0 * room, at), t1 * room
+            if rough_to <= at:  # within ground already crossed (pieces may overlap)
+                continue
+            if rough_from - at >= left:
+                return at + left
+            left -= rough_from - at
+            if 2 * (rough_to - rough_from) >= left:
+                return rough_from + left / 2
+            left -= 2 * (rough_to - rough_from)
+            at = rough_to
+        return min(room, at + left)
 
     def _room(self, start: Point, ux: float, uy: float, limit: float, others: Sequence[Point]) -> float:
         """How far the centre can go from `start` along the unit direction (ux, uy), up to `limit`. An obstacle the
