@@ -389,3 +389,38 @@ def textbook_clip(piece: Terrain, a: Point, b: Point, margin: float) -> tuple[fl
 def test_clipping_is_the_textbook_one(table: Battlefield, a: Point, b: Point, margin: float) -> None:
     for piece in table.terrain:
         assert repr(piece._clip(a, b, margin)) == repr(textbook_clip(piece, a, b, margin))  # -0.0 included
+
+
+# stairs, ladders and walls to climb (the text: each halves the move; a wall over 4 inches cannot be climbed)
+STAIRS = Terrain("stairs", 4, 2, 2, 6, "stairs")
+LADDER = Terrain("ladder", 12, 2, 1, 6, "ladder")
+ADOBE = Terrain("wall", 20, 2, 0.5, 10, "adobe wall", height=2)
+RAMPART = Terrain("wall", 28, 2, 0.5, 10, "rampart", height=5)
+CLIMBING = Battlefield(terrain=(STAIRS, LADDER, ADOBE, RAMPART))
+
+
+def test_stairs_ladders_and_low_walls_cost_two_inches_an_inch() -> None:
+    assert near(CLIMBING.move((1, 4), (12, 4), 4, []), (4.5, 4))  # 3 to the stairs, then 1 worth 0.5 up them
+    assert near(CLIMBING.move((9, 4), (16, 4), 4, []), (12.5, 4))  # 3 to the ladder, then 0.5 of it
+    assert near(CLIMBING.move((18, 4), (24, 4), 4, []), (21.5, 4))  # 2 to the wall, over its 0.5 for 1, 1 more
+
+
+def test_a_wall_over_4_inches_stops_a_move_as_a_building_does() -> None:
+    end = CLIMBING.move((26, 4), (32, 4), 4, [])
+    assert end[0] <= 28 - 0.5 + 1e-6  # its base stops against the rampart
+    assert not CLIMBING.free((28.25, 4), []) and CLIMBING.free((20.25, 4), [])
+
+
+def test_walls_are_heavy_cover_and_stairs_and_ladders_none() -> None:
+    assert [p.name for p in CLIMBING.covers((17, 6), (23, 6))] == ["adobe wall"]
+    assert CLIMBING.cover_kinds((17, 6), (23, 6)) == ("wall",)
+    assert CLIMBING.covers((1, 5), (8, 5)) == [] and CLIMBING.covers((10, 5), (15, 5)) == []
+
+
+def test_only_a_wall_has_a_height() -> None:
+    assert Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3, "height": 5}).height == 5
+    assert Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3}).to_json()["height"] == 1
+    with pytest.raises(DedaleError, match="only a wall has a height"):
+        Terrain.from_json({"kind": "heavy", "x": 1, "y": 1, "w": 1, "h": 3, "height": 5})
+    with pytest.raises(DedaleError, match="height"):
+        Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3, "height": -1})

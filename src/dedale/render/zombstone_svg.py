@@ -44,9 +44,16 @@ GROUND = "#f2e8d0"  # dust
 GROUND_GRID = "#ddceac"
 BUILDING = "#5a4636"
 ROOF = "#7d6651"
-TERRAIN_FILLS = {"heavy": "#cda977", "light": "#ecdcb3", "difficult": "#e2d0a4"}
-TERRAIN_PATTERNS = {"heavy": "url(#heavy)", "light": "url(#light)", "difficult": "url(#difficult)"}
-TERRAIN_ORDER = ("difficult", "light", "heavy", "building")  # drawn bottom to top
+TERRAIN_FILLS = {"heavy": "#cda977", "light": "#ecdcb3", "difficult": "#e2d0a4", "stairs": "#e2d0a4",
+                 "ladder": "#e2d0a4", "wall": "#b9a48a"}
+TERRAIN_PATTERNS = {"heavy": "url(#heavy)", "light": "url(#light)", "difficult": "url(#difficult)",
+                    "stairs": "url(#stairs)", "ladder": "url(#ladder)", "wall": "url(#wall)"}
+TERRAIN_STROKES = {"heavy": f'stroke="{svg.INK}" stroke-width="1.2"',
+                   "light": f'stroke="{BUILDING}" stroke-width="1" stroke-dasharray="3 2"',
+                   "difficult": f'stroke="{ROOF}" stroke-width="0.8" stroke-dasharray="1 2"',
+                   "stairs": f'stroke="{ROOF}" stroke-width="0.9"', "ladder": f'stroke="{ROOF}" stroke-width="0.9"',
+                   "wall": f'stroke="{svg.INK}" stroke-width="1.6"'}
+TERRAIN_ORDER = ("difficult", "stairs", "ladder", "light", "heavy", "wall", "building")  # drawn bottom to top
 RINGS = {"star": (2.3, 4.8), "supporting": (2.6,), "extra": ()}  # status rings, pixels outside the base
 CHOICE_ORDER = ("shoot", "melee", "aim")  # rings around one figure, inside out; other kinds after these
 
@@ -188,9 +195,7 @@ def _terrain(view: GameView, ox: float, oy: float) -> list[str]:
                           f'stroke-width="1.4"/><rect x="{x + inset:g}" y="{y + inset:g}" width="{w - 2 * inset:g}" '
                           f'height="{h - 2 * inset:g}" fill="none" stroke="{ROOF}" stroke-width="1"/></g>')
         else:
-            stroke = {"heavy": f'stroke="{svg.INK}" stroke-width="1.2"',
-                      "light": f'stroke="{BUILDING}" stroke-width="1" stroke-dasharray="3 2"',
-                      "difficult": f'stroke="{ROOF}" stroke-width="0.8" stroke-dasharray="1 2"'}[piece.kind]
+            stroke = TERRAIN_STROKES[piece.kind]
             cross = f'<rect {where} fill="url(#heavy-cross)"/>' if piece.kind == "heavy" else ""  # cross-hatched
             shapes.append(f'<g class="terrain {piece.kind}"><rect {where} fill="{TERRAIN_FILLS[piece.kind]}"/>{cross}'
                           f'<rect {where} fill="{TERRAIN_PATTERNS[piece.kind]}" {stroke}/></g>')
@@ -566,7 +571,8 @@ def _legend(view: GameView, x0: float, y0: float, choices: bool, lang: str) -> t
     out = [svg.text(x0, y0 + 4, t("render.zombstone.key", lang), 14, weight="bold")]
     top = y0 + 24
     left: list[tuple[str, str]] = []
-    for kind in ("building", "heavy", "light", "difficult"):
+    kinds = {piece.kind for piece in view.battlefield.terrain}  # stairs, ladders and walls when the table has some
+    for kind in ("building", "heavy", "light", "difficult", *(k for k in ("stairs", "ladder", "wall") if k in kinds)):
         left.append((_swatch(kind), t(f"render.zombstone.terrain_{kind}", lang)))
     arrow = f'<line x1="-11" y1="0" x2="5" y2="0" stroke="{svg.INK}" stroke-width="{{w}}"/>' \
             f'<polygon points="11,0 4,-3.5 4,3.5" fill="{svg.INK}"/>'
@@ -665,7 +671,9 @@ def _cut(content: str, most: int) -> str:
 def _patterns() -> str:
     return (svg.hatch("heavy", BUILDING, 5, 0.9, 45) + svg.hatch("heavy-cross", BUILDING, 5, 0.9, -45)
             + svg.hatch("light", ROOF, 4.5, 1.1, 45)
-            + svg.dots("difficult", ROOF, 4, 0.7))
+            + svg.dots("difficult", ROOF, 4, 0.7)
+            + svg.hatch("stairs", ROOF, 3.5, 1.2, 0) + svg.hatch("ladder", ROOF, 5, 1.6, 90)
+            + svg.hatch("wall", svg.INK, 4, 0.8, 0))
 
 
 def _duel_table(duel: dict[str, Any], lang: str) -> str:
