@@ -1,0 +1,58 @@
+"""Pictures printed on paper (issue 17): the smallest text of a picture fitted whole on one page, in points.
+
+- Key-lock: diagrams of about 200 objects fitted on A3 (the better of portrait and landscape), smallest text
+  (the nodes' numbers and marks) and the sets' numbers on the nodes. Target: at least 6 pt.
+- Hexcrawl: the README's map (radius 12) fitted on A4, its smallest text (the hex numbers). Target: at
+  least 6 pt.
+
+Runnable alone: `python benchmarks/pictures_print.py` prints the rows.
+"""
+
+from __future__ import annotations
+
+import re
+
+import dedale
+
+A3 = (841.89, 1190.55)  # points, portrait
+A4 = (595.28, 841.89)
+TARGET_PT = 6.0
+KEYLOCK_200 = ({"unique": 60, "multi": 12, "permanent": 12, "multi_max_keys": 5}, (0, 1, 2, 3, 4))
+
+
+def page_scale(svg_text: str, page: tuple[float, float]) -> float:
+    """Points per SVG unit when the picture is fitted whole on the page, turned the better way."""
+    match = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg_text)
+    assert match, "a picture has a viewBox"
+    width, height = float(match[1]), float(match[2])
+    short, long = page
+    return max(min(short / width, long / height), min(long / width, short / height))
+
+
+def font_sizes(svg_text: str) -> list[float]:
+    return [float(size) for size in re.findall(r'font-size="([\d.]+)"', svg_text)]
+
+
+def keylock_rows() -> list[tuple[str, str, bool]]:
+    params, seeds = KEYLOCK_200
+    smallest, numbers, objects = [], [], []
+    for seed in seeds:
+        result = dedale.generate("keylock", seed=seed, **params)
+        svg_text = result.svg()
+        scale = page_scale(svg_text, A3)
+        smallest.append(min(font_sizes(svg_text)) * scale)
+        numbers.append(11.5 * scale)
+        objects.append(len(result.to_json()["nodes"]) - 1)
+    ok = min(smallest) >= TARGET_PT
+    return [(f"key-lock on A3, {min(objects)}-{max(objects)} objects: smallest text",
+             f"{min(smallest):.1f}-{max(smallest):.1f} pt (sets' numbers {min(numbers):.1f}-{max(numbers):.1f} pt; "
+             f"target >= {TARGET_PT:g} pt): {'ok' if ok else 'below'}", ok)]
+
+
+def measure() -> list[tuple[str, str, bool]]:
+    return keylock_rows()
+
+
+if __name__ == "__main__":
+    for label, figure, _ in measure():
+        print(f"{label}: {figure}")
