@@ -49,8 +49,16 @@ def keylock_rows() -> list[tuple[str, str, bool]]:
              f"target >= {TARGET_PT:g} pt): {'ok' if ok else 'below'}", ok)]
 
 
+def hexcrawl_rows() -> list[tuple[str, str, bool]]:
+    svg_text = dedale.generate("hexcrawl", seed=3).svg()  # the README's map
+    smallest = min(font_sizes(svg_text)) * page_scale(svg_text, A4)
+    ok = smallest >= TARGET_PT
+    return [("hexcrawl radius 12 on A4: smallest text (hex numbers)",
+             f"{smallest:.1f} pt (target >= {TARGET_PT:g} pt): {'ok' if ok else 'below'}", ok)]
+
+
 def measure() -> list[tuple[str, str, bool]]:
-    return keylock_rows()
+    return keylock_rows() + hexcrawl_rows()
 
 
 if __name__ == "__main__":
