@@ -4,6 +4,8 @@
   (the nodes' numbers and marks) and the sets' numbers on the nodes. Target: at least 6 pt.
 - Hexcrawl: the README's map (radius 12) fitted on A4, its smallest text (the hex numbers). Target: at
   least 6 pt.
+- Crawler: the README's dungeon on the board PDF's first page (A4 across, the board and its legend), for
+  reference.
 
 Runnable alone: `python benchmarks/pictures_print.py` prints the rows.
 """
@@ -57,8 +59,19 @@ def hexcrawl_rows() -> list[tuple[str, str, bool]]:
              f"{smallest:.1f} pt (target >= {TARGET_PT:g} pt): {'ok' if ok else 'below'}", ok)]
 
 
+def crawler_rows() -> list[tuple[str, str, bool]]:
+    from dedale.render.crawler_pdf import overview_scale
+    from dedale.render.png import svg_size
+
+    svg_text = dedale.generate("crawler", seed=4).svg()  # the README's dungeon, the PDF's first page
+    scale = overview_scale(*svg_size(svg_text))
+    smallest, legend = min(font_sizes(svg_text)) * scale, 11 * scale
+    return [("crawler overview (board and legend) on A4: smallest text (the cell numbers)",
+             f"{smallest:.1f} pt, the legend {legend:.1f} pt (reference: the board as on screen, unchanged)", True)]
+
+
 def measure() -> list[tuple[str, str, bool]]:
-    return keylock_rows() + hexcrawl_rows()
+    return keylock_rows() + hexcrawl_rows() + crawler_rows()
 
 
 if __name__ == "__main__":
