@@ -43,7 +43,7 @@ def keylock_rows() -> list[tuple[str, str, bool]]:
         svg_text = result.svg()
         scale = page_scale(svg_text, A3)
         smallest.append(min(font_sizes(svg_text)) * scale)
-        numbers.append(11.5 * scale)
+        numbers.append(12 * scale)
         objects.append(len(result.to_json()["nodes"]) - 1)
     ok = min(smallest) >= TARGET_PT
     return [(f"key-lock on A3, {min(objects)}-{max(objects)} objects: smallest text",

@@ -17,7 +17,7 @@ from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.generator import grow, make_sets
 from dedale.keylock.model import Diagram
 from dedale.keylock.params import KeylockParams
-from dedale.render.keylock_svg import LABEL, Geometry, fill, geometry, half_size, node_labels, render_svg, text_width
+from dedale.render.keylock_svg import TEXT, Geometry, fill, geometry, half_size, node_labels, render_svg, text_width
 from dedale.render.tidy_tree import tidy_layout
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -80,7 +80,7 @@ def diagram_of(params: KeylockParams, seed: int) -> Diagram:
 def node_boxes(diagram: Diagram, shape: Geometry) -> list[Box]:
     boxes = []
     for node in diagram.nodes:
-        (x, y), (w, h) = shape.centres[node.id], half_size(node)
+        (x, y), (w, h) = shape.centres[node.id], half_size(diagram, node)
         boxes.append((x - w, y - h, x + w, y + h))
     return boxes
 
@@ -88,8 +88,8 @@ def node_boxes(diagram: Diagram, shape: Geometry) -> list[Box]:
 def label_boxes(diagram: Diagram, shape: Geometry) -> list[Box]:
     boxes = []
     for label in node_labels(diagram, analyse(diagram), shape.centres, "en"):
-        width = text_width(label.text, LABEL, label.bold)
-        boxes.append((label.x, label.y - 0.8 * LABEL, label.x + width, label.y + 0.25 * LABEL))
+        width = text_width(label.text, TEXT, label.bold)
+        boxes.append((label.x, label.y - 0.8 * TEXT, label.x + width, label.y + 0.25 * TEXT))
     return boxes
 
 
@@ -107,7 +107,7 @@ def crosses(line: tuple[float, float, float, float], box: Box) -> bool:
 
 
 def check_picture(diagram: Diagram) -> None:
-    shape = geometry(diagram, "en")
+    shape = geometry(diagram, analyse(diagram), "en")
     nodes, labels = node_boxes(diagram, shape), label_boxes(diagram, shape)
     for i, a in enumerate(nodes):
         assert not any(overlap(a, b) for b in nodes[i + 1:]), diagram.nodes[i]

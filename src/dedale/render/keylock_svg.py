@@ -3,11 +3,13 @@ right of its parent, a parent centred beside its children, subtrees pushed toget
 (render/tidy_tree.py). A parent's line runs to a bar in the gap between columns, from which each child's line
 leaves, so no line crosses another or passes through a node. Locks are squares and keys diamonds,
 labelled with their set's number; each set has a colour and a fill, and the legend names every set by number
-and kind, so colour is never needed. Each node's other marks stand right of it, above and below its line:
-its number (#7, for analyse and nest), the suggested end, the keys a multi-key lock needs, an empty lock.
+and kind, so colour is never needed. A multi-key lock holds the keys it needs too (11×3). Each node's other
+marks stand right of it, above its line: its number (#7, for analyse and nest), ∅ for an empty lock, END
+for the suggested end.
 
 Read from left to right because a tree's breadth is what grows with its size: a row of the tree is only a
-node's height, where a column must hold a node's labels too, so a 200-object diagram fits an A3 page."""
+node's height, where a column must hold a node's marks too, so a 200-object diagram fits an A3 page with
+its text at about 6 points (benchmarks/pictures_print.py)."""
 
 from __future__ import annotations
 
@@ -18,17 +20,18 @@ from dedale.keylock.model import Diagram, Node
 from dedale.render import svg
 from dedale.render.tidy_tree import tidy_layout
 
-COLUMN = 96  # from a parent to its children, at least (wider when node numbers have more digits)
-ROW = 30  # between neighbours in a column
-LOCK = 11  # half a lock's side
+COLUMN = 72  # from a parent to its children, at least (a column is as wide as its widest marks need)
+ROW = 28  # between neighbours in a column
+LOCK = 11  # half a lock's side (a multi-key lock is wider)
 KEY = 13  # half a key's diagonal
-START = (24, 11)  # half Start's width and height
-BAR = 20  # the bar joining siblings stands this far left of them
+START = (28.0, 11.0)  # half Start's width and height
+BAR = 8  # the bar joining siblings stands this far left of the widest of their column
+MARK_GAP = 4
 MARGIN = 24
 HEADER = 52
-LABEL = 11  # the size of a node's marks, the smallest text of the diagram
+TEXT = 12  # every text of the tree and the legend
 LEGEND_GAP = 30
-LEGEND_WIDTH = 320
+LEGEND_WIDTH = 340
 LEGEND_SETS = 40
 # Okabe-Ito and friends, distinct for most colour visions; sets 13-24 add white stripes, 25-36 white dots,
 # 37-48 a white grid: 48 sets before a colour and fill come back (the set's number is on every node anyway).
@@ -40,6 +43,12 @@ FILLS = ("solid", "stripes", "dots", "grid")
 class Label(NamedTuple):
     x: float
     y: float  # the baseline
+    text: str
+    bold: bool
+    fill: str
+
+
+class Mark(NamedTuple):
     text: str
     bold: bool
     fill: str
@@ -84,60 +93,81 @@ class Geometry(NamedTuple):
     height: float
 
 
-def half_size(node: Node) -> tuple[float, float]:
+def inside(diagram: Diagram, node: Node) -> str:
+    """What a node's shape holds: its set's number, and the keys a multi-key lock needs (11×3)."""
+    if node.type == "lock" and diagram.sets[(node.set or 1) - 1].kind == "multi":
+        return f"{node.set}×{node.required}"
+    return str(node.set)
+
+
+def half_size(diagram: Diagram, node: Node) -> tuple[float, float]:
     """Half a node's box, across and down."""
     if node.type == "start":
         return START
-    return (KEY, KEY) if node.type == "key" else (LOCK, LOCK)
+    if node.type == "key":
+        return KEY, KEY
+    return max(LOCK, text_width(inside(diagram, node), TEXT, True) / 2 + 2), LOCK
 
 
-def column_width(diagram: Diagram, lang: str) -> float:
-    """From a parent to its children: room for a node, its widest marks and the bar."""
-    marks = text_width(f"#{len(diagram.nodes) - 1}", LABEL) + 4 + text_width(t("render.keylock_end", lang), LABEL, True)
-    return max(COLUMN, KEY + 3 + marks + 6 + BAR)
+def marks(diagram: Diagram, analysis: dict[str, Any], lang: str) -> dict[int, list[Mark]]:
+    """Each node's marks, left to right: its number, ∅ if it is an empty lock, END if it is the suggested end."""
+    empty, end = set(analysis.get("empty_locks", [])), (analysis.get("end_candidates") or [None])[0]
+    out = {}
+    for node in diagram.nodes[1:]:
+        row = [Mark(f"#{node.id}", False, svg.ZONE)]
+        if node.id in empty:
+            row.append(Mark("∅", True, svg.INK))
+        if node.id == end:
+            row.append(Mark(t("render.keylock_end", lang), True, svg.ACCENT))
+        out[node.id] = row
+    return out
 
 
-def geometry(diagram: Diagram, lang: str, left: float = 0, top: float = 0) -> Geometry:
+def marks_width(row: list[Mark]) -> float:
+    return sum(text_width(mark.text, TEXT, mark.bold) for mark in row) + MARK_GAP * (len(row) - 1)
+
+
+def geometry(diagram: Diagram, analysis: dict[str, Any], lang: str, left: float = 0, top: float = 0) -> Geometry:
     place = layout(diagram)
-    column = column_width(diagram, lang)
-    ox, oy = left + START[0], top + ROW / 2
-    centres = {n: (ox + depth * column, oy + across * ROW) for n, (across, depth) in place.items()}
+    deepest = max(depth for _, depth in place.values())
+    halves = [float(KEY)] * (deepest + 2)  # the widest node of each column, half of it
+    reaches = [0.0] * (deepest + 1)  # how far right of its nodes' centres a column's marks reach
+    for node_id, row in marks(diagram, analysis, lang).items():
+        depth, half = place[node_id][1], half_size(diagram, diagram.nodes[node_id])[0]
+        halves[depth] = max(halves[depth], half)
+        reaches[depth] = max(reaches[depth], half + 3 + marks_width(row))
+    bars = [half + BAR for half in halves]  # a column's bar stands this far left of its nodes' centres
+    starts = [left + START[0]]  # each column as wide as its marks need, ending clear of the next one's bar
+    for depth, reach in enumerate(reaches):
+        starts.append(starts[-1] + max(COLUMN, reach + 6 + bars[depth + 1]))
+    oy = top + ROW / 2
+    centres = {n: (starts[depth], oy + across * ROW) for n, (across, depth) in place.items()}
     lines = []
     for node in diagram.nodes:
         kids = diagram.kids(node.id)
         if not kids:
             continue
         x, y = centres[node.id]
-        bar = x + column - BAR
+        depth = place[node.id][1]
+        bar = starts[depth + 1] - bars[depth + 1]
         ends = [centres[kid][1] for kid in kids] + [y]
-        lines.append((x + half_size(node)[0], y, bar, y))
+        lines.append((x + half_size(diagram, node)[0], y, bar, y))
         lines.append((bar, min(ends), bar, max(ends)))
-        lines += [(bar, centres[kid][1], centres[kid][0] - half_size(diagram.nodes[kid])[0], centres[kid][1])
-                  for kid in kids]
-    deepest = max(depth for _, depth in place.values())
-    width = START[0] * 2 + deepest * column + column - BAR
-    return Geometry(centres, lines, width, (max(a for a, _ in place.values()) + 1) * ROW)
+        lines += [(bar, centres[kid][1], centres[kid][0] - half_size(diagram, diagram.nodes[kid])[0],
+                   centres[kid][1]) for kid in kids]
+    return Geometry(centres, lines, starts[-1] - bars[-1] - left, (max(a for a, _ in place.values()) + 1) * ROW)
 
 
 def node_labels(diagram: Diagram, analysis: dict[str, Any], centres: dict[int, tuple[float, float]],
                 lang: str) -> list[Label]:
-    """Each node's marks, right of it: above its line its number (and END), below it ×N (and ∅)."""
-    empty, end = set(analysis.get("empty_locks", [])), (analysis.get("end_candidates") or [None])[0]
+    """Each node's marks, right of it and above its line (which leaves it at mid-height)."""
     out = []
-    for node in diagram.nodes[1:]:
-        x, y = centres[node.id]
-        x += half_size(node)[0] + 3
-        out.append(Label(x, y - 3, f"#{node.id}", False, svg.ZONE))
-        if node.id == end:
-            out.append(Label(x + text_width(f"#{node.id}", LABEL) + 4, y - 3, t("render.keylock_end", lang), True,
-                             svg.ACCENT))
-        below = []
-        if node.type == "lock" and diagram.sets[(node.set or 1) - 1].kind == "multi":
-            below.append(f"×{node.required}")
-        if node.id in empty:
-            below.append("∅")
-        if below:
-            out.append(Label(x, y + LABEL + 0.5, " ".join(below), True, svg.INK))
+    for node_id, row in marks(diagram, analysis, lang).items():
+        x, y = centres[node_id]
+        x += half_size(diagram, diagram.nodes[node_id])[0] + 3
+        for mark in row:
+            out.append(Label(x, y - 3.5, mark.text, mark.bold, mark.fill))
+            x += text_width(mark.text, TEXT, mark.bold) + MARK_GAP
     return out
 
 
@@ -148,7 +178,7 @@ def text_width(content: str, size: float, bold: bool = False) -> float:
 
 def render_svg(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> str:
     top = MARGIN + HEADER
-    shape = geometry(diagram, lang, MARGIN, top)
+    shape = geometry(diagram, analysis, lang, MARGIN, top)
     empty, end = set(analysis.get("empty_locks", [])), (analysis.get("end_candidates") or [None])[0]
     body = [svg.text(MARGIN, MARGIN + 6, t("render.keylock_title", lang), 20, weight="bold"),
             svg.text(MARGIN, MARGIN + 26, _summary(diagram, analysis, lang), 12.5),
@@ -162,7 +192,7 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> 
             w, h = START
             body.append(f'<rect x="{x - w:g}" y="{y - h:g}" width="{2 * w}" height="{2 * h}" rx="{h}" fill="white" '
                         f'stroke="{svg.INK}" stroke-width="2"/>')
-            body.append(svg.text(x, y + 4, t("render.keylock_start", lang), 11, "middle", "bold"))
+            body.append(svg.text(x, y + 4, t("render.keylock_start", lang), TEXT, "middle", "bold"))
             continue
         paint = fill(node.set)
         if node.type == "key":
@@ -171,12 +201,14 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> 
         else:
             dash = ' stroke-dasharray="4 3"' if node.id in empty else ""
             stroke = 3.5 if node.id == end else 1.4
-            body.append(f'<rect x="{x - LOCK:g}" y="{y - LOCK:g}" width="{2 * LOCK}" height="{2 * LOCK}" '
+            w, h = half_size(diagram, node)
+            body.append(f'<rect x="{x - w:g}" y="{y - h:g}" width="{2 * w:g}" height="{2 * h:g}" '
                         f'fill="{paint}" stroke="{svg.INK}" stroke-width="{stroke}"{dash}/>')
-        body.append(f'<text x="{x:g}" y="{y + 4:g}" font-size="11.5" text-anchor="middle" font-weight="bold" '
-                    f'fill="white" stroke="white" stroke-width="3" stroke-linejoin="round">{node.set}</text>')
-        body.append(svg.text(x, y + 4, str(node.set), 11.5, "middle", "bold"))
-    body += [svg.text(label.x, label.y, label.text, LABEL, weight="bold" if label.bold else "normal", fill=label.fill)
+        held = inside(diagram, node)
+        body.append(f'<text x="{x:g}" y="{y + 4.2:g}" font-size="{TEXT}" text-anchor="middle" font-weight="bold" '
+                    f'fill="white" stroke="white" stroke-width="3" stroke-linejoin="round">{held}</text>')
+        body.append(svg.text(x, y + 4.2, held, TEXT, "middle", "bold"))
+    body += [svg.text(label.x, label.y, label.text, TEXT, weight="bold" if label.bold else "normal", fill=label.fill)
              for label in node_labels(diagram, analysis, shape.centres, lang)]
     body.append("</g>")
     legend_x = MARGIN + shape.width + LEGEND_GAP
@@ -207,27 +239,27 @@ def set_line(diagram: Diagram, set_id: int, lang: str) -> str:
 
 def _legend(diagram: Diagram, analysis: dict[str, Any], lang: str) -> tuple[list[str], float]:
     """The legend, drawn from (0, 0): the page may place it beside the tree or below it."""
-    out = [svg.text(0.5, 4, t("render.keylock_sets", lang), 13, weight="bold")]
-    y = 24.0
+    out = [svg.text(0.5, 4, t("render.keylock_sets", lang), 14, weight="bold")]
+    y = 26.0
     for s in diagram.sets[:LEGEND_SETS]:
-        out.append(f'<rect x="0.5" y="{y - 11:g}" width="14" height="14" fill="{fill(s.id)}" stroke="{svg.INK}"/>')
-        out.append(svg.text(22, y, set_line(diagram, s.id, lang), 11))
-        y += 17
+        out.append(f'<rect x="0.5" y="{y - 12:g}" width="15" height="15" fill="{fill(s.id)}" stroke="{svg.INK}"/>')
+        out.append(svg.text(23, y, set_line(diagram, s.id, lang), TEXT))
+        y += 18
     if len(diagram.sets) > LEGEND_SETS:
-        out.append(svg.text(22, y, t("render.keylock_more", lang, more=len(diagram.sets) - LEGEND_SETS), 11))
-        y += 17
+        out.append(svg.text(23, y, t("render.keylock_more", lang, more=len(diagram.sets) - LEGEND_SETS), TEXT))
+        y += 18
     y += 10
     for mark, key in (("◇", "render.keylock_key"), ("□", "render.keylock_lock"), ("#7", "render.keylock_node_id"),
                       ("×3", "render.keylock_needs"), ("∅", "render.keylock_empty"),
                       (t("render.keylock_end", lang), "render.keylock_end_key")):
-        out.append(svg.text(8, y, mark, 11, "middle", "bold"))
-        out.append(svg.text(28, y, t(key, lang), 11))
-        y += 16
+        out.append(svg.text(10, y, mark, TEXT, "middle", "bold"))
+        out.append(svg.text(32, y, t(key, lang), TEXT))
+        y += 18
     candidates = analysis.get("end_candidates", [])[:5]
     if candidates:
         y += 8
         text = t("render.keylock_candidates", lang, locks=", ".join(f"#{i}" for i in candidates))
         for line in svg.wrap(text, 44):
-            out.append(svg.text(0.5, y, line, 11))
-            y += 15
+            out.append(svg.text(0.5, y, line, TEXT))
+            y += 16
     return out, y
