@@ -15,12 +15,12 @@ from dedale.crawler.session import CrawlerSession
 from dedale.render.crawler_svg import render_svg
 
 PINS: list[tuple[dict[str, Any], int, str, str, str]] = [  # parameters, seed, language, document, picture
-    ({}, 0, "en", "547cf4175b1122d2", "dd6bda7509c29471"),
-    ({}, 1, "en", "8a2d289c3c548cb8", "037bbff4ab246cfc"),
-    ({}, 7, "fr", "548c7658b037c3dd", "cd26690fac3f748a"),
-    ({"board_zones": 8, "size_rule": "30"}, 3, "en", "51428fdccbd45ded", "8bb701484cbe075b"),
-    ({"stock": {"5x5": 1, "3x3": 2, "p1": 1}, "size_rule": "20"}, 2, "en", "0879e1e6ba68a254", "21a75ba2c5d387d3"),
-    ({"contents": "dungeon-roll", "early_boss": False}, 5, "en", "0a8b1060ef13469e", "71ee581337ea37ee"),
+    ({}, 0, "en", "547cf4175b1122d2", "c107f248eb8bca63"),
+    ({}, 1, "en", "8a2d289c3c548cb8", "17971b22fe0cba08"),
+    ({}, 7, "fr", "548c7658b037c3dd", "158cb8d3ee2ed74c"),
+    ({"board_zones": 8, "size_rule": "30"}, 3, "en", "51428fdccbd45ded", "0438ed3b21035c38"),
+    ({"stock": {"5x5": 1, "3x3": 2, "p1": 1}, "size_rule": "20"}, 2, "en", "0879e1e6ba68a254", "26027d68ec2b37d5"),
+    ({"contents": "dungeon-roll", "early_boss": False}, 5, "en", "0a8b1060ef13469e", "dcef6d12d92926a5"),
 ]
 
 
