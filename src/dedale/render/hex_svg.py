@@ -182,6 +182,8 @@ def name_labels(hex_map: HexMap, ox: float, oy: float, size: float) -> list[Name
         text_size = CITY_NAME if place["kind"] == "city" else NAME
         width, gap = len(text) * text_size * 0.68, font * 0.5 + 2  # DejaVu Sans Bold, generously
         best: tuple[int, NameLabel] | None = None
+        span = Box(x - width - 3 * gap, y - 3 * gap - text_size, x + width + 3 * gap, y + 3 * gap + text_size)
+        nearby = [other for other in covered if span.overlaps(other)]  # all that any place below can cover
         for reach in (1.0, 2.2):
             for sx, sy in ((1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1)):
                 left = x + gap * reach if sx > 0 else x - gap * reach - width if sx < 0 else x - width / 2
@@ -189,7 +191,7 @@ def name_labels(hex_map: HexMap, ox: float, oy: float, size: float) -> list[Name
                 box = Box(left, top, left + width, top + text_size)
                 if any(box.overlaps(other) for other in blocked) or not _inside(box, bounds):
                     continue
-                cost = sum(box.overlaps(other) for other in covered) + (3 if reach > 1 else 0)  # near its mark
+                cost = sum(box.overlaps(other) for other in nearby) + (3 if reach > 1 else 0)  # near its mark
                 if best is None or cost < best[0]:
                     best = cost, NameLabel(left, top + text_size * 0.8, text, text_size, box)
         if best is None:  # nowhere free: to the right, as before
