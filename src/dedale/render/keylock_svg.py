@@ -31,7 +31,7 @@ MARGIN = 24
 HEADER = 52
 TEXT = 12  # every text of the tree and the legend
 LEGEND_GAP = 30
-LEGEND_WIDTH = 340
+LEGEND_WIDTH = 340  # at least
 LEGEND_SETS = 40
 # Okabe-Ito and friends, distinct for most colour visions; sets 13-24 add white stripes, 25-36 white dots,
 # 37-48 a white grid: 48 sets before a colour and fill come back (the set's number is on every node anyway).
@@ -213,11 +213,13 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> 
     body.append("</g>")
     legend_x = MARGIN + shape.width + LEGEND_GAP
     legend, legend_height = _legend(diagram, analysis, lang)
+    longest = max((len(set_line(diagram, k.id, lang)) for k in diagram.sets[:LEGEND_SETS]), default=0)
+    legend_width = max(LEGEND_WIDTH, 23 + longest * TEXT * 0.6)  # a long multi-key set's line
     body.append(f'<g id="keylock-legend" transform="translate({legend_x:g} {top:g})" '
-                f'data-width="{LEGEND_WIDTH}" data-height="{legend_height:g}">{"".join(legend)}</g>')
+                f'data-width="{legend_width:g}" data-height="{legend_height:g}">{"".join(legend)}</g>')
     height = top + max(shape.height, legend_height) + MARGIN
     summary_width = len(_summary(diagram, analysis, lang)) * 12.5 * 0.6  # a line of mostly lower-case letters
-    width = max(legend_x + LEGEND_WIDTH, summary_width) + MARGIN
+    width = max(legend_x + legend_width, summary_width) + MARGIN
     defs = _patterns({node.set for node in diagram.nodes} | {s.id for s in diagram.sets[:LEGEND_SETS]})
     return svg.document(width, height, body, t("render.keylock_title", lang), defs)
 
