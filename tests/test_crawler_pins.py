@@ -17,12 +17,12 @@ from dedale.crawler.session import CrawlerSession
 from dedale.render.crawler_svg import render_svg
 
 PINS: list[tuple[dict[str, Any], int, str, str, str]] = [  # parameters, seed, language, document, picture
-    ({}, 0, "en", "1b6fe1a231e8ed7a", "dd6bda7509c29471"),
-    ({}, 1, "en", "2c04f897cfb5daf8", "037bbff4ab246cfc"),
-    ({}, 7, "fr", "f6ba4816163e3c52", "cd26690fac3f748a"),
-    ({"board_zones": 8, "size_rule": "30"}, 3, "en", "061f45daaf599531", "8bb701484cbe075b"),
-    ({"stock": {"5x5": 1, "3x3": 2, "p1": 1}, "size_rule": "20"}, 2, "en", "694fffd420ada29f", "21a75ba2c5d387d3"),
-    ({"contents": "dungeon-roll", "early_boss": False}, 5, "en", "208c0b4ead398b17", "71ee581337ea37ee"),
+    ({}, 0, "en", "1b6fe1a231e8ed7a", "c107f248eb8bca63"),
+    ({}, 1, "en", "2c04f897cfb5daf8", "17971b22fe0cba08"),
+    ({}, 7, "fr", "f6ba4816163e3c52", "158cb8d3ee2ed74c"),
+    ({"board_zones": 8, "size_rule": "30"}, 3, "en", "061f45daaf599531", "0438ed3b21035c38"),
+    ({"stock": {"5x5": 1, "3x3": 2, "p1": 1}, "size_rule": "20"}, 2, "en", "694fffd420ada29f", "26027d68ec2b37d5"),
+    ({"contents": "dungeon-roll", "early_boss": False}, 5, "en", "208c0b4ead398b17", "dcef6d12d92926a5"),
 ]
 
 
