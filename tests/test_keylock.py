@@ -8,6 +8,7 @@ import json
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import jsonschema
@@ -254,6 +255,11 @@ def test_the_original_multi_key_draw_and_the_locks_it_leaves_shut(params: Keyloc
     assert not set(analysis["end_candidates"]) & set(shut)
 
 
+def diagram_and_analysis(session: KeylockSession) -> tuple[Diagram, dict[str, Any]]:
+    assert session.diagram is not None
+    return session.diagram, session.analysis
+
+
 def test_the_capped_draw_is_the_default_and_leaves_documents_as_they_were() -> None:
     document = KeylockSession(KeylockParams(), 3).to_json()
     assert "multi_draw" not in document["params"] and "never_open" not in document["analysis"]
@@ -261,3 +267,6 @@ def test_the_capped_draw_is_the_default_and_leaves_documents_as_they_were() -> N
     assert seeded.to_json()["params"]["multi_draw"] == "seed"
     assert seeded.to_json()["analysis"]["never_open"] == [14, 17, 18, 19]
     assert KeylockSession.from_json(seeded.to_json()).to_json() == seeded.to_json()
+    picture = render_svg(*diagram_and_analysis(seeded))
+    assert picture.count(">⊘<") == 4 + 1  # each lock that never opens, and the legend
+    assert ">⊘<" not in render_svg(*diagram_and_analysis(KeylockSession(KeylockParams(), 3)))

@@ -4,8 +4,8 @@ right of its parent, a parent centred beside its children, subtrees pushed toget
 leaves, so no line crosses another or passes through a node. Locks are squares and keys diamonds,
 labelled with their set's number; each set has a colour and a fill, and the legend names every set by number
 and kind, so colour is never needed. A multi-key lock holds the keys it needs too (11×3). Each node's other
-marks stand right of it, above its line: its number (#7, for analyse and nest), ∅ for an empty lock, END
-for the suggested end.
+marks stand right of it, above its line: its number (#7, for analyse and nest), ∅ for an empty lock, ⊘ for one
+that never opens (the original multi-key draw), END for the suggested end.
 
 Read from left to right because a tree's breadth is what grows with its size: a row of the tree is only a
 node's height, where a column must hold a node's marks too, so a 200-object diagram fits an A3 page with
@@ -110,13 +110,17 @@ def half_size(diagram: Diagram, node: Node) -> tuple[float, float]:
 
 
 def marks(diagram: Diagram, analysis: dict[str, Any], lang: str) -> dict[int, list[Mark]]:
-    """Each node's marks, left to right: its number, ∅ if it is an empty lock, END if it is the suggested end."""
+    """Each node's marks, left to right: its number, ∅ if it is an empty lock, ⊘ if it never opens, END if it is
+    the suggested end."""
     empty, end = set(analysis.get("empty_locks", [])), (analysis.get("end_candidates") or [None])[0]
+    never = set(analysis.get("never_open", []))
     out = {}
     for node in diagram.nodes[1:]:
         row = [Mark(f"#{node.id}", False, svg.ZONE)]
         if node.id in empty:
             row.append(Mark("∅", True, svg.INK))
+        if node.id in never:
+            row.append(Mark("⊘", True, svg.ACCENT))
         if node.id == end:
             row.append(Mark(t("render.keylock_end", lang), True, svg.ACCENT))
         out[node.id] = row
@@ -251,8 +255,9 @@ def _legend(diagram: Diagram, analysis: dict[str, Any], lang: str) -> tuple[list
         out.append(svg.text(23, y, t("render.keylock_more", lang, more=len(diagram.sets) - LEGEND_SETS), TEXT))
         y += 18
     y += 10
+    never = [("⊘", "render.keylock_never")] if analysis.get("never_open") else []
     for mark, key in (("◇", "render.keylock_key"), ("□", "render.keylock_lock"), ("#7", "render.keylock_node_id"),
-                      ("×3", "render.keylock_needs"), ("∅", "render.keylock_empty"),
+                      ("×3", "render.keylock_needs"), ("∅", "render.keylock_empty"), *never,
                       (t("render.keylock_end", lang), "render.keylock_end_key")):
         out.append(svg.text(10, y, mark, TEXT, "middle", "bold"))
         out.append(svg.text(32, y, t(key, lang), TEXT))
