@@ -164,3 +164,15 @@ def test_a_version_1_document_replays_its_exits_as_they_were_dropped() -> None:
     del old["params"]["exit_collisions"]
     assert PaperSession.from_json(old).to_json() == made
     assert "exit_collisions" not in PaperSession(PaperParams(), 3).to_json()["params"]
+
+
+def test_an_exit_that_cannot_be_drawn_is_marked_on_the_map() -> None:
+    from dedale.render.paper_svg import lost_exit_mark, render_svg
+
+    session = PaperSession(PaperParams(), 15).run_autopilot()  # room 7's third exit: no square left for it
+    lost = [e for room in session.state.rooms for e in room.exits if e["result"] == "lost"]
+    assert len(lost) == 1
+    picture = render_svg(session.paper_map())
+    mark = lost_exit_mark(0, 0).split(" cx=")[0]
+    assert picture.count(mark) >= 2 and "exit that could not be drawn" in picture  # on the map and in the key
+    assert "could not be drawn" not in render_svg(PaperSession(PaperParams(), 3).run_autopilot().paper_map())

@@ -9,6 +9,8 @@ function as on the map (`cell_mark`, `door_mark`, `secret_mark`, `open_end_mark`
 
 from __future__ import annotations
 
+from typing import Any
+
 from dedale.core.cards import SUIT_SYMBOLS
 from dedale.i18n import t
 from dedale.paper.contents import contents_labels
@@ -38,6 +40,8 @@ def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en") -> str:
     body.append(_walls(paper, ox, oy))
     body += [_door(door, ox, oy) for door in paper.doors if door.kind in ("door", "secret", "entrance")]
     body += _open_ends(paper, ox, oy)
+    body += [lost_exit_mark(ox + (e["cell"][0] + e["outside"][0] + 1) * CELL / 2,
+                            oy + (e["cell"][1] + e["outside"][1] + 1) * CELL / 2) for e in _lost_exits(paper)]
     body += _room_numbers(paper, ox, oy)
     if cards:
         body += _cards(paper, ox, oy)
@@ -178,6 +182,17 @@ def open_end_mark(cx: float, cy: float) -> str:
             f'stroke-dasharray="2 1.5"/>')
 
 
+def lost_exit_mark(cx: float, cy: float) -> str:
+    """An exit step C gave a room that no square of its walls could take: a struck circle where it was rolled."""
+    return (f'<circle cx="{cx:g}" cy="{cy:g}" r="4" fill="white" stroke="{svg.ACCENT}" stroke-width="1.4"/>'
+            f'<path d="M{cx - 2.8:g} {cy + 2.8:g}L{cx + 2.8:g} {cy - 2.8:g}" stroke="{svg.ACCENT}" '
+            f'stroke-width="1.4"/>')
+
+
+def _lost_exits(paper: PaperMap) -> list[dict[str, Any]]:
+    return [e for room in paper.rooms for e in room.exits if e.get("result") == "lost"]
+
+
 def room_number(cx: float, cy: float, number: int) -> str:
     return (f'<circle cx="{cx:g}" cy="{cy:g}" r="7.5" fill="white" stroke="{svg.INK}" stroke-width="1"/>'
             + svg.text(cx, cy + 3.3, str(number), 8.5, "middle", "bold"))
@@ -229,7 +244,8 @@ def _legend(paper: PaperMap, lang: str) -> tuple[list[str], int]:
             out.append(svg.text(22, y + i * 13, line, 10.5))
         y += 13 * len(svg.wrap(room_line(room, lang), 50)) + 6
     y += 8
-    for mark, label in legend_marks():
+    lost = [(lost_exit_mark(CELL / 2, CELL / 2), "render.paper_lost_exit")] if _lost_exits(paper) else []
+    for mark, label in [*legend_marks(), *lost]:
         out.append(f'<g transform="translate(0 {y - 13})">{mark}</g>')
         out.append(svg.text(44, y, t(label, lang), 10.5))
         y += CELL + 4
