@@ -4,6 +4,7 @@ that is not there (a favicon), and the map zoomed and panned at phone width."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -105,5 +106,23 @@ def test_the_map_zooms_and_pans_at_phone_width(browser: Browser, server: Server)
     page.locator("[data-zoom=fit]").click()
     back = page.locator("#board svg").bounding_box()
     assert back is not None and back["width"] == pytest.approx(fitted["width"], rel=0.01)
+    no_problems(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize(("system", "values"), [("crawler", {"seed": "4"}), ("hexcrawl", {"seed": "3"}),
+                                                ("keylock", {"seed": "2"}), ("paper", {"seed": "3"})])
+def test_at_phone_width_the_legend_is_below_the_map_at_its_own_size(browser: Browser, server: Server, system: str,
+                                                                    values: dict[str, str]) -> None:
+    page = open_page(browser, server.url, PHONE)
+    start_from_home(page, system, values)
+    board, legend = page.locator("#board").bounding_box(), page.locator(".legend-panel svg").bounding_box()
+    assert board is not None and legend is not None
+    assert legend["y"] >= board["y"] + board["height"]  # below the map, not beside it
+    drawn = page.locator(".legend-panel svg").evaluate("s => s.getBoundingClientRect().width / s.viewBox.baseVal.width")
+    assert drawn >= 0.99  # not shrunk: its 10.5-point words are 10.5 pixels
+    words = page.locator(".legend-panel svg text").first.evaluate("t => t.getBoundingClientRect().height")
+    assert words >= 10
+    page.screenshot(path=str(Path(os.environ.get("DEDALE_SCREENSHOTS", "/tmp")) / f"legend-390-{system}.png"))
     no_problems(page)
     page.context.close()

@@ -51,7 +51,8 @@ def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, lege
     if legend:  # a group of its own, drawn from its corner: a page may place it below the board
         lines, legend_height = _legend(dungeon, 0, 0, lang)
         body.append(f'<g id="crawler-legend" transform="translate({width} {oy})" data-width="{LEGEND}" '
-                    f'data-height="{legend_height}">{"".join(lines)}</g>')
+                    f'data-height="{legend_height}" data-map-width="{width}" data-map-height="{height}">'
+                    f'{"".join(lines)}</g>')
         width += LEGEND
         height = max(height, oy + legend_height + MARGIN)
     return svg.document(width, height, body, t("render.title", lang), _DEFS)

@@ -86,7 +86,8 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | 
     width = MARGIN + 2 * half_w + LEGEND_GAP
     legend, legend_height = _legend(hex_map, lang)
     body.append(f'<g id="hexcrawl-legend" transform="translate({width:g} {MARGIN + HEADER:g})" '
-                f'data-width="{sum(LEGEND_COLUMNS)}" data-height="{legend_height:g}">{"".join(legend)}</g>')
+                f'data-width="{sum(LEGEND_COLUMNS)}" data-height="{legend_height:g}" data-map-width="{width:g}" '
+                f'data-map-height="{MARGIN * 2 + HEADER + 2 * half_h:g}">{"".join(legend)}</g>')
     height = MARGIN * 2 + HEADER + max(2 * half_h, legend_height)
     return svg.document(width + sum(LEGEND_COLUMNS) + MARGIN, height, body, t("render.hex_title", lang),
                         _patterns())

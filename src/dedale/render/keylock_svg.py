@@ -219,10 +219,12 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> 
     legend, legend_height = _legend(diagram, analysis, lang)
     longest = max((len(set_line(diagram, k.id, lang)) for k in diagram.sets[:LEGEND_SETS]), default=0)
     legend_width = max(LEGEND_WIDTH, 23 + longest * TEXT * 0.6)  # a long multi-key set's line
-    body.append(f'<g id="keylock-legend" transform="translate({legend_x:g} {top:g})" '
-                f'data-width="{legend_width:g}" data-height="{legend_height:g}">{"".join(legend)}</g>')
-    height = top + max(shape.height, legend_height) + MARGIN
     summary_width = len(_summary(diagram, analysis, lang)) * 12.5 * 0.6  # a line of mostly lower-case letters
+    map_width = max(MARGIN + shape.width, summary_width) + MARGIN
+    body.append(f'<g id="keylock-legend" transform="translate({legend_x:g} {top:g})" '
+                f'data-width="{legend_width:g}" data-height="{legend_height:g}" data-map-width="{map_width:g}" '
+                f'data-map-height="{top + shape.height + MARGIN:g}">{"".join(legend)}</g>')
+    height = top + max(shape.height, legend_height) + MARGIN
     width = max(legend_x + legend_width, summary_width) + MARGIN
     defs = _patterns({node.set for node in diagram.nodes} | {s.id for s in diagram.sets[:LEGEND_SETS]})
     return svg.document(width, height, body, t("render.keylock_title", lang), defs)

@@ -48,7 +48,8 @@ def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en") -> str:
     top = MARGIN + HEADER
     legend, legend_height = _legend(paper, lang)
     body.append(f'<g id="paper-legend" transform="translate({MARGIN * 2 + width} {top})" '
-                f'data-width="{LEGEND}" data-height="{legend_height}">{"".join(legend)}</g>')
+                f'data-width="{LEGEND}" data-height="{legend_height}" data-map-width="{MARGIN * 2 + width}" '
+                f'data-map-height="{top + height + MARGIN}">{"".join(legend)}</g>')
     defs = svg.hatch("pit", svg.INK, 3, 0.8)
     return svg.document(MARGIN * 2 + width + LEGEND, top + max(height, legend_height) + MARGIN, body,
                         t("render.paper_title", lang), defs)

@@ -16,7 +16,7 @@ from dedale.core.rng import Log
 from dedale.core.session import SPECTATOR, Choice, Session
 from dedale.i18n import say, t
 from dedale.systems import system
-from dedale.web import forms, logview
+from dedale.web import forms, legend, logview
 
 LOG_LINES = 80
 
@@ -111,8 +111,11 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
 
 
 def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) -> dict[str, Any]:
-    """A panel with a picture and nothing to click: a players' view, a seat waiting for its turn."""
-    return {"id": session_id, "session": session, "system": session.system, "seed": None, "picture": svg,
+    """A panel with a picture and nothing to click: a players' view, a seat waiting for its turn. The
+    picture's legend goes apart, below the map (at its own size on a phone)."""
+    drawn = legend.split(svg)
+    return {"id": session_id, "session": session, "system": session.system, "seed": None, "picture": drawn.map,
+            "legend": drawn.legend,
             "choices": [], "faces": [], "prompt": None, "question": None, "log": [], "log_total": 0,
             "over": session.is_over, "steps": len(session.events), "pending": None, "analysis": [], "hint": None,
             "regenerate": None, "watching": True, "title": t(f"web.system.{session.system}", lang), **more}
