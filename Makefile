@@ -46,9 +46,11 @@ pdf-deps:
 		fi; \
 	fi
 
-# The web app on the embedded defaults: sessions in ./dedale.db, at http://127.0.0.1:8000/
+# The web app on the embedded defaults: sessions in ./dedale.db, at http://127.0.0.1:8000/ (another port:
+# make run PORT=8001)
+PORT ?= 8000
 run: $(STAMP) system-deps
-	$(DEDALE) serve --host 127.0.0.1 --port 8000 --db dedale.db
+	$(DEDALE) serve --host 127.0.0.1 --port $(PORT) --db dedale.db
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -20,6 +20,7 @@ from dedale.render.crawler_pdf import (
     AREA_H,
     AREA_W,
     CELL,
+    CM,
     ENTRANCE,
     GUTTER,
     MARGIN,
@@ -32,10 +33,13 @@ from dedale.render.crawler_pdf import (
     board_crop,
     board_pages,
     board_pdf,
+    overview_scale,
     pack_tiles,
     tile_types,
     tiles_pdf,
 )
+from dedale.render.crawler_svg import render_svg
+from dedale.render.png import svg_size
 
 EPS = 1e-9
 
@@ -148,3 +152,21 @@ def test_board_pdf_in_french_entered_from_the_west() -> None:
     crop = board_crop(dungeon)
     assert crop.x == -ENTRANCE and crop.w % (dungeon.zone_cells * CELL) == ENTRANCE
     assert pages_in(board_pdf(dungeon, "fr")) == len(board_pages(crop))
+
+
+def test_board_pdf_opens_with_the_board_and_its_legend_on_one_a4_page_across(dungeon: Dungeon) -> None:
+    pdf = board_pdf(dungeon, overview=True)
+    assert pages_in(pdf) == len(board_pages(board_crop(dungeon))) + 1
+    boxes = re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", pdf)
+    sizes = [(round(float(w)), round(float(h))) for w, h in boxes]
+    assert sizes[0] == (842, 595) and set(sizes[1:]) == {(595, 842)}  # A4 across, then upright
+    svg_text = render_svg(dungeon)
+    assert '<g id="crawler-legend" transform="translate(' in svg_text  # a page may lift the legend out
+    width, height = svg_size(svg_text)
+    scale = overview_scale(width, height)
+    assert width * scale <= (PAGE_H - 2 * MARGIN) * CM + EPS and height * scale <= (PAGE_W - 2 * MARGIN) * CM + EPS
+    assert min(float(s) for s in re.findall(r'font-size="([\d.]+)"', svg_text)) * scale >= 5  # the cell numbers
+    if shutil.which("pdftotext"):
+        first = subprocess.run(["pdftotext", "-l", "1", "-", "-"], input=pdf, capture_output=True,
+                               check=True).stdout.decode()
+        assert "Rooms" in first and all(f"{kind}" in first for kind in ("Cellar", "Boss room"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from itertools import pairwise
 from xml.etree import ElementTree
@@ -16,7 +17,7 @@ from dedale.crawler.model import Dungeon, Room
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
 from dedale.render import svg
-from dedale.render.crawler_svg import Highlight, render_svg
+from dedale.render.crawler_svg import Highlight, label_cells, render_svg
 from dedale.render.crawler_text import render_text
 from dedale.render.png import svg_to_png
 
@@ -121,3 +122,28 @@ def test_svg_wrap_lines(content: str, width: int) -> None:
     assert all(line == " ".join(line.split()) for line in lines)
     joined = [f"{a} {b.split()[0]}" for a, b in pairwise(lines) if b]
     assert all(len(line) > width for line in joined)  # each line as long as it could be
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20), st.integers(1, 5), st.integers(1, 5)),
+                min_size=1, max_size=12))
+def test_each_place_a_room_may_go_has_its_number_in_a_cell_of_its_own(places: list[tuple[int, int, int, int]]) -> None:
+    rects = [Rect(*place) for place in places]
+    cells = label_cells(rects)
+    assert all(rect.contains(cell) for rect, cell in zip(rects, cells, strict=True))
+    # No two numbers in one cell, unless a place has no cell left that another number does not hold.
+    for index, (rect, cell) in enumerate(zip(rects, cells, strict=True)):
+        others = set(cells[:index])
+        assert cell not in others or set(rect.cells()) <= others
+
+
+def test_places_over_one_another_keep_their_numbers_apart_on_the_board() -> None:
+    from dedale.systems import system
+
+    session = CrawlerSession(CrawlerParams(), 4)
+    listed = session.choices()
+    assert len(listed) == 5  # a 5x2 and four 2x5 strips, all over one spot of zone 2,4
+    picture = system("crawler").picture(session, listed, "en")
+    badges = re.findall(r'<g class="choice" data-choice="[^"]+"><title>[^<]*</title><rect [^>]*/><circle cx="([\d.]+)" '
+                        r'cy="([\d.]+)"', picture)
+    assert len(badges) == 5 and len(set(badges)) == 5

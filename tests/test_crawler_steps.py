@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 
 from crawler_invariants import check
 from dedale.core.errors import DedaleError
+from dedale.core.logtext import describe
 from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
 from dedale.crawler.tiles import Stock, by_nearest_area, parse_stock
+from dedale.i18n import word
 
 
 def drive(session: CrawlerSession, dice: dict[str, Iterator[int]], until: str, default: int = 1) -> None:
@@ -86,6 +89,15 @@ def test_room_n_is_the_boss_without_a_d8() -> None:
     assert [r.boss for r in session.layout.rooms] == [False, False, True]
 
 
+def test_a_room_that_fits_but_would_lead_nowhere_says_so() -> None:
+    """The entry-and-exit rule, not the space, is why the rolled room cannot go: the log says it (seed 0's
+    4x4 fits in the zone beyond its exit, but in no place touching another edge that leads on)."""
+    session = CrawlerSession(CrawlerParams(), 0).run_autopilot()
+    note = next(e for e in session.log if e.get("note") == "crawler.fallback")
+    assert note["args"]["why"]["t"] == "crawler.why_not.no_way_on"
+    assert "it fits, but it would open onto no other zone" in describe(note, "en")
+
+
 def test_nearest_area_fallback_order() -> None:
     assert by_nearest_area("3x3", (5, 5)) == ["5x2", "3x2", "2x2", "5x3", "4x4", "5x5"]
     assert by_nearest_area("4x4", (5, 5)) == ["5x3", "5x2", "3x3", "5x5", "3x2", "2x2"]
@@ -97,7 +109,9 @@ def test_the_fallback_lays_the_nearest_size_that_fits() -> None:
     session = CrawlerSession(CrawlerParams(zone_cells=4, size_rule="5"), 0, table=True)
     drive(session, {"crawler.tile": iter([1])}, "crawler.fallback")
     note = next(e for e in session.log if e.get("note") == "crawler.fallback")
-    assert note["args"] == {"rolled": "5x5", "tile": "4x4"}
+    assert note["args"] == {"rolled": "5x5", "tile": "4x4", "why": word("crawler.why_not.no_space", tile="5x5",
+                                                                           zone="2,4")}
+    assert "no free place against the exit's edge is large enough" in describe(note, "en")
     drive(session, {}, "crawler.laid")
     room = session.layout.rooms[0]
     assert (room.tile, room.rolled) == ("4x4", "5x5")
@@ -207,3 +221,43 @@ def test_a_limited_stock_is_respected_and_exhaustion_brings_the_boss() -> None:
         assert len(laid) == len(set(laid)) <= 7 and not session.layout.passages
         if len(laid) == 7 and session.state.outcome == "boss":
             assert any(e.get("note") == "crawler.stock_empty" for e in session.log)
+
+
+def test_a_version_1_document_still_loads_though_its_log_said_less() -> None:
+    """Version 2 added why a room cannot go beyond an exit to the log, and lays a passed boss check's room at
+    the next exit; a version-1 document, made before, replays as it was made (the boss given up:
+    `passed_boss` reroll) and loads (checked without the log's words), and a forged roll still fails."""
+    current = CrawlerSession(CrawlerParams(passed_boss="reroll"), 34).run_autopilot().to_json()
+    old = json.loads(json.dumps(current))
+    old["version"] = 1
+    del old["params"]["passed_boss"]
+    for entry in old["log"]:
+        entry.get("args", {}).pop("why", None)
+    assert CrawlerSession.from_json(old).to_json() == current
+    forged = json.loads(json.dumps(old))
+    rolled = next(entry for entry in forged["log"] if "dice" in entry)
+    rolled["dice"] = [rolled["dice"][0] % 6 + 1, *rolled["dice"][1:]]
+    with pytest.raises(DedaleError, match="does not match"):
+        CrawlerSession.from_json(forged)
+    with pytest.raises(DedaleError):
+        CrawlerSession.from_json({**old, "version": 3})
+
+
+def test_a_passed_boss_check_lays_the_boss_room_at_the_next_exit() -> None:
+    """The text: a passed boss check means this room *is* the boss room. When it finds no place beyond the
+    exit, the exit closes and the boss room goes beyond the next exit the party takes, without a D8; with
+    `passed_boss="reroll"` (the old way, a Choice) the next room rolls its D8 again."""
+    seed = 34  # the autopilot meets such an exit
+    stays = CrawlerSession(CrawlerParams(), seed).run_autopilot()
+    notes = [e for e in stays.log if "note" in e or "roll" in e]
+    waits = next(i for i, e in enumerate(notes) if e.get("note") == "crawler.boss_waits")
+    assert notes[waits - 1]["note"] == "crawler.exit_closed"
+    after = notes[waits + 1:]
+    due = next(i for i, e in enumerate(after) if e.get("note") == "crawler.boss_due")
+    assert not any(e.get("for") == "crawler.tile" for e in after[:due])  # no D8 before it
+    assert stays.layout.rooms[-1].boss and stays.state.outcome == "boss"
+    reroll = CrawlerSession(CrawlerParams(passed_boss="reroll"), seed).run_autopilot()
+    assert "boss_waits" not in json.dumps(reroll.to_json())
+    assert not any(e.get("note") in ("crawler.boss_waits", "crawler.boss_due") for e in reroll.log)
+    closed = [i for i, e in enumerate(reroll.log) if e.get("note") == "crawler.exit_closed"]
+    assert any(e.get("for") == "crawler.tile" for e in reroll.log[closed[0]:])  # the D8 again

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dedale.core.errors import DedaleError
+from dedale.core.logtext import describe
 from dedale.hexcrawl.hexes import (
     DIRECTION_NAMES,
     distance,
@@ -81,8 +82,11 @@ def check(session: HexcrawlSession) -> None:
                 assert record.relief == other.relief and record.inherited_from == named
             else:
                 assert record.relief == record.relief_die - 1 and record.inherited_from is None
-        assert 1 <= record.vegetation_die <= 16 and 1 <= record.obstacle_roll <= 100
-        assert (record.obstacle is not None) == (record.obstacle_roll <= round(100 * params.obstacle_chance))
+        # The chance is rolled exactly: on a d100 for whole percents, else a d1000 or a d10000.
+        chance = params.obstacle_chance
+        sides = next(s for s in (100, 1000, 10_000) if abs(chance * s - round(chance * s)) < 1e-6)
+        assert 1 <= record.vegetation_die <= 16 and 1 <= record.obstacle_roll <= sides
+        assert (record.obstacle is not None) == (record.obstacle_roll <= round(sides * chance))
         if record.obstacle is not None:
             assert 1 <= record.position <= 7
     communities = session.state.communities
@@ -97,7 +101,7 @@ def check(session: HexcrawlSession) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(seed=seeds, radius=st.integers(0, 9), order=st.sampled_from(["spiral", "bfs", "walk"]),
-       chance=st.floats(0, 1), variant=st.sampled_from(["rule", "weighted"]))
+       chance=st.integers(0, 10_000).map(lambda n: n / 10_000), variant=st.sampled_from(["rule", "weighted"]))
 def test_every_hex_obeys_the_rule(seed: int, radius: int, order: str, chance: float, variant: str) -> None:
     start = (0, 0) if radius == 0 else (0, -radius)
     session = HexcrawlSession(HexParams(radius=radius, order=order, obstacle_chance=chance, variant=variant,
@@ -215,7 +219,7 @@ def test_version_1_documents_load_as_they_were_made(order: str) -> None:
     walk replays as a random walk, a spiral or breadth-first document as it did."""
     session = played(HexParams(radius=4, order=order), 11, ["NE", "N"])
     document = json.loads(json.dumps(session.to_json()))
-    assert document["version"] == HexcrawlSession.version == 2
+    assert document["version"] == HexcrawlSession.version == 3
     document["version"] = 1
     document["params"]["order"] = "walk" if order == "random-walk" else order
     assert HexcrawlSession.from_json(document).to_json() == session.to_json()
@@ -265,12 +269,54 @@ def test_table_mode_asks_for_each_die() -> None:
     assert (record.neighbour_die, record.relief_die) == ((len(asked) - 3) % 8 + 1, (len(asked) - 2) % 8 + 1)
 
 
-def test_communities_on_waters_prompt_a_reason() -> None:
+def test_a_community_clashing_with_its_relief_prompts_a_reason_for_each_clash() -> None:
+    """The tables mark the reliefs a nature, function or people clashes with (data, not code); each clash
+    prompts the table to invent why, right after its hex is explored, and nothing else does."""
+    from dedale.hexcrawl.model import RELIEFS
+    from dedale.hexcrawl.tables import COMMUNITY_TABLES
+
+    seen_kinds = set()
     for seed in range(60):
         session = HexcrawlSession(HexParams(radius=4), seed).run_autopilot()
-        wet = [c for c in session.state.communities if session.state.hexes[(c["q"], c["r"])].relief == 0]
-        notes = [e for e in session.log if isinstance(e, dict) and e.get("note") == "hexcrawl.absurd"]
-        assert len(notes) == len(wet)
+        expected = []
+        for c in session.state.communities:
+            relief = RELIEFS[session.state.hexes[(c["q"], c["r"])].relief]
+            for table, trait in ((COMMUNITY_TABLES[c["kind"]], c["nature"]), ("function", c["function"]),
+                                 ("people", c["people"])):
+                if relief in (session.tables[table].row(trait["id"]).get("clashes") or ()):
+                    expected.append((c["name"], trait["id"], relief))
+                    seen_kinds.add(relief)
+        notes = [e for e in session.log if isinstance(e, dict) and e.get("note") == "hexcrawl.clash"]
+        assert sorted((n["args"]["name"], n["args"]["trait"]["data"][2], n["args"]["relief"]["t"].rsplit(".")[-1])
+                      for n in notes) == sorted(expected)
+    assert {"waters", "high_mountains"} <= seen_kinds  # not only the waters
+    note = next(e for e in session.log if isinstance(e, dict) and e.get("note") == "hexcrawl.clash")
+    assert "invent why rather than roll again" in describe(note, "en") and "inventez pourquoi" in describe(note, "fr")
+
+
+def test_a_version_2_document_loads_its_chance_as_the_whole_percent_it_rolled() -> None:
+    """Version 2 rolled 0.255 as a d100 under 26 and asked for reasons on the waters only: its document loads
+    (checked without the log's notes), as the 0.26 it played, and is saved again as version 3."""
+    saved = json.loads((Path(__file__).parent / "data/hexcrawl/version2-odd-chance.json").read_text())
+    assert saved["version"] == 2 and saved["params"]["obstacle_chance"] == 0.255
+    loaded = HexcrawlSession.from_json(saved)
+    assert loaded.params.obstacle_chance == 0.26
+    again = loaded.to_json()
+    assert again["version"] == 3 and again["hexes"] == saved["hexes"]
+    forged = {**saved, "hexes": [{**saved["hexes"][0], "relief": (saved["hexes"][0]["relief"] + 1) % 8},
+                                 *saved["hexes"][1:]]}
+    with pytest.raises(DedaleError, match="does not match"):
+        HexcrawlSession.from_json(forged)
+
+
+def test_a_players_clashes_are_checked(tmp_path: Path) -> None:
+    """A player's tables name reliefs that exist, or are refused with the reliefs one can name."""
+    shipped = Path(__file__).parents[1] / "src/dedale/hexcrawl/data/tables/communities.toml"
+    text = shipped.read_text(encoding="utf-8").replace('clashes = ["waters"]', 'clashes = ["lava"]', 1)
+    (tmp_path / "communities.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(DedaleError, match="clashes") as refused:
+        HexParams(tables=str(tmp_path))
+    assert "high_mountains" in str(refused.value)
 
 
 # --- faces ------------------------------------------------------------------------------------------
@@ -326,3 +372,19 @@ def test_communities_are_placed_on_the_largest_maps(radius: int) -> None:
     for community in session.state.communities:
         assert distance((community["q"], community["r"]), (0, 0)) < radius  # off the rim
     assert any(entry.get("roll") == f"1d{2 * radius - 1}" for entry in session.log if isinstance(entry, dict))
+
+
+@pytest.mark.parametrize(("chance", "sides"), [(0.25, 100), (0.255, 1000), (0.2555, 10_000), (0.07, 100)])
+def test_the_obstacle_chance_is_rolled_exactly(chance: float, sides: int) -> None:
+    """0.255 is not 26%: it is rolled on a d1000 (255 or less), so the chance is what was asked."""
+    session = HexcrawlSession(HexParams(radius=30, obstacle_chance=chance), 4).run_autopilot()
+    rolls = [record.obstacle_roll for record in session.state.hexes.values()]
+    assert max(rolls) > sides * 0.99 and max(rolls) <= sides
+    hits = sum(record.obstacle is not None for record in session.state.hexes.values())
+    assert hits == sum(roll <= round(chance * sides) for roll in rolls)
+    assert abs(hits / len(rolls) - chance) < 0.03
+
+
+def test_a_chance_no_die_rolls_exactly_is_refused() -> None:
+    with pytest.raises(DedaleError, match="more than 4 decimals"):
+        HexParams(obstacle_chance=0.123456)

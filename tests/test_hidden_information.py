@@ -329,5 +329,5 @@ def test_the_terminal_prints_the_players_view_and_saves_the_whole_game(cli, tmp_
     document = json.loads(save.read_text(encoding="utf-8"))
     assert code == 0 and bluffs(document["log"], AI_SEAT) and len(document["events"]) == 12
     assert "does duellist 1 bluff" not in out and "does duellist 0 bluff" in out
-    assert "a hole card for duellist 1: drew ??" in out and "an inspiration card for the zombies: drew ??" in out
+    assert "a hole card for duellist 1: drew ??" in out and "An inspiration card for the zombies: drew ??" in out
     assert not re.search(r"for the zombies: drew (?!\?\?)", out)

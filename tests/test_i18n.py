@@ -6,11 +6,14 @@ import re
 import tomllib
 from pathlib import Path
 
-from dedale.i18n import _flatten, catalogue, t
+import pytest
+
+from dedale.i18n import LANGUAGES, _flatten, catalogue, t
 
 SRC = Path(__file__).parents[1] / "src" / "dedale"
 KEY = re.compile(
     r'''(?:\bt\(|\bword\(|DedaleError\(|\.note\(|\.decide\(|\.fail\(\s*[^,]+,|say\()\s*f?"([a-z_]+\.[a-z_.-]+)"''')
+PLACEHOLDER = re.compile(r"{(\w+)(?::[^{}]*)?}")
 PURPOSE = re.compile(
     r'''(?:roll|chance|pick|tables\.roll|roll_each|roll_contents)\([^)]*?"((?:crawler|paper|hexcrawl|autopilot)\.[a-z_.]+)"''')
 
@@ -18,8 +21,8 @@ PURPOSE = re.compile(
 def test_the_catalogues_have_the_same_keys_and_placeholders() -> None:
     en, fr = catalogue("en"), catalogue("fr")
     assert set(en) == set(fr)
-    for key in en:
-        assert set(re.findall(r"{(\w+)}", en[key])) == set(re.findall(r"{(\w+)}", fr[key])), key
+    for key in en:  # a placeholder may carry a format spec (`{n:cartridge|cartridges}`, `{name:mid}`)
+        assert set(PLACEHOLDER.findall(en[key])) == set(PLACEHOLDER.findall(fr[key])), key
 
 
 def test_every_key_the_code_uses_is_in_the_catalogues() -> None:
@@ -67,3 +70,17 @@ def test_every_log_entry_of_every_system_reads_as_words_in_both_languages() -> N
                 seen |= _keys_of(session.log_entry(entry))
     missing = sorted(key for key in seen if key not in en or key not in fr)
     assert len(seen) > 40 and not missing
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_message_hedges_its_number_with_brackets(lang: str) -> None:
+    """"3 exit(s)" reads like a form: every count is worded in its number (`{n:exit|exits}`)."""
+    hedged = {key: text for key, text in catalogue(lang).items() if re.search(r"\w\((s|x|e|es)\)", text)}
+    assert not hedged
+
+
+def test_counts_are_worded_in_their_number() -> None:
+    assert t("crawler.zone_rooms", "en", rooms=1) == "1 room there"
+    assert t("crawler.zone_rooms", "en", rooms=3) == "3 rooms there"
+    assert t("paper.exits_are", "fr", exits=0) == "0 sortie en plus de la porte d'entrée"
+    assert t("paper.exits_are", "fr", exits=2) == "2 sorties en plus de la porte d'entrée"

@@ -3,10 +3,12 @@ reference, the designer's analysis, nesting, and the faces."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import jsonschema
@@ -226,3 +228,45 @@ def test_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     code, _, _ = cli("keylock", "nest", str(tmp_path / "k.json"), str(tmp_path / "k.json"), "--edge", "2",
                      "-o", str(tmp_path / "n.json"))
     assert code == 0 and json.loads((tmp_path / "n.json").read_text())["nested"] is True
+
+
+@settings(max_examples=120, deadline=None)
+@given(params=params_strategy(), seed=seeds)
+def test_the_original_multi_key_draw_and_the_locks_it_leaves_shut(params: KeylockParams, seed: int) -> None:
+    """`multi_draw="seed"`: a set's locks are drawn apart from its keys (not capped), each lock's extra keys
+    from the whole surplus; a lock needing more keys than its set has never opens, nothing is placed behind
+    it, and the analysis lists it apart while the walk visits everything else."""
+    params = dataclasses.replace(params, multi_draw="seed", multi=max(params.multi, 1))
+    diagram = diagram_of(params, seed)
+    nodes = diagram.nodes
+    for s in diagram.sets:
+        if s.kind == "multi":
+            assert 1 <= s.locks <= params.multi_max_locks and 1 <= s.keys <= params.multi_max_keys
+            steps = [b - a for a, b in zip([0, *s.requirements], s.requirements, strict=False)]
+            assert all(1 <= step <= 1 + max(s.keys - s.locks, 0) for step in steps)
+    keys = {s.id: s.keys for s in diagram.sets}
+    shut = [n.id for n in nodes if n.type == "lock" and (n.required or 0) > keys[n.set or 0]]
+    assert diagram.never_open() == shut
+    assert not any(n.parent in shut for n in nodes)  # nothing behind a lock no one opens
+    analysis = analyse(diagram)
+    assert analysis.get("never_open", []) == shut
+    assert sorted(analysis["walk"]["order"]) == sorted(set(range(len(nodes))) - set(shut))
+    assert set(map(int, analysis["keys_needed"])) == {n.id for n in nodes if n.type == "lock"} - set(shut)
+    assert not set(analysis["end_candidates"]) & set(shut)
+
+
+def diagram_and_analysis(session: KeylockSession) -> tuple[Diagram, dict[str, Any]]:
+    assert session.diagram is not None
+    return session.diagram, session.analysis
+
+
+def test_the_capped_draw_is_the_default_and_leaves_documents_as_they_were() -> None:
+    document = KeylockSession(KeylockParams(), 3).to_json()
+    assert "multi_draw" not in document["params"] and "never_open" not in document["analysis"]
+    seeded = KeylockSession(KeylockParams(multi=3, multi_max_locks=5, multi_max_keys=3, multi_draw="seed"), 0)
+    assert seeded.to_json()["params"]["multi_draw"] == "seed"
+    assert seeded.to_json()["analysis"]["never_open"] == [14, 17, 18, 19]
+    assert KeylockSession.from_json(seeded.to_json()).to_json() == seeded.to_json()
+    picture = render_svg(*diagram_and_analysis(seeded))
+    assert picture.count(">⊘<") == 4 + 1  # each lock that never opens, and the legend
+    assert ">⊘<" not in render_svg(*diagram_and_analysis(KeylockSession(KeylockParams(), 3)))

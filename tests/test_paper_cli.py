@@ -37,7 +37,7 @@ def test_generate_the_contract(cli) -> None:  # type: ignore[no-untyped-def]
 
 def test_text_view_and_outputs(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("paper", "--seed", "3")
-    assert code == 0 and "15 rooms" in out and "starting room" in out
+    assert code == 0 and "14 rooms" in out and "starting room" in out
     for ext in (".svg", ".png", ".txt", ".pdf", ".json"):
         assert cli("paper", "--seed", "3", "--cards", "-o", str(tmp_path / f"p{ext}"))[0] == 0
     assert (tmp_path / "p.png").read_bytes().startswith(b"\x89PNG")

@@ -8,6 +8,7 @@ import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dedale.paper.layout import WALLS, wall_squares
 from dedale.paper.params import PaperParams
 from dedale.paper.rules import adjust_size
 from dedale.paper.session import PaperSession
@@ -23,7 +24,8 @@ def paper_params(draw: st.DrawFn) -> PaperParams:
     start = draw(st.integers(3, 6))
     return PaperParams(width=draw(st.integers(start, 70)), height=draw(st.integers(start, 70)),
                        max_cards=draw(st.integers(1, 150)), order=draw(st.sampled_from(["oldest", "newest", "random"])),
-                       kings=draw(st.sampled_from(["reshuffle", "set-aside"])), start_size=start)
+                       kings=draw(st.sampled_from(["reshuffle", "set-aside"])), start_size=start,
+                       exit_collisions=draw(st.sampled_from(["move", "drop"])))
 
 
 @settings(max_examples=200, deadline=None)
@@ -108,3 +110,69 @@ def test_searches_come_when_no_open_end_is_left() -> None:
                 searched += 1
         assert all(e["choice"] != "finish" for e in session.events)
     assert searched > 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, collisions=st.sampled_from(["move", "drop"]))
+def test_every_rolled_exit_is_drawn_or_said_to_be_impossible(seed: int, collisions: str) -> None:
+    """Step C, as the text has it (`exit_collisions` move): a room gets its 1D4-1 exits; one rolled onto a
+    square that has an exit, or whose outside is off the page, goes to the nearest square that can take it,
+    and is lost (said in the log) only when no square of the room's walls can. `drop` (a Choice) keeps the
+    old way: such an exit is not drawn."""
+    session = PaperSession(PaperParams(exit_collisions=collisions), seed).run_autopilot()
+    notes = [e.get("note") for e in session.log]
+    for room in session.state.rooms[1:]:  # the first room: its three exits by the start rule
+        if room.exits_roll is None:
+            continue
+        assert len(room.exits) == room.exits_roll - 1
+        drawn = [e for e in room.exits if e["result"] in ("open", "joined")]
+        places = [(e["cell"], e["side"]) for e in drawn]
+        assert len(set(map(str, places))) == len(places)  # never two exits on one square's side
+        if collisions == "move":
+            assert {e["result"] for e in room.exits} <= {"open", "joined", "lost"}
+            for e in room.exits:
+                if e["result"] == "lost":  # every square of every wall was taken or off the page
+                    assert all(not session._exit_fits(room, wall, position)
+                               for wall in WALLS for position in range(1, 1 + len(
+                                   wall_squares(room.rect, room.entry, wall))))
+        else:
+            assert not any("rolled" in e or e["result"] == "lost" for e in room.exits)
+    moved = sum("rolled" in e for room in session.state.rooms for e in room.exits)
+    assert notes.count("paper.exit_moved") == moved and notes.count("paper.exit_lost") == sum(
+        e["result"] == "lost" for room in session.state.rooms for e in room.exits)
+
+
+def test_an_exit_goes_to_the_nearest_free_square_of_its_wall() -> None:
+    for seed in range(60):
+        session = PaperSession(PaperParams(), seed).run_autopilot()
+        for room in session.state.rooms:
+            for e in room.exits:
+                if "rolled" in e and e["rolled"]["wall"] == e["wall"]:
+                    squares = wall_squares(room.rect, room.entry, e["wall"])
+                    rolled, placed = squares[e["rolled"]["position"] - 1], squares[e["position"] - 1]
+                    gap = max(abs(rolled[0] - placed[0]), abs(rolled[1] - placed[1]))
+                    assert gap >= 1
+                    return
+    raise AssertionError("no exit moved along its own wall in 60 dungeons")
+
+
+def test_a_version_1_document_replays_its_exits_as_they_were_dropped() -> None:
+    made = PaperSession(PaperParams(exit_collisions="drop"), 3).run_autopilot().to_json()
+    assert any(e["result"] in ("taken", "off_page") for r in made["rooms"] for e in r["exits"])
+    old = json.loads(json.dumps(made))
+    old["version"] = 1
+    del old["params"]["exit_collisions"]
+    assert PaperSession.from_json(old).to_json() == made
+    assert "exit_collisions" not in PaperSession(PaperParams(), 3).to_json()["params"]
+
+
+def test_an_exit_that_cannot_be_drawn_is_marked_on_the_map() -> None:
+    from dedale.render.paper_svg import lost_exit_mark, render_svg
+
+    session = PaperSession(PaperParams(), 15).run_autopilot()  # room 7's third exit: no square left for it
+    lost = [e for room in session.state.rooms for e in room.exits if e["result"] == "lost"]
+    assert len(lost) == 1
+    picture = render_svg(session.paper_map())
+    mark = lost_exit_mark(0, 0).split(" cx=")[0]
+    assert picture.count(mark) >= 2 and "exit that could not be drawn" in picture  # on the map and in the key
+    assert "could not be drawn" not in render_svg(PaperSession(PaperParams(), 3).run_autopilot().paper_map())

@@ -311,7 +311,8 @@ def test_zombstone_odds_and_confrontation(page: Page) -> None:
     duel_form.locator("select[name=cover]").select_option("light")
     duel_form.locator("button[type=submit]").click()
     page.wait_for_url("**/zombstone?attacker=3*")
-    expect(page.locator("section#duel h2")).to_contain_text("Attacker's Potential 3")
+    expect(page.locator("section#duel h2")).to_contain_text("Attacker (Potential 3, Light Colt) against defender "
+                                                           "(Potential 1, Light Colt) · a shot, light cover")
     cells = page.locator("section#duel tbody tr td:nth-child(2)").all_inner_texts()
     win, tie, loss = (float(c.rstrip("%")) for c in cells[:3])
     assert 99.9 <= win + tie + loss <= 100.1

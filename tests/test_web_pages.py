@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape as html_escape
 
 from dedale.systems import names
 from dedale.web.forms import form
@@ -216,6 +217,26 @@ def test_languages_switch_and_stay(client: TestClient) -> None:
         assert client.get("/lang/en", params={"next": target}).headers["location"] == "/"
 
 
+def test_the_zombstone_confrontation_says_what_it_is_for(client: TestClient) -> None:
+    """The heading names each side's weapon, the cover and the reaction; an impossible tie reads 0%; the page
+    says why return fire makes heavy cover light for both."""
+    html = client.get("/zombstone", params={"attacker": 2, "defender": 2, "cover": "heavy", "reaction": "return",
+                                            "attacker_weapon": "light_colt", "defender_weapon": "winchester"}).text
+    heading = re.search(r'id="duel">\s*<h2>(.*?)</h2>', html, re.S)
+    assert heading is not None
+    assert heading.group(1) == ("Attacker (Potential 2, Light Colt) against defender (Potential 2, Winchester) · "
+                                "a shot, heavy cover, counted as light for both shooters; the target returns fire")
+    cells = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td><code>([^<]*)</code>", html)
+    tie = next(cell for cell in cells if cell[0] == "a tie")
+    assert tie[1:] == ("0%", "0/1")
+    assert "every piece of cover between them counts as light" in html
+    melee = client.get("/zombstone", params={"attacker": 1, "defender": 0, "melee": "true"}).text
+    assert "Potential 1, Improvised weapon) against defender (Potential 0, Improvised weapon) · melee</h2>" in melee
+    client.get("/lang/fr")
+    french = client.get("/zombstone", params={"attacker": 2, "defender": 2, "cover": "light"}).text
+    assert "· un tir, couvert léger ; la cible esquive</h2>" in french
+
+
 def test_the_zombstone_calculator(client: TestClient) -> None:
     html = client.get("/zombstone", params={"potential": 2, "attacker": 1, "defender": 0, "melee": "true",
                                             "attacker_weapon": "spear"}).text
@@ -284,3 +305,26 @@ def test_the_panels_log_is_the_log_worded_afresh(name: str, table: bool, params:
         for lang in ("en", "fr"):
             entries = session.player_log(max(0, len(session.log) - 2 * views.LOG_LINES))[-views.LOG_LINES:]
             assert views.log_lines(session, lang) == [describe(entry, lang) for entry in reversed(entries)]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_form_drop_downs_show_words_in_the_pages_language_not_ids(client: TestClient, lang: str) -> None:
+    client.get(f"/lang/{lang}")
+    for system in names():
+        for field in form(system, lang):
+            labels = field["option_labels"]
+            assert set(labels) == set(field["options"])
+            for value, label in labels.items():
+                assert label and not label.startswith("param.") and "_" not in label, (system, field["name"], value)
+        html = client.get(f"/new/{system}").text
+        for field in form(system, lang):
+            for value, label in field["option_labels"].items():
+                assert f'<option value="{value}"' in html and f">{html_escape(label)}</option>" in html
+    assert ">OK Corral 1881</option>" in client.get("/new/zombstone").text
+
+
+def test_a_favicon_is_served_where_browsers_look_for_it(client: TestClient) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert icon.content == client.get("/static/favicon.svg").content and icon.content.startswith(b"<svg")
+    assert '<link rel="icon" href="/static/favicon.svg"' in client.get("/").text

@@ -114,11 +114,14 @@ def test_a_move_slides_past_what_it_does_not_hit() -> None:
     assert near(TOWN.move((15, 7), (25, 7), 10, []), (25, 7))  # over the fence: cover does not block
 
 
-def test_difficult_ground_halves_the_move() -> None:
-    assert near(TOWN.move((22, 22), (32, 22), 4, []), (24, 22))  # its path would enter the mud
+def test_difficult_ground_halves_only_the_part_of_the_move_over_it() -> None:
+    """Each inch inside difficult ground costs two: the mud (x 25-29, y 20-24) slows only what crosses it."""
+    assert near(TOWN.move((22, 22), (32, 22), 4, []), (25.5, 22))  # 3 inches to the mud, then 1 worth 0.5
+    assert near(TOWN.move((22, 22), (32, 22), 12, []), (30, 22))  # 3, the mud's 4 worth 8, then 1
     assert near(TOWN.move((19, 22), (32, 22), 4, []), (23, 22))  # stops short of the mud: full move
-    assert near(TOWN.move((26, 21), (26, 30), 4, []), (26, 23))  # starts in it
-    assert near(TOWN.move((22, 22), (23.5, 22), 4, []), (23.5, 22))  # halved to 2, the target 1.5 away
+    assert near(TOWN.move((26, 21), (26, 30), 4, []), (26, 23))  # starts in it: 2 inches for 4
+    assert near(TOWN.move((26, 21), (26, 30), 8, []), (26, 26))  # out of it after 3 (6), then 2 more
+    assert near(TOWN.move((22, 22), (23.5, 22), 4, []), (23.5, 22))  # the target 1.5 away, short of the mud
 
 
 def test_a_move_never_goes_past_its_target_and_stops_in_contact() -> None:
@@ -140,7 +143,8 @@ def test_flight_stops_just_behind_heavy_cover() -> None:
 
 def test_flight_in_the_open_and_on_difficult_ground() -> None:
     assert near(TOWN.flee((30, 10), (30, 5), 6, []), (30, 16))
-    assert near(TOWN.flee((27, 14), (27, 10), 6, []), (27, 17))  # its path enters the mud: halved
+    assert near(TOWN.flee((27, 14), (27, 10), 6, []), (27, 20))  # 6 inches to the mud's edge
+    assert near(TOWN.flee((27, 16), (27, 10), 6, []), (27, 21))  # 4 to the mud, 1 inch of it for 2
     assert near(TOWN.flee((1.5, 18), (1.5, 18), 6, []), (0.5, 18))  # on the danger: to the nearest edge
     assert near(TOWN.flee((17, 12), (20, 12), 6, []), (14.5, 12))  # against the saloon
 
@@ -242,6 +246,17 @@ def battlefields(draw: st.DrawFn) -> Battlefield:
     return Battlefield(terrain=tuple(pieces))
 
 
+def rough(table: Battlefield, start: Point, end: Point) -> float:
+    """How many inches of the straight path start-end lie inside difficult ground (overlaps counted once)."""
+    spans = sorted(span for piece in table.terrain if piece.kind == "difficult"
+                   if (span := piece._clip(start, end, 0.0)) is not None)
+    inside, reached = 0.0, 0.0
+    for t0, t1 in spans:
+        inside += max(0.0, t1 - max(t0, reached))
+        reached = max(reached, t1)
+    return inside * math.dist(start, end)
+
+
 def on_the_way(start: Point, end: Point, table: Battlefield, others: list[Point]) -> bool:
     """Every point of the straight path start-end is free."""
     return all(table.free((start[0] + (end[0] - start[0]) * i / 20, start[1] + (end[1] - start[1]) * i / 20),
@@ -259,8 +274,7 @@ def test_moves_end_free_and_within_reach(table: Battlefield, start: Point, towar
     assert table.free(end, others)
     assert gone <= distance + 1e-9 and gone <= math.dist(start, toward) + 1e-9
     assert math.dist(end, toward) >= min(stop_at, math.dist(start, toward)) - 1e-9
-    if table.touches_difficult(start, end):
-        assert gone <= distance / 2 + 1e-9
+    assert gone + rough(table, start, end) <= distance + 1e-9  # an inch over difficult ground costs two
     # along the straight line from start toward the target, and free all the way when it starts free
     cross = (end[0] - start[0]) * (toward[1] - start[1]) - (end[1] - start[1]) * (toward[0] - start[0])
     assert abs(cross) <= 1e-6 * max(1.0, math.dist(start, toward))
@@ -375,3 +389,38 @@ def textbook_clip(piece: Terrain, a: Point, b: Point, margin: float) -> tuple[fl
 def test_clipping_is_the_textbook_one(table: Battlefield, a: Point, b: Point, margin: float) -> None:
     for piece in table.terrain:
         assert repr(piece._clip(a, b, margin)) == repr(textbook_clip(piece, a, b, margin))  # -0.0 included
+
+
+# stairs, ladders and walls to climb (the text: each halves the move; a wall over 4 inches cannot be climbed)
+STAIRS = Terrain("stairs", 4, 2, 2, 6, "stairs")
+LADDER = Terrain("ladder", 12, 2, 1, 6, "ladder")
+ADOBE = Terrain("wall", 20, 2, 0.5, 10, "adobe wall", height=2)
+RAMPART = Terrain("wall", 28, 2, 0.5, 10, "rampart", height=5)
+CLIMBING = Battlefield(terrain=(STAIRS, LADDER, ADOBE, RAMPART))
+
+
+def test_stairs_ladders_and_low_walls_cost_two_inches_an_inch() -> None:
+    assert near(CLIMBING.move((1, 4), (12, 4), 4, []), (4.5, 4))  # 3 to the stairs, then 1 worth 0.5 up them
+    assert near(CLIMBING.move((9, 4), (16, 4), 4, []), (12.5, 4))  # 3 to the ladder, then 0.5 of it
+    assert near(CLIMBING.move((18, 4), (24, 4), 4, []), (21.5, 4))  # 2 to the wall, over its 0.5 for 1, 1 more
+
+
+def test_a_wall_over_4_inches_stops_a_move_as_a_building_does() -> None:
+    end = CLIMBING.move((26, 4), (32, 4), 4, [])
+    assert end[0] <= 28 - 0.5 + 1e-6  # its base stops against the rampart
+    assert not CLIMBING.free((28.25, 4), []) and CLIMBING.free((20.25, 4), [])
+
+
+def test_walls_are_heavy_cover_and_stairs_and_ladders_none() -> None:
+    assert [p.name for p in CLIMBING.covers((17, 6), (23, 6))] == ["adobe wall"]
+    assert CLIMBING.cover_kinds((17, 6), (23, 6)) == ("wall",)
+    assert CLIMBING.covers((1, 5), (8, 5)) == [] and CLIMBING.covers((10, 5), (15, 5)) == []
+
+
+def test_only_a_wall_has_a_height() -> None:
+    assert Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3, "height": 5}).height == 5
+    assert Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3}).to_json()["height"] == 1
+    with pytest.raises(DedaleError, match="only a wall has a height"):
+        Terrain.from_json({"kind": "heavy", "x": 1, "y": 1, "w": 1, "h": 3, "height": 5})
+    with pytest.raises(DedaleError, match="height"):
+        Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3, "height": -1})

@@ -137,8 +137,15 @@ def test_confrontations() -> None:
     assert confront(Situation(2, 2, cover="light")).win < plain.win
     back = confront(Situation(2, 2, reaction="return"))
     assert back.win > plain.win and back.damage_to_attacker > 0  # the target shoots at Potential -2
+    # "A malus of one base die" for a fighter without a melee weapon: by default a Potential die off, so the
+    # fists at Potential 2 roll as an armed fighter at Potential 1; read as a die off the first roll, four
+    # dice against five (no hand can be identical).
     fists = confront(Situation(2, 2, melee=True, attacker_weapon="improvised", defender_weapon="fists"))
-    assert fists.win > 0.5 and fists.tie == 0  # four dice against five: no hand can be identical
+    armed = confront(Situation(2, 1, melee=True, attacker_weapon="improvised", defender_weapon="improvised"))
+    assert (fists.win, fists.tie, fists.loss) == (armed.win, armed.tie, armed.loss) and fists.win > 0.5
+    four = confront(Situation(2, 2, melee=True, attacker_weapon="improvised", defender_weapon="fists",
+                              unarmed_malus="first_roll"))
+    assert four.win > 0.5 and four.tie == 0 and four.win != fists.win
     shotgun = confront(Situation(2, 2, attacker_weapon="shotgun"))
     colt = confront(Situation(2, 2))
     assert shotgun.win == colt.win and shotgun.damage_to_defender > colt.damage_to_defender
@@ -195,3 +202,14 @@ def test_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
                         "weapons")):
         code, _, err = cli("zombstone", *args)
         assert code == 2 and name in err and len(err.strip().splitlines()) == 1, (args, err)
+
+
+def test_duel_odds_reads_the_unarmed_malus_as_asked(cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = cli("zombstone", "duel-odds", "--attacker", "2", "--defender", "2", "--melee",
+                       "--defender-weapon", "fists")
+    assert code == 0 and "309154385/544195584" in out  # as an armed defender at Potential 1
+    code, out, _ = cli("zombstone", "duel-odds", "--attacker", "2", "--defender", "2", "--melee",
+                       "--defender-weapon", "fists", "--unarmed-malus", "first_roll")
+    assert code == 0 and "0.00%" in out  # four dice against five: never a tie
+    code, _, err = cli("zombstone", "duel-odds", "--attacker", "2", "--defender", "2", "--unarmed-malus", "nope")
+    assert code == 2 and "potential, first_roll" in err

@@ -102,6 +102,14 @@ def test_states_are_drawn_with_marks_not_colour_alone() -> None:
     assert symbol(view, view.figures[8]) == "1" and symbol(view, view.figures[9]) == "2"
 
 
+def ring_radius(group: ElementTree.Element) -> float:
+    """The radius of a ring's clickable band (a path of arcs: `A r r ...`)."""
+    band = next(path for path in group.iter(f"{SVG}path") if path.get("stroke-opacity") == "0")
+    found = re.search(r"A([\d.]+) ", band.get("d", ""))
+    assert found is not None
+    return float(found.group(1))
+
+
 def test_choices_are_clickable_and_several_may_aim_at_one_figure() -> None:
     view = GameView.from_json(document("asking_action"))
     links: dict[str, dict[str, Any]] = {
@@ -120,7 +128,7 @@ def test_choices_are_clickable_and_several_may_aim_at_one_figure() -> None:
         assert g.find(f"{SVG}title").text == links[g.get("data-choice")]["label"]
     by_id = {g.get("data-choice"): g for g in choices}
     assert by_id["shoot:6"].get("class") == "choice shoot" and by_id["aim:6"].get("class") == "choice aim"
-    radii = {choice: float(by_id[choice].find(f"{SVG}circle").get("r")) for choice in ("shoot:6", "aim:6")}
+    radii = {choice: ring_radius(by_id[choice]) for choice in ("shoot:6", "aim:6")}
     assert radii["shoot:6"] < radii["aim:6"]  # one inside the other, both clickable
     order = [g.get("data-choice") for g in choices]
     assert order.index("aim:6") < order.index("shoot:6")  # the inner ring drawn over the outer

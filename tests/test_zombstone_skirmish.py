@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,8 +19,8 @@ from hypothesis import strategies as st
 from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Request, Roller, SeededSource, TableSource
-from dedale.i18n import say
-from dedale.zombstone.skirmish import fight, turn, victory
+from dedale.i18n import say, word
+from dedale.zombstone.skirmish import fight, skills, turn, victory
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.battlefield import BASE, CONTACT, Battlefield, Terrain
 from dedale.zombstone.skirmish.catalogue import load_catalogue
@@ -359,8 +360,8 @@ def test_a_fleeing_character_tests_guts_at_its_next_activation(field: Battlefiel
 
 
 def test_a_star_killed_makes_every_character_of_its_band_test_guts() -> None:
-    t = table(("wyatt_earp", 10, 18), ("virgil_earp", 12, 24), ("deputy", 14, 18), ("the_cajun", 30, 10),
-              ("zombie", 30, 26))
+    t = table(("wyatt_earp", 10, 18), ("virgil_earp", 12, 24), ("deputy", 14, 18), ("the_cajun", 30, 18),
+              ("zombie", 30, 30))
     wyatt, virgil, deputy, cajun, _ = t.game.figures
     wyatt.ticked = 5
     run(t, fight.damage(t, wyatt, 1, cajun), TWO_PAIRS + " " + NOTHING_A)
@@ -368,7 +369,20 @@ def test_a_star_killed_makes_every_character_of_its_band_test_guts() -> None:
     assert [say(args["figure"]) for args in notes(t, "guts_passed") + notes(t, "guts_failed")] == ["Virgil Earp",
                                                                                                     "Deputy"]
     assert all(args["why"] == why("star_killed") for args in notes(t, "guts_passed") + notes(t, "guts_failed"))
-    assert virgil.state == "ready" and deputy.state == "fleeing" and deputy.pos == pytest.approx((20, 18))
+    assert virgil.state == "ready" and deputy.state == "fleeing" and deputy.pos == pytest.approx((8, 18))
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_fleeing_after_a_star_falls_runs_from_the_nearest_enemy_not_from_the_fallen_star(hidden: bool) -> None:
+    """Ringo, the duellist, falls between his band and the Earps: fleeing from his body would run at them.
+    A hidden token nearer than the Earps is no danger anyone knows of."""
+    t = table(("ringo", 16, 18), ("zombie", 12, 18), ("wyatt_earp", 22, 18), ("deputy", 12, 12))
+    ringo, zombie, wyatt, deputy = t.game.figures
+    deputy.hidden = hidden  # 6 inches from the zombie: nearer than Wyatt, when seen
+    ringo.ticked = CATALOGUE.profile("ringo").cartridges - 1
+    run(t, fight.damage(t, ringo, 1, wyatt), "A " + NOTHING_A)  # an Ace: the point counts on a zombie
+    assert ringo.state == "out" and zombie.state == "fleeing"
+    assert zombie.pos == pytest.approx((6, 18) if hidden else (12, 24))
 
 
 def test_a_supporting_role_killed_makes_no_one_test() -> None:
@@ -479,19 +493,64 @@ def test_cover_modifies_the_reroll_dice(terrain: tuple[Terrain, ...], reaction: 
     assert (note["a_dice"], note["a_rerolls"]) == attacker and (note["d_dice"], note["d_rerolls"]) == defender
 
 
+NEAR_FENCE = Terrain("light", 10.6, 16, 0.3, 4, "fence")  # 0.6" from a figure at (10, 18)
+NEAR_WALL = Terrain("heavy", 18.8, 16, 0.5, 4, "wall")  # 0.7" from a figure at (20, 18)
+RETURN_FIRE_CASES = {  # under return fire: each shooter's reroll dice, from the cover along its own line of fire
+    "fence and wall, the one at the fence shoots": ((NEAR_FENCE, NEAR_WALL), (10, 20), (5, 1), (4, 0)),
+    "fence and wall, the one at the wall shoots": ((NEAR_FENCE, NEAR_WALL), (20, 10), (5, 1), (4, 0)),
+    "the target's own wall, the target returns fire unhindered": ((NEAR_WALL,), (10, 20), (5, 1), (5, 0)),
+    "the shooter's own wall, the target returns fire over it": ((NEAR_WALL,), (20, 10), (5, 2), (4, 0)),
+    "the shooter's own fence hinders only the return shot": ((NEAR_FENCE,), (10, 20), (5, 2), (4, 0)),
+    "the target's own fence, the target returns fire unhindered": ((NEAR_FENCE,), (20, 10), (5, 1), (5, 0)),
+}
+
+
+@pytest.mark.parametrize(("terrain", "xs", "attacker", "defender"), RETURN_FIRE_CASES.values(),
+                         ids=RETURN_FIRE_CASES.keys())
+def test_return_fire_each_shooter_has_its_own_cover_and_1_inch_rule(terrain: tuple[Terrain, ...],
+                                                                    xs: tuple[int, int], attacker: tuple[int, int],
+                                                                    defender: tuple[int, int]) -> None:
+    """A wall 0.7" from one figure and a fence 0.6" from the other (Virgil Earp, at the first of `xs`, shoots the
+    Cajun, at the second, who returns fire): each piece is within 1 inch of one of them, so it hinders only
+    the other's shot, whoever shoots first."""
+    field = Battlefield(36, 36, terrain)
+    t = table(("virgil_earp", xs[0], 18), ("the_cajun", xs[1], 18), field=field)
+    defender_faces = " ".join(NOTHING_K.split()[:defender[0]])
+    run(t, fight.confront(t, *t.game.figures, False, False, [1]), NOTHING_A + " " + defender_faces,
+        reaction="return")
+    note = notes(t, "confront")[0]
+    assert (note["a_dice"], note["a_rerolls"]) == attacker and (note["d_dice"], note["d_rerolls"]) == defender
+    if len(terrain) == 2:  # each line of fire sees the piece far from its shooter, never the one beside it
+        at_fence, at_wall = ((10, 18), (20, 18))
+        assert [p.name for p in field.covers(at_fence, at_wall)] == ["wall"]
+        assert [p.name for p in field.covers(at_wall, at_fence)] == ["fence"]
+
+
 @pytest.mark.parametrize(("faces", "hurt", "points"), [
     ("K K K 9 A A 10 J Q", 1, 1 + 3 - 1 - 1),  # Virgil's fists: -1
     ("9 10 J Q A A 9 10 J", 0, 1 + 1 - 0 + 1),  # the Cajun's sabre: +1, the defender hurts back
     ("A A 9 10 K K 9 10 J", 1, 0),  # a pair beats a lower pair; fists -1: no damage, never below 0
 ])
-def test_melee_unarmed_rolls_one_die_fewer_and_fists_deal_minus_one(faces: str, hurt: int, points: int) -> None:
-    t = table(("virgil_earp", 10, 18), ("the_cajun", 11, 18))
+def test_melee_unarmed_read_as_a_first_roll_die_and_fists_deal_minus_one(faces: str, hurt: int, points: int
+                                                                         ) -> None:
+    """`unarmed_malus="first_roll"` (a Choice): Virgil's fists throw four dice first, then his two rerolls."""
+    t = dataclasses.replace(table(("virgil_earp", 10, 18), ("the_cajun", 11, 18)), unarmed_malus="first_roll")
     run(t, fight.confront(t, *t.game.figures, True, False, [1]), faces)
     note = notes(t, "confront")[0]
     assert (note["a_dice"], note["a_rerolls"], note["d_dice"], note["d_rerolls"]) == (4, 2, 5, 2)
     assert rolls(t, "skirmish.roll_attack")[0] == faces.split()[:4]
     assert t.game.figure(hurt).ticked == points and t.game.figure(1 - hurt).ticked == 0
     assert t.game.fire[-1]["won"] == ("attacker" if hurt else "defender")
+
+
+def test_melee_unarmed_loses_a_potential_die_by_default() -> None:
+    """"A malus of one base die", read as the text reads every malus: Virgil's fists at Potential 2 roll as
+    Potential 1, five dice and one reroll, against the Cajun's five dice and two rerolls."""
+    t = table(("virgil_earp", 10, 18), ("the_cajun", 11, 18))
+    run(t, fight.confront(t, *t.game.figures, True, False, [1]), "K K K 9 A A A 10 J Q")
+    note = notes(t, "confront")[0]
+    assert (note["a_dice"], note["a_rerolls"], note["d_dice"], note["d_rerolls"]) == (5, 1, 5, 2)
+    assert rolls(t, "skirmish.roll_attack")[0] == ["K", "K", "K", "9", "A"]
 
 
 # --- cards -------------------------------------------------------------------------------------------------------
@@ -526,31 +585,126 @@ def test_an_activations_hand_budget_is_shared_by_its_shots_and_a_reaction_has_it
     assert hand(t, "lawmen") == ["10H"] and discards(t) == ["QS"]
 
 
+CARD_CODE = re.compile(r"\b(?:10|[2-9JQKA])[HDSC]\b")  # a card as its code, "KD", not in words
+
+
+@pytest.mark.parametrize(("cards", "faces", "offered", "labels"), [
+    ("KS", NOTHING_A + " " + NOTHING_K, [], []),  # a King next to 9 10 J Q A: still Nothing, which never hurts
+    ("KS QH", "K K Q 10 9 " + NOTHING_K, ["cards:none", "cards:KS", "cards:QH"],
+     ["No card: a pair", "Add the King of spades: three of a kind", "Add the Queen of hearts: two pairs"]),
+    ("AS", "K K 9 10 J " + NOTHING_K, ["cards:none", "cards:AS"],
+     ["No card: a pair", "Add the Ace of spades: a pair, with higher cards"]),  # may turn a tie into a win
+])
+def test_the_attacker_is_offered_only_cards_that_better_its_hand(cards: str, faces: str, offered: list[str],
+                                                                 labels: list[str]) -> None:
+    t = table(("virgil_earp", 10, 18), ("the_cajun", 16, 18), hands={"lawmen": cards})
+    played = run(t, fight.confront(t, *t.game.figures, False, False, [1]), faces, reaction="return")
+    asked = [a for a in played.of("cards") if a.side == "lawmen"]
+    assert [ids(a) for a in asked] == ([offered] if offered else [])
+    assert [say(word(o.key, **o.args)) for a in asked for o in a.options] == labels
+
+
+@pytest.mark.parametrize(("cards", "reaction", "faces", "offered"), [
+    ("KS", "dodge", PAIR + " K K 9 10 J", []),  # already safe from a pair; a dodger cannot hurt back: nothing to gain
+    ("KS", "return", PAIR + " K K 9 10 J", ["cards:none", "cards:KS"]),  # returning fire, three Kings hurt more
+    ("QS", "dodge", "K K K 9 10 Q Q 9 10 J", ["cards:none", "cards:QS"]),  # still hit, but by less
+    ("QS 10H", "dodge", "9 9 10 J K 9 10 J Q A", ["cards:none", "cards:QS", "cards:10H"]),  # either is safe: not both
+])
+def test_the_defender_is_offered_only_cards_that_change_what_the_fight_does_to_it(
+        cards: str, reaction: str, faces: str, offered: list[str]) -> None:
+    t = table(("virgil_earp", 10, 18), ("the_cajun", 16, 18), hands={"zombies": cards})
+    played = run(t, fight.confront(t, *t.game.figures, False, False, [1]), faces, reaction=reaction,
+                 dodge=[lambda ask: ask.options[0].id] if reaction == "dodge" else [])
+    asked = [a for a in played.of("cards") if a.side == "zombies"]
+    assert [ids(a) for a in asked] == ([offered] if offered else [])
+
+
+@pytest.mark.parametrize(("cards", "faces", "offered"), [
+    ("QS 10H", TWO_PAIRS, []),  # passed already
+    ("QS 10H", "9 9 10 J K", ["cards:none", "cards:10H"]),  # the Queen makes no second pair
+    ("QS 10H", "10 Q J K A", ["cards:none", "cards:QS+10H"]),  # only both make two pairs
+])
+def test_a_guts_roll_is_offered_only_cards_that_make_it_pass(cards: str, faces: str, offered: list[str]) -> None:
+    t = table(("the_cajun", 10, 18), ("deputy", 30, 18), hands={"zombies": cards})  # the Cajun's Hand: 2
+    played = run(t, fight.guts(t, t.game.figure(0), "wounded"), faces)
+    assert [ids(a) for a in played.of("cards")] == ([offered] if offered else [])
+
+
+@pytest.mark.parametrize("scenario", ["ok_corral", "high_noon"])
+def test_no_card_option_offered_in_a_game_is_useless_and_every_label_is_in_words(scenario: str) -> None:
+    """Both sides played by people (the autopilot choosing), so every card option of every game is seen."""
+    asked = {"cards": 0, "initiative": 0}
+    for seed in range(8):
+        session = SkirmishSession(SkirmishParams(scenario=scenario, side="lawmen", opponent="human"), seed)
+        while not session.is_over:
+            ask = session.ask
+            assert isinstance(ask, Ask)
+            if ask.kind in asked:
+                asked[ask.kind] += 1
+                check_card_options(session, ask)
+            for choice in session.choices() if ask.kind in (*asked, "last_breath") else ():
+                for lang in ("en", "fr"):
+                    label = choice.label(lang)
+                    assert "(" not in label and not CARD_CODE.search(label) and "skirmish." not in label, label
+            session.auto_step()
+    assert asked["cards"] >= 10 and asked["initiative"] >= 10
+
+
+def check_card_options(session: SkirmishSession, ask: Ask) -> None:
+    if ask.kind == "initiative":  # a card beats a 9 and does not lose to the other side's card
+        other = [value for value in ask.about["others"].values() if value is not None]
+        for option in ask.options[1:]:
+            value = turn._card_value(Card.parse(option.id.removeprefix("initiative:")))
+            assert value > 0 and all(value >= v for v in other), option.id
+        assert len(ask.options) > 1  # only a card to play asks: a roll alone is rolled unasked
+        return
+    figure = session.table_top.game.figure(ask.about["figure"])
+    skill = skills.turned_face(session.table_top.profile(figure).skills)
+    key, counts = ask.about["key"], ask.about["dice"]
+    assert len(ask.options) > 1 and ask.options[0].id == "cards:none"
+    for option in ask.options[1:]:
+        played = [Card.parse(code) for code in option.id.removeprefix("cards:").split("+")]
+        assert option.data["key"] > key and option.data["key"][0] > 0, option.id  # a better hand, not Nothing
+        for card in played if len(played) > 1 else ():  # each card of two adds to what the other makes
+            assert option.data["key"] > fight._with(counts, [card], skill), option.id
+
+
 # --- the turn ----------------------------------------------------------------------------------------------------
 def test_initiative_a_card_played_instead_of_rolling_is_its_face() -> None:
-    t = table(("deputy", 30, 18), ("zombie", 4, 18), hands={"lawmen": "KH"})
+    t = table(("deputy", 30, 18), ("zombie", 4, 18), hands={"lawmen": "KH", "zombies": "AS"})
     played = run(t, turn.initiative(t), "Q", initiative=["initiative:KH", "initiative:roll"], first="first:me")
     assert played.value == "lawmen" and t.game.initiative == "lawmen"
     assert played.of("initiative")[1].about["others"] == {"lawmen": 4}  # the zombies know the King is played
     assert rolls(t) == [["Q"]] and discards(t) == ["KH"] and hand(t, "lawmen") == []
 
 
-def test_initiative_a_low_card_counts_below_a_nine() -> None:
-    t = table(("deputy", 30, 18), ("zombie", 4, 18), hands={"lawmen": "8C"})
-    played = run(t, turn.initiative(t), "9", initiative=["initiative:8C", "initiative:roll"], first="first:me")
-    assert played.value == "zombies" and played.of("first")[0].side == "zombies"
+@pytest.mark.parametrize(("lawmen", "zombies", "offered"), [
+    ("8C 9D 10H KS", "", ["initiative:roll", "initiative:KS", "initiative:10H"]),  # a 9 or a 2-8 never beats a roll
+    ("KH", "QS KD AH 9C", ["initiative:roll", "initiative:AH", "initiative:KD"]),  # not below the King played first
+])
+def test_initiative_only_cards_that_may_beat_a_roll_are_offered(lawmen: str, zombies: str, offered: list[str]) -> None:
+    """A card counts its face (2 to 8 below a 9): a 9 or less is never better than a roll, a die's worst face being
+    a 9; a card below the one the other side played first loses for sure."""
+    t = table(("deputy", 30, 18), ("zombie", 4, 18), hands={"lawmen": lawmen, "zombies": zombies})
+    answers = ["initiative:KH", "initiative:roll"] if zombies else ["initiative:roll"]  # no card: rolls unasked
+    played = run(t, turn.initiative(t), "9" if zombies else "10 9", initiative=answers, first="first:me")
+    asked = played.of("initiative")[-1]
+    assert ids(asked) == offered
+    assert [say(word(o.key, **o.args)) for o in asked.options][1:] == (
+        ["Play the Ace of hearts for the initiative", "Play the King of diamonds for the initiative"] if zombies else
+        ["Play the King of spades for the initiative", "Play the 10 of hearts for the initiative"])
 
 
 def test_initiative_ties_are_rolled_again() -> None:
     t = table(("deputy", 30, 18), ("zombie", 4, 18))
-    played = run(t, turn.initiative(t), "K K 10 10 9 A", initiative=["initiative:roll"] * 2, first="first:me")
+    played = run(t, turn.initiative(t), "K K 10 10 9 A", first="first:me")  # no card to play: both roll unasked
     assert played.value == "zombies"
     assert rolls(t, "skirmish.initiative_again") == [["10"], ["10"], ["9"], ["A"]]
 
 
 def test_initiative_the_winner_may_let_the_other_side_start() -> None:
     t = table(("deputy", 30, 18), ("zombie", 4, 18))
-    played = run(t, turn.initiative(t), "A 9", initiative=["initiative:roll"] * 2, first="first:other")
+    played = run(t, turn.initiative(t), "A 9", first="first:other")
     assert played.value == "zombies" and t.game.initiative == "lawmen"
 
 
@@ -815,3 +969,74 @@ def test_high_noon_hidden_tokens_are_revealed_when_an_enemy_sees_them(tmp_path: 
     assert all(not enemy.hidden for enemy, _ in turn.targets(t, shooter))
     session = SkirmishSession(SkirmishParams(scenario="high_noon", side=None, data=folder), 3)
     assert any(e.get("note") == "skirmish.revealed" for e in session.log)
+
+
+# --- the duel's opening --------------------------------------------------------------------------------------------
+HIGH_NOON = CATALOGUE.scenario("high_noon")
+
+
+def duel_table(kind: str) -> Table:
+    """Wyatt Earp and Ringo 32 inches apart (out of range: no first shot), the scenario's duel of `kind`."""
+    t = table(("wyatt_earp", 2, 18), ("ringo", 34, 18))
+    assert HIGH_NOON.duel is not None
+    t.scenario = dataclasses.replace(HIGH_NOON, battlefield=OPEN, duel=dataclasses.replace(HIGH_NOON.duel, kind=kind))
+    return t
+
+
+@pytest.mark.parametrize(("bets", "fame", "funds"), [
+    (["allin", "call"], ["winnings:fame:1", "winnings:fame:2"], 1),  # $15 won from Ringo: 2 Fame points, $1 left
+    (["bet:2", "fold"], [], 1),  # Ringo folds: only his $1 ante is won, no Fame point
+])
+def test_the_duels_winnings_are_what_was_won_from_the_other(bets: list[str], fame: list[str], funds: int) -> None:
+    """The winner's "$ gagnés" are the other's part of the pot, not its own stake back: $7 a Fame point."""
+    from dedale.zombstone.skirmish.showdown import showdown
+
+    t = duel_table("holdem")
+    wyatt, ringo = t.game.figures
+    board = "KD 9S 5C 4H JD" if bets[-1] == "call" else ""
+    best = fame[-1] if fame else "winnings:bank"
+    played = run(t, showdown(t), "AH 7C AS 2D " + board, bet=bets, winnings=best, free_move="free_move:stay")
+    asked = played.of("winnings")[0]
+    assert [o.id for o in asked.options if o.id.startswith("winnings:fame")] == fame
+    assert asked.about["winnings"] == (15 if fame else 1) and t.game.duel is not None
+    assert t.game.duel["winnings"] == asked.about["winnings"] and t.game.duel["pot"] == 2 * asked.about["winnings"]
+    assert wyatt.fame == len(fame) and t.game.sides["lawmen"].funds == funds
+    assert t.game.initiative == "lawmen" and (ringo.state == "fleeing") is (bets[-1] == "fold")
+
+
+@pytest.mark.parametrize(("faces", "winner", "rolls"), [
+    ("K K 9 9 A  Q Q J J 10", "lawmen", 1),  # Wyatt's King of the Hill: a full house beats two pairs
+    ("9 10 J Q K  A A 9 10 J", "zombies", 1),  # a pair of Aces beats Wyatt's pair of Kings
+    ("A A Q Q 9  A A Q Q K  J J J 9 10  J J J 10 Q", "lawmen", 2),  # equal hands (Wyatt's 9 a King): again
+])
+def test_the_simple_duel_the_better_guts_roll_gains_a_fame_point_and_shoots_first(faces: str, winner: str,
+                                                                                  rolls: int) -> None:
+    """The seed's first idea: a Guts roll each (the rerolls kept here), the better hand wins a Fame point and
+    the first shot, then the High Noon opening; no poker, no winnings."""
+    from dedale.zombstone.skirmish.showdown import showdown
+
+    t = duel_table("simple")
+    t.game.figure(0).place((9, 18))  # 12 inches apart: in range of both Colts
+    t.game.figure(1).place((21, 18))
+    shooter, target = t.game.figures if winner == "lawmen" else t.game.figures[::-1]
+    shot = NOTHING_A + " " + NOTHING_K  # the first shot: nobody is hurt
+    played = run(t, showdown(t), faces + " " + shot, fame="fame:no", reaction="dodge",
+                 dodge=lambda ask: ask.options[0].id, free_move="free_move:stay")
+    assert not played.of("bet") and not played.of("winnings")
+    assert shooter.fame == 1 and target.fame == 0 and t.game.initiative == winner
+    assert t.game.duel == {"kind": "simple", "winner": winner, "folded": None, "hands": t.game.duel["hands"],
+                           "rolls": rolls}
+    assert len(notes(t, "guts_duel.tie")) == rolls - 1
+    assert t.game.fire[0]["from"] == shooter.id and t.game.fire[0]["to"] == target.id
+
+
+def test_a_scenarios_duel_kind_is_holdem_unless_it_says_simple(tmp_path: Path) -> None:
+    assert HIGH_NOON.duel is not None and HIGH_NOON.duel.kind == "holdem"
+    simple = load_catalogue(edited(tmp_path, "scenarios.toml", "hidden = false", 'hidden = false, kind = "simple"'))
+    assert simple.scenario("high_noon").duel.kind == "simple"  # type: ignore[union-attr]
+    session = SkirmishSession(SkirmishParams(scenario="high_noon", side=None, data=str(tmp_path)), 5)
+    assert session.state.duel is not None and session.state.duel["kind"] == "simple"
+    assert not any(e.get("for") == "duel.hole" for e in session.log)
+    with pytest.raises(DedaleError) as raised:
+        load_catalogue(edited(tmp_path, "scenarios.toml", "hidden = false", 'hidden = false, kind = "stud"'))
+    assert "stud" in raised.value.message("en") and "holdem, simple" in raised.value.message("en")

@@ -14,9 +14,11 @@ when shown (`say`), in whatever language the reader asks for:
 from __future__ import annotations
 
 import importlib
+import re
+import string
 import tomllib
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -55,9 +57,74 @@ def t(key: str, lang: str = "en", /, **args: Any) -> str:
         elif isinstance(value, list) and value and all(map(is_word, value)):  # words in a row
             args[name] = _say_all(value, lang)
     try:
-        return template.format(**args)
+        return _grammar(lang).format(template, **args) if _has_specs(template) else template.format(**args)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+# A name's leading article, lowered inside a sentence ("shoots at the Preacher"), and after French "de"
+# contracted ("du fossoyeur").
+_ARTICLES = ("The ", "Le ", "La ", "Les ", "L'")
+_AFTER_DE = {"Le ": "du ", "Les ": "des ", "La ": "de la ", "L'": "de l'"}
+
+
+class _Grammar(string.Formatter):
+    """The format specs the catalogues use besides Python's own:
+
+    - `{n:cartridge|cartridges}`: a count and its noun in the language's number ("1 cartridge", "2 cartridges";
+      French takes the singular below 2: "1,5 pouce"), decimals written as the language writes them; with a
+      form for none first (`{n:no cover|# piece|# pieces}`), and `#` where the number goes if it is not first;
+    - `{name:mid}`: a name inside a sentence, its leading article in lower case ("the Cajun from New Orleans");
+    - `{name:de}`: (French) a name after "de", the article contracted ("du fossoyeur", "d'Ike Clanton")."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, spec: str) -> str:
+        if "|" in spec and isinstance(value, int | float):
+            return self.count(value, spec.split("|"))
+        if spec == "mid":
+            return _mid(str(value))
+        if spec == "de":
+            return _de(str(value))
+        return str(super().format_field(value, spec))
+
+    def count(self, value: float, forms: list[str]) -> str:
+        """`one|many`, or `none|one|many`: the form for the value, its `#` the number (or the number before it)."""
+        plural = value >= 2 if self.lang == "fr" else value != 1
+        form = forms[0] if value == 0 and len(forms) > 2 else forms[-1] if plural else forms[-2]
+        number = self.number(value)
+        return form.replace("#", number) if "#" in "".join(forms) else f"{number} {form}"
+
+    def number(self, value: float) -> str:
+        shown = f"{value:g}"
+        return shown.replace(".", ",") if self.lang == "fr" else shown
+
+
+@lru_cache(maxsize=4096)
+def _has_specs(template: str) -> bool:
+    """Whether a message has format specs (`{n:one|many}`): only those go through the slower formatter."""
+    return _SPEC.search(template) is not None
+
+
+_SPEC = re.compile(r"\{[^{}]*:[^{}]*\}")
+
+
+@cache
+def _grammar(lang: str) -> _Grammar:
+    return _Grammar(lang)
+
+
+def _mid(name: str) -> str:
+    article = next((a for a in _ARTICLES if name.startswith(a)), None)
+    return name if article is None else article.lower() + name[len(article):]
+
+
+def _de(name: str) -> str:
+    article = next((a for a in _AFTER_DE if name.startswith(a)), None)
+    if article is not None:
+        return _AFTER_DE[article] + name[len(article):]
+    return ("d'" if name[:1].lower() in "aeiouyhéèêàâîôû" else "de ") + name
 
 
 def _say_all(words: list[Word], lang: str) -> str:  # apart from `t`: a comprehension there costs each call a cell

@@ -127,7 +127,7 @@ def _crawler() -> System:
 def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
     from dedale.render.crawler_pdf import board_pdf  # loads cairo: only when a PDF is asked for
 
-    return board_pdf(dungeon, lang)
+    return board_pdf(dungeon, lang, overview=True)
 
 
 def _tabletops(plan: str) -> dict[str, Callable[[Any, dict[str, Any], str], bytes]]:

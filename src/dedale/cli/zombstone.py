@@ -126,6 +126,9 @@ def duel_odds(
     cover: Annotated[str | None, typer.Option("--cover", help="light or heavy cover for the target.")] = None,
     reaction: Annotated[str, typer.Option("--reaction", help="The target dodges, or returns fire.")] = "dodge",
     objective: Annotated[str, typer.Option("--objective", help="win or damage: what both sides play for.")] = "win",
+    unarmed_malus: Annotated[str, typer.Option(
+        "--unarmed-malus", help="Fists and rotting hands in melee: potential (a Potential die off, the text) or "
+        "first_roll (a die off the first roll).")] = "potential",
     as_json: AsJson = False,
     output: OutputFile = None,
     lang: Lang = "en",
@@ -133,7 +136,7 @@ def duel_odds(
     """Win, tie, loss and expected damage of a confrontation, both sides rerolling optimally."""
     set_lang(lang)
     situation = situation_for(_potential(attacker, "attacker"), _potential(defender, "defender"), melee, cover,
-                              reaction, attacker_weapon, defender_weapon, objective)
+                              reaction, attacker_weapon, defender_weapon, objective, unarmed_malus)
     outcome = confront(situation)
     document = outcome.to_json()
 

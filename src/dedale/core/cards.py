@@ -12,9 +12,11 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
+from dedale.i18n import Word, word
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("hearts", "diamonds", "spades", "clubs")
+_COURT = ("A", "K", "Q", "J")  # the ranks named in words (the others by their number)
 _SUIT_LETTER = {"hearts": "H", "diamonds": "D", "spades": "S", "clubs": "C"}
 SUIT_SYMBOLS = {"hearts": "♥", "diamonds": "♦", "spades": "♠", "clubs": "♣"}
 _LETTER_SUIT = {letter: suit for suit, letter in _SUIT_LETTER.items()}
@@ -34,6 +36,12 @@ class Card:
     def shown(self) -> str:
         """As a player reads it: `A♥`, `10♠`."""
         return self.rank + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def word(self) -> Word:
+        """The card in words, "the King of diamonds" (`i18n`: worded in the reader's language when shown)."""
+        rank = word(f"card.rank.{self.rank}") if self.rank in _COURT else word("card.rank.number", rank=self.rank)
+        return word("card.named", rank=rank, suit=word(f"card.suit.{self.suit}"))
 
     @property
     def red(self) -> bool:

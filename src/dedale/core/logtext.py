@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from dedale.core.rng import LogEntry, Request
-from dedale.i18n import t
+from dedale.i18n import catalogue, t
 
 
 def describe(entry: LogEntry, lang: str = "en") -> str:
@@ -25,6 +25,8 @@ def describe(entry: LogEntry, lang: str = "en") -> str:
     if "note" in entry:
         return "· " + t(entry["note"], lang, **args)
     if "pick" in entry:
+        if "{pick}" in catalogue("en").get(entry["for"], ""):  # a message that says the pick in its own words
+            return t(entry["for"], lang, **args, pick=entry["pick"])
         return t("log.pick", lang, what=t(entry["for"], lang, **args), pick=entry["pick"])
     if "draw" in entry:
         return t("log.draw", lang, what=t(entry["for"], lang, **args), card=entry["draw"])

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from dedale.core.errors import DedaleError
+from dedale.i18n import Word, word
 
 Words = tuple[str, ...] | Callable[[], tuple[str, ...]]
 
@@ -43,6 +44,9 @@ class Param:
     web_high: float | None = None  # the web's tighter bound, so that no request can exhaust the machine
     choices: Words | None = None  # the accepted words
     menu: Words | None = None  # words a form offers without refusing others (a player's data may add some)
+    # How a form shows each word: a message to word in the page's language (default: `param.NAME.WORD` in the
+    # catalogues; a word naming a data item, its label in the data)
+    word_label: Callable[[str], Word] | None = None
     parse: Callable[[str], Any] | None = None  # text a user typed -> the value, for values that are not plain
     show: Callable[[Any], str] | None = None  # the value -> the text that parses back to it
     web: bool = True  # False: not offered on the web (a folder on the server's disk)
@@ -83,6 +87,10 @@ class Field:
         """The accepted words, or the words a form offers."""
         choices = self.spec.choices or self.spec.menu
         return () if choices is None else choices() if callable(choices) else choices
+
+    def label_of(self, value: str) -> Word:
+        """How a form shows one of the words, in the page's language."""
+        return self.spec.word_label(value) if self.spec.word_label else word(f"param.{self.name}.{value}")
 
     def high(self, web: bool = False) -> float | None:
         return self.spec.web_high if web and self.spec.web_high is not None else self.spec.high

@@ -116,6 +116,9 @@ class Session(ABC, Generic[P, S]):
 
     system: ClassVar[str]
     version: ClassVar[int] = 1
+    # Earlier versions whose documents still load, when only the log's words changed since (a message, its
+    # arguments): they are checked without those, as documents that kept words in a language are.
+    worded_before: ClassVar[tuple[int, ...]] = ()
     table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
     policies: ClassVar[Policies] = {}
 
@@ -470,7 +473,7 @@ class Session(ABC, Generic[P, S]):
         check_format(data, cls.system)
         if data.get("hidden"):
             raise DedaleError("error.hidden_view")
-        if data.get("version") != cls.version:
+        if data.get("version") != cls.version and data.get("version") not in cls.worded_before:
             raise DedaleError("error.version", found=data.get("version"), supported=cls.version)
         seed, events = data.get("seed"), data.get("events")
         if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(events, list):
@@ -484,14 +487,15 @@ class Session(ABC, Generic[P, S]):
         """Rebuild a session from its JSON by replaying its events, and check it matches what was saved.
 
         A document saved before documents were free of language carries its `lang` and kept words as text
-        (labels, names, a log's arguments): it is checked without the fields that held words."""
+        (labels, names, a log's arguments): it is checked without the fields that held words; so is a
+        document of a version whose log said things in other words (`worded_before`)."""
         params = cls.check_document(data)
         session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)))
         saved = {key: data[key] for key in ("log", *session.result_json()) if key in data}
         replayed = json.loads(json.dumps(session.to_json()))
-        old = "lang" in data
+        old = "lang" in data or data.get("version") in cls.worded_before
         for key, value in saved.items():
-            if (_unworded(replayed[key]) != _unworded(value)) if old else replayed[key] != value:
+            if (_unworded(replayed[key], key) != _unworded(value, key)) if old else replayed[key] != value:
                 raise DedaleError("error.save_mismatch", field=key)
         return session
 
@@ -507,7 +511,10 @@ def _with_id(choices: list[Choice], choice_id: str) -> Choice | None:
 _WORDED = frozenset({"label", "vegetation_label", "name", "key", "args", "decided"})
 
 
-def _unworded(value: Any) -> Any:
+def _unworded(value: Any, key: str = "") -> Any:
+    """`value` without the fields that hold words; a log without its notes (they roll nothing: only words)."""
+    if key == "log" and isinstance(value, list):
+        return [_unworded(entry) for entry in value if not (isinstance(entry, dict) and "note" in entry)]
     if isinstance(value, dict):
         return {key: _unworded(item) for key, item in value.items() if key not in _WORDED}
     if isinstance(value, list):

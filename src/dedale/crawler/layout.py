@@ -148,6 +148,19 @@ class Layout:
                 found.append(Candidate(rect, tuple(doors)))
         return found
 
+    def why_not_beyond(self, approach: Approach, size: tuple[int, int]) -> str:
+        """Why no `size` room can be laid through `approach` (which `beyond` found): "full", the zone has its
+        rooms; "no_way_on", it would fit but open onto no other zone (the entry-and-exit rule); "no_space"."""
+        zone = approach.zone
+        if self.room_count.get(zone, 0) >= MAX_ROOMS_PER_ZONE:
+            return "full"
+        occupied = self.occupied.get(zone, 0)
+        for _, mask, door_cells in _edge_places(self.board.zones, self.board.cells, zone, approach.entry, size,
+                                                True):  # as for the boss: any edge will do
+            if not occupied & mask and any(b in door_cells for _, b in approach.pairs):
+                return "no_way_on"
+        return "no_space"
+
     def fits_any(self, approach: Approach, sizes: tuple[tuple[int, int], ...]) -> bool:
         """Some room of one of `sizes` can be laid through `approach` (asked for every wall a party might
         search, so answers are kept while the zone beyond is unchanged)."""

@@ -16,6 +16,7 @@ from dedale.crawler.tiles import parse_stock
 MAX_ZONES = 20
 MAX_CELLS = 12
 MAX_ROOMS = 99
+PASSED_BOSS = ("stays", "reroll")
 CONTENTS = ("tables", "dungeon-roll")
 
 
@@ -59,6 +60,13 @@ class CrawlerParams(Declared):
                                          fr="Tuiles limitées, par ex. 5x5=2,3x3=4,p1=3 (les autres à volonté).")
     early_boss: bool = param(True, en="The early-boss check (off: the boss comes as room N).",
                              fr="Le test du boss précoce (sans : le boss vient en salle N).")
+    passed_boss: str = param("stays", choices=PASSED_BOSS, omit_default=True,
+                             en="A passed boss check whose boss room cannot go beyond the exit: stays (the boss room "
+                             "is laid at the next exit the party takes, as the text says) or reroll (the exit "
+                             "closes and the next room rolls its D8 again).",
+                             fr="Un test de boss réussi dont la salle ne peut pas aller derrière la sortie : stays "
+                             "(la salle du boss est posée à la prochaine sortie prise, comme le dit le texte) ou "
+                             "reroll (la sortie se ferme et la salle suivante relance son D8).")
     contents: str = param("tables", choices=CONTENTS,
                           en="Room contents: tables, or dungeon-roll (Dungeon Roll dice).",
                           fr="Contenu des salles : tables, ou dungeon-roll (dés de Dungeon Roll).")

@@ -11,7 +11,7 @@ A phase with a single possibility is applied at once and noted in the log.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
@@ -60,11 +60,15 @@ class CrawlerState(State):
     phase: Phase = "explore"
     current: Generation | None = None
     outcome: Outcome | None = None
+    boss_due: bool = False  # a passed boss check whose room found no place yet: the next room is the boss's
 
 
 class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     system = "crawler"
-    version = 1
+    # Version 2: the log says why a rolled room cannot go beyond an exit, and a passed boss check's room that
+    # found no place goes to the next exit taken (`passed_boss`). Version 1 loads, with `passed_boss` reroll.
+    version = 2
+    worded_before = (1,)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
 
     def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False) -> None:
@@ -72,6 +76,13 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         self.tables = load_tables(params.tables)
         self.board, self.boss_size = params.board, params.boss
         super().__init__(params, seed, table)
+
+    @classmethod
+    def check_document(cls, data: Any) -> CrawlerParams:
+        """A version-1 document replays as it was made: a passed boss check's room that found no place was
+        given up (`passed_boss` reroll)."""
+        params = super().check_document(data)
+        return replace(params, passed_boss="reroll") if data.get("version") == 1 else params
 
     @classmethod
     def params_from_json(cls, data: Any) -> CrawlerParams:
@@ -109,7 +120,10 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     def _next_room(self, approach: Approach) -> None:
         self.state.current = Generation(approach)
         k = self.room_number
-        if k >= self.state.size:
+        if self.state.boss_due:
+            self.roller.note("crawler.boss_due", room=k)
+            self._with_tile(BOSS, BOSS, boss=True)
+        elif k >= self.state.size:
             self.roller.note("crawler.boss_last", room=k, size=self.state.size)
             self._with_tile(BOSS, None, boss=True)
         elif not self.state.stock.any_room():
@@ -171,7 +185,9 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         elif cur.options:
             (key, (laid, candidates, filling)), = cur.options.items()
             if key.startswith("beyond:"):
-                self.roller.note("crawler.fallback", rolled=tile, tile=laid)
+                why = self.state.layout.why_not_beyond(cur.approach, size)
+                self.roller.note("crawler.fallback", rolled=tile, tile=laid,
+                                 why=word(f"crawler.why_not.{why}", tile=tile, zone="{},{}".format(*cur.approach.zone)))
             self._to_place(laid, candidates, filling)
         else:
             self._close_exit(tile)
@@ -207,6 +223,9 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         self.state.closed.add((room, cur.approach.entry.opposite))
         self.state.frontier.close((room, cur.approach.entry.opposite))
         self.roller.note("crawler.exit_closed", room=room, dir=cur.approach.entry.opposite.name, tile=tile)
+        if cur.boss and cur.rolled == BOSS and self.params.passed_boss == "stays":  # the check was passed
+            self.state.boss_due = True
+            self.roller.note("crawler.boss_waits")
         self.state.phase = "explore"
         self._check_end()
 
@@ -348,7 +367,9 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         elif key == "beyond":
             says = word("crawler.choice.beyond", tile=laid, zone=zone)
         else:
-            says = word("crawler.choice.substitute", tile=laid, rolled=cur.tile, zone=zone)
+            why = self.state.layout.why_not_beyond(approach, self._size(cur.tile))
+            says = word("crawler.choice.substitute", tile=laid, rolled=cur.tile, zone=zone,
+                        why=word(f"crawler.why_not.{why}", tile=cur.tile, zone=zone))
         return Choice(key, says, {"kind": key.partition(":")[0], "tile": laid})
 
     def _place_choice(self, c: Candidate, cur: Generation) -> Choice:

@@ -106,8 +106,9 @@ class Block:
         q, r = cells // self.side - self.radius, cells % self.side - self.radius
         base = 3 if weighted else 4  # the dice every hex rolls; the obstacle and its place come after
         outputs = draws.peek(self.gen, count * (base + 2))
-        threshold = round(100 * params.obstacle_chance)
-        hits = (outputs[base - 1:] % np.uint64(100)) < np.uint64(threshold)  # the chance, if a hex's dice began here
+        chance_sides, threshold = params.obstacle_die
+        # the chance, if a hex's dice began here
+        hits = (outputs[base - 1:] % np.uint64(chance_sides)) < np.uint64(threshold)
         steps = (base + 2 * hits).tolist()
         starts = [0] * count
         at = 0
@@ -121,7 +122,7 @@ class Block:
                 around = [self.neighbours(q + dq, r + dr) for dq, dr in zip(DQ, DR, strict=True)]
                 weights_sides = 8 + 4 * sum(((relief >= 0) | (place >= 0)).astype(np.int64)
                                             for relief, place, _ in around)
-            sides = [8, len(session.vegetation), 100, len(session.obstacles), 7]
+            sides = [8, len(session.vegetation), chance_sides, len(session.obstacles), 7]
             sides += np.unique(weights_sides).tolist() if weighted else []
             doubtful = outputs[:at] >= np.uint64(min(map(draws.limit, sides)))
             if doubtful.any():  # rare: explore up to that hex in bulk, then that hex as the rules draw
@@ -147,7 +148,7 @@ class Block:
         finally:
             self.place[cells] = -1
         vegetation_die = die(base - 2, len(session.vegetation))
-        obstacle_roll = die(base - 1, 100)
+        obstacle_roll = die(base - 1, chance_sides)
         hit = obstacle_roll <= threshold
         obstacle_die = np.where(hit, die(base, len(session.obstacles)), 0)
         position = np.where(hit, die(base + 1, 7), 0)
@@ -171,21 +172,20 @@ class Block:
         return relief, place, on
 
     def commit(self, cells: np.ndarray, q: np.ndarray, r: np.ndarray, row: list[np.ndarray]) -> None:
-        """Append the block's hexes to the table and the log (with the notes for communities on the waters)."""
+        """Append the block's hexes to the table and the log (with the notes for communities whose hex's
+        relief clashes with what they are)."""
         session = self.session
         table, log = self.table, session.state.log
         start = len(table)
         self.cell_order[cells] = np.arange(start, start + len(cells))
         for column, values in zip((table.q, table.r, *table.columns()), (q, r, *row), strict=True):
             column.frombytes(values.astype(_DTYPES[column.typecode]).tobytes())
-        wet = {(c["q"], c["r"]) for c in session.state.communities}
+        homes = [(hq + self.radius) * self.side + hr + self.radius for hq, hr in session.state.settled]
         done = 0
-        for k in np.flatnonzero(row[3] == 0).tolist():
-            h = (int(q[k]), int(r[k]))
-            if h in wet:
-                log.add_hexes(start + done, start + k + 1)
-                done = k + 1
-                session._note_absurd(h)
+        for k in np.flatnonzero(np.isin(cells, homes)).tolist():  # its notes come after its hex, as one by one
+            log.add_hexes(start + done, start + k + 1)
+            done = k + 1
+            session._note_clashes((int(q[k]), int(r[k])), int(row[3][k]))
         log.add_hexes(start + done, start + len(cells))
 
 

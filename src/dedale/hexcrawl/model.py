@@ -119,7 +119,7 @@ class HexTable:
         self.neighbour_die, self.relief_die, self.weights_die = array("B"), array("B"), array("B")
         self.relief, self.inherited = array("B"), array("B")  # inherited: the direction (1-6, N to NW), or 0
         self.vegetation_die, self.vegetation = array("H"), array("H")
-        self.obstacle_roll, self.obstacle_die, self.obstacle = array("B"), array("H"), array("H")
+        self.obstacle_roll, self.obstacle_die, self.obstacle = array("H"), array("H"), array("H")  # a d10000 at most
         self.position = array("B")
 
     def columns(self) -> tuple[array[int], ...]:

@@ -27,8 +27,11 @@ class HexParams(Declared):
                        "depth-first) or random-walk (the rules' own, slow on big maps).",
                        fr="Comment le pilote automatique explore la carte : spiral, bfs (en largeur), walk (le "
                        "groupe, en profondeur) ou random-walk (celle de la règle, lente sur les grandes cartes).")
-    obstacle_chance: float = param(0.25, low=0, high=1, en="The chance of a natural obstacle in a hex.",
-                                   fr="La chance d'un obstacle naturel dans un hexagone.")
+    obstacle_chance: float = param(0.25, low=0, high=1,
+                                   en="The chance of a natural obstacle in a hex (up to 4 decimals: 0.25 is rolled "
+                                   "on a d100, 0.255 on a d1000).",
+                                   fr="La chance d'un obstacle naturel dans un hexagone (jusqu'à 4 décimales : 0,25 "
+                                   "se tire sur un d100, 0,255 sur un d1000).")
     variant: str = param("rule", choices=VARIANTS,
                          en="rule (the neighbour and relief dice), or weighted (the seed author's simulator).",
                          fr="rule (les dés de voisin et de relief), ou weighted (le simulateur de l'auteur).")
@@ -39,7 +42,18 @@ class HexParams(Declared):
     tables: str | None = param(None, web=False, parse=lambda text: tables_folder(text, "hexcrawl"),
                                en="A folder of your own table files.", fr="Un dossier de vos propres tables.")
 
+    @property
+    def obstacle_die(self) -> tuple[int, int]:
+        """The die the obstacle chance is rolled on and the highest face that gives one: a d100 for whole
+        percents, else a d1000 or a d10000, so that the chance is exact."""
+        for sides in (100, 1000, 10_000):
+            hits = round(self.obstacle_chance * sides)
+            if abs(hits - self.obstacle_chance * sides) < 1e-6:
+                return sides, hits
+        raise DedaleError("error.chance_decimals", param="obstacle_chance", value=self.obstacle_chance)
+
     def check(self) -> None:
+        self.obstacle_die  # noqa: B018 (a chance no die rolls exactly is refused here)
         if not on_map(self.start, self.radius):
             raise DedaleError("error.hex_off_map", param="start", value="{},{}".format(*self.start),
                               radius=self.radius)

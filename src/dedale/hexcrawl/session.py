@@ -36,7 +36,7 @@ from dedale.hexcrawl.hexes import (
 from dedale.hexcrawl.model import RELIEFS, HexArray, HexLog, HexMap, HexRecord, HexTable
 from dedale.hexcrawl.params import HexParams
 from dedale.hexcrawl.tables import COMMUNITY_TABLES, ONE_DIE, load_tables
-from dedale.i18n import Word, word
+from dedale.i18n import Word, data_word, word
 
 STEPS = [(dq, dr) for _, dq, dr in DIRECTIONS]
 BULK_FROM = 10_000  # hexes left to explore: below this, drawing one at a time is quicker than loading numpy
@@ -57,13 +57,18 @@ class HexState(State):
     log: HexLog = field(default_factory=lambda: HexLog(HexTable(0)))  # made with `hexes` by `new_state`
     party: Hex = (0, 0)
     communities: list[dict[str, Any]] = field(default_factory=list)
+    settled: dict[Hex, list[dict[str, Any]]] = field(default_factory=dict)  # the communities by hex
     sites: list[dict[str, Any]] = field(default_factory=list)
     stopped: bool = False
 
 
 class HexcrawlSession(Session[HexParams, HexState]):
     system = "hexcrawl"
-    version = 2  # version 2 changed the walk (a depth-first walk): the other orders replay as in version 1
+    # Version 2 changed the walk (a depth-first walk): the other orders replay as in version 1. Version 3 asks
+    # for a reason wherever a community clashes with its relief (not only on the waters), and rolls the
+    # obstacle chance exactly (a d1000 or a d10000 when whole percents do not say it).
+    version = 3
+    worded_before = (1, 2)
     policies: ClassVar[Policies] = {"default": lambda s: RestPolicy()}
 
     def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False) -> None:
@@ -88,11 +93,15 @@ class HexcrawlSession(Session[HexParams, HexState]):
 
     @classmethod
     def check_document(cls, data: Any) -> HexParams:
-        """A version-1 document loads too: its `walk` was the uniform random walk, `random-walk` now."""
-        if isinstance(data, dict) and data.get("version") == 1:
-            params = super().check_document({**data, "version": cls.version})
-            return replace(params, order="random-walk") if params.order == "walk" else params
-        return super().check_document(data)
+        """Versions 1 and 2 load too: a version-1 `walk` was the uniform random walk, `random-walk` now; an
+        obstacle chance of theirs was rolled on a d100 (as the nearest whole percent)."""
+        params = super().check_document(data)
+        version = data.get("version")
+        if version in (1, 2):
+            params = replace(params, obstacle_chance=round(100 * params.obstacle_chance) / 100)
+        if version == 1 and params.order == "walk":
+            params = replace(params, order="random-walk")
+        return params
 
     def new_state(self) -> HexState:
         hexes = HexTable(self.params.radius, self.vegetation_ids, self.obstacle_ids)
@@ -157,6 +166,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
             "function": self._row("function", "hexcrawl.function", community=number),
             "people": self._row("people", "hexcrawl.people", community=number),
         })
+        self.state.settled.setdefault(h, []).append(self.state.communities[-1])
         self.roller.note("hexcrawl.community_placed", name=name, kind=word(f"hexcrawl.kind.{kind}"),
                          label=label(h, self.params.radius))
 
@@ -221,23 +231,29 @@ class HexcrawlSession(Session[HexParams, HexState]):
                 left -= weights[relief]
                 relief += 1
         vegetation_die = die(len(self.vegetation), "hexcrawl.vegetation")
-        obstacle_roll = die(100, "hexcrawl.obstacle_roll")
+        sides, hits = self.params.obstacle_die
+        obstacle_roll = die(sides, "hexcrawl.obstacle_roll")
         obstacle_die = position = 0
-        if obstacle_roll <= round(100 * self.params.obstacle_chance):
+        if obstacle_roll <= hits:
             obstacle_die = die(len(self.obstacles), "hexcrawl.obstacle")
             position = die(7, "hexcrawl.position")
         order = hexes.add(h, neighbour_die, relief_die, weights_die, relief, inherited, vegetation_die,
                           self.vegetation_index[vegetation_die - 1], obstacle_roll, obstacle_die,
                           self.obstacle_index[obstacle_die - 1] if obstacle_die else 0, position)
         self.state.log.add_hex(order)
-        if relief == 0:
-            self._note_absurd(h)
+        if h in self.state.settled:
+            self._note_clashes(h, relief)
 
-    def _note_absurd(self, h: Hex) -> None:
-        """A community on the waters: the log asks the table for the reason."""
-        for community in self.state.communities:
-            if (community["q"], community["r"]) == h:
-                self.roller.note("hexcrawl.absurd", name=community["name"])
+    def _note_clashes(self, h: Hex, relief: int) -> None:
+        """A community whose nature, function or people clashes with the relief its hex turns out to have
+        (the tables say which): the log asks the table to invent why, never to reroll."""
+        for community in self.state.settled[h]:
+            for table, trait in ((COMMUNITY_TABLES[community["kind"]], community["nature"]),
+                                 ("function", community["function"]), ("people", community["people"])):
+                row = self.tables[table].row(trait["id"])
+                if row is not None and RELIEFS[relief] in row.get("clashes", ()):
+                    self.roller.note("hexcrawl.clash", name=community["name"], trait=data_word("hexcrawl", table,
+                                     trait["id"]), relief=word(f"hexcrawl.relief.{RELIEFS[relief]}"))
 
     def _enter(self, h: Hex) -> None:
         self.state.party = h

@@ -1,4 +1,7 @@
-"""The hexcrawl's tables: vegetation and obstacles (rolled for every hex), communities, satellites, ruins."""
+"""The hexcrawl's tables: vegetation and obstacles (rolled for every hex), communities, satellites, ruins.
+
+A community's nature, function or people may name the reliefs it clashes with (`clashes = ["waters"]`: a
+horsemen's camp on the waters): the log then asks the table to invent why (`session._note_clashes`)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,18 @@ NEEDED = (*ONE_DIE, "city_nature", "community_nature", "fae_nature", "themes", "
           "name_end", "satellites", "ruins")
 
 
+CLASHING = (*COMMUNITY_TABLES.values(), "function", "people")  # the rows whose `clashes` are read
+
+
 def check(tables: TableSet) -> TableSet:
+    from dedale.hexcrawl.model import RELIEFS
+
+    for name in CLASHING:
+        for row in tables[name].rows if name in tables.tables else ():
+            clashes = row.get("clashes", [])
+            if not isinstance(clashes, list) or not all(relief in RELIEFS for relief in clashes):
+                raise tables[name].fail(row.id, "table.bad_field", field="clashes",
+                                        expected="a list of reliefs among " + ", ".join(RELIEFS))
     for name in NEEDED:
         if name not in tables.tables:
             raise DedaleError("table.missing_table", table=name)

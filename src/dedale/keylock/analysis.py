@@ -6,7 +6,8 @@
   back-and-forth (steps along lines already walked);
 - the hardest locks to reach (`needs.py`), ranked by the fewest keys a player must pick up to get through
   them, then by the walk's steps before it first passes them: the first is the suggested end;
-- the empty locks, with nothing behind them.
+- the empty locks, with nothing behind them;
+- the locks that never open (the original text's multi-key draw, `multi_draw="seed"`, can make some).
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ def analyse(diagram: Diagram) -> dict[str, Any]:
 def _analyse(diagram: Diagram) -> dict[str, Any]:
     walked = walk(diagram)
     needs = keys_needed(diagram, walked.order)
-    locks = [n.id for n in diagram.nodes if n.type == "lock"]
+    never = diagram.never_open()
+    shut = set(never)
+    locks = [n.id for n in diagram.nodes if n.type == "lock" and n.id not in shut]
     figure = {lock: needs.figure(lock) for lock in locks}
     ranked = sorted(locks, key=lambda i: (-figure[i], -walked.first_passed[i], i))
     analysis: dict[str, Any] = {
@@ -34,6 +37,8 @@ def _analyse(diagram: Diagram) -> dict[str, Any]:
         "end_candidates": ranked,
         "keys_needed": {str(i): figure[i] for i in locks},
     }
+    if never:  # the original text's multi-key draw: locks needing more keys than their set has
+        analysis["never_open"] = never
     if needs.unproven:  # too hard to prove within the search's budget: the fewest found, and at least
         analysis["keys_needed_unproven"] = {str(i): list(bounds) for i, bounds in sorted(needs.unproven.items())}
     analysis["walk"] = walked.to_json()

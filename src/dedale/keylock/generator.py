@@ -59,9 +59,11 @@ def make_sets(params: KeylockParams, roller: Roller) -> tuple[list[KeySet], list
         add("unique", 1, [1])
     for number in range(params.multi):
         keys = _uniform(roller, params.multi_max_keys, "keylock.multi_keys", set=number + 1)
-        locks = min(_uniform(roller, params.multi_max_locks, "keylock.multi_locks", set=number + 1), keys)
+        locks = _uniform(roller, params.multi_max_locks, "keylock.multi_locks", set=number + 1)
+        seed_draw = params.multi_draw == "seed"
+        locks = locks if seed_draw else min(locks, keys)
         check(keys + locks + 2 * (params.multi - number - 1 + params.permanent))
-        add("multi", keys, _requirements(roller, keys, locks, number + 1))
+        add("multi", keys, (_seed_requirements if seed_draw else _requirements)(roller, keys, locks, number + 1))
     for number in range(params.permanent):
         locks = _uniform(roller, params.permanent_max_locks, "keylock.permanent_locks", set=number + 1)
         check(1 + locks + 2 * (params.permanent - number - 1))
@@ -82,6 +84,17 @@ def _requirements(roller: Roller, keys: int, locks: int, number: int) -> list[in
         extra = roller.pick(surplus + 1, "keylock.extra", set=number)
         surplus -= extra
         needed += 1 + extra
+        requirements.append(needed)
+    return requirements
+
+
+def _seed_requirements(roller: Roller, keys: int, locks: int, number: int) -> list[int]:
+    """The original text's draw (`multi_draw="seed"`): lock i needs one key more than lock i-1, plus e_i drawn
+    from 0 to the whole surplus each time (none when the set has no more keys than locks). A lock may so need
+    more keys than its set has: it never opens."""
+    surplus, needed, requirements = max(keys - locks, 0), 0, []
+    for _ in range(locks):
+        needed += 1 + roller.pick(surplus + 1, "keylock.extra", set=number)
         requirements.append(needed)
     return requirements
 

@@ -64,6 +64,12 @@ class Diagram:
     def kids(self, node: int) -> list[int]:
         return self.children.get(node, [])
 
+    def never_open(self) -> list[int]:
+        """The locks needing more keys than their set has (the original text's multi-key draw can make
+        them): no player can open them, and nothing was placed behind them."""
+        keys = {s.id: s.keys for s in self.sets}
+        return [n.id for n in self.nodes if n.type == "lock" and (n.required or 0) > keys.get(n.set or 0, 0)]
+
     @classmethod
     def from_json(cls, data: Any) -> Diagram:
         """Load a key-lock document (no replay: a nested diagram has no seed to replay), checking that it

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 MAX_OBJECTS = 100_000  # keys and locks made: beyond this a diagram is no longer something a designer can read
 MAX_WEB_OBJECTS = 2000  # the most a web request's counts could make
+MULTI_DRAWS = ("capped", "seed")
 MAX_PDF_OBJECTS = 10_000  # cairo takes some 15 s and 300 MB to set a PDF of this many (SVG and DOT go further)
 
 
@@ -29,6 +30,14 @@ class KeylockParams(Declared):
     permanent: int = param(1, low=0, web_high=50, en="Permanent keys.", fr="Clés permanentes.")
     permanent_max_locks: int = param(2, low=1, web_high=10, en="The most locks a permanent key opens.",
                                      fr="Le plus de serrures qu'ouvre une clé permanente.")
+    multi_draw: str = param("capped", choices=MULTI_DRAWS, omit_default=True,
+                            en="How a multi-key set is drawn: capped (its locks at most its keys, each lock's extra "
+                            "keys taken off what is left, so every lock can open) or seed (the original text's draw: "
+                            "locks and keys apart, each extra from the whole surplus; some locks may never open).",
+                            fr="Comment un ensemble multi-clés est tiré : capped (pas plus de serrures que de clés, "
+                            "les clés en plus de chaque serrure prises sur ce qui reste, toute serrure peut s'ouvrir) "
+                            "ou seed (le tirage du texte d'origine : serrures et clés à part, chaque surplus sur "
+                            "tout l'excédent ; des serrures peuvent ne jamais s'ouvrir).")
     spread: float = param(0.01, low=0.0001, high=1e6, web_high=100,
                           en="How horizontal the diagram is (> 0; 0.01 is good).",
                           fr="À quel point le diagramme est horizontal (> 0 ; 0,01 convient).")

@@ -105,7 +105,7 @@ def walk(diagram: Diagram) -> Walk:
     order, first_passed = [0], {}
     steps, position = 0, 0
     arrive(0)
-    for _ in range(size - 1):
+    for _ in range(size - 1 - len(diagram.never_open())):  # every node but the locks no one can open
         found, meeting, distance, ancestor = nearest[position], position, 1, position
         while ancestor and (distance + 1) * size <= found:  # an ancestor's subtree might hold a nearer one
             ancestor = parent[ancestor]

@@ -11,6 +11,7 @@ from dedale.core.params import Declared, param, tables_folder
 MAX_SIDE = 400
 MAX_CARDS = 5000
 ORDERS = ("oldest", "newest", "random")
+EXIT_COLLISIONS = ("move", "drop")
 KINGS = ("reshuffle", "set-aside")
 
 
@@ -30,6 +31,13 @@ class PaperParams(Declared):
     kings: str = param("reshuffle", choices=KINGS,
                        en="Kings: reshuffle, or set-aside (the fourth King reshuffles everything).",
                        fr="Les Rois : remélanger, ou set-aside (mis de côté, le quatrième remélange tout).")
+    exit_collisions: str = param("move", choices=EXIT_COLLISIONS, omit_default=True,
+                                 en="A room exit rolled onto a square that has an exit already, or whose outside "
+                                 "is off the page: move (to the nearest free square of the wall, else of the "
+                                 "nearest wall) or drop (it is not drawn).",
+                                 fr="Une sortie de salle tirée sur une case qui en a déjà une, ou dont l'extérieur "
+                                 "sort de la page : move (vers la case libre la plus proche du mur, sinon du mur "
+                                 "le plus proche) ou drop (elle n'est pas dessinée).")
     start_size: int = param(4, low=3, high=20, en="The starting room's side, at the middle of the south edge.",
                             fr="Le côté de la salle de départ, au milieu du bord sud.")
     tables: str | None = param(None, web=False, parse=lambda text: tables_folder(text, "paper"),

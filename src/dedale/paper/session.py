@@ -11,7 +11,7 @@ Kings reshuffle and draw again without counting against the card budget.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, ClassVar, Literal
 
@@ -73,7 +73,10 @@ class PaperState(State):
 
 class PaperSession(Session[PaperParams, PaperState]):
     system = "paper"
-    version = 1
+    # Version 2 moves an exit that cannot go on its rolled square to the nearest free one (`exit_collisions`);
+    # version 1 documents replay as they were made (`drop`).
+    version = 2
+    worded_before = (1,)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.order)}
 
     def __init__(self, params: PaperParams | None = None, seed: int = 0, table: bool = False) -> None:
@@ -84,6 +87,12 @@ class PaperSession(Session[PaperParams, PaperState]):
     @classmethod
     def params_from_json(cls, data: Any) -> PaperParams:
         return PaperParams.from_json(data)
+
+    @classmethod
+    def check_document(cls, data: Any) -> PaperParams:
+        """A version-1 document replays as it was made: an exit that could not go on its square was dropped."""
+        params = super().check_document(data)
+        return replace(params, exit_collisions="drop") if data.get("version") == 1 else params
 
     def new_state(self) -> PaperState:
         return PaperState(page=Page(self.params.width, self.params.height))
@@ -323,11 +332,27 @@ class PaperSession(Session[PaperParams, PaperState]):
                                 wall=word(f"paper.wall.{wall}")).total
 
     def _place_exit(self, room: Room, wall: str, position: int, wall_roll: int | None) -> None:
+        rolled = (wall, position)
+        if self.params.exit_collisions == "move" and not self._exit_fits(room, wall, position):
+            moved = self._nearest_free_square(room, wall, position)
+            if moved is None:  # every square of every wall has an exit or is off the page
+                side = wall_side(room.entry, wall)
+                cell = wall_squares(room.rect, room.entry, wall)[position - 1]
+                room.exits.append({"wall": wall, "side": side.name, "position": position, "cell": list(cell),
+                                   "outside": list(side.step(cell)), "wall_roll": wall_roll, "result": "lost"})
+                self.roller.note("paper.exit_lost", room=room.id, wall=word(f"paper.wall.{wall}"),
+                                 position=position)
+                return
+            wall, position = moved
         side = wall_side(room.entry, wall)
         cell = wall_squares(room.rect, room.entry, wall)[position - 1]
         outside = side.step(cell)
         exit_: dict[str, Any] = {"wall": wall, "side": side.name, "position": position, "cell": list(cell),
                                  "outside": list(outside), "wall_roll": wall_roll}
+        if (wall, position) != rolled:
+            exit_["rolled"] = {"wall": rolled[0], "position": rolled[1]}
+            self.roller.note("paper.exit_moved", room=room.id, wall=word(f"paper.wall.{rolled[0]}"),
+                             position=rolled[1], to_wall=word(f"paper.wall.{wall}"), to_position=position)
         if any(e["cell"] == exit_["cell"] and e["side"] == side.name and e["result"] in ("open", "joined")
                for e in room.exits):
             exit_["result"] = "taken"
@@ -342,6 +367,27 @@ class PaperSession(Session[PaperParams, PaperState]):
         room.exits.append(exit_)
         self.roller.note(f"paper.exit_{exit_['result']}", room=room.id, wall=word(f"paper.wall.{wall}"),
                          position=position)
+
+    def _exit_fits(self, room: Room, wall: str, position: int) -> bool:
+        """The square can take a new exit: none there yet, and the page goes on beyond it."""
+        side = wall_side(room.entry, wall)
+        cell = wall_squares(room.rect, room.entry, wall)[position - 1]
+        taken = any(e["cell"] == list(cell) and e["side"] == side.name and e["result"] in ("open", "joined")
+                    for e in room.exits)
+        return not taken and self.page.on_page(side.step(cell))
+
+    def _nearest_free_square(self, room: Room, wall: str, position: int) -> tuple[str, int] | None:
+        """Where an exit that cannot go on its square goes instead (issue 18, following step C): the nearest
+        square of the same wall that can take it, else of the nearest wall; nearest by squares apart, the
+        later square on a tie."""
+        rolled = wall_squares(room.rect, room.entry, wall)[position - 1]
+        found = [(other != wall, max(abs(cell[0] - rolled[0]), abs(cell[1] - rolled[1])), -index, other, index)
+                 for other in WALLS for index, cell in enumerate(wall_squares(room.rect, room.entry, other), 1)
+                 if self._exit_fits(room, other, index)]
+        if not found:
+            return None
+        *_, other, index = min(found)
+        return other, index
 
     def _finish_room(self) -> None:
         work = self.state.work

@@ -1,5 +1,7 @@
 """Print-and-play PDFs of the crawler, at 1:1 like the seed's plywood tiles (a cell is 3 cm): a sheet of
-every tile type with cut marks, and a generated board split across A4 pages with crop and alignment marks.
+every tile type with cut marks, and a generated board split across A4 pages with crop and alignment marks,
+after (for `-o board.pdf`) an overview: the board with its legend beside it on one A4 page, across, the SVG
+picture itself (render/crawler_svg.py) fitted to the page.
 
 The look follows the SVG board (render/crawler_svg.py) and its palette, but sizes are physical: strokes
 and type are set in points rather than scaled up from the picture, where they would print centimetres
@@ -11,9 +13,10 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.extras import need
@@ -179,22 +182,39 @@ def _sheets(length: float, window: float) -> int:
     return max(1, math.ceil((length - OVERLAP) / (window - OVERLAP) - 1e-9))
 
 
-def board_pdf(dungeon: Dungeon, lang: str = "en") -> bytes:
-    """The board at 1:1, cropped to the zones in use and split across A4 pages, to trim and tape."""
+def board_pdf(dungeon: Dungeon, lang: str = "en", overview: bool = False) -> bytes:
+    """The board at 1:1, cropped to the zones in use and split across A4 pages, to trim and tape; with
+    `overview`, after a first page showing the whole board and its legend."""
     crop = board_crop(dungeon)
     pages = board_pages(crop)
     grid = (pages[-1].row + 1, pages[-1].column + 1)
+    first = None
+    if overview:
+        from dedale.render.crawler_svg import render_svg
+
+        first = render_svg(dungeon, lang=lang)
     return _pdf(t("pdf.board_title", lang), len(pages),
-                lambda ctx, i: _board_page(ctx, dungeon, crop, pages[i], grid, lang))
+                lambda ctx, i: _board_page(ctx, dungeon, crop, pages[i], grid, lang), first)
 
 
-def _pdf(title: str, pages: int, draw: Callable[[cairo.Context, int], None]) -> bytes:
+def overview_scale(svg_width: float, svg_height: float) -> float:
+    """Points per SVG pixel of the overview: the picture fitted within the margins of an A4 page, across."""
+    return min((PAGE_H - 2 * MARGIN) * CM / svg_width, (PAGE_W - 2 * MARGIN) * CM / svg_height)
+
+
+def _pdf(title: str, pages: int, draw: Callable[[cairo.Context, int], None], first: str | None = None) -> bytes:
+    """The pages, A4 upright; `first`: an SVG picture on a page of its own before them, A4 across."""
     # Imported here: it loads the cairo library, which the text view does not need (nor installs: dedale[render]).
     cairo = need("render", "cairocffi")
 
     out = io.BytesIO()
     surface = cairo.PDFSurface(out, PAGE_W * CM, PAGE_H * CM)
     surface.set_metadata(cairo.PDF_METADATA_TITLE, title)
+    if first is not None:
+        surface.set_size(PAGE_H * CM, PAGE_W * CM)
+        _svg_page(surface, first)
+        surface.show_page()
+        surface.set_size(PAGE_W * CM, PAGE_H * CM)
     ctx = cairo.Context(surface)
     ctx.scale(CM, CM)
     for page in range(pages):
@@ -204,6 +224,30 @@ def _pdf(title: str, pages: int, draw: Callable[[cairo.Context, int], None]) -> 
         surface.show_page()
     surface.finish()
     return out.getvalue()
+
+
+def _svg_page(surface: cairo.PDFSurface, picture: str) -> None:
+    """An SVG picture drawn by cairosvg on the surface's page (A4 across), fitted within its margins, centred."""
+    from dedale.render.png import svg_size
+
+    surfaces: Any = need("render", "cairosvg.surface")
+    parser: Any = need("render", "cairosvg.parser")
+
+    class OnPage(surfaces.PDFSurface):
+        """cairosvg's PDF surface drawing on a page of ours rather than making a document of its own."""
+
+        def _create_surface(self, width: float, height: float) -> tuple[cairo.PDFSurface, float, float]:
+            return self.output, width, height
+
+    width, height = svg_size(picture)
+    scale = overview_scale(width, height)
+    page_w, page_h = PAGE_H * CM / scale, PAGE_W * CM / scale  # the page in the picture's pixels
+    view = f"{(width - page_w) / 2:g} {(height - page_h) / 2:g} {page_w:g} {page_h:g}"
+    head, rest = picture.split(">", 1)
+    head = re.sub(r' width="[^"]*" height="[^"]*" viewBox="[^"]*"',
+                  f' width="{PAGE_H * CM:g}" height="{PAGE_W * CM:g}" viewBox="{view}"', head, count=1)
+    rest = rest.replace('<rect width="100%" height="100%"', f'<rect width="{width:g}" height="{height:g}"', 1)
+    OnPage(parser.Tree(bytestring=(head + ">" + rest).encode("utf-8")), surface, 72)  # at 72 dpi, a pixel a point
 
 
 # Tiles

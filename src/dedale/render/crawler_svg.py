@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 
-from dedale.core.grid import Rect
+from dedale.core.grid import Cell, Rect
 from dedale.crawler.model import Door, Dungeon
 from dedale.i18n import t
 from dedale.render import svg
@@ -43,13 +43,16 @@ def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, lege
     body += [_door(door, ox, oy) for door in dungeon.doors]
     body += _entrance(dungeon, ox, oy, lang)
     body += _labels(dungeon, ox, oy)
-    for h in highlights or []:
-        body.append(_highlight(h, ox, oy))
+    highlights = highlights or []
+    for h, cell in zip(highlights, label_cells([h.rect for h in highlights]), strict=True):
+        body.append(_highlight(h, cell, ox, oy))
     width = ox + board_px + MARGIN
     height = oy + board_px + MARGIN
-    if legend:
-        lines, legend_height = _legend(dungeon, width, oy, lang)
-        body += lines
+    if legend:  # a group of its own, drawn from its corner: a page may place it below the board
+        lines, legend_height = _legend(dungeon, 0, 0, lang)
+        body.append(f'<g id="crawler-legend" transform="translate({width} {oy})" data-width="{LEGEND}" '
+                    f'data-height="{legend_height}" data-map-width="{width}" data-map-height="{height}">'
+                    f'{"".join(lines)}</g>')
         width += LEGEND
         height = max(height, oy + legend_height + MARGIN)
     return svg.document(width, height, body, t("render.title", lang), _DEFS)
@@ -167,14 +170,38 @@ def _labels(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
     return out
 
 
-def _highlight(h: Highlight, ox: int, oy: int) -> str:
+def label_cells(rects: list[Rect]) -> list[Cell]:
+    """A cell for each place's number, no two the same: the one fewest other places cover (where the place
+    shows alone, when it does), nearest its middle. Places laid over one another (four 2x5 strips through one
+    spot) so keep their numbers apart and readable."""
+    cover: dict[Cell, int] = {}
+    for rect in rects:
+        for cell in rect.cells():
+            cover[cell] = cover.get(cell, 0) + 1
+    taken: set[Cell] = set()
+    chosen = []
+    for rect in rects:
+        middle = (rect.x + (rect.w - 1) / 2, rect.y + (rect.h - 1) / 2)
+        free = [cell for cell in rect.cells() if cell not in taken] or rect.cells()
+        cell = min(free, key=lambda c: (cover[c], abs(c[0] - middle[0]) + abs(c[1] - middle[1]), c[1], c[0]))
+        taken.add(cell)
+        chosen.append(cell)
+    return chosen
+
+
+def _highlight(h: Highlight, label: Cell, ox: int, oy: int) -> str:
+    """A place a room may go: faint, so that places over one another stay apart; the page lights the one
+    pointed at (style.css, app.js). Its number sits in its own cell (`label_cells`)."""
     r = h.rect
     x, y = ox + r.x * CELL, oy + r.y * CELL
+    cx, cy = ox + label[0] * CELL + CELL / 2, oy + label[1] * CELL + CELL / 2
     clickable = (f' class="choice" data-choice="{escape(h.choice)}"'
                  f'><title>{escape(h.title)}</title') if h.choice else ""
     return (f'<g{clickable}><rect x="{x + 2}" y="{y + 2}" width="{r.w * CELL - 4}" height="{r.h * CELL - 4}" '
-            f'fill="{svg.PASSAGE}" fill-opacity="0.12" stroke="{svg.PASSAGE}" stroke-width="2" stroke-dasharray="5 3"/>'
-            + svg.text(x + 6, y + 14, h.label, 11, weight="bold", fill=svg.PASSAGE) + "</g>")
+            f'fill="{svg.PASSAGE}" fill-opacity="0.08" stroke="{svg.PASSAGE}" stroke-width="1.5" '
+            f'stroke-dasharray="5 3"/>'
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="9" fill="white" stroke="{svg.PASSAGE}" stroke-width="1.5"/>'
+            + svg.text(cx, cy + 4, h.label, 11, "middle", "bold", fill=svg.PASSAGE) + "</g>")
 
 
 def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str) -> tuple[list[str], int]:

@@ -1,12 +1,16 @@
 """The hexcrawl map as SVG: hexes coloured and patterned by relief, vegetation and obstacle symbols,
 communities and sites marked and named, offset labels, fog over unexplored hexes, the party's hex, and a
-legend. Details give way to legibility as the map grows: at small hex sizes only the relief colours, the
-communities and the party remain."""
+legend of every colour and symbol shown. Details give way to legibility as the map grows: at small hex sizes
+only the relief colours, the communities and the party remain.
+
+Sized for print: the map of radius 12 fitted on an A4 page sets its hex numbers at 6 points. Communities'
+names are placed where they cover no other name and no place's mark, and as few hex numbers and symbols as
+can be (`name_labels`)."""
 
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 from dedale.core.errors import DedaleError
 from dedale.core.tables import item_label
@@ -26,12 +30,35 @@ VEGETATION_MARKS = {
 OBSTACLE_MARKS = {"mountain_chain": "▲", "huge_cliff": "⊥", "geothermal": "♨", "lake": "●", "wide_river": "∿",
                   "canyon": "∨", "dead_lands": "☠", "wild_magic": "✶"}
 COMMUNITY_MARKS = {"city": "★", "community": "●", "fae": "◆", "satellite": "■", "ruin": "†"}
-MARGIN = 28
+MARGIN = 18
 # Beyond this, a map's SVG passes 100 MB (a polygon a hex, 4 pixels across) and no viewer draws it well; the
 # PNG's own limit (render/png.py) stops near radius 250.
 MAX_RADIUS = 500
-HEADER = 50
-LEGEND = 330
+HEADER = 46
+LEGEND_GAP = 18
+LEGEND_COLUMNS = (170, 290)  # reliefs and vegetation; places, obstacles and communities
+NUMBER = 0.5  # a hex number's size, of the hex's circumradius
+GLYPH = 0.55  # the vegetation's symbol
+NAME, CITY_NAME = 10.5, 13.0  # communities' names (pixels)
+
+
+class Box(NamedTuple):
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def overlaps(self, other: Box) -> bool:
+        return self.left < other.right and other.left < self.right and self.top < other.bottom \
+            and other.top < self.bottom
+
+
+class NameLabel(NamedTuple):
+    x: float
+    y: float  # the baseline
+    text: str
+    size: float
+    box: Box
 
 
 def hex_size(radius: int) -> float:
@@ -48,7 +75,7 @@ def mark(marks: dict[str, str], hex_map: HexMap, table: str, key: str, lang: str
 def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | None = None,
                lang: str = "en") -> str:
     """The map; `links` marks hexes with the choice a click on them makes, (id, label) (solo play in a
-    browser)."""
+    browser). The legend is a group of its own (`hexcrawl-legend`), drawn from its top left corner."""
     radius = hex_map.radius
     size = hex_size(radius)
     half_w, half_h = size * (1.5 * radius + 1), size * svg_sqrt3() * (radius + 0.5)
@@ -56,11 +83,14 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], tuple[str, str]] | 
     body = [svg.text(MARGIN, MARGIN + 6, t("render.hex_title", lang), 20, weight="bold"),
             svg.text(MARGIN, MARGIN + 26, _summary(hex_map, lang), 12.5)]
     body += hexes_body(hex_map, ox, oy, size, links, lang)
-    width = MARGIN * 2 + 2 * half_w
-    legend, legend_height = _legend(hex_map, width, MARGIN + HEADER, lang)
-    body += legend
+    width = MARGIN + 2 * half_w + LEGEND_GAP
+    legend, legend_height = _legend(hex_map, lang)
+    body.append(f'<g id="hexcrawl-legend" transform="translate({width:g} {MARGIN + HEADER:g})" '
+                f'data-width="{sum(LEGEND_COLUMNS)}" data-height="{legend_height:g}" data-map-width="{width:g}" '
+                f'data-map-height="{MARGIN * 2 + HEADER + 2 * half_h:g}">{"".join(legend)}</g>')
     height = MARGIN * 2 + HEADER + max(2 * half_h, legend_height)
-    return svg.document(width + LEGEND, height, body, t("render.hex_title", lang), _patterns())
+    return svg.document(width + sum(LEGEND_COLUMNS) + MARGIN, height, body, t("render.hex_title", lang),
+                        _patterns())
 
 
 def map_svg(hex_map: HexMap, size: float, ox: float, oy: float, width: float, height: float, lang: str = "en") -> str:
@@ -91,18 +121,18 @@ def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float,
                      f'stroke-width="{0.6 if detailed else 0.3}"/>')
         if detailed:
             cells.append(f'<polygon points="{points}" fill="url(#relief{relief})"/>')
-            details.append(svg.text(x, y + size * 0.15,
+            details.append(svg.text(x, y + size * 0.6,
                                     mark(VEGETATION_MARKS, hex_map, "vegetation", record.vegetation, lang),
-                                    size * 0.42, "middle", fill="#3d5a2a"))
+                                    size * GLYPH, "middle", fill="#2f4a1f"))
             if size >= 16:
-                details.append(svg.text(x, y - size * 0.55, label(h, radius), size * 0.26, "middle", fill="#5b554b"))
+                details.append(svg.text(x, y - size * 0.36, label(h, radius), size * NUMBER, "middle", fill="#3f3a33"))
             if record.obstacle is not None and record.position is not None:
                 dx, dy = position_offset(record.position)
-                details.append(svg.text(x + dx * size * 0.55, y + dy * size * 0.55 + size * 0.15,
-                                        mark(OBSTACLE_MARKS, hex_map, "obstacles", record.obstacle, lang), size * 0.45,
-                                        "middle", "bold", svg.ACCENT))
+                symbol = mark(OBSTACLE_MARKS, hex_map, "obstacles", record.obstacle, lang)
+                details.append(svg.text(x + dx * size * 0.55, y + dy * size * 0.55 + size * 0.15, symbol,
+                                        size * NUMBER, "middle", "bold", svg.ACCENT))
     body = cells + details
-    body += _places(hex_map, ox, oy, size)
+    body += _places(hex_map, ox, oy, size, lang)
     for h, (choice, words) in (links or {}).items():
         x, y = to_pixel(h, size)
         points = " ".join(f"{px:.1f},{py:.1f}" for px, py in corners(ox + x, oy + y, size * 0.96))
@@ -127,24 +157,92 @@ def _summary(hex_map: HexMap, lang: str) -> str:
                     communities=len(hex_map.communities))
 
 
-def _places(hex_map: HexMap, ox: float, oy: float, size: float) -> list[str]:
-    """Communities and sites at their place in the hex, named when there is room."""
+def place_marks(hex_map: HexMap, ox: float, oy: float, size: float) -> list[tuple[dict[str, Any], float, float, float]]:
+    """Each community and site with its mark's centre and size, at its place in the hex."""
     out = []
     for place in [*hex_map.sites, *hex_map.communities]:
         x, y = to_pixel((place["q"], place["r"]), size)
         dx, dy = position_offset(place["position"])
-        px, py = ox + x + dx * size * 0.5, oy + y + dy * size * 0.5
+        font = max(7.0, size * (0.8 if place["kind"] == "city" else 0.55))
+        out.append((place, ox + x + dx * size * 0.5, oy + y + dy * size * 0.5, font))
+    return out
+
+
+def name_labels(hex_map: HexMap, ox: float, oy: float, size: float) -> list[NameLabel]:
+    """Communities' names, the city's first, each at the first of the places around its mark that covers no
+    placed name, no mark and nothing beyond the map, and there the fewest hex numbers and symbols."""
+    marks = place_marks(hex_map, ox, oy, size)
+    blocked = [Box(x - font * 0.5, y - font * 0.5, x + font * 0.5, y + font * 0.5) for _, x, y, font in marks]
+    half_w, half_h = size * (1.5 * hex_map.radius + 1), size * svg_sqrt3() * (hex_map.radius + 0.5)
+    bounds = Box(ox - half_w, oy - half_h, ox + half_w, oy + half_h)
+    covered = _hex_details(hex_map, ox, oy, size)
+    out: list[NameLabel] = []
+    named = [m for m in marks if "name" in m[0]]
+    for place, x, y, font in sorted(named, key=lambda m: m[0]["kind"] != "city"):
+        text = place["name"]
+        text_size = CITY_NAME if place["kind"] == "city" else NAME
+        width, gap = len(text) * text_size * 0.68, font * 0.5 + 2  # DejaVu Sans Bold, generously
+        best: tuple[int, NameLabel] | None = None
+        span = Box(x - width - 3 * gap, y - 3 * gap - text_size, x + width + 3 * gap, y + 3 * gap + text_size)
+        nearby = [other for other in covered if span.overlaps(other)]  # all that any place below can cover
+        for reach in (1.0, 2.2):
+            for sx, sy in ((1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1)):
+                left = x + gap * reach if sx > 0 else x - gap * reach - width if sx < 0 else x - width / 2
+                top = y - text_size / 2 + sy * (gap * reach + text_size / 2)
+                box = Box(left, top, left + width, top + text_size)
+                if any(box.overlaps(other) for other in blocked) or not _inside(box, bounds):
+                    continue
+                cost = sum(box.overlaps(other) for other in nearby) + (3 if reach > 1 else 0)  # near its mark
+                if best is None or cost < best[0]:
+                    best = cost, NameLabel(left, top + text_size * 0.8, text, text_size, box)
+        if best is None:  # nowhere free: to the right, as before
+            box = Box(x + gap, y - text_size / 2, x + gap + width, y + text_size / 2)
+            best = 0, NameLabel(box.left, box.top + text_size * 0.8, text, text_size, box)
+        out.append(best[1])
+        blocked.append(best[1].box)
+    return out
+
+
+def _inside(box: Box, bounds: Box) -> bool:
+    return bounds.left <= box.left and box.right <= bounds.right and bounds.top <= box.top \
+        and box.bottom <= bounds.bottom
+
+
+def _hex_details(hex_map: HexMap, ox: float, oy: float, size: float) -> list[Box]:
+    """Where a hex's number and vegetation symbol stand, and its obstacle's: a name had better cover none."""
+    if size < 12:
+        return []
+    out = []
+    number, glyph = size * NUMBER, size * GLYPH
+    for h in map_hexes(hex_map.radius):
+        record = hex_map.hexes.get(h)
+        if record is None:
+            continue
+        x, y = to_pixel(h, size)
+        x, y = ox + x, oy + y
+        if size >= 16:
+            out.append(Box(x - number * 1.3, y - size * 0.36 - number * 0.75, x + number * 1.3, y - size * 0.36))
+        out.append(Box(x - glyph * 0.5, y + size * 0.6 - glyph * 0.75, x + glyph * 0.5, y + size * 0.6))
+        if record.obstacle is not None and record.position is not None:
+            dx, dy = position_offset(record.position)
+            cx, cy = x + dx * size * 0.55, y + dy * size * 0.55
+            out.append(Box(cx - size * 0.25, cy - size * 0.25, cx + size * 0.25, cy + size * 0.25))
+    return out
+
+
+def _places(hex_map: HexMap, ox: float, oy: float, size: float, lang: str) -> list[str]:
+    """Communities and sites at their place in the hex, then the communities' names on a white halo."""
+    out = []
+    for place, px, py, font in place_marks(hex_map, ox, oy, size):
         kind = place["kind"]
-        big = kind == "city"
-        font = max(7.0, size * (0.8 if big else 0.55))
         out.append(svg.text(px, py + font * 0.35, COMMUNITY_MARKS[kind], font, "middle", "bold",
                             svg.INK if kind != "fae" else "#7a3e9d", ' stroke="white" stroke-width="0.6"'))
-        if "name" in place:  # communities are few: always named, on a white halo
-            where = f'x="{px + font * 0.6:.1f}" y="{py - font * 0.45:.1f}" font-size="{max(8.0, font * 0.8):.1f}"'
-            name = escape(place["name"])
-            out.append(f'<text {where} font-weight="bold" fill="white" stroke="white" stroke-width="2.5" '
-                       f'stroke-linejoin="round">{name}</text>'
-                       f'<text {where} font-weight="bold" fill="{svg.INK}">{name}</text>')
+    for name in name_labels(hex_map, ox, oy, size):
+        where = f'x="{name.x:.1f}" y="{name.y:.1f}" font-size="{name.size:g}"'
+        text = escape(name.text)
+        out.append(f'<text {where} font-weight="bold" fill="white" stroke="white" stroke-width="3" '
+                   f'stroke-linejoin="round">{text}</text>'
+                   f'<text {where} font-weight="bold" fill="{svg.INK}">{text}</text>')
     return out
 
 
@@ -165,23 +263,36 @@ def _patterns() -> str:
                    f'patternTransform="scale(1.5)" opacity="0.5">{shape}</pattern>' for i, shape in enumerate(shapes))
 
 
-def _legend(hex_map: HexMap, x0: float, y0: float, lang: str) -> tuple[list[str], float]:
-    out = [svg.text(x0, y0 + 4, t("render.hex_reliefs", lang), 13, weight="bold")]
-    y = y0 + 22
+def _legend(hex_map: HexMap, lang: str) -> tuple[list[str], float]:
+    """Every colour and symbol of the map in two columns, drawn from (0, 0): reliefs and vegetation, then
+    places, obstacles and communities."""
+    out = [svg.text(0.5, 4, t("render.hex_reliefs", lang), 13, weight="bold")]
+    y = 22.0
     for i, relief in enumerate(RELIEFS):
-        out.append(f'<rect x="{x0}" y="{y - 10}" width="20" height="13" fill="{RELIEF_COLOURS[i]}" stroke="#8a8478"/>'
-                   f'<rect x="{x0}" y="{y - 10}" width="20" height="13" fill="url(#relief{i})"/>')
-        out.append(svg.text(x0 + 28, y, t(f"hexcrawl.relief.{relief}", lang), 11))
+        out.append(f'<rect x="0.5" y="{y - 10:g}" width="20" height="13" fill="{RELIEF_COLOURS[i]}" stroke="#8a8478"/>'
+                   f'<rect x="0.5" y="{y - 10:g}" width="20" height="13" fill="url(#relief{i})"/>')
+        out.append(svg.text(28, y, t(f"hexcrawl.relief.{relief}", lang), 11))
         y += 17
-    y += 8
-    out.append(svg.text(x0, y, t("render.hex_places", lang), 13, weight="bold"))
-    y += 18
+    table = hex_map.hexes
+    vegetation = sorted({table.vegetation_ids[kind] for kind in set(table.vegetation)},
+                        key=lambda key: hex_map.row_label("vegetation", key, lang))
+    if vegetation:
+        y += 8
+        out.append(svg.text(0.5, y, t("render.hex_vegetation", lang), 13, weight="bold"))
+        y += 18
+        for key in vegetation:
+            out.append(svg.text(10, y, mark(VEGETATION_MARKS, hex_map, "vegetation", key, lang), 12, "middle",
+                                fill="#2f4a1f"))
+            out.append(svg.text(28, y, hex_map.row_label("vegetation", key, lang), 11))
+            y += 16
+    first_column, x0 = y, LEGEND_COLUMNS[0]
+    out.append(svg.text(x0, 4, t("render.hex_places", lang), 13, weight="bold"))
+    y = 22
     for kind, key in (("city", "hexcrawl.kind.city"), ("community", "hexcrawl.kind.community"),
                       ("fae", "hexcrawl.kind.fae"), ("satellite", "render.hex_satellite"), ("ruin", "render.hex_ruin")):
         out.append(svg.text(x0 + 10, y, COMMUNITY_MARKS[kind], 12, "middle", "bold"))
         out.append(svg.text(x0 + 28, y, t(key, lang), 11))
         y += 16
-    table = hex_map.hexes
     obstacles = sorted({table.obstacle_ids[kind - 1] for kind in set(table.obstacle) if kind})
     if obstacles:
         y += 8
@@ -197,10 +308,10 @@ def _legend(hex_map: HexMap, x0: float, y0: float, lang: str) -> tuple[list[str]
     y += 18
     for community in hex_map.communities:
         line = f'{community["name"]} ({community["label"]}): {nature(community, lang)}'
-        for part in svg.wrap(line, 46):
+        for part in svg.wrap(line, 42):
             out.append(svg.text(x0, y, part, 10.5))
             y += 14
-    return out, y - y0
+    return out, max(first_column, y)
 
 
 def nature(community: dict[str, Any], lang: str) -> str:

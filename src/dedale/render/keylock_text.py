@@ -11,6 +11,7 @@ from dedale.render.keylock_svg import _summary, set_line
 
 def render_text(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> str:
     empty, candidates = set(analysis.get("empty_locks", [])), analysis.get("end_candidates", [])
+    never = set(analysis.get("never_open", []))
     lines = [_summary(diagram, analysis, lang), "", t("render.keylock_start", lang)]
     stack = [(kid, "", i == len(diagram.kids(0)) - 1) for i, kid in reversed(list(enumerate(diagram.kids(0))))]
     while stack:
@@ -22,6 +23,8 @@ def render_text(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") ->
             text += f" ×{node.required}"
         if node.id in empty:
             text += "  ∅"
+        if node.id in never:
+            text += "  ⊘ " + t("render.keylock_never", lang)
         if candidates and node.id == candidates[0]:
             text += "  ← " + t("render.keylock_end", lang)
         lines.append(f"{prefix}{'└── ' if last else '├── '}{text}")
@@ -45,4 +48,6 @@ def analysis_text(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") 
         t("render.keylock_candidates", lang, locks=ids(analysis["end_candidates"][:5])),
         *([t("render.keylock_unproven", lang, count=len(unproven))] if unproven else []),
         t("render.keylock_empty_list", lang, locks=ids(analysis["empty_locks"])),
+        *([t("render.keylock_never_list", lang, locks=ids(analysis["never_open"]))]
+          if "never_open" in analysis else []),
     ])

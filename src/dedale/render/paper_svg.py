@@ -1,8 +1,15 @@
 """The paper dungeon as SVG, drawn like squared paper: the grid, corridors and rooms with their walls,
 doors, secret doors (an arrow for one-way ones), stairs up and down, exits, traps, dead ends, open ends,
-numbered rooms with a legend of their contents, and optionally the card that made each feature."""
+numbered rooms with a legend of their contents, and optionally the card that made each feature.
+
+Rooms are told from corridors by more than their colour, so that a room of one square by two reads as a
+room: a deeper fill, a thicker wall and an inner outline. Every mark of the legend is drawn by the same
+function as on the map (`cell_mark`, `door_mark`, `secret_mark`, `open_end_mark`, `room_number`,
+`room_floor`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from dedale.core.cards import SUIT_SYMBOLS
 from dedale.i18n import t
@@ -15,7 +22,9 @@ MARGIN = 30
 HEADER = 48
 LEGEND = 340
 GRID_LINE = "#bcd4ea"  # the blue of squared paper
-CORRIDOR = "#e9e2d3"
+CORRIDOR = "#ece9e2"
+ROOM = "#ecd39c"
+WALL, ROOM_WALL = 1.8, 2.8
 
 
 def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en") -> str:
@@ -31,12 +40,16 @@ def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en") -> str:
     body.append(_walls(paper, ox, oy))
     body += [_door(door, ox, oy) for door in paper.doors if door.kind in ("door", "secret", "entrance")]
     body += _open_ends(paper, ox, oy)
+    body += [lost_exit_mark(ox + (e["cell"][0] + e["outside"][0] + 1) * CELL / 2,
+                            oy + (e["cell"][1] + e["outside"][1] + 1) * CELL / 2) for e in _lost_exits(paper)]
     body += _room_numbers(paper, ox, oy)
     if cards:
         body += _cards(paper, ox, oy)
     top = MARGIN + HEADER
-    legend, legend_height = _legend(paper, MARGIN * 2 + width, top, lang)
-    body += legend
+    legend, legend_height = _legend(paper, lang)
+    body.append(f'<g id="paper-legend" transform="translate({MARGIN * 2 + width} {top})" '
+                f'data-width="{LEGEND}" data-height="{legend_height}" data-map-width="{MARGIN * 2 + width}" '
+                f'data-map-height="{top + height + MARGIN}">{"".join(legend)}</g>')
     defs = svg.hatch("pit", svg.INK, 3, 0.8)
     return svg.document(MARGIN * 2 + width + LEGEND, top + max(height, legend_height) + MARGIN, body,
                         t("render.paper_title", lang), defs)
@@ -78,31 +91,41 @@ def _squares(paper: PaperMap, ox: int, oy: int) -> list[str]:
         cells = feature.get("cells")
         if cells:
             xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-            fill = svg.ROOM if "room" in feature else CORRIDOR
-            out.append(f'<rect x="{ox + min(xs) * CELL}" y="{oy + min(ys) * CELL}" '
-                       f'width="{(max(xs) - min(xs) + 1) * CELL}" height="{(max(ys) - min(ys) + 1) * CELL}" '
-                       f'fill="{fill}"/>')
-    half = CELL / 2
+            x, y = ox + min(xs) * CELL, oy + min(ys) * CELL
+            w, h = (max(xs) - min(xs) + 1) * CELL, (max(ys) - min(ys) + 1) * CELL
+            out.append(room_floor(x, y, w, h) if "room" in feature else
+                       f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{CORRIDOR}"/>')
     for (x, y), (kind, _) in paper.cells.items():
-        if kind in ("room", "corridor"):
-            continue
-        px, py = ox + x * CELL, oy + y * CELL
-        if kind == "trap":
-            out.append(f'<circle cx="{px + half}" cy="{py + half}" r="{half - 2}" fill="url(#pit)" '
-                       f'stroke="{svg.ACCENT}" stroke-width="1.2"/>')
-            out.append(svg.text(px + half, py + half + 3.5, "T", 9, "middle", "bold", svg.ACCENT))
-        elif kind in ("stairs_up", "stairs_down"):
-            steps = "".join(f"M{px + 2} {py + 2 + i * 2.5:g}h{CELL - 4}" for i in range(5))
-            out.append(f'<path d="{steps}" stroke="{svg.INK}" stroke-width="0.8"/>')
-            out.append(svg.text(px + half, py + half + 3.5, "▲" if kind == "stairs_up" else "▼", 9, "middle",
-                                "bold", svg.PASSAGE))
-        elif kind == "exit":
-            out.append(f'<rect x="{px + 1}" y="{py + 1}" width="{CELL - 2}" height="{CELL - 2}" '
-                       f'fill="{svg.ENTRANCE}"/>')
-            out.append(svg.text(px + half, py + half + 3.5, "E", 9, "middle", "bold", "white"))
-        elif kind == "dead_end":
-            out.append(svg.text(px + half, py + half + 3.5, "×", 11, "middle", "bold", svg.INK))
+        if kind not in ("room", "corridor"):
+            out.append(cell_mark(kind, ox + x * CELL, oy + y * CELL))
     return out
+
+
+def room_floor(x: float, y: float, w: float, h: float) -> str:
+    """A room's floor, its inner outline inside the wall."""
+    return (f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{ROOM}"/>'
+            f'<rect x="{x + 3.5:g}" y="{y + 3.5:g}" width="{w - 7:g}" height="{h - 7:g}" fill="none" '
+            f'stroke="{svg.INK}" stroke-width="0.7" stroke-opacity="0.6"/>')
+
+
+def cell_mark(kind: str, px: float, py: float) -> str:
+    """The mark of a special square (a trap, stairs, an exit, a dead end) whose top left corner is (px, py)."""
+    half = CELL / 2
+    if kind == "trap":
+        return (f'<circle cx="{px + half:g}" cy="{py + half:g}" r="{half - 2:g}" fill="url(#pit)" '
+                f'stroke="{svg.ACCENT}" stroke-width="1.2"/>'
+                + svg.text(px + half, py + half + 3.5, "T", 9, "middle", "bold", svg.ACCENT))
+    if kind in ("stairs_up", "stairs_down"):
+        steps = "".join(f"M{px + 2:g} {py + 2 + i * 2.5:g}h{CELL - 4}" for i in range(5))
+        return (f'<path d="{steps}" stroke="{svg.INK}" stroke-width="0.8"/>'
+                + svg.text(px + half, py + half + 3.5, "▲" if kind == "stairs_up" else "▼", 9, "middle", "bold",
+                           svg.PASSAGE))
+    if kind == "exit":
+        return (f'<rect x="{px + 1:g}" y="{py + 1:g}" width="{CELL - 2}" height="{CELL - 2}" fill="{svg.ENTRANCE}"/>'
+                + svg.text(px + half, py + half + 3.5, "E", 9, "middle", "bold", "white"))
+    if kind == "dead_end":
+        return svg.text(px + half, py + half + 3.5, "×", 11, "middle", "bold", svg.INK)
+    return ""
 
 
 def _walls(paper: PaperMap, ox: int, oy: int) -> str:
@@ -110,7 +133,8 @@ def _walls(paper: PaperMap, ox: int, oy: int) -> str:
     no open way between them (doors are drawn on top; secret doors keep their wall)."""
     ways = {frozenset(door.cells) for door in paper.doors if door.kind != "secret"}
     cells = paper.cells
-    path = []
+    path: list[str] = []
+    room_path: list[str] = []
     for (x, y), (_, feature) in cells.items():
         for dx, dy in ((0, -1), (0, 1), (-1, 0), (1, 0)):
             other = (x + dx, y + dy)
@@ -118,8 +142,10 @@ def _walls(paper: PaperMap, ox: int, oy: int) -> str:
             if found is not None and (found[1] == feature or frozenset(((x, y), other)) in ways):
                 continue
             px, py = ox + (x + (dx > 0)) * CELL, oy + (y + (dy > 0)) * CELL
-            path.append(f"M{px} {py}h{CELL}" if dy else f"M{px} {py}v{CELL}")
-    return f'<path d="{"".join(path)}" stroke="{svg.INK}" stroke-width="1.8" stroke-linecap="square" fill="none"/>'
+            (room_path if cells[(x, y)][0] == "room" else path).append(
+                f"M{px} {py}h{CELL}" if dy else f"M{px} {py}v{CELL}")
+    return "".join(f'<path d="{"".join(lines)}" stroke="{svg.INK}" stroke-width="{width}" stroke-linecap="square" '
+                   'fill="none"/>' for lines, width in ((path, WALL), (room_path, ROOM_WALL)) if lines)
 
 
 def _door(door: Door, ox: int, oy: int) -> str:
@@ -131,9 +157,8 @@ def _door(door: Door, ox: int, oy: int) -> str:
     else:
         cx, cy, w, h = ox + (xa + 0.5) * CELL, oy + max(ya, yb) * CELL, long, thick
     if door.kind != "secret":
-        return (f'<rect x="{cx - w / 2:g}" y="{cy - h / 2:g}" width="{w:g}" height="{h:g}" fill="white" '
-                f'stroke="{svg.INK}" stroke-width="1.2"/>')
-    mark = svg.text(cx, cy + 3.5, "S", 9.5, "middle", "bold", svg.PASSAGE)
+        return door_mark(cx, cy, w, h)
+    mark = secret_mark(cx, cy)
     if door.way == "both":
         return mark
     dx, dy = (xb - xa, yb - ya) if door.way == "forward" else (xa - xb, ya - yb)
@@ -144,19 +169,43 @@ def _door(door: Door, ox: int, oy: int) -> str:
     return arrow + mark
 
 
+def door_mark(cx: float, cy: float, w: float, h: float) -> str:
+    return (f'<rect x="{cx - w / 2:g}" y="{cy - h / 2:g}" width="{w:g}" height="{h:g}" fill="white" '
+            f'stroke="{svg.INK}" stroke-width="1.2"/>')
+
+
+def secret_mark(cx: float, cy: float) -> str:
+    return svg.text(cx, cy + 3.5, "S", 9.5, "middle", "bold", svg.PASSAGE)
+
+
+def open_end_mark(cx: float, cy: float) -> str:
+    return (f'<circle cx="{cx:g}" cy="{cy:g}" r="4" fill="white" stroke="{svg.PASSAGE}" stroke-width="1.4" '
+            f'stroke-dasharray="2 1.5"/>')
+
+
+def lost_exit_mark(cx: float, cy: float) -> str:
+    """An exit step C gave a room that no square of its walls could take: a struck circle where it was rolled."""
+    return (f'<circle cx="{cx:g}" cy="{cy:g}" r="4" fill="white" stroke="{svg.ACCENT}" stroke-width="1.4"/>'
+            f'<path d="M{cx - 2.8:g} {cy + 2.8:g}L{cx + 2.8:g} {cy - 2.8:g}" stroke="{svg.ACCENT}" '
+            f'stroke-width="1.4"/>')
+
+
+def _lost_exits(paper: PaperMap) -> list[dict[str, Any]]:
+    return [e for room in paper.rooms for e in room.exits if e.get("result") == "lost"]
+
+
+def room_number(cx: float, cy: float, number: int) -> str:
+    return (f'<circle cx="{cx:g}" cy="{cy:g}" r="7.5" fill="white" stroke="{svg.INK}" stroke-width="1"/>'
+            + svg.text(cx, cy + 3.3, str(number), 8.5, "middle", "bold"))
+
+
 def _open_ends(paper: PaperMap, ox: int, oy: int) -> list[str]:
-    return [f'<circle cx="{ox + (e.cell[0] + 0.5) * CELL}" cy="{oy + (e.cell[1] + 0.5) * CELL}" r="4" fill="white" '
-            f'stroke="{svg.PASSAGE}" stroke-width="1.4" stroke-dasharray="2 1.5"/>' for e in paper.open_ends]
+    return [open_end_mark(ox + (e.cell[0] + 0.5) * CELL, oy + (e.cell[1] + 0.5) * CELL) for e in paper.open_ends]
 
 
 def _room_numbers(paper: PaperMap, ox: int, oy: int) -> list[str]:
-    out = []
-    for room in paper.rooms:
-        r = room.rect
-        cx, cy = ox + (r.x + r.w / 2) * CELL, oy + (r.y + r.h / 2) * CELL
-        out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="7.5" fill="white" stroke="{svg.INK}" stroke-width="1"/>')
-        out.append(svg.text(cx, cy + 3.3, str(room.id), 8.5, "middle", "bold"))
-    return out
+    return [room_number(ox + (room.rect.x + room.rect.w / 2) * CELL, oy + (room.rect.y + room.rect.h / 2) * CELL,
+                        room.id) for room in paper.rooms]
 
 
 def _cards(paper: PaperMap, ox: int, oy: int) -> list[str]:
@@ -171,22 +220,37 @@ def _cards(paper: PaperMap, ox: int, oy: int) -> list[str]:
     return out
 
 
-def _legend(paper: PaperMap, x0: int, y0: int, lang: str) -> tuple[list[str], int]:
-    out = [svg.text(x0, y0 + 4, t("render.legend", lang), 14, weight="bold")]
-    y = y0 + 24
+def legend_marks() -> list[tuple[str, str]]:
+    """Each mark of the key as the map draws it, in a square whose top left corner is (0, 0), and its words."""
+    half, long = CELL / 2, CELL * 0.6
+    wall = f'<path d="M{half:g} 0v{CELL}" stroke="{svg.INK}" stroke-width="{WALL}"/>'
+    down = f'<g transform="translate({CELL + 2} 0)">{cell_mark("stairs_down", 0, 0)}</g>'
+    return [(room_floor(0, 0, 2 * CELL, CELL), "render.paper_room"),
+            (f'<rect width="{2 * CELL}" height="{CELL}" fill="{CORRIDOR}"/>', "render.paper_corridor"),
+            (wall + door_mark(half, half, 5, long), "render.paper_door"),
+            (wall + secret_mark(half, half), "render.paper_secret"),
+            (cell_mark("stairs_up", 0, 0) + down, "render.paper_stairs"),
+            (cell_mark("exit", 0, 0), "render.paper_exit"), (cell_mark("trap", 0, 0), "render.paper_trap"),
+            (cell_mark("dead_end", 0, 0), "render.paper_dead_end"),
+            (open_end_mark(half, half), "render.paper_open_end")]
+
+
+def _legend(paper: PaperMap, lang: str) -> tuple[list[str], int]:
+    """The rooms' contents, then the key, drawn from (0, 0): the page may place it beside the map or below."""
+    out = [svg.text(0.5, 4, t("render.legend", lang), 14, weight="bold")]
+    y = 24
     for room in paper.rooms:
-        out.append(f'<circle cx="{x0 + 8}" cy="{y - 4}" r="8" fill="white" stroke="{svg.INK}" stroke-width="1"/>')
-        out.append(svg.text(x0 + 8, y, str(room.id), 9, "middle", "bold"))
+        out.append(f'<g transform="translate(0 {y - 12})">{room_number(8, 8, room.id)}</g>')
         for i, line in enumerate(svg.wrap(room_line(room, lang), 50)):
-            out.append(svg.text(x0 + 22, y + i * 13, line, 10.5))
+            out.append(svg.text(22, y + i * 13, line, 10.5))
         y += 13 * len(svg.wrap(room_line(room, lang), 50)) + 6
     y += 8
-    key = [("▲ ▼", "render.paper_stairs"), ("E", "render.paper_exit"), ("T", "render.paper_trap"),
-           ("×", "render.paper_dead_end"), ("S", "render.paper_secret"), ("○", "render.paper_open_end")]
-    for i, (mark, label) in enumerate(key):
-        out.append(svg.text(x0 + 8, y + i * 16, mark, 10, "middle", "bold", svg.PASSAGE))
-        out.append(svg.text(x0 + 22, y + i * 16, t(label, lang), 10.5))
-    return out, y + len(key) * 16 - y0
+    lost = [(lost_exit_mark(CELL / 2, CELL / 2), "render.paper_lost_exit")] if _lost_exits(paper) else []
+    for mark, label in [*legend_marks(), *lost]:
+        out.append(f'<g transform="translate(0 {y - 13})">{mark}</g>')
+        out.append(svg.text(44, y, t(label, lang), 10.5))
+        y += CELL + 4
+    return out, y
 
 
 def room_line(room: Room, lang: str) -> str:

@@ -17,9 +17,13 @@ from typing import Any
 
 from dedale.i18n import t
 from dedale.render import svg
+from dedale.render import zombstone_marks as marks
 from dedale.zombstone.skirmish.battlefield import RADIUS
 from dedale.zombstone.skirmish.catalogue import SIDES, STATUSES
 from dedale.zombstone.skirmish.view import FigureView, FireView, GameView
+from dedale.zombstone.skirmish.wording import compass
+
+Point = tuple[float, float]
 
 PX = 18  # pixels an inch
 R = RADIUS * PX  # a base's radius in pixels
@@ -40,9 +44,16 @@ GROUND = "#f2e8d0"  # dust
 GROUND_GRID = "#ddceac"
 BUILDING = "#5a4636"
 ROOF = "#7d6651"
-TERRAIN_FILLS = {"heavy": "#cda977", "light": "#ecdcb3", "difficult": "#e2d0a4"}
-TERRAIN_PATTERNS = {"heavy": "url(#heavy)", "light": "url(#light)", "difficult": "url(#difficult)"}
-TERRAIN_ORDER = ("difficult", "light", "heavy", "building")  # drawn bottom to top
+TERRAIN_FILLS = {"heavy": "#cda977", "light": "#ecdcb3", "difficult": "#e2d0a4", "stairs": "#e2d0a4",
+                 "ladder": "#e2d0a4", "wall": "#b9a48a"}
+TERRAIN_PATTERNS = {"heavy": "url(#heavy)", "light": "url(#light)", "difficult": "url(#difficult)",
+                    "stairs": "url(#stairs)", "ladder": "url(#ladder)", "wall": "url(#wall)"}
+TERRAIN_STROKES = {"heavy": f'stroke="{svg.INK}" stroke-width="1.2"',
+                   "light": f'stroke="{BUILDING}" stroke-width="1" stroke-dasharray="3 2"',
+                   "difficult": f'stroke="{ROOF}" stroke-width="0.8" stroke-dasharray="1 2"',
+                   "stairs": f'stroke="{ROOF}" stroke-width="0.9"', "ladder": f'stroke="{ROOF}" stroke-width="0.9"',
+                   "wall": f'stroke="{svg.INK}" stroke-width="1.6"'}
+TERRAIN_ORDER = ("difficult", "stairs", "ladder", "light", "heavy", "wall", "building")  # drawn bottom to top
 RINGS = {"star": (2.3, 4.8), "supporting": (2.6,), "extra": ()}  # status rings, pixels outside the base
 CHOICE_ORDER = ("shoot", "melee", "aim")  # rings around one figure, inside out; other kinds after these
 
@@ -61,9 +72,10 @@ def render_svg(view: GameView, links: dict[str, dict[str, Any]] | None = None, l
     body += _table(view, ox, oy)
     body += _terrain(view, ox, oy)
     body += _fire(view, ox, oy)
-    destinations, rings = _choices(view, links or {}, ox, oy)
+    strips = _strips(view, ox, oy)
+    destinations, rings = _choices(view, links or {}, ox, oy, list(strips.values()), lang)
     body += destinations  # under the figures, which stay readable; the rings around targets over them
-    body += _figures(view, ox, oy, lang)
+    body += _figures(view, ox, oy, strips, lang)
     body += rings
     x0 = ox + width + GAP
     legend, bottom = _legend(view, x0, MARGIN + HEADER, bool(links), lang)
@@ -114,7 +126,8 @@ def outcome(view: GameView, lang: str) -> str:
 
 def _duel(view: GameView, lang: str) -> str:
     duel = view.duel or {}
-    hands = [t(f"duel.hand.{hand}", lang) for hand in duel["hands"]]
+    words = "zombstone.hand" if duel["kind"] == "simple" else "duel.hand"  # Guts rolls', or poker hands
+    hands = [t(f"{words}.{hand}", lang) for hand in duel["hands"]]
     if duel["folded"]:
         return t("render.zombstone.duel_folded", lang, side=side_name(duel["folded"], lang))
     if duel["winner"]:
@@ -184,9 +197,7 @@ def _terrain(view: GameView, ox: float, oy: float) -> list[str]:
                           f'stroke-width="1.4"/><rect x="{x + inset:g}" y="{y + inset:g}" width="{w - 2 * inset:g}" '
                           f'height="{h - 2 * inset:g}" fill="none" stroke="{ROOF}" stroke-width="1"/></g>')
         else:
-            stroke = {"heavy": f'stroke="{svg.INK}" stroke-width="1.2"',
-                      "light": f'stroke="{BUILDING}" stroke-width="1" stroke-dasharray="3 2"',
-                      "difficult": f'stroke="{ROOF}" stroke-width="0.8" stroke-dasharray="1 2"'}[piece.kind]
+            stroke = TERRAIN_STROKES[piece.kind]
             cross = f'<rect {where} fill="url(#heavy-cross)"/>' if piece.kind == "heavy" else ""  # cross-hatched
             shapes.append(f'<g class="terrain {piece.kind}"><rect {where} fill="{TERRAIN_FILLS[piece.kind]}"/>{cross}'
                           f'<rect {where} fill="{TERRAIN_PATTERNS[piece.kind]}" {stroke}/></g>')
@@ -273,16 +284,18 @@ def _burst(x: float, y: float, radius: float, opacity: float) -> str:
             f'stroke="{svg.ACCENT}" stroke-width="0.8" stroke-opacity="{opacity:.2f}"/>')
 
 
-def _melee_mark(x: float, y: float, colour: str, opacity: float) -> str:
-    """Two crossed strokes in a small disc: where a melee was fought."""
-    return (f'<g class="melee-mark" opacity="{opacity}"><circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="white" '
-            f'stroke="{colour}" stroke-width="1.3"/><path d="M{x - 2.4:.1f} {y - 2.4:.1f}l4.8 4.8M{x + 2.4:.1f} '
-            f'{y - 2.4:.1f}l-4.8 4.8" stroke="{svg.INK}" stroke-width="1.3"/></g>')
+def _melee_mark(x: float, y: float, colour: str, opacity: float, size: float = 1.0) -> str:
+    """Two crossed strokes in a small disc: where a melee was fought (or, smaller, a charge's destination)."""
+    arm = 2.4 * size
+    return (f'<g class="melee-mark" opacity="{opacity}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{4.5 * size:g}" '
+            f'fill="white" stroke="{colour}" stroke-width="1.3"/><path d="M{x - arm:.1f} {y - arm:.1f}'
+            f'l{2 * arm:g} {2 * arm:g}M{x + arm:.1f} {y - arm:.1f}l{-2 * arm:g} {2 * arm:g}" stroke="{svg.INK}" '
+            f'stroke-width="1.1"/></g>')
 
 
 # --- the figures -------------------------------------------------------------------------------------------
 
-def _figures(view: GameView, ox: float, oy: float, lang: str) -> list[str]:
+def _figures(view: GameView, ox: float, oy: float, strips: dict[int, marks.Box], lang: str) -> list[str]:
     """The fallen first, so the living stand over them; the acting figure on a yellow glow."""
     out = []
     acting = view.acting
@@ -291,11 +304,41 @@ def _figures(view: GameView, ox: float, oy: float, lang: str) -> list[str]:
                    f'r="{R + 9:g}" fill="{ACTING}" fill-opacity="0.75" stroke="{FLEEING}" stroke-width="1.5"/>')
     shown = [f for f in view.figures if f.on_table]
     for figure in sorted(shown, key=lambda f: (f.in_play, not f.hidden)):
-        out.append(_figure(view, figure, ox + figure.x * PX, oy + figure.y * PX, lang))
+        out.append(_figure(view, figure, ox + figure.x * PX, oy + figure.y * PX, lang, strips.get(figure.id)))
     return out
 
 
-def _figure(view: GameView, figure: FigureView, cx: float, cy: float, lang: str) -> str:
+def _strips(view: GameView, ox: float, oy: float) -> dict[int, marks.Box]:
+    """Where each figure in play shows its cartridges: a strip clear of the other figures (`zombstone_marks`)."""
+    shown = [f for f in view.figures if f.on_table]
+    discs = {f.id: marks.Disc(ox + f.x * PX, oy + f.y * PX, _extent(view, f) + 1) for f in shown}
+    placed: list[marks.Box] = []
+    strips = {}
+    for figure in shown:
+        if not figure.in_play or figure.hidden:
+            continue
+        profile = view.profile(figure)
+        half_w, half_h = _strip_size(profile.cartridges)
+        others = [d for f, d in discs.items() if f != figure.id]
+        strips[figure.id] = marks.place_strip((discs[figure.id].x, discs[figure.id].y), _extent(view, figure), half_w,
+                                              half_h, others, placed)
+    return strips
+
+
+def _extent(view: GameView, figure: FigureView) -> float:
+    """How far a figure's piece reaches from its centre, status rings included (pixels)."""
+    if figure.masked or figure.hidden:
+        return R
+    return R + (RINGS[view.profile(figure).status] or (0.0,))[-1]
+
+
+def _strip_size(total: int, size: float = 1.0) -> tuple[float, float]:
+    """Half the width and height of a strip of `total` cartridges (as `_pips` draws it)."""
+    step, r = 3.4 * size, 1.4 * size
+    return ((total - 1) * step + 2 * r + 2) / 2, r + 1
+
+
+def _figure(view: GameView, figure: FigureView, cx: float, cy: float, lang: str, strip: marks.Box | None) -> str:
     if figure.hidden:  # a numbered token: on the table it gives away neither who nor how hurt
         tip = t("render.zombstone.hidden", lang, token=view.token(figure))
         return (f'<g class="figure token" data-figure="{figure.id}"><title>{escape(tip)}</title>'
@@ -305,9 +348,8 @@ def _figure(view: GameView, figure: FigureView, cx: float, cy: float, lang: str)
             status=status_name(profile.status, lang), left=view.cartridges_left(figure), total=profile.cartridges,
             state=describe(view, figure, lang))
     body = _piece(figure.side, cx, cy, profile.status, view.label(figure), figure.state, figure.wounded)
-    if figure.in_play:
-        extent = R + (RINGS[profile.status] or (0.0,))[-1] + 1.5
-        body += _pips(cx, cy + extent + 3.5, profile.cartridges, profile.red, figure.ticked)
+    if strip is not None:
+        body += _pips(strip.x, strip.y, profile.cartridges, profile.red, figure.ticked)
     return f'<g class="figure {figure.state}" data-figure="{figure.id}"><title>{escape(tip)}</title>{body}</g>'
 
 
@@ -371,47 +413,109 @@ def _pips(cx: float, cy: float, total: int, red: int, ticked: int, size: float =
             fill = svg.ACCENT if i >= total - red else "white"
             parts.append(f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="{r:.2f}" fill="{fill}" stroke="{svg.INK}" '
                          f'stroke-width="{0.4 * size + 0.2:.2f}"/>')
-    return f'<g class="cartridges">{"".join(parts)}</g>'
+    return f'<g class="cartridges" pointer-events="none">{"".join(parts)}</g>'
 
 
 # --- the choices -------------------------------------------------------------------------------------------
 
-def _choices(view: GameView, links: dict[str, dict[str, Any]], ox: float,
-             oy: float) -> tuple[list[str], list[str]]:
-    """Destinations as dashed bases (a dotted path from the acting figure); targets as rings around the figure,
-    one inside the other when several choices aim at it (shoot, melee, then aim's cross-hairs outermost)."""
-    guides, spots, rings = [], [], []
+def _choices(view: GameView, links: dict[str, dict[str, Any]], ox: float, oy: float, strips: list[marks.Box],
+             lang: str) -> tuple[list[str], list[str]]:
+    """Destinations as dashed bases labelled with where they go (a dotted path from the acting figure; drawn off
+    their spot, joined to it, when the spot is taken); targets as rings around the figure, one inside the other
+    when several choices aim at it (shoot, melee, then aim's cross-hairs outermost), with gaps where another
+    figure's letter stands. No mark lies on another, nor on a figure's letter (`zombstone_marks`)."""
+    centres = {f.id: (ox + f.x * PX, oy + f.y * PX) for f in view.figures if f.on_table}
     around: dict[int, list[tuple[str, str]]] = {}
-    acting = view.acting
+    moves: list[tuple[str, str, dict[str, Any], Point]] = []
     for choice, data in links.items():
         words = str(data.get("label", choice))
         to = _point(data.get("to"))
         figure = data.get("figure")
         if to is not None:
-            x, y = ox + to[0] * PX, oy + to[1] * PX
-            if acting is not None:
-                guides.append(f'<line x1="{ox + acting.x * PX:.1f}" y1="{oy + acting.y * PX:.1f}" x2="{x:.1f}" '
-                              f'y2="{y:.1f}" stroke="{svg.PASSAGE}" stroke-width="1" stroke-dasharray="1 2.5" '
-                              f'stroke-opacity="0.8" pointer-events="none"/>')
-            charge = bool(data.get("charge"))  # a move into contact: vermillion, and the melee's cross
-            colour = svg.ACCENT if charge else svg.PASSAGE
-            centre = (_melee_mark(x, y, colour, 1) if charge else
-                      f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.8" fill="{colour}"/>')
-            spots.append(f'<g class="choice move" data-choice="{escape(choice)}">'
-                         f'<title>{escape(words)}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="{R:g}" '
-                         f'fill="{colour}" fill-opacity="0.16" stroke="{colour}" stroke-width="1.8" '
-                         f'stroke-dasharray="3 2"/>{centre}</g>')
-        elif (isinstance(figure, int) and not isinstance(figure, bool) and 0 <= figure < len(view.figures)
-              and view.figures[figure].on_table):
+            moves.append((choice, words, data, (ox + to[0] * PX, oy + to[1] * PX)))
+        elif isinstance(figure, int) and not isinstance(figure, bool) and figure in centres:
             around.setdefault(figure, []).append((choice, words))
+    taken = [marks.Disc(*centres[f.id], _extent(view, f) + 1) for f in view.figures if f.id in centres]
+    zones = {f: marks.Disc(*centres[f], R + 6 + 4.5 * (len(c) - 1) + marks.STROKE) for f, c in around.items()}
+    taken += zones.values()
+    acting = view.acting
+    start = centres.get(acting.id) if acting is not None else None
+    moves.sort(key=lambda move: _move_rank(move[2]))
+    bf = view.battlefield
+    placed = marks.place_marks([spot for *_, spot in moves], R, taken, strips,
+                               (ox, oy, ox + bf.width * PX, oy + bf.height * PX), start)
+    guides, spots = [], []
+    for (choice, words, data, spot), (x, y) in zip(moves, placed, strict=True):
+        if start is not None:
+            guides.append(f'<line x1="{start[0]:.1f}" y1="{start[1]:.1f}" x2="{spot[0]:.1f}" y2="{spot[1]:.1f}" '
+                          f'stroke="{svg.PASSAGE}" stroke-width="1" stroke-dasharray="1 2.5" stroke-opacity="0.8" '
+                          f'pointer-events="none"/>')
+        colour = svg.ACCENT if data.get("charge") else svg.PASSAGE  # a move into contact: vermillion
+        if (x, y) != spot:  # drawn off its spot: a dot where the figure would stand, a line to it (under the marks)
+            guides.append(f'<g class="spot" data-for="{escape(choice)}" pointer-events="none"><line '
+                          f'x1="{spot[0]:.1f}" y1="{spot[1]:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="{colour}" '
+                          f'stroke-width="0.9"/><circle cx="{spot[0]:.1f}" cy="{spot[1]:.1f}" r="{marks.DOT:g}" '
+                          f'fill="{colour}"/></g>')
+        spots.append(f'<g class="choice move" data-choice="{escape(choice)}">'
+                     f'<title>{escape(words)}</title>{_mark(x, y, colour)}'
+                     f'{_destination_label(view, data, start, spot, x, y, colour, lang)}</g>')
+    rings = []
     for figure_id, choices in around.items():
-        target = view.figures[figure_id]
-        cx, cy = ox + target.x * PX, oy + target.y * PX
+        centre = centres[figure_id]
+        clear = [zones.get(f, marks.Disc(*c, marks.LETTER)) for f, c in centres.items() if f != figure_id]
         ordered = sorted(choices, key=lambda c: _kind_rank(c[0]))
         for i in reversed(range(len(ordered))):  # the outermost first: the inner ones lie over it, clickable
             choice, words = ordered[i]
-            rings.append(_ring(choice, words, cx, cy, R + 6 + 4.5 * i, innermost=i == 0))
+            r = R + 6 + 4.5 * i
+            rings.append(_ring(choice, words, centre, r, marks.ring_gaps(centre, r, clear), innermost=i == 0))
     return guides + spots, rings
+
+
+def _move_rank(data: dict[str, Any]) -> int:
+    """Which destinations keep their own spot first: charges, moves toward an enemy, into cover, the rest."""
+    return 0 if data.get("charge") else 1 if "figure" in data else 2 if data.get("cover") else 3
+
+
+def _destination_label(view: GameView, data: dict[str, Any], start: Point | None, spot: Point, x: float, y: float,
+                       colour: str, lang: str) -> str:
+    """What a destination says: an arrow and the letter of the enemy it heads for, a shield of cover, or the
+    compass way (from the acting figure; 0 for staying put)."""
+    figure = data.get("figure")
+    if isinstance(figure, int) and not isinstance(figure, bool) and 0 <= figure < len(view.figures):
+        target = view.figures[figure]
+        letter = str(view.token(target)) if target.hidden else view.label(target)
+        if data.get("charge"):  # the melee's cross above the letter: a charge is not told by colour alone
+            return _melee_mark(x, y - 4, colour, 1, 0.7) + svg.text(x, y + 7, "→" + letter, 7, "middle", "bold", colour)
+        return _mark_text(x, y, "→" + letter, colour)
+    if data.get("cover"):
+        return _cover_icon(x, y)
+    if start is None:
+        return ""
+    if math.dist(start, spot) < 0.25 * PX:
+        return _mark_text(x, y, "0", colour)
+    return _mark_text(x, y, way_initials(t(f"dir.{compass(start, spot)}", lang)), colour)
+
+
+def _mark(x: float, y: float, colour: str) -> str:
+    """A destination: a dashed base, pale so that what it says reads over a line of fire."""
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R:g}" fill="white" fill-opacity="0.9" stroke="{colour}" '
+            f'stroke-width="1.8" stroke-dasharray="3 2"/>')
+
+
+def _mark_text(x: float, y: float, content: str, colour: str) -> str:
+    return svg.text(x, y + 3, content, 8, "middle", "bold", colour)
+
+
+def _cover_icon(x: float, y: float) -> str:
+    """A small square of heavy cover: a destination into cover."""
+    where = f'x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8"'
+    return (f'<rect {where} fill="{TERRAIN_FILLS["heavy"]}" stroke="{svg.INK}" stroke-width="0.7"/>'
+            f'<rect {where} fill="url(#heavy)"/>')
+
+
+def way_initials(way: str) -> str:
+    """A compass way as its initials: north-east NE, sud-ouest SO."""
+    return "".join(part[:1].upper() for part in way.split("-"))
 
 
 def _kind_rank(choice: str) -> int:
@@ -419,26 +523,38 @@ def _kind_rank(choice: str) -> int:
     return CHOICE_ORDER.index(kind) if kind in CHOICE_ORDER else len(CHOICE_ORDER)
 
 
-def _ring(choice: str, words: str, cx: float, cy: float, r: float, innermost: bool) -> str:
-    """A clickable ring; the innermost also takes clicks inside it, every ring on a band wider than its line."""
+def _ring(choice: str, words: str, centre: Point, r: float, arcs: list[tuple[float, float]],
+          innermost: bool) -> str:
+    """A clickable ring along its free arcs; the innermost also takes clicks on the target's base, every ring on a
+    band wider than its line."""
     kind = choice.split(":", 1)[0]
     colour = svg.ACCENT if kind in CHOICE_ORDER else svg.PASSAGE
-    fill = f'fill="{colour}" fill-opacity="0.1"' if innermost else 'fill="none"'
+    cx, cy = centre
+    base = (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{R + 3:g}" fill="{colour}" fill-opacity="0.1"/>' if innermost
+            else "")
+    path = marks.arc_path(centre, r, arcs)
     return (f'<g class="choice {escape(kind)}" data-choice="{escape(choice)}">'
-            f'<title>{escape(words)}</title><circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:g}" {fill} stroke="{colour}" '
-            f'stroke-opacity="0" stroke-width="5"/>{_ring_mark(kind, colour, cx, cy, r)}</g>')
+            f'<title>{escape(words)}</title>{base}<path d="{path}" fill="none" stroke="{colour}" stroke-opacity="0" '
+            f'stroke-width="{2 * marks.STROKE:g}"/>{_ring_mark(kind, colour, centre, r, arcs)}</g>')
 
 
-def _ring_mark(kind: str, colour: str, cx: float, cy: float, r: float) -> str:
+def _ring_mark(kind: str, colour: str, centre: Point, r: float, arcs: list[tuple[float, float]] | None = None) -> str:
     """What a ring looks like: cross-hairs for an aimed shot, solid for a melee, dashed for the rest."""
+    cx, cy = centre
+    arcs = arcs or [(0.0, 2 * math.pi)]
+    path = marks.arc_path(centre, r, arcs)
     if kind == "aim":
-        ticks = "".join(f"M{cx + dx * (r - 4):.1f} {cy + dy * (r - 4):.1f}L{cx + dx * (r + 4):.1f} "
-                        f"{cy + dy * (r + 4):.1f}" for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-        return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:g}" fill="none" stroke="{colour}" stroke-width="1.4"/>'
+        ticks = "".join(f"M{cx + math.cos(a) * (r - 4):.1f} {cy + math.sin(a) * (r - 4):.1f}L"
+                        f"{cx + math.cos(a) * (r + 4):.1f} {cy + math.sin(a) * (r + 4):.1f}"
+                        for a in (0, math.pi / 2, math.pi, 3 * math.pi / 2) if _on_arcs(a, arcs))
+        return (f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="1.4"/>'
                 f'<path d="{ticks}" stroke="{colour}" stroke-width="1.8"/>')
     dash = "" if kind == "melee" else ' stroke-dasharray="5 2.5"'
-    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:g}" fill="none" stroke="{colour}" '
-            f'stroke-width="{3 if kind == "melee" else 2.2}"{dash}/>')
+    return f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="{3 if kind == "melee" else 2.2}"{dash}/>'
+
+
+def _on_arcs(angle: float, arcs: list[tuple[float, float]]) -> bool:
+    return any((angle - a) % (2 * math.pi) <= b - a for a, b in arcs)
 
 
 def _point(value: Any) -> tuple[float, float] | None:
@@ -457,7 +573,8 @@ def _legend(view: GameView, x0: float, y0: float, choices: bool, lang: str) -> t
     out = [svg.text(x0, y0 + 4, t("render.zombstone.key", lang), 14, weight="bold")]
     top = y0 + 24
     left: list[tuple[str, str]] = []
-    for kind in ("building", "heavy", "light", "difficult"):
+    kinds = {piece.kind for piece in view.battlefield.terrain}  # stairs, ladders and walls when the table has some
+    for kind in ("building", "heavy", "light", "difficult", *(k for k in ("stairs", "ladder", "wall") if k in kinds)):
         left.append((_swatch(kind), t(f"render.zombstone.terrain_{kind}", lang)))
     arrow = f'<line x1="-11" y1="0" x2="5" y2="0" stroke="{svg.INK}" stroke-width="{{w}}"/>' \
             f'<polygon points="11,0 4,-3.5 4,3.5" fill="{svg.INK}"/>'
@@ -480,10 +597,16 @@ def _legend(view: GameView, x0: float, y0: float, choices: bool, lang: str) -> t
         right.append((f'<circle r="{R + 2:g}" fill="{ACTING}" fill-opacity="0.75" stroke="{FLEEING}" '
                       f'stroke-width="1.5"/>', t("render.zombstone.acting", lang)))
     if choices:
-        right.append((f'<circle r="{R:g}" fill="{svg.PASSAGE}" fill-opacity="0.16" stroke="{svg.PASSAGE}" '
-                      f'stroke-width="1.8" stroke-dasharray="3 2"/>', t("render.zombstone.choice_move", lang)))
-        right.append((_ring_mark("shoot", svg.ACCENT, 0, 0, R), t("render.zombstone.choice_shoot", lang)))
-        right.append((_ring_mark("aim", svg.ACCENT, 0, 0, R), t("render.zombstone.choice_aim", lang)))
+        north = _mark_text(0, 0, way_initials(t("dir.N", lang)), svg.PASSAGE)
+        left.append((_mark(0, 0, svg.PASSAGE) + north, t("render.zombstone.choice_move", lang)))
+        left.append((_mark(0, 0, svg.PASSAGE) + _mark_text(0, 0, "→a", svg.PASSAGE),
+                     t("render.zombstone.choice_toward", lang)))
+        left.append((_mark(0, 0, svg.PASSAGE) + _cover_icon(0, 0), t("render.zombstone.choice_cover", lang)))
+        left.append((f'<line x1="-11" y1="4" x2="0" y2="0" stroke="{svg.PASSAGE}" stroke-width="0.9"/>'
+                     f'<circle cx="-11" cy="4" r="2" fill="{svg.PASSAGE}"/>' + _mark(3, -2, svg.PASSAGE),
+                     t("render.zombstone.choice_off", lang)))
+        right.append((_ring_mark("shoot", svg.ACCENT, (0, 0), R), t("render.zombstone.choice_shoot", lang)))
+        right.append((_ring_mark("aim", svg.ACCENT, (0, 0), R), t("render.zombstone.choice_aim", lang)))
     step = 25
     for column, items in ((0, left), (1, right)):
         for i, (shape, words) in enumerate(items):
@@ -550,7 +673,9 @@ def _cut(content: str, most: int) -> str:
 def _patterns() -> str:
     return (svg.hatch("heavy", BUILDING, 5, 0.9, 45) + svg.hatch("heavy-cross", BUILDING, 5, 0.9, -45)
             + svg.hatch("light", ROOF, 4.5, 1.1, 45)
-            + svg.dots("difficult", ROOF, 4, 0.7))
+            + svg.dots("difficult", ROOF, 4, 0.7)
+            + svg.hatch("stairs", ROOF, 3.5, 1.2, 0) + svg.hatch("ladder", ROOF, 5, 1.6, 90)
+            + svg.hatch("wall", svg.INK, 4, 0.8, 0))
 
 
 def _duel_table(duel: dict[str, Any], lang: str) -> str:

@@ -3,8 +3,9 @@ across and one a line down (a 36-inch table fits in 80 columns), with rulers eve
 roster and a key.
 
 Terrain: `#` buildings (named inside when they have room), `=` heavy cover, `:` light cover, `.` difficult
-ground. A figure is its letter (lawmen upper case, zombies lower case) in the half-inch it stands in, followed
-by a mark when it is wounded (`*`), fleeing (`!`) or out of play (`+`); a hidden figure is its token's number.
+ground, `/` stairs, `H` ladders, `|` walls. A figure is its letter (lawmen upper case, zombies lower case) in
+the half-inch it stands in, followed by a mark when it is wounded (`*`), fleeing (`!`) or out of play (`+`); a
+hidden figure is its token's number.
 Figures that fled for good are only in the roster.
 """
 
@@ -18,8 +19,9 @@ from dedale.render.zombstone_svg import describe, side_name, status_name, summar
 from dedale.zombstone.skirmish.catalogue import SIDES
 from dedale.zombstone.skirmish.view import FigureView, GameView
 
-TERRAIN_MARKS = {"building": "#", "heavy": "=", "light": ":", "difficult": "."}
-PRIORITY = ("difficult", "light", "heavy", "building")  # where pieces overlap, the later one shows
+TERRAIN_MARKS = {"building": "#", "heavy": "=", "light": ":", "difficult": ".", "stairs": "/", "ladder": "H",
+                 "wall": "|"}
+PRIORITY = ("difficult", "stairs", "ladder", "light", "heavy", "wall", "building")  # overlapping, the later shows
 STATE_MARKS = {"out": "+", "fleeing": "!"}
 WOUND_MARK = "*"
 # where a figure goes when its half-inch is taken: beside it first, then above and below
@@ -38,7 +40,9 @@ def render_text(view: GameView, lang: str = "en") -> str:
     for side in SIDES:
         lines += _roster(view, side, lang)
         lines.append("")
-    lines += [t(f"render.zombstone.text_{key}", lang) for key in ("terrain", "figures", "marks", "cartridges")]
+    climbing = any(piece.kind in ("stairs", "ladder", "wall") for piece in view.battlefield.terrain)
+    keys = ("terrain", *(["climbing"] if climbing else []), "figures", "marks", "cartridges")
+    lines += [t(f"render.zombstone.text_{key}", lang) for key in keys]
     return "\n".join(lines) + "\n"
 
 

@@ -58,6 +58,12 @@ def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[st
     app.include_router(api.router)
     app.include_router(pages.router)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        """What a browser asks for on every page, whatever the page links to."""
+        return Response(static.joinpath("favicon.svg").read_bytes(), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
     @app.exception_handler(DedaleError)
     def refused(request: Request, error: DedaleError) -> Response:
         """Bad input: a clear message, 400 (or the status its kind calls for), never a traceback."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.params import Field, fields_of
+from dedale.i18n import say
 from dedale.systems import names, system
 
 
@@ -28,6 +29,7 @@ def _shown(field: Field, lang: str) -> dict[str, Any]:
     return {"name": field.option, "kind": kind, "default": field.default if plain else field.text(field.default),
             "low": field.spec.low, "high": field.high(web=True),
             "options": list(field.words()), "label": field.help(lang),
+            "option_labels": {value: say(field.label_of(value), lang) for value in field.words()},
             "optional": field.default is None or field.kind == "text"}  # left empty, it takes its default
 
 

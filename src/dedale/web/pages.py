@@ -4,19 +4,21 @@ the same forms post and redirect)."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Depends, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from dedale.core.errors import DedaleError
-from dedale.core.session import Session
+from dedale.core.session import SPECTATOR, Session
 from dedale.core.store import Sessions
 from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
 from dedale.systems import system as find
-from dedale.web import csrf, forms, seats, service, views
+from dedale.web import csrf, forms, logview, seats, service, views
 from dedale.web.render import lang_of, page
 
 # Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
@@ -112,6 +114,36 @@ def play_panel(request: Request, session_id: str, ready: int | None = None) -> H
     return panel(request, session_id, ready=ready)
 
 
+@router.get("/play/{session_id}/log", response_class=HTMLResponse)
+def log(request: Request, session_id: str, page_number: int = Query(1, alias="page", ge=1, le=1_000_000)
+        ) -> HTMLResponse:
+    """The whole log, a page at a time, grouped by the choices made."""
+    sessions = _sessions(request)
+    session, seat = _reader(request, sessions, session_id)
+    return page(request, "log.html", {"id": session_id, "name": sessions.store.record(session_id).name,
+                                      "log": logview.log_page(session, lang_of(request), page_number, seat)})
+
+
+@router.get("/play/{session_id}/log.txt")
+def log_text(request: Request, session_id: str) -> Response:
+    sessions = _sessions(request)
+    session, seat = _reader(request, sessions, session_id)
+    name = quote(service.download_name(session, "txt", part="log"))
+    return Response(logview.log_text(session, lang_of(request), seat), media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'inline; filename="{name}"'})
+
+
+def _reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Session, int]:
+    """The session and the seat whose view of the log this request may read: a linked seat's, a spectator's
+    on a screen two people share (neither's secrets), or the one player's."""
+    seating = sessions.store.seating(session_id)
+    seat = seats.seat_of(request, sessions, session_id, seating)
+    session = sessions.get(session_id)
+    if seat is None:
+        seat = SPECTATOR if seating == "hot-seat" and session.two_people() else 0
+    return session, seat
+
+
 @router.get("/play/{session_id}/live")
 async def live(request: Request, session_id: str) -> Response:
     """Server-sent events: `change` when the session changes (another player chose), for the page to fetch
@@ -173,9 +205,31 @@ def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Res
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+SORTS = {"played": lambda r: -r.updated, "created": lambda r: -r.created, "system": lambda r: (r.system, -r.updated),
+         "name": lambda r: (r.name.casefold(), -r.updated)}
+
+
 @router.get("/sessions", response_class=HTMLResponse)
-def saved(request: Request) -> HTMLResponse:
-    return page(request, "sessions.html", {"records": _sessions(request).store.list()})
+def saved(request: Request, system: str = Query("", max_length=40), sort: str = Query("played", max_length=20)
+          ) -> HTMLResponse:
+    """The saved sessions, the last played first (or by `sort`), of one system or all."""
+    if system and system not in names():
+        raise DedaleError("error.web_list", value=system, what=t("web.list_filter", lang_of(request)),
+                          accepted=", ".join(names()))
+    if sort not in SORTS:
+        raise DedaleError("error.web_list", value=sort, what=t("web.list_sort", lang_of(request)),
+                          accepted=", ".join(SORTS))
+    every = _sessions(request).store.list()
+    records = sorted((r for r in every if not system or r.system == system), key=SORTS[sort])
+    return page(request, "sessions.html", {"records": records, "any": bool(every), "system": system, "sort": sort,
+                                           "systems": names(), "sorts": list(SORTS), "when": _when})
+
+
+def _when(moment: float) -> Markup:
+    """A date and time, in UTC (the page's script shows it in the reader's own time and language)."""
+    at = datetime.fromtimestamp(moment, UTC)
+    return Markup('<time datetime="{}">{}</time>').format(at.isoformat(timespec="seconds"),
+                                                          at.strftime("%Y-%m-%d %H:%M UTC"))
 
 
 @router.post("/sessions/{session_id}/rename")
@@ -247,7 +301,8 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
         duel = calculator.duel_document(attacker, defender, melee, cover or None, reaction, attacker_weapon or None,
                                         defender_weapon or None, "win")
     return page(request, "zombstone.html", {
-        "odds": odds, "duel": duel, "query": dict(request.query_params),
+        "odds": odds, "duel": duel, "query": dict(request.query_params), "percent": calculator.percent,
+        "duel_heading": calculator.duel_heading(duel, lang) if duel else None,
         "weapons": [(w.id, w.label(lang), w.melee) for w in weapons().values()],
         "hands": [(h, t(f"zombstone.hand.{h}", lang)) for h in HANDS[1:]], "faces": [(f, f) for f in FACES],
         "odds_plot": "/zombstone/odds.png?" + urlencode(odds_query),

@@ -160,10 +160,12 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None, la
     return found.export(session.player_json(seat or 0), ext, options, lang, view), EXPORTS[fmt]
 
 
-def download_name(session: Session, fmt: str, view: str = "gm") -> str:
-    """`dedale-SYSTEM-SEED.EXT` (a player's view says so; a seed the rules hide is left out)."""
+def download_name(session: Session, fmt: str, view: str = "gm", part: str = "") -> str:
+    """`dedale-SYSTEM-SEED.EXT` (a player's view says so, and a `part` of the session, its log; a seed the
+    rules hide is left out)."""
     seed = session.player_seed() if view == "gm" else None
-    parts = ["dedale", session.system, *([] if seed is None else [str(seed)]), *(["player"] if view != "gm" else [])]
+    parts = ["dedale", session.system, *([] if seed is None else [str(seed)]), *(["player"] if view != "gm" else []),
+             *([part] if part else [])]
     return "-".join(parts) + "." + fmt
 
 

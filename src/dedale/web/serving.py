@@ -10,9 +10,11 @@ in the file (`core/store.py`: a revision a session, compared and set at every co
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,6 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from dedale.core.errors import DedaleError
 from dedale.core.store import Store
 from dedale.web.app import CACHE_ENTRIES, create_app
 
@@ -42,6 +45,7 @@ def run(db: Path, host: str, port: int, allow_hosts: Sequence[str], workers: int
     """Serve until stopped; `announce` once the file is open (an error about it comes first)."""
     import uvicorn
 
+    check_port(host, port)
     held = None if workers == 1 else Store(db)  # the lock, the tables, the secret: before any worker opens it
     try:
         target: Any = "dedale.web.serving:worker_app"
@@ -58,6 +62,19 @@ def run(db: Path, host: str, port: int, allow_hosts: Sequence[str], workers: int
     finally:
         if held is not None:
             held.close()
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse a port another program listens on, before saying where the app is (uvicorn would fail after
+    that, with a traceback): bound as uvicorn binds it, and let go."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            key = "error.port_busy" if error.errno == errno.EADDRINUSE else "error.port_refused"
+            raise DedaleError(key, host=host, port=port, other=port + 1, reason=error.strerror) from None
 
 
 def worker_app() -> FastAPI:

@@ -16,7 +16,7 @@ from dedale.core.rng import Log
 from dedale.core.session import SPECTATOR, Choice, Session
 from dedale.i18n import say, t
 from dedale.systems import system
-from dedale.web import forms
+from dedale.web import forms, legend, logview
 
 LOG_LINES = 80
 
@@ -40,6 +40,13 @@ def log_lines(session: Session, lang: str, seat: int = 0) -> list[str]:
         worded.lines.extend(describe(session.log_entry(entry), lang) for entry in log[start:])
         worded.end = len(log)
         return list(reversed(worded.lines))
+
+
+def _log(session: Session, lang: str, seat: int = 0) -> dict[str, Any]:
+    """The newest lines, numbered from how many entries the log has as `seat` may read it, and the number of
+    the whole log's last page."""
+    total = len(session.player_log(0, seat)) if session.hides(seat) else len(session.log)
+    return {"log": log_lines(session, lang, seat), "log_total": total, "log_pages": logview.pages_of(total)}
 
 
 @dataclass
@@ -98,17 +105,20 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
         return _seated(session, session_id, lang, seat or 0)
     listed = choices(session)
     return {**_shown(session, session_id, lang, picture(session, listed, lang)), **_playing(session, listed, lang),
-            "log": log_lines(session, lang), "seed": session.player_seed(), "analysis": details(session, lang),
+            **_log(session, lang), "seed": session.player_seed(), "analysis": details(session, lang),
             "hint": system(session.system).hint,
             "regenerate": None if session.policies else forms.filled(session.params)}  # nothing to play: another
 
 
 def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) -> dict[str, Any]:
-    """A panel with a picture and nothing to click: a players' view, a seat waiting for its turn."""
-    return {"id": session_id, "session": session, "system": session.system, "seed": None, "picture": svg,
-            "choices": [], "faces": [], "prompt": None, "question": None, "log": [], "over": session.is_over,
-            "steps": len(session.events), "pending": None, "analysis": [], "hint": None, "regenerate": None,
-            "watching": True, "title": t(f"web.system.{session.system}", lang), **more}
+    """A panel with a picture and nothing to click: a players' view, a seat waiting for its turn. The
+    picture's legend goes apart, below the map (at its own size on a phone)."""
+    drawn = legend.split(svg)
+    return {"id": session_id, "session": session, "system": session.system, "seed": None, "picture": drawn.map,
+            "legend": drawn.legend,
+            "choices": [], "faces": [], "prompt": None, "question": None, "log": [], "log_total": 0,
+            "over": session.is_over, "steps": len(session.events), "pending": None, "analysis": [], "hint": None,
+            "regenerate": None, "watching": True, "title": t(f"web.system.{session.system}", lang), **more}
 
 
 def _playing(session: Session, listed: list[Choice], lang: str) -> dict[str, Any]:
@@ -131,7 +141,7 @@ def _seated(session: Session, session_id: str, lang: str, seat: int) -> dict[str
     waiting = None if mine or session.is_over or seat == SPECTATOR else t("web.waiting", lang)
     return {**_shown(session, session_id, lang, svg, waiting=waiting, seat=seat, shared=True,
                      seed=session.player_seed(seat)),
-            **_playing(session, choices(session) if mine else [], lang), "log": log_lines(session, lang, seat)}
+            **_playing(session, choices(session) if mine else [], lang), **_log(session, lang, seat)}
 
 
 def _pass_the_device(session: Session, session_id: str, lang: str, seat: int) -> dict[str, Any]:

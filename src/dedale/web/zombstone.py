@@ -6,11 +6,13 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from dedale.i18n import t
 from dedale.render.zombstone_plot import duel_chart, odds_chart
 from dedale.zombstone.chances import odds
 from dedale.zombstone.charts import goal_for, situation_for, spec_for
 from dedale.zombstone.confront import Situation, confront
 from dedale.zombstone.hands import parse_face
+from dedale.zombstone.weapons import weapon
 
 
 def _card(card: str | None) -> int | None:
@@ -38,3 +40,24 @@ def duel_plot(lang: str, *args: Any) -> bytes:
 @lru_cache(maxsize=32)  # about 80 kB each: weapons, cover and reaction a visitor tries in turn
 def _duel_grid(lang: str, situation: Situation) -> bytes:
     return duel_chart(situation, lang)
+
+
+def duel_heading(duel: dict[str, Any], lang: str) -> str:
+    """What a confrontation's odds are for, in words: each side's Potential and weapon, then melee, or the cover
+    and the target's reaction (under return fire, cover hampers both shooters: the heading says so)."""
+    sides = t("web.duel_sides", lang, attacker=duel["attacker"], defender=duel["defender"],
+              attacker_weapon=weapon(duel["attacker_weapon"]).label(lang),
+              defender_weapon=weapon(duel["defender_weapon"]).label(lang))
+    if duel["melee"]:
+        return f"{sides} · {t('web.duel_melee', lang)}"
+    cover = t(f"web.cover_{duel['cover']}", lang) if duel["cover"] else t("web.duel_no_cover", lang)
+    if duel["cover"] and duel["reaction"] == "return":
+        cover = t(f"web.duel_{duel['cover']}_both", lang, cover=cover)
+    reaction = t(f"web.reaction_{duel['reaction']}", lang)
+    return f"{sides} · {t('web.duel_shot', lang, cover=cover, reaction=reaction)}"
+
+
+def percent(cell: dict[str, Any]) -> str:
+    """A probability as the page shows it: exactly 0% or 100% when it is, else to two decimals."""
+    exact = {"0/1": "0%", "1/1": "100%"}.get(cell["exact"])
+    return exact or f"{cell['p'] * 100:.2f}%"

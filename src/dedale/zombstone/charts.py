@@ -28,12 +28,12 @@ def goal_for(objective: str, target: str | None) -> int | None:
 
 def situation_for(attacker: int, defender: int, melee: bool = False, cover: str | None = None,
                   reaction: str = "dodge", attacker_weapon: str | None = None, defender_weapon: str | None = None,
-                  objective: str = "win") -> Situation:
+                  objective: str = "win", unarmed_malus: str = "potential") -> Situation:
     """A confrontation, each side armed by default as the rules arm a model (a Light Colt, or an improvised
     weapon in melee)."""
     default = "improvised" if melee else "light_colt"
     return Situation(attacker, defender, melee, cover, reaction, attacker_weapon or default,
-                     defender_weapon or default, objective)
+                     defender_weapon or default, objective, unarmed_malus=unarmed_malus)
 
 
 def odds_by_potential(objective: str, goal: int | None, card: int | None = None, rounds: int = 1) -> dict[int, Odds]:

@@ -29,7 +29,15 @@ from dedale.core.errors import DedaleError
 from dedale.zombstone.chances import compare
 from dedale.zombstone.combinatorics import roll_counts
 from dedale.zombstone.hands import HANDS
-from dedale.zombstone.policy import Policy, RollSpec, categories, final_counts, optimise, total_ways
+from dedale.zombstone.policy import (
+    UNARMED_READINGS,
+    Policy,
+    RollSpec,
+    categories,
+    final_counts,
+    optimise,
+    total_ways,
+)
 from dedale.zombstone.weapons import weapon
 
 COVERS = (None, "light", "heavy")
@@ -48,8 +56,12 @@ class Situation:
     defender_weapon: str = "light_colt"
     objective: str = "win"
     rounds: int = 1
+    unarmed_malus: str = "potential"  # how a fighter without a melee weapon rolls (`RollSpec.unarmed`)
 
     def __post_init__(self) -> None:
+        if self.unarmed_malus not in UNARMED_READINGS:
+            raise DedaleError("error.one_of", param="unarmed_malus", value=self.unarmed_malus,
+                              accepted=", ".join(UNARMED_READINGS))
         if self.cover not in COVERS:
             raise DedaleError("error.one_of", param="cover", value=self.cover, accepted="light, heavy")
         if self.reaction not in REACTIONS:
@@ -63,8 +75,8 @@ class Situation:
         """Each side's roll once cover and reaction are counted, and whether the defender deals damage."""
         attacker, defender = self.attacker, self.defender
         if self.melee:
-            return (_spec(attacker, self.rounds, weapon(self.attacker_weapon).unarmed),
-                    _spec(defender, self.rounds, weapon(self.defender_weapon).unarmed), True)
+            return (_spec(attacker, self.rounds, weapon(self.attacker_weapon).unarmed, self.unarmed_malus),
+                    _spec(defender, self.rounds, weapon(self.defender_weapon).unarmed, self.unarmed_malus), True)
         if self.reaction == "return":
             defender -= 2
             if self.cover:  # every cover counts as light, and hampers both shooters
@@ -73,11 +85,12 @@ class Situation:
             attacker -= 1
         elif self.cover == "heavy":
             defender += 1
-        return _spec(attacker, self.rounds, False), _spec(defender, self.rounds, False), self.reaction == "return"
+        return (_spec(attacker, self.rounds, False, self.unarmed_malus),
+                _spec(defender, self.rounds, False, self.unarmed_malus), self.reaction == "return")
 
 
-def _spec(potential: int, rounds: int, unarmed: bool) -> RollSpec:
-    return RollSpec.from_potential(potential, rounds, first_roll_malus=1 if unarmed else 0)
+def _spec(potential: int, rounds: int, unarmed: bool, reading: str) -> RollSpec:
+    return RollSpec.unarmed(potential, rounds, reading) if unarmed else RollSpec.from_potential(potential, rounds)
 
 
 def damage_table(winner_category: np.ndarray, loser_category: np.ndarray, bonus: int) -> np.ndarray:

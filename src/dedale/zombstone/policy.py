@@ -24,6 +24,9 @@ from dedale.zombstone.hands import Counts, best_key, plus, with_skill
 MAX_ROUNDS = 3  # 6^(5 x 4) ordered outcomes still fit an int64
 
 
+UNARMED_READINGS = ("potential", "first_roll")
+
+
 @dataclass(frozen=True)
 class RollSpec:
     """How a side rolls: its dice, its reroll budget and rounds, its cards and its skill."""
@@ -33,6 +36,16 @@ class RollSpec:
     rounds: int = 1
     cards: Counts = (0, 0, 0, 0, 0, 0)
     skill: int | None = None  # a face one die may be turned into (K or Q)
+
+    @classmethod
+    def unarmed(cls, potential: int, rounds: int = 1, reading: str = "potential", skill: int | None = None
+                ) -> RollSpec:
+        """The roll of a fighter in contact without a melee weapon: "a malus of one base die". Read as the
+        text reads every malus, one Potential die off (`potential`, the default), or one die off the first
+        roll (`first_roll`, the project's earlier reading)."""
+        if reading == "first_roll":
+            return cls.from_potential(potential, rounds, skill=skill, first_roll_malus=1)
+        return cls.from_potential(potential - 1, rounds, skill=skill)
 
     @classmethod
     def from_potential(cls, potential: int, rounds: int = 1, cards: Counts = (0, 0, 0, 0, 0, 0),

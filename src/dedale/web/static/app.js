@@ -32,3 +32,88 @@ if (live && window.EventSource && window.htmx) {
     }
   });
 }
+
+// Dates come in UTC: show them in the reader's own time zone and language.
+for (const moment of document.querySelectorAll("time[datetime]")) {
+  const at = new Date(moment.getAttribute("datetime"));
+  if (!isNaN(at)) moment.textContent = at.toLocaleString(document.documentElement.lang,
+                                                         {dateStyle: "medium", timeStyle: "short"});
+}
+
+// A choice pointed at in the list lights its place on the map, and a place pointed at lights its button.
+function light(event, on) {
+  const button = event.target.closest && event.target.closest("button[name=choice]");
+  const place = event.target.closest && event.target.closest("[data-choice]");
+  const value = button ? button.value : place ? place.dataset.choice : null;
+  if (value === null) return;
+  for (const each of document.querySelectorAll("[data-choice], button[name=choice]")) {
+    if ((each.dataset.choice || each.value) === value) each.classList.toggle("lit", on);
+  }
+}
+document.addEventListener("mouseover", function (event) { light(event, true); });
+document.addEventListener("mouseout", function (event) { light(event, false); });
+document.addEventListener("focusin", function (event) { light(event, true); });
+document.addEventListener("focusout", function (event) { light(event, false); });
+
+// Zoom and pan the map: the + and - buttons make the picture larger than its box, which then scrolls (a
+// finger pans it; a mouse drags it). The zoom and where the map was are kept across the panel's swaps.
+const ZOOMS = [1, 1.5, 2, 3, 4];
+function zoomKey(board) { return "zoom:" + board.className.replace(" zoomed", ""); }
+function zoomOf(board) { return Number(sessionStorage.getItem(zoomKey(board)) || 1); }
+function applyZoom(board, zoom, keep) {
+  const svg = board.querySelector("svg");
+  if (!svg) return;
+  sessionStorage.setItem(zoomKey(board), zoom);
+  svg.style.width = "";
+  const fitted = svg.getBoundingClientRect().width;  // as the page lays it out (a phone's hex map: wider)
+  board.classList.toggle("zoomed", zoom > 1);
+  if (zoom > 1) svg.style.width = (fitted * zoom) + "px";
+  if (keep) { board.scrollLeft = keep[0]; board.scrollTop = keep[1]; }
+}
+let lastScroll = null;
+document.addEventListener("click", function (event) {
+  const button = event.target.closest("[data-zoom]");
+  const board = document.getElementById("board");
+  if (!button || !board) return;
+  const now = zoomOf(board), at = ZOOMS.indexOf(now);
+  const zoom = button.dataset.zoom === "fit" ? 1
+    : ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, (at < 0 ? 0 : at) + (button.dataset.zoom === "in" ? 1 : -1)))];
+  const ratio = zoom / now;  // keep the middle of what is seen in the middle
+  const middle = [board.scrollLeft + board.clientWidth / 2, board.scrollTop + board.clientHeight / 2];
+  applyZoom(board, zoom);
+  board.scrollLeft = middle[0] * ratio - board.clientWidth / 2;
+  board.scrollTop = middle[1] * ratio - board.clientHeight / 2;
+});
+document.addEventListener("htmx:beforeSwap", function () {
+  const board = document.getElementById("board");
+  lastScroll = board ? [board.scrollLeft, board.scrollTop] : null;
+});
+document.addEventListener("htmx:afterSwap", function () {
+  const board = document.getElementById("board");
+  if (board) applyZoom(board, zoomOf(board), lastScroll);
+});
+(function () {
+  const board = document.getElementById("board");
+  if (board) applyZoom(board, zoomOf(board));
+})();
+let drag = null;
+document.addEventListener("pointerdown", function (event) {
+  const board = event.target.closest(".board.zoomed");
+  if (board && event.pointerType === "mouse") {
+    drag = {board: board, x: event.clientX, y: event.clientY, left: board.scrollLeft, top: board.scrollTop,
+            moved: false};
+  }
+});
+document.addEventListener("pointermove", function (event) {
+  if (!drag) return;
+  const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+  if (Math.abs(dx) + Math.abs(dy) > 5) drag.moved = true;
+  if (drag.moved) { drag.board.scrollLeft = drag.left - dx; drag.board.scrollTop = drag.top - dy; }
+});
+document.addEventListener("pointerup", function () {
+  if (drag && drag.moved) {  // a drag is no click on what it ended over
+    document.addEventListener("click", function (event) { event.stopPropagation(); event.preventDefault(); },
+                              {capture: true, once: true});
+  }
+  drag = null;
+});

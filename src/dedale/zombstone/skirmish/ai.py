@@ -52,7 +52,7 @@ class AI:
         if not cards:
             return None
         best = cards[0]
-        rank = best.args["card"][:-1]
+        rank = best.id.removeprefix("initiative:")[:-1]  # a card code: its rank, then its suit
         played = [v for v in ask.about["others"].values() if v is not None]
         wanted = ("A",) if self.style == "aggressive" else ("A", "K")
         enough = self.style == "aggressive" or len(cards) >= SPARE_HAND

@@ -3,8 +3,10 @@
 A point is `(x, y)` in inches, x to the right and y downwards (as in SVG), from the board's top-left corner; a
 figure is a disc of diameter `BASE` centred on its point. Terrain pieces are axis-aligned rectangles of four kinds:
 light cover (hides less than half a figure: fences, barrels, low walls), heavy cover (more than half: walls,
-wagons, troughs), buildings (block sight and movement) and difficult ground (halves moves, gives no cover). Only
-buildings, other figures' bases and the board's edge stop a move: a figure climbs over a fence or a wagon.
+wagons, troughs), buildings (block sight and movement), difficult ground, stairs and ladders (each inch over them
+costs two of a move; no cover) and walls (heavy cover, climbed at two inches of a move an inch; one higher than
+`CLIMB_HEIGHT` stops a move as a building does, and is no place to stand). Only buildings, such high walls, other
+figures' bases and the board's edge stop a move: a figure climbs over a fence or a wagon.
 
 The project's choices, where the rules leave the geometry open:
 
@@ -15,8 +17,8 @@ The project's choices, where the rules leave the geometry open:
   a building it crosses while the target is still seen (the building hides part of the target: heavy cover).
   `covers` returns the pieces themselves; `is_heavy` reads a building as heavy. Cover within `COVER_REACH` of the
   shooter does not count, buildings included. `covers` assumes the target is seen: call `sight` first.
-- Difficult ground halves the whole move action when its straight path (as it would run at full length) touches
-  difficult ground, rather than charging double for the inches inside it. Flights and dodges are moves: halved too.
+- Difficult ground halves the part of a move over it: each inch the centre crosses inside a difficult piece costs
+  two inches of the move (as the text has it). Flights and dodges are moves: the same.
 - A dodge goes `DODGE` inches along the chosen direction, stopping short where needed to end out of base contact
   with every enemy.
 - A flight goes straight away from the danger; when its path crosses heavy cover, the figure stops in base contact
@@ -42,8 +44,11 @@ BASE = 1.0
 RADIUS = BASE / 2
 CONTACT = 1.1
 COVER_REACH = 1.0
-TERRAIN_KINDS = ("light", "heavy", "building", "difficult")
-HEAVY_KINDS = frozenset({"heavy", "building"})
+TERRAIN_KINDS = ("light", "heavy", "building", "difficult", "stairs", "ladder", "wall")
+HEAVY_KINDS = frozenset({"heavy", "building", "wall"})
+ROUGH_KINDS = frozenset({"difficult", "stairs", "ladder", "wall"})  # each inch over them costs two of a move
+NO_COVER_KINDS = frozenset({"difficult", "stairs", "ladder"})
+CLIMB_HEIGHT = 4.0  # a wall higher than this cannot be climbed: it stops a move as a building does
 SIDES = ("x", "y", "w", "h")
 DEFAULT_SIZE = 36.0
 SIGHT_OFFSET = 0.45
@@ -77,6 +82,7 @@ class Terrain:
     w: float
     h: float
     name: str = ""
+    height: float = 1.0  # a wall's, in inches (other pieces' heights play no part)
 
     @cached_property
     def right(self) -> float:
@@ -182,12 +188,22 @@ class Terrain:
                 raise DedaleError("error.battlefield.extent", piece=piece, param=param, value=_shown(value))
             numbers.append(number)
         x, y, w, h = numbers
-        return Terrain(self.kind, x, y, w, h, name=self.name)
+        height = _number(self.height)
+        if height is None or height <= 0 or (height != 1.0 and self.kind != "wall"):
+            raise DedaleError("error.battlefield.height", piece=piece, value=_shown(self.height))
+        return Terrain(self.kind, x, y, w, h, name=self.name, height=height)
+
+    @property
+    def climbable(self) -> bool:
+        """A wall low enough to climb (the text: not over 4 inches)."""
+        return self.kind == "wall" and self.height <= CLIMB_HEIGHT
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "x": self.x, "y": self.y, "w": self.w, "h": self.h}
         if self.name:
             data["name"] = self.name
+        if self.kind == "wall":
+            data["height"] = self.height
         return data
 
     @classmethod
@@ -197,15 +213,16 @@ class Terrain:
             raise DedaleError("error.battlefield.piece", piece=str(index), value=_shown(data))
         name = data.get("name", "")
         piece = _label(index, name if isinstance(name, str) else "")
-        fields = ("kind", *SIDES, "name")
+        fields = ("kind", *SIDES, "name", "height")
         for key in data:
             if key not in fields:
                 raise DedaleError("error.battlefield.piece_field", piece=piece, value=key, accepted=", ".join(fields))
-        for key in fields[:-1]:
+        for key in fields[:-2]:
             if key not in data:
                 raise DedaleError("error.battlefield.missing", piece=piece, param=key,
-                                  accepted=", ".join(fields[:-1]))
-        return cls(data["kind"], data["x"], data["y"], data["w"], data["h"], name).checked(index)
+                                  accepted=", ".join(fields[:-2]))
+        return cls(data["kind"], data["x"], data["y"], data["w"], data["h"], name,
+                   data.get("height", 1.0)).checked(index)
 
 
 @dataclass(frozen=True)
@@ -215,9 +232,10 @@ class Battlefield:
     terrain: tuple[Terrain, ...] = ()
     # the terrain sorted by what each question needs, so the hot paths loop over few pieces
     _buildings: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+    _barriers: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)  # stop moves
     _heavy: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     _screens: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
-    _difficult: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+    _rough: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     # answers remembered (`cover_kinds`, `seen`): figures ask again and again of the same places, and games on
     # one battlefield start from the same ones
     _kinds: dict[tuple[Point, Point], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False,
@@ -246,9 +264,12 @@ class Battlefield:
             pieces.append(piece)
         object.__setattr__(self, "terrain", tuple(pieces))
         object.__setattr__(self, "_buildings", tuple(p for p in pieces if p.kind == "building"))
-        object.__setattr__(self, "_heavy", tuple(p for p in pieces if p.kind == "heavy"))
-        object.__setattr__(self, "_screens", tuple(p for p in pieces if p.kind != "difficult"))
-        object.__setattr__(self, "_difficult", tuple(p for p in pieces if p.kind == "difficult"))
+        object.__setattr__(self, "_barriers", tuple(p for p in pieces if p.kind == "building" or (
+            p.kind == "wall" and not p.climbable)))
+        object.__setattr__(self, "_heavy", tuple(p for p in pieces if p.kind in ("heavy", "wall")))
+        object.__setattr__(self, "_screens", tuple(p for p in pieces if p.kind not in NO_COVER_KINDS))
+        object.__setattr__(self, "_rough", tuple(p for p in pieces if p.kind in ROUGH_KINDS and (
+            p.kind != "wall" or p.climbable)))
 
     def to_json(self) -> dict[str, Any]:
         return {"width": self.width, "height": self.height, "terrain": [piece.to_json() for piece in self.terrain]}
@@ -274,13 +295,14 @@ class Battlefield:
         return low <= x <= self.width - low and low <= y <= self.height - low
 
     def free(self, p: Point, others: Sequence[Point]) -> bool:
-        """A figure may stand at `p`: on the board, its base overlapping no building and no other figure's base."""
+        """A figure may stand at `p`: on the board, its base overlapping no building (nor a wall too high to climb)
+        and no other figure's base."""
         x, y = p
         low = RADIUS - EPS
         if not (low <= x <= self.width - low and low <= y <= self.height - low):
             return False
         left, right, top, bottom = x - RADIUS, x + RADIUS, y - RADIUS, y + RADIUS
-        for building in self._buildings:  # those farther than a radius along x or y cannot overlap: skipped
+        for building in self._barriers:  # those farther than a radius along x or y cannot overlap: skipped
             if (right >= building.x and left <= building.right and bottom >= building.y and top <= building.bottom
                     and building.distance(p) < RADIUS - EPS):
                 return False
@@ -361,16 +383,12 @@ class Battlefield:
             found = self._seen[key] = self.sight(a, b)
         return found
 
-    def touches_difficult(self, a: Point, b: Point) -> bool:
-        """The segment a-b starts in, touches or crosses difficult ground."""
-        return any(piece._clip(a, b, GRAZE) is not None for piece in self._difficult)
-
     def move(self, start: Point, toward: Point, distance: float, others: Sequence[Point],
              stop_at: float = 0.0) -> Point:
         """Where a straight move of at most `distance` inches from `start` toward `toward` ends: never past it, and
         as soon as the centre is within `stop_at` of it (`CONTACT - 0.05` stops in base contact with a figure
-        there); at the last free point before a building, a figure or the edge; half as far if the path touches
-        difficult ground. `start` when the figure cannot move."""
+        there); at the last free point before a building, a figure or the edge; each inch over difficult ground
+        costing two. `start` when the figure cannot move."""
         sx, sy = start
         dx, dy = toward[0] - sx, toward[1] - sy
         length = math.hypot(dx, dy)
@@ -381,10 +399,29 @@ class Battlefield:
         reach = self._room(start, ux, uy, limit, others)
         if reach <= GRAZE:
             return start
-        if self._difficult and self.touches_difficult(start, (sx + ux * reach, sy + uy * reach)):
-            reach = min(reach, distance / 2)
+        if self._rough:
+            reach = self._afforded(start, ux, uy, reach, distance)
         end = (toward[0], toward[1]) if reach >= length else (sx + ux * reach, sy + uy * reach)
         return end if self.free(end, others) else start
+
+    def _afforded(self, start: Point, ux: float, uy: float, room: float, distance: float) -> float:
+        """How far the centre goes along the unit direction, up to `room`, on a move of `distance` inches when
+        each inch it crosses over difficult ground costs two."""
+        end = (start[0] + ux * room, start[1] + uy * room)
+        spans = sorted(span for piece in self._rough if (span := piece._clip(start, end, 0.0)) is not None)
+        at, left = 0.0, distance
+        for t0, t1 in spans:
+            rough_from, rough_to = max(t0 * room, at), t1 * room
+            if rough_to <= at:  # within ground already crossed (pieces may overlap)
+                continue
+            if rough_from - at >= left:
+                return at + left
+            left -= rough_from - at
+            if 2 * (rough_to - rough_from) >= left:
+                return rough_from + left / 2
+            left -= 2 * (rough_to - rough_from)
+            at = rough_to
+        return min(room, at + left)
 
     def _room(self, start: Point, ux: float, uy: float, limit: float, others: Sequence[Point]) -> float:
         """How far the centre can go from `start` along the unit direction (ux, uy), up to `limit`. An obstacle the
@@ -401,7 +438,7 @@ class Battlefield:
         low_x, high_x = (sx, ex) if sx < ex else (ex, sx)
         low_y, high_y = (sy, ey) if sy < ey else (ey, sy)
         left, right, top, bottom = low_x - RADIUS, high_x + RADIUS, low_y - RADIUS, high_y + RADIUS
-        for building in self._buildings:  # the path's box grown by what can touch it: the rest skipped quickly
+        for building in self._barriers:  # the path's box grown by what can touch it: the rest skipped quickly
             if building.x > right or building.right < left or building.y > bottom or building.bottom < top:
                 continue
             room = _ahead(room, building._disc_span(start, ux, uy, RADIUS))

@@ -26,6 +26,7 @@ STATUSES = ("star", "supporting", "extra")
 SIDES = ("lawmen", "zombies")
 LIMITS = {"star": 2, "supporting": 4}  # a band's Stars and Supporting roles (Extras: no limit)
 VICTORIES = ("dollars", "survive_lawmen", "survive_zombies", "hold", "escort", "eliminate_stars")  # `victory.py`
+DUEL_KINDS = ("holdem", "simple")  # the seed's poker duel (its idea no. 2), or a Guts roll each (no. 1)
 FILES = ("weapons.toml", "profiles.toml", "bands.toml", "scenarios.toml")
 
 
@@ -70,12 +71,13 @@ class Band:
 
 @dataclass(frozen=True)
 class Duel:
-    """A scenario's duel: who faces whom, how far apart, and where the others deploy."""
+    """A scenario's duel: who faces whom, how far apart, where the others deploy, and how it is played."""
 
     duellists: dict[str, str]  # side -> profile id
     apart: float = 12.0
     cover_within: float = 12.0
     hidden: bool = False  # the others deploy as hidden tokens, revealed when an enemy sees them
+    kind: str = "holdem"  # one of DUEL_KINDS
 
 
 @dataclass(frozen=True)
@@ -362,7 +364,8 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
                 if duellist not in bands[chosen[side]].members:
                     raise part.fail("error.skirmish.duellist", value=duellist, band=chosen[side])
             duel = Duel(duellists, float(part.number("apart", 2, 40, 12.0, whole=False)),
-                        float(part.number("cover_within", 1, 40, 12.0, whole=False)), part.get("hidden", bool, False))
+                        float(part.number("cover_within", 1, 40, 12.0, whole=False)), part.get("hidden", bool, False),
+                        part.choice("kind", DUEL_KINDS, "holdem"))
         found[entry.get("id", str)] = Scenario(
             entry.get("id", str), entry.labels("name"), entry.labels("story", {}), battlefield,
             entry.number("turns", 1, 50, 8), entry.choice("first", SIDES, "lawmen"),

@@ -14,8 +14,9 @@ the AI bettor. Choices the seed leaves open:
 - The part of a bet nobody called goes back to its owner before the pot is won.
 - Hands are evaluated by pokerkit, the best five of seven. Equal hands split the pot (an odd dollar would
   go to seat 0) and nobody shoots first.
-- The winnings are the whole pot the winner takes (its own stake in it included): they are what it may
-  spend, $7 a Fame point. `net` is the part its opponent had put in.
+- The winnings (the seed's "$ gagnés", the dollars won) are what the winner won from the other duellist:
+  the other's part of the pot. Its own bets come back to it, but they are not won. They are what it may
+  spend, $7 a Fame point.
 """
 
 from __future__ import annotations
@@ -109,12 +110,8 @@ class Duel:
 
     @property
     def winnings(self) -> int:
-        """The whole pot the winner took (0 for a split pot): what it may spend."""
-        return 0 if self.winner is None else self.payout[self.winner]
-
-    @property
-    def net(self) -> int:
-        """What the winner gained: the part of the pot its opponent had put in."""
+        """What the winner won from the other duellist, the part of the pot the other had put in (0 for a
+        split pot): what it may spend."""
         return 0 if self.winner is None else self.contributed[1 - self.winner]
 
     def to_json(self) -> dict[str, Any]:
@@ -321,7 +318,7 @@ def _settle(duel: Duel, winner: int | None, roller: Roller) -> None:
         roller.note("duel.split", first=duel.payout[0], second=duel.payout[1])
     else:
         duel.payout[winner] = duel.pot
-        roller.note("duel.won", seat=winner, pot=duel.pot, net=duel.net)
+        roller.note("duel.won", seat=winner, pot=duel.pot, net=duel.winnings)
     duel.stacks = [stack + paid for stack, paid in zip(duel.stacks, duel.payout, strict=True)]
     duel.bets, duel.pot = [0, 0], 0
 

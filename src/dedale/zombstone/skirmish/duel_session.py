@@ -1,12 +1,15 @@
 """The poker duel on its own, on the session protocol: the player is the first duellist (seat 0), an AI
 bettor the other, or a second person (seat 1: `opponent` "human"). One deal of Texas Hold'em (`duel.py`);
-at the end, what the winnings would buy ($7 a Fame point)."""
+at the end, what the winnings would buy ($7 a Fame point).
+
+Documents of version 2: the winnings are what the winner won from the other (version 1 counted the whole pot,
+its own stake included); a version-1 document loads, its `fame_points` and `left` worked out again."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from dedale.core.cards import Deck
 from dedale.core.errors import DedaleError
@@ -72,6 +75,7 @@ def _bettor(style: str) -> Callable[[DuelSession], AutoBettor]:
 
 class DuelSession(BaseSession[DuelParams, DuelState]):
     system = "zombstone-duel"
+    version = 2  # version 2's winnings are what was won from the other; version 1's were the whole pot
     policies: ClassVar[Policies] = {name: _bettor(name) for name in ("cautious", "bold")}
     policies["default"] = policies["cautious"]
 
@@ -160,6 +164,19 @@ class DuelSession(BaseSession[DuelParams, DuelState]):
         assert duel is not None
         fame, left = poker.spend(duel.winnings, duel.winnings // poker.FAME_PRICE)
         return {"duel": duel.to_json(), "player": PLAYER, "fame_points": fame, "left": left}
+
+    @classmethod
+    def check_document(cls, data: Any) -> DuelParams:
+        if isinstance(data, dict) and data.get("version") == 1:
+            return super().check_document({**data, "version": cls.version})
+        return super().check_document(data)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """A version-1 document loads too: the same deal, what its winnings buy worked out again."""
+        if isinstance(data, dict) and data.get("version") == 1:
+            data = {key: value for key, value in data.items() if key not in ("fame_points", "left")}
+        return super().from_json(data)
 
     @classmethod
     def params_from_json(cls, data: Any) -> DuelParams:

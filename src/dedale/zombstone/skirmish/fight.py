@@ -10,13 +10,14 @@ every allowed reroll, each shown with its value under that policy.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
 
 from dedale.core.cards import Card
-from dedale.i18n import word
+from dedale.i18n import Word, word
 from dedale.zombstone.advice import advise
 from dedale.zombstone.combinatorics import allowed_keeps, index_of, keeps, transitions
 from dedale.zombstone.confront import policies
@@ -25,7 +26,7 @@ from dedale.zombstone.policy import RollSpec, categories, hand_keys, optimise, t
 from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import distance
 from dedale.zombstone.skirmish.model import Figure
-from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
+from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
 from dedale.zombstone.skirmish.victory import check_end
 
 GUTS_HAND = HANDS.index("two_pairs")
@@ -108,7 +109,10 @@ def spec_for(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Rol
 def spec_of(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Spec:
     """How the figure rolls, with `bonus` reroll dice (or fewer dice, negative), as a `Spec`."""
     profile = t.profile(figure)
-    return profile.potential[figure.wounded] + bonus, t.rounds, skills.turned_face(profile.skills), int(unarmed)
+    potential, malus = profile.potential[figure.wounded] + bonus, 0
+    if unarmed:  # "a malus of one base die" (RollSpec.unarmed): a Potential die, or a die off the first roll
+        potential, malus = (potential, 1) if t.unarmed_malus == "first_roll" else (potential - 1, 0)
+    return potential, t.rounds, skills.turned_face(profile.skills), malus
 
 
 @cache
@@ -124,9 +128,10 @@ def _choice_left(dice: int, budget: int) -> tuple[bool, ...]:
 
 # --- rolling a hand --------------------------------------------------------------------------------------
 def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any, purpose: str,
-              budget: list[int]) -> Flow[tuple[int, ...]]:
+              budget: list[int], helps: Helps | None = None) -> Flow[tuple[int, ...]]:
     """Roll, reroll round by round, then add cards: the hand's key. `advice(round)` gives the values of the
-    final multisets for a person's options; `policy(round, index)` the AI's keep."""
+    final multisets for a person's options; `policy(round, index)` the AI's keep; `helps`, whether cards
+    making a hand better than the roll's change anything (`improving` unless given)."""
     counts = counts_of((yield from t.faces(spec.dice, purpose, figure=t.who(figure))))
     for round_ in range(spec.rounds if spec.budget else 0):
         index = index_of(spec.dice)[counts]
@@ -144,7 +149,7 @@ def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any
             kept = keeps(spec.dice)[next(k for k in choices if _keep_id(keeps(spec.dice)[k]) == answer)]
         rerolled = counts_of((yield from t.faces(spec.dice - sum(kept), purpose + "_again", figure=t.who(figure))))
         counts = plus(kept, rerolled)
-    return (yield from add_cards(t, figure, counts, spec.skill, budget))
+    return (yield from add_cards(t, figure, counts, spec.skill, budget, helps or improving))
 
 
 def _keep_id(kept: Counts) -> str:
@@ -176,28 +181,63 @@ def _valued(spec: RollSpec, round_: int, showing: Counts, values: tuple[np.ndarr
                  for o in ranked)
 
 
-def add_cards(t: Table, figure: Figure, counts: Counts, skill: int | None, budget: list[int]) -> Flow[tuple[int, ...]]:
+Key = tuple[int, ...]  # a hand's key: its category, then its faces (`hands.best_key`)
+Helps = Callable[[Key, Key], bool]  # whether cards making the first hand instead of the second change anything
+
+
+def improving(better: Key, key: Key) -> bool:
+    """The attacker's cards, its opponent yet to roll: any better hand, unless it stays Nothing (which never
+    deals damage)."""
+    return better > key and better[0] > 0
+
+
+def reaching(target: int) -> Helps:
+    """A roll that only has to reach a category (a Guts test): cards that lift it from below to there."""
+    return lambda better, key: key[0] < target <= better[0]
+
+
+def answering(a_key: Key, deals: bool) -> Helps:
+    """The defender's cards, the attacker's hand seen: those that change what the fight does to it (a loss
+    into a tie or a win, less damage taken, or, if it can hurt back, more damage dealt)."""
+    return lambda better, key: _balance(better, a_key, deals) != _balance(key, a_key, deals)
+
+
+def _balance(d_key: Key, a_key: Key, deals: bool) -> int:
+    """The defender's damage dealt less taken, weapons aside."""
+    if a_key > d_key and a_key[0] > 0:
+        return d_key[0] - a_key[0] - 1
+    if d_key > a_key and deals and d_key[0] > 0:
+        return 1 + d_key[0] - a_key[0]
+    return 0
+
+
+def add_cards(t: Table, figure: Figure, counts: Counts, skill: int | None, budget: list[int],
+              helps: Helps = improving) -> Flow[Key]:
     """After the roll, inspiration cards of a face 9 to Ace may join the dice (the best five count), as
-    many as the character's Hand still allows: the hand's key."""
+    many as the character's Hand still allows: the hand's key. Only cards that change something (`helps`)
+    are offered, two together only when each adds to what the other makes alone; none, nothing is asked."""
     hand = t.game.sides[figure.side].hand
-    usable = [c for c in hand if c.rank in CARD_FACES]
+    usable = sorted((c for c in hand if c.rank in CARD_FACES), key=lambda c: -CARD_FACES[c.rank])
     key = best_key(with_skill(counts, skill))
     if not usable or budget[0] <= 0:
         return key
-    options = [Option("cards:none", "skirmish.option.no_card", {"hand": HANDS[key[0]]})]
-    for card in sorted(usable, key=lambda c: -CARD_FACES[c.rank]):
-        better = _with(counts, [card], skill)
-        options.append(Option(f"cards:{card.code}", "skirmish.option.card", {"card": card.code,
-                                                                              "hand": HANDS[better[0]]},
-                              {"key": better}))
-    if budget[0] >= 2 and len(usable) >= 2:
-        pairs = [(a, b) for i, a in enumerate(usable) for b in usable[i + 1:]]
-        for a, b in pairs[:6]:
-            better = _with(counts, [a, b], skill)
-            options.append(Option(f"cards:{a.code}+{b.code}", "skirmish.option.cards",
-                                  {"cards": f"{a.code} {b.code}", "hand": HANDS[better[0]]}, {"key": better}))
-    answer = yield from t.decide(Ask(figure.side, "cards", tuple(options), {"figure": figure.id, "dice": counts,
-                                                                            "key": key}))
+    alone = {card: _with(counts, [card], skill) for card in usable}
+    options = [Option(f"cards:{card.code}", "skirmish.option.card",
+                      {"card": card.word, "hand": _made(better, key)}, {"key": better})
+               for card, better in alone.items() if helps(better, key)]
+    if budget[0] >= 2:
+        for i, a in enumerate(usable):
+            for b in usable[i + 1:]:
+                better = _with(counts, [a, b], skill)
+                if helps(better, max(alone[a], alone[b], key)):
+                    options.append(Option(f"cards:{a.code}+{b.code}", "skirmish.option.cards",
+                                          {"first": a.word, "second": b.word, "hand": _made(better, key)},
+                                          {"key": better}))
+    if not options:
+        return key
+    none = Option("cards:none", "skirmish.option.no_card", {"hand": _made(key, key)})
+    answer = yield from t.decide(Ask(figure.side, "cards", (none, *options), {"figure": figure.id, "dice": counts,
+                                                                              "key": key}))
     if answer == "cards:none":
         return key
     played = [next(c for c in hand if c.code == code) for code in answer.removeprefix("cards:").split("+")]
@@ -207,6 +247,13 @@ def add_cards(t: Table, figure: Figure, counts: Counts, skill: int | None, budge
     budget[0] -= len(played)
     t.roller.note("skirmish.cards_played", cards=" ".join(c.code for c in played), figure=t.who(figure))
     return _with(counts, played, skill)
+
+
+def _made(key: Key, before: Key) -> Word:
+    """The hand a choice of cards makes, in words: "four of a kind", "a pair, with higher cards" when the cards
+    lift only the faces of a hand of the same kind."""
+    made = word(f"skirmish.made.{HANDS[key[0]]}")
+    return word("skirmish.made.higher", hand=made) if key > before and key[0] == before[0] else made
 
 
 def _with(counts: Counts, cards: list[Card], skill: int | None) -> tuple[int, ...]:
@@ -222,16 +269,16 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     """A shot or a melee from `attacker` (whose activation's card budget is `budget`) on `defender`."""
     reaction = "melee" if melee else (yield from _reaction(t, attacker, defender))
     a_bonus = d_bonus = 0
-    covers: list[str] = []
+    covers: tuple[str, ...] = ()
     if not melee:
-        covers = list(t.covers(attacker.pos, defender.pos))
+        covers = t.covers(attacker.pos, defender.pos)
         if reaction == "dodge":
             a_bonus -= sum(1 for kind in covers if kind == "light")
             d_bonus += sum(1 for kind in covers if kind != "light")
-        else:  # every cover counts as light, and hampers both shooters
-            d_bonus -= RETURN_MALUS
+        else:  # every cover counts as light and hampers each shooter along its own line of fire, the cover
+            # within 1 inch of that shooter excepted: the target's own wall does not hinder its return shot
+            d_bonus -= RETURN_MALUS + len(t.covers(defender.pos, attacker.pos))
             a_bonus -= len(covers)
-            d_bonus -= len(covers)
     a_bonus += skills.AIM_BONUS if aimed else 0
     a_bonus += (yield from _fame(t, attacker))
     d_bonus += (yield from _fame(t, defender))
@@ -255,7 +302,8 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     d_terminal = defender_terminal(d_of, a_key, deals)
     d_budget = [t.profile(defender).hand]  # a reaction has a Hand budget of its own
     d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1, "edge" if deals else "safe"),
-                                 lambda r, i: defender_keep(d_of, a_key, deals, r, i), "skirmish.roll_defend", d_budget)
+                                 lambda r, i: defender_keep(d_of, a_key, deals, r, i), "skirmish.roll_defend", d_budget,
+                                 answering(a_key, deals))
     fire = {"from": attacker.id, "to": defender.id, "kind": reaction, "turn": t.game.turn,
             "line": [round(attacker.x, 2), round(attacker.y, 2), round(defender.x, 2), round(defender.y, 2)],
             "attacker_hand": HANDS[a_key[0]], "defender_hand": HANDS[d_key[0]]}
@@ -375,7 +423,7 @@ def _last_cartridge(t: Table, figure: Figure) -> Flow[None]:
 
     hearts = [c for c in t.game.sides[figure.side].hand if c.suit == "hearts"]
     if t.profile(figure).has("last_breath") and hearts and t.profile(figure).hand > 0:
-        options = (Option(f"last_breath:{hearts[0].code}", "skirmish.option.last_breath", {"card": hearts[0].code}),
+        options = (Option(f"last_breath:{hearts[0].code}", "skirmish.option.last_breath", {"card": hearts[0].word}),
                    Option("last_breath:no", "skirmish.option.no_last_breath", {}))
         answer = yield from t.decide(Ask(figure.side, "last_breath", options, {"figure": figure.id}))
         if answer != "last_breath:no":
@@ -398,7 +446,8 @@ def remove(t: Table, figure: Figure, state: str) -> Flow[None]:
     if state == "out" and t.profile(figure).status == "star" and not t.over:
         for other in t.game.in_play(figure.side):
             if not (yield from guts(t, other, "star_killed")):
-                flee(t, other, figure.pos)
+                danger = nearest_seen_enemy(t, other)  # the danger is the enemy, not the fallen Star
+                flee(t, other, figure.pos if danger is None else danger.pos)
             if t.over:
                 return
 
@@ -413,11 +462,16 @@ def guts(t: Table, figure: Figure, why: str) -> Flow[bool]:
     terminal = guts_terminal(spec)
     found = guts_plan(spec)
     key = yield from roll_hand(t, figure, spec, lambda r: (terminal, 1, "pass"), lambda r, i: found[r][i],
-                               "skirmish.guts_roll", [t.profile(figure).hand])  # cards may complete it too
+                               "skirmish.guts_roll", [t.profile(figure).hand], reaching(GUTS_HAND))  # cards too
     passed = key[0] >= GUTS_HAND
     t.roller.note("skirmish.guts_passed" if passed else "skirmish.guts_failed", figure=t.who(figure),
                   why=word(f"skirmish.why.{why}"))
     return passed
+
+
+def nearest_seen_enemy(t: Table, figure: Figure) -> Figure | None:
+    """The nearest enemy in play that is not a hidden token (fleeing from a token would give it away)."""
+    return min(t.visible(OTHER[figure.side]), key=lambda e: distance(figure.pos, e.pos), default=None)
 
 
 def flee(t: Table, figure: Figure, danger: tuple[float, float]) -> None:

@@ -8,7 +8,8 @@ from typing import ClassVar
 
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
-from dedale.zombstone.policy import MAX_ROUNDS
+from dedale.i18n import data_word, word
+from dedale.zombstone.policy import MAX_ROUNDS, UNARMED_READINGS
 from dedale.zombstone.skirmish.ai import POLICIES
 from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
 
@@ -22,11 +23,13 @@ class SkirmishParams(Declared):
     system: ClassVar[str] = "zombstone"
 
     scenario: str = param("ok_corral", menu=_scenarios,
+                          word_label=lambda item: data_word("zombstone", "scenario", item),
                           en="The scenario: ok_corral, high_noon, bird_cage, clum_ride or vendetta_ride (or one of "
                           "your --data).",
                           fr="Le scénario : ok_corral, high_noon, bird_cage, clum_ride ou vendetta_ride (ou un des "
                           "vôtres, --data).")
-    side: str | None = param("lawmen", choices=SIDES, en="Your side: lawmen or zombies (none: two AIs play).",
+    side: str | None = param("lawmen", choices=SIDES, word_label=lambda side: word(f"skirmish.side.{side}"),
+                             en="Your side: lawmen or zombies (none: two AIs play).",
                              fr="Votre camp : lawmen (la loi) ou zombies (aucun : deux IA jouent).")
     policy_lawmen: str = param("default", choices=POLICIES, en="The lawmen's AI: default, cautious or aggressive.",
                                fr="L'IA de la loi : default, cautious (prudente) ou aggressive.")
@@ -42,6 +45,13 @@ class SkirmishParams(Declared):
                           "seat 1 the zombies, whatever the side).",
                           fr="Qui joue l'autre camp : l'IA (ai), ou une seconde personne (human : le siège 0 joue "
                           "la loi, le siège 1 les zombies, quel que soit le camp).")
+    unarmed_malus: str = param("potential", choices=UNARMED_READINGS, omit_default=True,
+                               en="A fighter in contact without a melee weapon has \"a malus of one base die\": "
+                               "potential (one Potential die off, as every malus in the text) or first_roll (one "
+                               "die off its first roll).",
+                               fr="Un combattant au contact sans arme de contact a « un malus d'un dé de base » : "
+                               "potential (un dé de Potentiel en moins, comme tout malus du texte) ou first_roll "
+                               "(un dé en moins à son premier jet).")
 
     def check(self) -> None:
         load_catalogue(self.data).scenario(self.scenario)  # a scenario that exists, in data that loads

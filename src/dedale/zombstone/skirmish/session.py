@@ -26,6 +26,7 @@ from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Ask, Controller, Flow, Option, Table
 from dedale.zombstone.skirmish.turn import play
+from dedale.zombstone.skirmish.wording import inches
 
 
 class Autopilot:
@@ -44,11 +45,15 @@ def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
     return lambda session: Autopilot(style)
 
 
-ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields documents gained since version 1
+ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields added by issue 16 (no version bump)
 
 
 class SkirmishSession(Session[SkirmishParams, Game]):
     system = "zombstone"
+    # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices:
+    # a version-1 document is replayed and checked without its log's words.
+    version = 2
+    worded_before = (1,)
     policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
 
     def new_state(self) -> Game:
@@ -61,7 +66,8 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         self.state.scenario = scenario.id
         controllers: dict[str, Controller | None] = {
             side: None if params.human or side == params.side else AI(params.policy(side)) for side in SEATS}
-        self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds)
+        self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds,
+                               params.unarmed_malus)
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
         self._resume(None)
@@ -218,9 +224,18 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         return SkirmishParams.from_json(data if data is not None else {})
 
 
+MOVES = frozenset({"skirmish.option.move", "skirmish.option.toward", "skirmish.option.charge",
+                   "skirmish.option.to_cover"})
+
+
 def message(session: SkirmishSession, option: Option) -> Word:
-    """An option as a message: figures by name (or token), hands and directions as words."""
-    return word(option.key, **words(session, option.args))
+    """An option as a message: figures by name (or token), hands and directions as words, a move with how far
+    it goes."""
+    found = words(session, option.args)
+    if option.key in MOVES and isinstance(session.ask, Ask):
+        mover = session.table_top.game.figure(session.ask.about["figure"])
+        found["inches"] = inches(mover.pos, option.data["to"])
+    return word(option.key, **found)
 
 
 def words(session: SkirmishSession, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -229,7 +244,7 @@ def words(session: SkirmishSession, args: Mapping[str, Any]) -> dict[str, Any]:
     for name in ("figure", "target"):
         if isinstance(found.get(name), int):
             figure = table.game.figure(found[name])
-            found[name] = session.token_name(figure) or table.name(figure)
+            found[name] = session.token_name(figure) or table.who(figure)
     if "profile" in found:
         found["profile"] = table.catalogue.profile(found["profile"]).word
     if isinstance(found.get("hand"), str):

@@ -1,12 +1,15 @@
-"""A duel scenario's opening (`zombstone.md`, "The duel" and "High Noon"): the duellists play one deal of
-Texas Hold'em (`duel.py`); folding is a failed Guts test, the duellist flees. The winner takes the pot,
-spends it before shooting ($7 a Fame point, hiring a character deployed within 10 inches, or the band's
-funds), shoots first, and its side moves freely once and has the initiative on the first turn.
+"""A duel scenario's opening (`zombstone.md`, "The duel" and "High Noon"). The poker duel (the scenario's
+`duel.kind` "holdem"): the duellists play one deal of Texas Hold'em (`duel.py`); folding is a failed Guts
+test, the duellist flees; the winner spends what it won from the other before shooting ($7 a Fame point,
+hiring a character deployed within 10 inches, or the band's funds). The simple duel ("simple"): each
+duellist rolls its Guts, the better hand gains a Fame point. Either way the winner shoots first, and its
+side moves freely once and has the initiative on the first turn.
 
 The project's choices: the poker deck is a fresh deck of its own (not the inspiration cards); a hired
 character is any character of a band of the winner's side it can afford, within its band's status limits;
 the first shot is a shot like any other (the target reacts), at the other duellist if it is seen and in
-range, even fleeing.
+range, even fleeing. In the simple duel the first seat rolls first and the other answers seeing its dice,
+both playing to win, as in a confrontation; equal hands roll again.
 """
 
 from __future__ import annotations
@@ -19,10 +22,22 @@ from functools import partial
 
 from dedale.core.cards import Deck
 from dedale.core.rng import NeedInput
+from dedale.zombstone.confront import policies
+from dedale.zombstone.hands import HANDS
+from dedale.zombstone.policy import total_ways
 from dedale.zombstone.skirmish import duel as poker
 from dedale.zombstone.skirmish.battlefield import distance
 from dedale.zombstone.skirmish.catalogue import LIMITS
-from dedale.zombstone.skirmish.fight import confront, flee
+from dedale.zombstone.skirmish.fight import (
+    attacker_plan,
+    confront,
+    defender_keep,
+    defender_terminal,
+    flee,
+    roll_hand,
+    spec_for,
+    spec_of,
+)
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.setup import duellist
 from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
@@ -33,7 +48,26 @@ SEATS = ("lawmen", "zombies")  # seat 0 acts first
 
 
 def showdown(t: Table) -> Flow[None]:
+    assert t.scenario.duel is not None
     duellists = [duellist(t, side) for side in SEATS]
+    if t.scenario.duel.kind == "simple":
+        seat: int | None = yield from _guts_duel(t, duellists)
+    else:
+        seat = yield from _poker(t, duellists)
+    if seat is None:
+        return
+    winner, other = duellists[seat], duellists[1 - seat]
+    gun = t.gun(winner)
+    if gun is not None and other.in_play and t.sight(winner.pos, other.pos) \
+            and distance(winner.pos, other.pos) <= gun.range:
+        yield from confront(t, winner, other, False, False, [t.profile(winner).hand])
+    if not t.over:
+        yield from _free_moves(t, winner.side)
+        t.game.initiative = winner.side
+
+
+def _poker(t: Table, duellists: list[Figure]) -> Flow[int | None]:
+    """The deal, a fold's flight, and the winner's spending: the winner's seat (None for a split pot)."""
     deck = Deck()
     game = yield from _dealt(t, lambda: poker.start(t.roller, deck), deck)
     while not game.over:
@@ -52,17 +86,48 @@ def showdown(t: Table) -> Flow[None]:
         loser = duellists[game.folded]
         t.roller.note("skirmish.duel_fold", figure=t.who(loser))
         flee(t, loser, duellists[1 - game.folded].pos)
-    if game.winner is None:
-        return
-    winner, other = duellists[game.winner], duellists[1 - game.winner]
-    yield from _winnings(t, winner, game.winnings)
-    gun = t.gun(winner)
-    if gun is not None and other.in_play and t.sight(winner.pos, other.pos) \
-            and distance(winner.pos, other.pos) <= gun.range:
-        yield from confront(t, winner, other, False, False, [t.profile(winner).hand])
-    if not t.over:
-        yield from _free_moves(t, winner.side)
-        t.game.initiative = winner.side
+    if game.winner is not None:
+        yield from _winnings(t, duellists[game.winner], game.winnings)
+    return game.winner
+
+
+def _guts_duel(t: Table, duellists: list[Figure]) -> Flow[int]:
+    """The seed's first idea: a Guts roll each, the better hand gains a Fame point (equal hands: both roll
+    again). The winner's seat."""
+    rolls = 1
+    keys = yield from _guts_rolls(t, *duellists)
+    while keys[0] == keys[1]:
+        t.roller.note("skirmish.guts_duel.tie")
+        rolls += 1
+        keys = yield from _guts_rolls(t, *duellists)
+    seat = int(keys[1] > keys[0])
+    winner = duellists[seat]
+    winner.fame += 1
+    t.game.duel = {"kind": "simple", "winner": SEATS[seat], "folded": None,  # a poker duel's record has no kind
+                   "hands": [HANDS[key[0]] for key in keys], "rolls": rolls}
+    t.roller.note("skirmish.guts_duel.won", figure=t.who(winner))
+    return seat
+
+
+def _better(better: tuple[int, ...], key: tuple[int, ...]) -> bool:
+    """A contest: any better hand may win it, Nothing with a higher face included (`fight.improving` leaves
+    that out), so any card making one would be offered."""
+    return better > key
+
+
+def _guts_rolls(t: Table, first: Figure, second: Figure) -> Flow[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Both duellists' Guts rolls: the first seat's, then the other's, who sees it; each plays to win."""
+    a_of, d_of = spec_of(t, first, 0), spec_of(t, second, 0)
+    a_spec, d_spec = spec_for(t, first, 0), spec_for(t, second, 0)
+    a_plan = attacker_plan(a_of, d_of, True)
+    a_key = yield from roll_hand(t, first, a_spec, lambda r: (policies(a_spec, d_spec, True)[2], total_ways(d_spec),
+                                                              "edge"),
+                                 lambda r, i: a_plan[r][i], "skirmish.guts_duel.roll", [t.profile(first).hand], _better)
+    d_terminal = defender_terminal(d_of, a_key, True)
+    d_key = yield from roll_hand(t, second, d_spec, lambda r: (d_terminal, 1, "edge"),
+                                 lambda r, i: defender_keep(d_of, a_key, True, r, i), "skirmish.guts_duel.roll",
+                                 [t.profile(second).hand], _better)
+    return a_key, d_key
 
 
 def _dealt(t: Table, action: Callable[[], poker.Duel | None], deck: Deck,

@@ -91,6 +91,7 @@ class Table:
     roller: Roller
     controllers: dict[str, Controller | None]  # None: a person plays that side
     rounds: int = 1  # reroll rounds (the rules: one)
+    unarmed_malus: str = "potential"  # how a fighter without a melee weapon rolls (`RollSpec.unarmed`)
     _names: dict[int, Word] = field(default_factory=dict, repr=False)
     _guns: dict[str, Weapon | None] = field(default_factory=dict, repr=False)
     _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)

@@ -4,7 +4,9 @@ two actions each (move, shoot, melee); and the game around it: deployment, the t
 
 Choices the spec leaves to the project, documented here:
 - The side named first by the scenario declares its initiative first; the other then knows whether the
-  first plays a card. A card's face is its result (2 to 8 below a 9); tied players roll again.
+  first plays a card. A card's face is its result (2 to 8 below a 9); tied players roll again. A card is
+  offered only if it may do better than a roll (10 or higher, not below the other side's card); a side
+  with no such card rolls unasked.
 - A character in base contact with an enemy fights or moves away; it does not shoot.
 - Frightening: a character takes a Guts test when a Frightening enemy charges it into contact, and when it
   begins an activation in contact with one.
@@ -18,8 +20,10 @@ Choices the spec leaves to the project, documented here:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
+from typing import Any
 
 from dedale.core.cards import Card
 from dedale.i18n import word
@@ -30,6 +34,7 @@ from dedale.zombstone.skirmish.fight import COMPASS, _point_id, _rounded, confro
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
 from dedale.zombstone.skirmish.victory import after_move, time_up
+from dedale.zombstone.skirmish.wording import moved
 
 MOVE = 4.0  # inches a move action covers
 HAND = 5  # cards a side draws up to at upkeep
@@ -85,10 +90,14 @@ def initiative(t: Table) -> Flow[str]:
         results: dict[str, int | None] = {}
         for name in order:
             hand = game.sides[name].hand
+            other = results.get(OTHER[name])  # the card the other side played first, if it did
             options = [Option("initiative:roll", "skirmish.option.roll_initiative", {})]
-            options += [Option(f"initiative:{c.code}", "skirmish.option.card_initiative", {"card": c.code})
-                        for c in sorted(hand, key=_card_value, reverse=True)]
-            answer = yield from t.decide(Ask(name, "initiative", tuple(options), {"others": dict(results)}))
+            options += [Option(f"initiative:{c.code}", "skirmish.option.card_initiative", {"card": c.word})
+                        for c in sorted(hand, key=_card_value, reverse=True) if _worth_playing(_card_value(c), other)]
+            if len(options) == 1:  # no card worth playing: the side rolls, unasked
+                answer = "initiative:roll"
+            else:
+                answer = yield from t.decide(Ask(name, "initiative", tuple(options), {"others": dict(results)}))
             if answer == "initiative:roll":
                 results[name] = None
             else:
@@ -114,6 +123,13 @@ def initiative(t: Table) -> Flow[str]:
     first = winner if answer == "first:me" else _other(t, winner)
     t.roller.note("skirmish.initiative_won", side=word(f"skirmish.side.{winner}"), first=word(f"skirmish.side.{first}"))
     return first
+
+
+def _worth_playing(value: int, other: int | None) -> bool:
+    """A card is offered for the initiative only if it may do better than a roll: it beats a die's lowest
+    face (a 9, worth 0) and does not lose to the card the other side played first, `other` (an equal card is
+    a tie, rolled again: better than a roll that may lose to it)."""
+    return value > 0 and (other is None or value >= other)
 
 
 def _card_value(card: Card) -> int:
@@ -193,7 +209,7 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
         actions -= 2 if kind == "aim" else 1
         if kind == "move":
             moves -= 1
-            yield from _move(t, figure, chosen.data["to"])
+            yield from _move(t, figure, chosen.data)
         elif kind in ("shoot", "aim"):
             if kind == "aim" and not skills.aims_free(profile.skills):
                 _pay_aim(t, figure, budget)
@@ -292,9 +308,11 @@ def _new_place(found: dict[tuple[float, float], Option], start: tuple[float, flo
     return None if place in found else place
 
 
-def _move(t: Table, figure: Figure, to: tuple[float, float]) -> Flow[None]:
-    figure.place(to)
-    t.roller.note("skirmish.moved", figure=t.who(figure), x=f"{to[0]:g}", y=f"{to[1]:g}")
+def _move(t: Table, figure: Figure, data: Mapping[str, Any]) -> Flow[None]:
+    """Move as the chosen option says (`data`: where to, and toward whom or into cover, which the log tells)."""
+    start = figure.pos
+    figure.place(data["to"])
+    t.roller.note("skirmish.moved", **moved(t, figure, start, data))
     after_move(t, figure)
     if t.over:
         return

@@ -13,7 +13,7 @@ from typing import Any
 from dedale.core.errors import DedaleError
 from dedale.i18n import Word, data_word, given, say, t
 from dedale.zombstone.skirmish.battlefield import Battlefield
-from dedale.zombstone.skirmish.catalogue import SIDES, STATUSES
+from dedale.zombstone.skirmish.catalogue import DUEL_KINDS, SIDES, STATUSES
 from dedale.zombstone.skirmish.model import IN_PLAY
 
 STATES = ("ready", "fleeing", "out", "gone")
@@ -87,7 +87,7 @@ class GameView:
     fire: tuple[FireView, ...]  # the previous turn's first, then this turn's
     winner: str | None
     ending: str | None
-    duel: dict[str, Any] | None  # {winner, folded, hands} of a High Noon duel, as the game records it
+    duel: dict[str, Any] | None  # {kind, winner, folded, hands} of a High Noon duel, as the game records it
     waiting: dict[str, Any] | None  # {side, kind, about} of the decision the game waits for
     hands: dict[str, int]  # inspiration cards in each side's hand
     decided_by: str | None = None  # the condition that decided the game (older documents: none)
@@ -128,7 +128,8 @@ class GameView:
         duel = game.optional("duel", dict)
         if duel is not None:
             reader = game.child("duel")
-            duel = {"winner": reader.optional_choice("winner", SIDES),
+            duel = {"kind": reader.optional_choice("kind", DUEL_KINDS) or "holdem",  # a poker duel's has none
+                    "winner": reader.optional_choice("winner", SIDES),
                     "folded": reader.optional_choice("folded", SIDES),
                     "hands": [_text(hand, "game.duel.hands") for hand in reader.get("hands", list)]}
             if duel["winner"] and not duel["folded"] and len(duel["hands"]) != len(SIDES):  # won at the showdown

@@ -1,0 +1,63 @@
+"""The paper dungeon's picture as a player reads it: the legend's marks are the map's own, and small rooms
+read as rooms, not as pieces of corridor."""
+
+from __future__ import annotations
+
+from dedale.paper.model import PaperMap
+from dedale.paper.params import PaperParams
+from dedale.paper.session import PaperSession
+from dedale.render.paper_svg import (
+    CELL,
+    CORRIDOR,
+    HEADER,
+    MARGIN,
+    ROOM,
+    ROOM_WALL,
+    WALL,
+    cell_mark,
+    legend_marks,
+    render_svg,
+    room_floor,
+    view,
+)
+
+SPECIAL = ("trap", "stairs_up", "stairs_down", "exit", "dead_end")
+
+
+def paper(seed: int) -> PaperMap:
+    return PaperSession(PaperParams(), seed).run_autopilot().paper_map()
+
+
+def origin(found: PaperMap) -> tuple[int, int]:
+    x0, y0, _, _ = view(found)
+    return MARGIN - x0 * CELL, MARGIN + HEADER - y0 * CELL
+
+
+def test_legend_marks_are_drawn_by_the_maps_functions() -> None:
+    found = paper(3)
+    svg_text = render_svg(found)
+    legend = svg_text[svg_text.index('<g id="paper-legend"'):]
+    marks = "".join(mark for mark, _ in legend_marks())
+    for kind in SPECIAL:  # each special square's mark, as the map draws it, is in the key
+        assert cell_mark(kind, 0, 0) in marks, kind
+    for mark, _ in legend_marks():
+        assert mark in legend
+    ox, oy = origin(found)
+    kinds = {kind for kind, _ in found.cells.values()}
+    assert {"trap", "exit", "dead_end"} <= kinds
+    for (x, y), (kind, _) in found.cells.items():  # and the map draws them with the same function
+        if kind in SPECIAL:
+            assert cell_mark(kind, ox + x * CELL, oy + y * CELL) in svg_text, kind
+
+
+def test_small_rooms_read_as_rooms() -> None:
+    found = paper(3)
+    small = [room for room in found.rooms if sorted((room.rect.w, room.rect.h)) == [1, 2]]
+    assert small
+    svg_text = render_svg(found)
+    ox, oy = origin(found)
+    for room in small:  # a room's floor and inner outline, not a corridor's plain fill
+        r = room.rect
+        assert room_floor(ox + r.x * CELL, oy + r.y * CELL, r.w * CELL, r.h * CELL) in svg_text
+    assert ROOM != CORRIDOR and ROOM_WALL > WALL
+    assert f'stroke-width="{ROOM_WALL}"' in svg_text

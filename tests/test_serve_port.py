@@ -1,0 +1,36 @@
+"""`dedale serve` on a port another program holds: one clear line naming the port and how to pick another,
+exit code 2, and nothing said about where the app is (it is not there). `make run PORT=...` picks the port."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from webserver import ENTRY
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_a_busy_port_is_one_clear_line_and_exit_code_2(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        for workers in ("1", "2"):
+            run = subprocess.run([sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--workers", workers,
+                                  "--db", str(tmp_path / "web.db")], capture_output=True, text=True, timeout=60)
+            assert run.returncode == 2, run.stderr
+            assert f"port {port} on 127.0.0.1 is already in use" in run.stderr
+            assert f"--port {port + 1}" in run.stderr and f"PORT={port + 1}" in run.stderr
+            assert "Dédale is at" not in run.stderr and "Traceback" not in run.stderr
+            assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_make_run_takes_the_port_it_is_given() -> None:
+    dry = subprocess.run(["make", "-n", "-s", "run", "PORT=8001"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert "serve --host 127.0.0.1 --port 8001 --db dedale.db" in dry.stdout
+    default = subprocess.run(["make", "-n", "-s", "run"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert "--port 8000 " in default.stdout

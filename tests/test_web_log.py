@@ -1,0 +1,107 @@
+"""The log on the web: the panel's newest lines keep their true numbers and link to the whole log, which is
+paged, grouped by the choices made, and downloadable as text; a seat reads it only as the rules let it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dedale.core.logtext import describe
+from dedale.web.logview import PAGE_ENTRIES
+from webclient import web_client
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with web_client(tmp_path / "web.db", follow_redirects=False) as test_client:
+        yield test_client
+
+
+def start(client: TestClient, system: str, **form: str) -> str:
+    response = client.post(f"/new/{system}", data={"seed": "4", **form})
+    assert response.status_code == 303, response.text
+    return response.headers["location"].rsplit("/", 1)[1]
+
+
+def played_to_the_end(client: TestClient, system: str, **form: str) -> str:
+    session_id = start(client, system, **form)
+    assert client.post(f"/play/{session_id}/auto", data={"to": "end"}, headers=HX).status_code == 200
+    return session_id
+
+
+def numbered(html: str) -> list[tuple[int, str]]:
+    return [(int(n), unescape(line)) for n, line in re.findall(r'<li value="(\d+)">([^<]*)</li>', html)]
+
+
+def whole_log(client: TestClient, session_id: str) -> list[tuple[int, str]]:
+    first = client.get(f"/play/{session_id}/log").text
+    pages = max([1, *map(int, re.findall(r'/log\?page=(\d+)"', first))])
+    return [line for page in range(1, pages + 1)
+            for line in numbered(client.get(f"/play/{session_id}/log", params={"page": page}).text)]
+
+
+def test_the_panel_numbers_its_newest_lines_as_the_whole_log_does(client: TestClient) -> None:
+    session_id = played_to_the_end(client, "crawler")
+    entries = client.get(f"/api/sessions/{session_id}/export/json").json()["log"]
+    assert len(entries) > 80  # more than the panel shows
+    html = client.get(f"/play/{session_id}").text
+    assert f'<ol class="log" reversed start="{len(entries)}">' in html
+    assert f"The whole log ({len(entries)} entries)" in html and f"/play/{session_id}/log.txt" in html
+
+
+def test_the_whole_log_is_every_entry_once_with_its_number_paged_and_grouped_by_choice(client: TestClient) -> None:
+    session_id = played_to_the_end(client, "hexcrawl", radius="9")
+    document = client.get(f"/api/sessions/{session_id}/export/json").json()
+    entries = document["log"]
+    assert len(entries) > 2 * PAGE_ENTRIES  # several pages
+    lines = whole_log(client, session_id)
+    assert [n for n, _ in lines] == list(range(1, len(entries) + 1))
+    assert [line for _, line in lines] == [describe(entry, "en") for entry in entries]
+    second = client.get(f"/play/{session_id}/log", params={"page": 2}).text
+    assert numbered(second)[0][0] == PAGE_ENTRIES + 1 and 'aria-current="page">2<' in second
+    # Each choice opens a group, headed by its number: as many groups as choices, in order.
+    headings = [int(n) for page in range(1, 4)
+                for n in re.findall(r"<summary>Choice (\d+)</summary>",
+                                    client.get(f"/play/{session_id}/log", params={"page": page}).text)]
+    choices = sum("choice" in entry for entry in entries)
+    assert choices == len(document["events"]) and sorted(set(headings)) == list(range(1, choices + 1))
+    # A page past the last shows the last; a page below 1 is refused.
+    assert numbered(client.get(f"/play/{session_id}/log", params={"page": 99}).text)[-1][0] == len(entries)
+    assert client.get(f"/play/{session_id}/log", params={"page": 0}).status_code == 422
+
+
+def test_the_log_as_text_names_its_file_after_the_system_and_seed(client: TestClient) -> None:
+    session_id = played_to_the_end(client, "crawler")
+    entries = client.get(f"/api/sessions/{session_id}/export/json").json()["log"]
+    text = client.get(f"/play/{session_id}/log.txt")
+    assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
+    assert 'filename="dedale-crawler-4-log.txt"' in text.headers["content-disposition"]
+    lines = [line for line in text.text.splitlines() if re.match(r"\d+\. ", line)]
+    assert lines == [f"{n}. {describe(entry, 'en')}" for n, entry in enumerate(entries, 1)]
+    client.get("/lang/fr")
+    french = client.get(f"/play/{session_id}/log.txt").text
+    assert french.startswith("Au départ\n") and "\nChoix 1\n" in french
+
+
+def test_a_player_reads_the_whole_log_only_as_the_rules_let_them(client: TestClient) -> None:
+    session_id = start(client, "zombstone", side="lawmen")
+    for _ in range(30):
+        client.post(f"/play/{session_id}/auto", data={"to": "one"}, headers=HX)
+    from dedale.core.store import Sessions  # the app's own session, as the server holds it
+
+    sessions: Sessions = client.app.state.sessions  # type: ignore[attr-defined]
+    session = sessions.get(session_id)
+    assert session.hides()
+    seen = [describe(entry, "en") for entry in session.player_log(0, 0)]
+    assert [line for _, line in whole_log(client, session_id)] == seen
+    text = client.get(f"/play/{session_id}/log.txt").text
+    assert [line.split(". ", 1)[1] for line in text.splitlines() if re.match(r"\d+\. ", line)] == seen
+    everything = [describe(session.log_entry(entry), "en") for entry in session.log]
+    assert seen != everything  # something was indeed masked or left out
