@@ -34,7 +34,8 @@
   written to JSON and read back, in fresh processes), `keylock_scale.py` (100,000 objects made,
   analysed and written), `zombstone_speed.py` (a new query, `dedale zombstone tables`, the web calculator,
   and the ratio to icepool), `skirmish_speed.py` (AI games a second, one core), `batch_speed.py` (games
-  and dungeons a second on 1 and 2 Dask workers).
+  and dungeons a second on 1 and 2 Dask workers), `pictures_print.py` (the smallest text of the pictures
+  printed: a 200-object key-lock diagram on A3, a hexcrawl on A4, the crawler's A4 overview; issue 17).
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
@@ -213,7 +214,7 @@ def main() -> int:
 
 # Issue 15's figures, each module a part of it (runnable alone too): rows of (label, figure, target met).
 SCALE_AND_SPEED = ("peers_crawler", "hexcrawl_scale", "keylock_scale", "zombstone_speed", "skirmish_speed",
-                   "batch_speed")
+                   "batch_speed", "pictures_print")
 
 
 def issue_15() -> bool:
