@@ -207,3 +207,21 @@ def test_a_document_saved_before_scenarios_said_how_they_are_won_still_loads() -
     older["game"]["turn"] += 1  # the rest is checked as before
     with pytest.raises(DedaleError):
         SkirmishSession.from_json(older)
+
+
+def test_the_jail_yard_is_fought_over_walls_the_dead_climb() -> None:
+    """A shipped scenario with the text's climbing terrain: adobe walls (climbed), a stone wall over 4 inches
+    (no way over), stairs and a ladder; the dead get over the adobe walls into the yard the deputies hold."""
+    import dedale
+    from dedale.zombstone.skirmish.catalogue import load_catalogue
+
+    field = load_catalogue().scenario("jail_yard").battlefield
+    kinds = {(piece.kind, piece.climbable) for piece in field.terrain}
+    assert {("wall", True), ("wall", False), ("stairs", False), ("ladder", False)} <= kinds
+    inside = 0
+    for seed in range(3):
+        session = dedale.play("zombstone", seed=seed, scenario="jail_yard", side="lawmen")
+        session.run_autopilot(max_steps=400)
+        inside += sum(1 for f in session.state.figures
+                      if f.side == "zombies" and 11.5 <= f.x <= 18.5 and 10.5 <= f.y <= 17.5)
+    assert inside > 0

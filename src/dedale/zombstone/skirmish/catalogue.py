@@ -339,7 +339,8 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
         for i, piece in enumerate(entry.get("terrain", list, [])):
             part = _Entry(file, f"{entry.where}: terrain", i, piece)
             x, y, w, h = (float(part.number(k, -1000, 1000, whole=False)) for k in "xywh")
-            terrain.append(Terrain(part.get("kind", str), x, y, w, h, part.get("name", str, "")))
+            terrain.append(Terrain(part.get("kind", str), x, y, w, h, part.get("name", str, ""),
+                                   float(part.number("height", 0, 1000, 1.0, whole=False))))
         try:
             battlefield = Battlefield(float(width), float(height), tuple(terrain))
         except DedaleError as exc:
