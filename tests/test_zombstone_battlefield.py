@@ -424,3 +424,15 @@ def test_only_a_wall_has_a_height() -> None:
         Terrain.from_json({"kind": "heavy", "x": 1, "y": 1, "w": 1, "h": 3, "height": 5})
     with pytest.raises(DedaleError, match="height"):
         Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3, "height": -1})
+
+
+# gaps to jump (the text: a long jump halves the move, and may take both actions)
+ARROYO = Battlefield(terrain=(Terrain("gap", 10, 0, 2, 36, "arroyo"),))
+
+
+def test_a_move_must_clear_a_gap_and_pays_double_over_it() -> None:
+    assert near(ARROYO.move((7, 5), (20, 5), 4, []), (9.95, 5))  # 3 to its edge; 1 more would end over it
+    assert near(ARROYO.move((9, 5), (20, 5), 8, []), (15, 5))  # both actions: 1, the gap's 2 worth 4, then 3
+    assert not ARROYO.free((11, 5), []) and ARROYO.free((10, 5), []) and ARROYO.free((12, 5), [])
+    assert ARROYO.leaps((9, 5), (15, 5)) and not ARROYO.leaps((1, 5), (9.9, 5))
+    assert ARROYO.covers((5, 5), (20, 5)) == []  # no cover, and no wall to sight

@@ -1040,3 +1040,17 @@ def test_a_scenarios_duel_kind_is_holdem_unless_it_says_simple(tmp_path: Path) -
     with pytest.raises(DedaleError) as raised:
         load_catalogue(edited(tmp_path, "scenarios.toml", "hidden = false", 'hidden = false, kind = "stud"'))
     assert "stud" in raised.value.message("en") and "holdem, simple" in raised.value.message("en")
+
+
+def test_a_long_jump_may_take_both_actions() -> None:
+    """The text: a long jump halves the move, and the character may use both its actions for it. Where one
+    move stops at a gap's edge and two clear it, a player is offered the jump; it takes the whole activation."""
+    arroyo = Battlefield(terrain=(Terrain("gap", 10, 0, 2, 36, "arroyo"),))
+    t = table(("wyatt_earp", 9, 5), ("the_cajun", 30, 30), field=arroyo)
+    jumps = [o for o in turn.action_ask(t, t.game.figure(0), 2, 2, [1]).options if o.id.startswith("jump:")]
+    east = next(o for o in jumps if o.args["way"] == "dir.E")
+    assert east.key == "skirmish.option.jump" and math.dist(east.data["to"], (15, 5)) < 1e-6
+    assert not any(o.id.startswith("jump:") for o in turn.action_ask(t, t.game.figure(0), 1, 1, [1]).options)
+    played = run(t, turn.activate(t, t.game.figure(0)), action=east.id)
+    assert len(played.of("action")) == 1  # no action left after the jump
+    assert math.dist(t.game.figure(0).pos, (15, 5)) < 1e-6

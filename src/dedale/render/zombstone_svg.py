@@ -45,15 +45,16 @@ GROUND_GRID = "#ddceac"
 BUILDING = "#5a4636"
 ROOF = "#7d6651"
 TERRAIN_FILLS = {"heavy": "#cda977", "light": "#ecdcb3", "difficult": "#e2d0a4", "stairs": "#e2d0a4",
-                 "ladder": "#e2d0a4", "wall": "#b9a48a"}
+                 "ladder": "#e2d0a4", "wall": "#b9a48a", "gap": "#8a7560"}
 TERRAIN_PATTERNS = {"heavy": "url(#heavy)", "light": "url(#light)", "difficult": "url(#difficult)",
-                    "stairs": "url(#stairs)", "ladder": "url(#ladder)", "wall": "url(#wall)"}
+                    "stairs": "url(#stairs)", "ladder": "url(#ladder)", "wall": "url(#wall)", "gap": "url(#gap)"}
 TERRAIN_STROKES = {"heavy": f'stroke="{svg.INK}" stroke-width="1.2"',
                    "light": f'stroke="{BUILDING}" stroke-width="1" stroke-dasharray="3 2"',
                    "difficult": f'stroke="{ROOF}" stroke-width="0.8" stroke-dasharray="1 2"',
                    "stairs": f'stroke="{ROOF}" stroke-width="0.9"', "ladder": f'stroke="{ROOF}" stroke-width="0.9"',
-                   "wall": f'stroke="{svg.INK}" stroke-width="1.6"'}
-TERRAIN_ORDER = ("difficult", "stairs", "ladder", "light", "heavy", "wall", "building")  # drawn bottom to top
+                   "wall": f'stroke="{svg.INK}" stroke-width="1.6"',
+                   "gap": f'stroke="{svg.INK}" stroke-width="1" stroke-dasharray="4 2"'}
+TERRAIN_ORDER = ("gap", "difficult", "stairs", "ladder", "light", "heavy", "wall", "building")  # bottom to top
 RINGS = {"star": (2.3, 4.8), "supporting": (2.6,), "extra": ()}  # status rings, pixels outside the base
 CHOICE_ORDER = ("shoot", "melee", "aim")  # rings around one figure, inside out; other kinds after these
 
@@ -574,7 +575,8 @@ def _legend(view: GameView, x0: float, y0: float, choices: bool, lang: str) -> t
     top = y0 + 24
     left: list[tuple[str, str]] = []
     kinds = {piece.kind for piece in view.battlefield.terrain}  # stairs, ladders and walls when the table has some
-    for kind in ("building", "heavy", "light", "difficult", *(k for k in ("stairs", "ladder", "wall") if k in kinds)):
+    for kind in ("building", "heavy", "light", "difficult",
+                 *(k for k in ("stairs", "ladder", "wall", "gap") if k in kinds)):
         left.append((_swatch(kind), t(f"render.zombstone.terrain_{kind}", lang)))
     arrow = f'<line x1="-11" y1="0" x2="5" y2="0" stroke="{svg.INK}" stroke-width="{{w}}"/>' \
             f'<polygon points="11,0 4,-3.5 4,3.5" fill="{svg.INK}"/>'
@@ -675,7 +677,7 @@ def _patterns() -> str:
             + svg.hatch("light", ROOF, 4.5, 1.1, 45)
             + svg.dots("difficult", ROOF, 4, 0.7)
             + svg.hatch("stairs", ROOF, 3.5, 1.2, 0) + svg.hatch("ladder", ROOF, 5, 1.6, 90)
-            + svg.hatch("wall", svg.INK, 4, 0.8, 0))
+            + svg.hatch("wall", svg.INK, 4, 0.8, 0) + svg.hatch("gap", svg.INK, 3, 0.6, -30))
 
 
 def _duel_table(duel: dict[str, Any], lang: str) -> str:

@@ -3,9 +3,9 @@ across and one a line down (a 36-inch table fits in 80 columns), with rulers eve
 roster and a key.
 
 Terrain: `#` buildings (named inside when they have room), `=` heavy cover, `:` light cover, `.` difficult
-ground, `/` stairs, `H` ladders, `|` walls. A figure is its letter (lawmen upper case, zombies lower case) in
-the half-inch it stands in, followed by a mark when it is wounded (`*`), fleeing (`!`) or out of play (`+`); a
-hidden figure is its token's number.
+ground, `/` stairs, `H` ladders, `|` walls, `~` gaps to jump. A figure is its letter (lawmen upper case,
+zombies lower case) in the half-inch it stands in, followed by a mark when it is wounded (`*`), fleeing (`!`)
+or out of play (`+`); a hidden figure is its token's number.
 Figures that fled for good are only in the roster.
 """
 
@@ -20,8 +20,8 @@ from dedale.zombstone.skirmish.catalogue import SIDES
 from dedale.zombstone.skirmish.view import FigureView, GameView
 
 TERRAIN_MARKS = {"building": "#", "heavy": "=", "light": ":", "difficult": ".", "stairs": "/", "ladder": "H",
-                 "wall": "|"}
-PRIORITY = ("difficult", "stairs", "ladder", "light", "heavy", "wall", "building")  # overlapping, the later shows
+                 "wall": "|", "gap": "~"}
+PRIORITY = ("gap", "difficult", "stairs", "ladder", "light", "heavy", "wall", "building")  # the later one shows
 STATE_MARKS = {"out": "+", "fleeing": "!"}
 WOUND_MARK = "*"
 # where a figure goes when its half-inch is taken: beside it first, then above and below
@@ -40,7 +40,7 @@ def render_text(view: GameView, lang: str = "en") -> str:
     for side in SIDES:
         lines += _roster(view, side, lang)
         lines.append("")
-    climbing = any(piece.kind in ("stairs", "ladder", "wall") for piece in view.battlefield.terrain)
+    climbing = any(piece.kind in ("stairs", "ladder", "wall", "gap") for piece in view.battlefield.terrain)
     keys = ("terrain", *(["climbing"] if climbing else []), "figures", "marks", "cartridges")
     lines += [t(f"render.zombstone.text_{key}", lang) for key in keys]
     return "\n".join(lines) + "\n"

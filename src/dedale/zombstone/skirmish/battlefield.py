@@ -4,8 +4,10 @@ A point is `(x, y)` in inches, x to the right and y downwards (as in SVG), from 
 figure is a disc of diameter `BASE` centred on its point. Terrain pieces are axis-aligned rectangles of four kinds:
 light cover (hides less than half a figure: fences, barrels, low walls), heavy cover (more than half: walls,
 wagons, troughs), buildings (block sight and movement), difficult ground, stairs and ladders (each inch over them
-costs two of a move; no cover) and walls (heavy cover, climbed at two inches of a move an inch; one higher than
-`CLIMB_HEIGHT` stops a move as a building does, and is no place to stand). Only buildings, such high walls, other
+costs two of a move; no cover), walls (heavy cover, climbed at two inches of a move an inch; one higher than
+`CLIMB_HEIGHT` stops a move as a building does, and is no place to stand) and gaps to jump (an inch over one
+costs two, and a move must clear it: one that would end over it stops at its near edge; `turn.py` lets a figure
+spend both its actions on one jump). Only buildings, such high walls, other
 figures' bases and the board's edge stop a move: a figure climbs over a fence or a wagon.
 
 The project's choices, where the rules leave the geometry open:
@@ -44,10 +46,10 @@ BASE = 1.0
 RADIUS = BASE / 2
 CONTACT = 1.1
 COVER_REACH = 1.0
-TERRAIN_KINDS = ("light", "heavy", "building", "difficult", "stairs", "ladder", "wall")
+TERRAIN_KINDS = ("light", "heavy", "building", "difficult", "stairs", "ladder", "wall", "gap")
 HEAVY_KINDS = frozenset({"heavy", "building", "wall"})
-ROUGH_KINDS = frozenset({"difficult", "stairs", "ladder", "wall"})  # each inch over them costs two of a move
-NO_COVER_KINDS = frozenset({"difficult", "stairs", "ladder"})
+ROUGH_KINDS = frozenset({"difficult", "stairs", "ladder", "wall", "gap"})  # an inch over them costs two
+NO_COVER_KINDS = frozenset({"difficult", "stairs", "ladder", "gap"})
 CLIMB_HEIGHT = 4.0  # a wall higher than this cannot be climbed: it stops a move as a building does
 SIDES = ("x", "y", "w", "h")
 DEFAULT_SIZE = 36.0
@@ -236,6 +238,7 @@ class Battlefield:
     _heavy: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     _screens: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     _rough: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+    _gaps: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)  # no place to stand
     # answers remembered (`cover_kinds`, `seen`): figures ask again and again of the same places, and games on
     # one battlefield start from the same ones
     _kinds: dict[tuple[Point, Point], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False,
@@ -270,6 +273,7 @@ class Battlefield:
         object.__setattr__(self, "_screens", tuple(p for p in pieces if p.kind not in NO_COVER_KINDS))
         object.__setattr__(self, "_rough", tuple(p for p in pieces if p.kind in ROUGH_KINDS and (
             p.kind != "wall" or p.climbable)))
+        object.__setattr__(self, "_gaps", tuple(p for p in pieces if p.kind == "gap"))
 
     def to_json(self) -> dict[str, Any]:
         return {"width": self.width, "height": self.height, "terrain": [piece.to_json() for piece in self.terrain]}
@@ -305,6 +309,9 @@ class Battlefield:
         for building in self._barriers:  # those farther than a radius along x or y cannot overlap: skipped
             if (right >= building.x and left <= building.right and bottom >= building.y and top <= building.bottom
                     and building.distance(p) < RADIUS - EPS):
+                return False
+        for gap in self._gaps:  # a figure may stand on a gap's edge, not over it
+            if gap.x < x < gap.right and gap.y < y < gap.bottom:
                 return False
         left, right, top, bottom = x - BASE, x + BASE, y - BASE, y + BASE
         for other in others:
@@ -401,6 +408,8 @@ class Battlefield:
             return start
         if self._rough:
             reach = self._afforded(start, ux, uy, reach, distance)
+        if self._gaps:
+            reach = self._short_of_gaps(start, ux, uy, reach)
         end = (toward[0], toward[1]) if reach >= length else (sx + ux * reach, sy + uy * reach)
         return end if self.free(end, others) else start
 
@@ -422,6 +431,20 @@ class Battlefield:
             left -= 2 * (rough_to - rough_from)
             at = rough_to
         return min(room, at + left)
+
+    def leaps(self, a: Point, b: Point) -> bool:
+        """The straight move a-b goes over a gap."""
+        return any(gap._clip(a, b, 0.0) is not None for gap in self._gaps)
+
+    def _short_of_gaps(self, start: Point, ux: float, uy: float, reach: float) -> float:
+        """A jump must clear a gap: a move that would end over one stops at its near edge instead."""
+        end = (start[0] + ux * reach, start[1] + uy * reach)
+        for gap in self._gaps:
+            span = gap._clip(start, end, 0.0)
+            if span is not None and gap.x < end[0] < gap.right and gap.y < end[1] < gap.bottom:
+                reach = max(0.0, span[0] * reach - STEP)
+                end = (start[0] + ux * reach, start[1] + uy * reach)
+        return reach
 
     def _room(self, start: Point, ux: float, uy: float, limit: float, others: Sequence[Point]) -> float:
         """How far the centre can go from `start` along the unit direction (ux, uy), up to `limit`. An obstacle the

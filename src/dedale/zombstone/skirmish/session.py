@@ -225,7 +225,7 @@ class SkirmishSession(Session[SkirmishParams, Game]):
 
 
 MOVES = frozenset({"skirmish.option.move", "skirmish.option.toward", "skirmish.option.charge",
-                   "skirmish.option.to_cover"})
+                   "skirmish.option.to_cover", "skirmish.option.jump"})
 
 
 def message(session: SkirmishSession, option: Option) -> Word:

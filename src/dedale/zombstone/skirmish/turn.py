@@ -206,9 +206,9 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
         kind = chosen.id.split(":")[0]
         if kind == "end":
             break
-        actions -= 2 if kind == "aim" else 1
-        if kind == "move":
-            moves -= 1
+        actions -= 2 if kind in ("aim", "jump") else 1
+        if kind in ("move", "jump"):  # a long jump may take both actions, and both moves (the text)
+            moves -= 2 if kind == "jump" else 1
             yield from _move(t, figure, chosen.data)
         elif kind in ("shoot", "aim"):
             if kind == "aim" and not skills.aims_free(profile.skills):
@@ -229,7 +229,8 @@ def action_ask(t: Table, figure: Figure, actions: int, moves: int, budget: list[
     if moves == 0:
         return Ask(figure.side, "action", (*options, END), about)
     if t.controllers.get(figure.side) is None:
-        return Ask(figure.side, "action", (*options, *move_options(t, figure), END), about)
+        jumps = jump_options(t, figure) if actions == 2 and moves >= 2 else []
+        return Ask(figure.side, "action", (*options, *move_options(t, figure), *jumps, END), about)
     return Ask(figure.side, "action", (*options, END), about, {
         "toward": lambda: move_options(t, figure, ("toward",)), "cover": lambda: move_options(t, figure, ("cover",)),
         "compass": lambda: move_options(t, figure, ("compass",))})
@@ -295,6 +296,23 @@ def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", 
             if (place := _new_place(found, start, to)) is not None:
                 found[place] = Option(f"move:{_point_id(place)}", "skirmish.option.move",
                                       {"way": f"dir.{name}"}, {"to": to})
+    return list(found.values())
+
+
+def jump_options(t: Table, figure: Figure) -> list[Option]:
+    """The long jumps the figure may make with both its actions (the text: a jump halves the move, and may
+    take both actions): each compass way where a gap stops one move short and two moves clear it."""
+    field, start, others = t.field, figure.pos, t.others(figure)
+    found: dict[tuple[float, float], Option] = {}
+    for name, (dx, dy) in COMPASS.items():
+        far = (figure.x + dx * 2 * MOVE, figure.y + dy * 2 * MOVE)
+        one = field.move(start, (figure.x + dx * MOVE, figure.y + dy * MOVE), MOVE, others)
+        two = field.move(start, far, 2 * MOVE, others)
+        cleared = field.leaps(start, two) and not field.leaps(start, one) and distance(start, two) > distance(
+            start, one)
+        if cleared and (place := _new_place(found, start, two)) is not None:
+            found[place] = Option(f"jump:{_point_id(place)}", "skirmish.option.jump", {"way": f"dir.{name}"},
+                                  {"to": two})
     return list(found.values())
 
 
