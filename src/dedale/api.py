@@ -23,7 +23,7 @@ class Result:
     >>> dungeon.svg().startswith("<svg")
     True
     >>> print(dungeon.text().splitlines()[0])
-    seed 4 · rooms laid: 10 of 10 · the boss room is reached
+    seed 4 · rooms laid: 9 of 10 · the boss room is reached
     """
 
     def __init__(self, document: dict[str, Any], found: System | None = None) -> None:
@@ -66,7 +66,7 @@ class Result:
         """The plain-text view the terminal shows, in `lang`.
 
         >>> print(generate("crawler", seed=4, size="2d6").text("fr").splitlines()[0])
-        graine 4 · salles posées : 10 sur 10 · la salle du boss est atteinte
+        graine 4 · salles posées : 9 sur 10 · la salle du boss est atteinte
         """
         return self._system.text(self._system.load(self._document), check_lang(lang))
 
