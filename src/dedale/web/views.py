@@ -26,11 +26,12 @@ def picture(session: Session, listed: list[Choice], lang: str) -> str:
     return system(session.system).picture(session, listed, lang)
 
 
-def log_lines(session: Session, lang: str, seat: int = 0) -> list[str]:
-    """The newest lines of the log as `seat` may see it, newest first."""
+def log_lines(session: Session, lang: str, seat: int = 0) -> tuple[list[str], int]:
+    """The newest lines of the log as `seat` may see it, newest first, and how many entries that log has (the
+    newest line's number, as the whole log numbers it)."""
     if session.hides(seat):  # what a seat may see of an entry changes as the game goes (a card shown at the end)
-        entries = session.player_log(max(0, len(session.log) - 2 * LOG_LINES), seat)[-LOG_LINES:]
-        return [describe(entry, lang) for entry in reversed(entries)]
+        entries = session.player_log(0, seat)  # some are left out: only the whole log says how many are left
+        return [describe(entry, lang) for entry in reversed(entries[-LOG_LINES:])], len(entries)
     with _wording:
         worded = _worded.setdefault(session, {}).get(lang)
         log = session.log
@@ -39,14 +40,14 @@ def log_lines(session: Session, lang: str, seat: int = 0) -> list[str]:
         start = max(worded.end, len(log) - LOG_LINES)
         worded.lines.extend(describe(session.log_entry(entry), lang) for entry in log[start:])
         worded.end = len(log)
-        return list(reversed(worded.lines))
+        return list(reversed(worded.lines)), len(log)
 
 
 def _log(session: Session, lang: str, seat: int = 0) -> dict[str, Any]:
     """The newest lines, numbered from how many entries the log has as `seat` may read it, and the number of
     the whole log's last page."""
-    total = len(session.player_log(0, seat)) if session.hides(seat) else len(session.log)
-    return {"log": log_lines(session, lang, seat), "log_total": total, "log_pages": logview.pages_of(total)}
+    lines, total = log_lines(session, lang, seat)
+    return {"log": lines, "log_total": total, "log_pages": logview.pages_of(total)}
 
 
 @dataclass
