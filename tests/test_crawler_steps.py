@@ -109,8 +109,7 @@ def test_the_fallback_lays_the_nearest_size_that_fits() -> None:
     session = CrawlerSession(CrawlerParams(zone_cells=4, size_rule="5"), 0, table=True)
     drive(session, {"crawler.tile": iter([1])}, "crawler.fallback")
     note = next(e for e in session.log if e.get("note") == "crawler.fallback")
-    assert note["args"] == {"rolled": "5x5", "tile": "4x4", "why": word("crawler.why_not.no_space", tile="5x5",
-                                                                           zone="2,4")}
+    assert note["args"] == {"rolled": "5x5", "tile": "4x4", "why": word("crawler.why_not.no_space")}
     assert "no free place against the exit's edge is large enough" in describe(note, "en")
     drive(session, {}, "crawler.laid")
     room = session.layout.rooms[0]

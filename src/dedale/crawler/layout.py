@@ -149,11 +149,10 @@ class Layout:
         return found
 
     def why_not_beyond(self, approach: Approach, size: tuple[int, int]) -> str:
-        """Why no `size` room can be laid through `approach` (which `beyond` found): "full", the zone has its
-        rooms; "no_way_on", it would fit but open onto no other zone (the entry-and-exit rule); "no_space"."""
+        """Why no `size` room can be laid through `approach` (which `beyond` found) when a room of another size
+        can (so the zone is not full): "no_way_on", it would fit but open onto no other zone (the entry-and-exit
+        rule), or "no_space"."""
         zone = approach.zone
-        if self.room_count.get(zone, 0) >= MAX_ROOMS_PER_ZONE:
-            return "full"
         occupied = self.occupied.get(zone, 0)
         for _, mask, door_cells in _edge_places(self.board.zones, self.board.cells, zone, approach.entry, size,
                                                 True):  # as for the boss: any edge will do

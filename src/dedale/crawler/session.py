@@ -25,7 +25,7 @@ from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
 from dedale.crawler.model import Door, Dungeon, Passage, Room
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.tiles import BOSS, TILE_NAMES, Stock, by_nearest_area, tile_name, tile_size
-from dedale.i18n import word
+from dedale.i18n import Word, word
 
 # Where the generation stands (the module's docstring draws the phases); a document's "phase"
 Phase = Literal["explore", "boss_failed", "fill_or_beyond", "place", "door", "passage", "over"]
@@ -185,12 +185,14 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         elif cur.options:
             (key, (laid, candidates, filling)), = cur.options.items()
             if key.startswith("beyond:"):
-                why = self.state.layout.why_not_beyond(cur.approach, size)
-                self.roller.note("crawler.fallback", rolled=tile, tile=laid,
-                                 why=word(f"crawler.why_not.{why}", tile=tile, zone="{},{}".format(*cur.approach.zone)))
+                self.roller.note("crawler.fallback", rolled=tile, tile=laid, why=self._why_not(cur.approach, size))
             self._to_place(laid, candidates, filling)
         else:
             self._close_exit(tile)
+
+    def _why_not(self, approach: Approach, size: tuple[int, int]) -> Word:
+        """Why the rolled room cannot go beyond this exit, in words (for the fallback's note and choice)."""
+        return word(f"crawler.why_not.{self.state.layout.why_not_beyond(approach, size)}")
 
     def _size(self, tile: str) -> tuple[int, int]:
         return tile_size(tile, self.boss_size)
@@ -367,9 +369,8 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
         elif key == "beyond":
             says = word("crawler.choice.beyond", tile=laid, zone=zone)
         else:
-            why = self.state.layout.why_not_beyond(approach, self._size(cur.tile))
             says = word("crawler.choice.substitute", tile=laid, rolled=cur.tile, zone=zone,
-                        why=word(f"crawler.why_not.{why}", tile=cur.tile, zone=zone))
+                        why=self._why_not(approach, self._size(cur.tile)))
         return Choice(key, says, {"kind": key.partition(":")[0], "tile": laid})
 
     def _place_choice(self, c: Candidate, cur: Generation) -> Choice:
