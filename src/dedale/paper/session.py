@@ -332,18 +332,11 @@ class PaperSession(Session[PaperParams, PaperState]):
                                 wall=word(f"paper.wall.{wall}")).total
 
     def _place_exit(self, room: Room, wall: str, position: int, wall_roll: int | None) -> None:
-        rolled = (wall, position)
+        rolled, lost = (wall, position), False
         if self.params.exit_collisions == "move" and not self._exit_fits(room, wall, position):
             moved = self._nearest_free_square(room, wall, position)
-            if moved is None:  # every square of every wall has an exit or is off the page
-                side = wall_side(room.entry, wall)
-                cell = wall_squares(room.rect, room.entry, wall)[position - 1]
-                room.exits.append({"wall": wall, "side": side.name, "position": position, "cell": list(cell),
-                                   "outside": list(side.step(cell)), "wall_roll": wall_roll, "result": "lost"})
-                self.roller.note("paper.exit_lost", room=room.id, wall=word(f"paper.wall.{wall}"),
-                                 position=position)
-                return
-            wall, position = moved
+            lost = moved is None  # every square of every wall has an exit or is off the page
+            wall, position = moved or rolled
         side = wall_side(room.entry, wall)
         cell = wall_squares(room.rect, room.entry, wall)[position - 1]
         outside = side.step(cell)
@@ -353,8 +346,9 @@ class PaperSession(Session[PaperParams, PaperState]):
             exit_["rolled"] = {"wall": rolled[0], "position": rolled[1]}
             self.roller.note("paper.exit_moved", room=room.id, wall=word(f"paper.wall.{rolled[0]}"),
                              position=rolled[1], to_wall=word(f"paper.wall.{wall}"), to_position=position)
-        if any(e["cell"] == exit_["cell"] and e["side"] == side.name and e["result"] in ("open", "joined")
-               for e in room.exits):
+        if lost:
+            exit_["result"] = "lost"
+        elif _has_exit(room, side, cell):
             exit_["result"] = "taken"
         elif not self.page.on_page(outside):
             exit_["result"] = "off_page"
@@ -372,9 +366,7 @@ class PaperSession(Session[PaperParams, PaperState]):
         """The square can take a new exit: none there yet, and the page goes on beyond it."""
         side = wall_side(room.entry, wall)
         cell = wall_squares(room.rect, room.entry, wall)[position - 1]
-        taken = any(e["cell"] == list(cell) and e["side"] == side.name and e["result"] in ("open", "joined")
-                    for e in room.exits)
-        return not taken and self.page.on_page(side.step(cell))
+        return not _has_exit(room, side, cell) and self.page.on_page(side.step(cell))
 
     def _nearest_free_square(self, room: Room, wall: str, position: int) -> tuple[str, int] | None:
         """Where an exit that cannot go on its square goes instead (issue 18, following step C): the nearest
@@ -574,3 +566,9 @@ def _wall_says(wall: str, position: int, cell: Cell) -> Word:
 
 def _card(feature: dict[str, Any]) -> Card:
     return Card(feature["card"]["rank"], feature["card"]["suit"])
+
+
+def _has_exit(room: Room, side: Dir, cell: Cell) -> bool:
+    """The room has an exit drawn through that side of that square."""
+    return any(e["cell"] == list(cell) and e["side"] == side.name and e["result"] in ("open", "joined")
+               for e in room.exits)
