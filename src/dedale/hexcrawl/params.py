@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 from dedale.core.errors import DedaleError
@@ -42,7 +43,7 @@ class HexParams(Declared):
     tables: str | None = param(None, web=False, parse=lambda text: tables_folder(text, "hexcrawl"),
                                en="A folder of your own table files.", fr="Un dossier de vos propres tables.")
 
-    @property
+    @cached_property  # read at every hex explored
     def obstacle_die(self) -> tuple[int, int]:
         """The die the obstacle chance is rolled on and the highest face that gives one: a d100 for whole
         percents, else a d1000 or a d10000, so that the chance is exact."""
