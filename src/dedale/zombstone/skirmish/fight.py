@@ -36,7 +36,8 @@ RETURN_MALUS = 2  # the Potential of a target that returns fire
 CARD_FACES = {"9": 0, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
 
 
-Spec = tuple[int, int, int | None, int]  # a roll as `spec_for` makes it: Potential, rounds, skill, malus
+# A roll as `spec_for` makes it: Potential, rounds, skill, and how an unarmed fighter's malus is read (None: armed)
+Spec = tuple[int, int, int | None, str | None]
 
 
 @lru_cache(maxsize=512)  # a skirmish meets a few hundred pairs of rolls; only the keeps are kept
@@ -109,15 +110,15 @@ def spec_for(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Rol
 def spec_of(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Spec:
     """How the figure rolls, with `bonus` reroll dice (or fewer dice, negative), as a `Spec`."""
     profile = t.profile(figure)
-    potential, malus = profile.potential[figure.wounded] + bonus, 0
-    if unarmed:  # "a malus of one base die" (RollSpec.unarmed): a Potential die, or a die off the first roll
-        potential, malus = (potential, 1) if t.unarmed_malus == "first_roll" else (potential - 1, 0)
-    return potential, t.rounds, skills.turned_face(profile.skills), malus
+    return (profile.potential[figure.wounded] + bonus, t.rounds, skills.turned_face(profile.skills),
+            t.unarmed_malus if unarmed else None)
 
 
 @cache
-def _spec(potential: int, rounds: int, skill: int | None, malus: int) -> RollSpec:
-    return RollSpec.from_potential(potential, rounds, skill=skill, first_roll_malus=malus)
+def _spec(potential: int, rounds: int, skill: int | None, unarmed: str | None) -> RollSpec:
+    if unarmed is not None:
+        return RollSpec.unarmed(potential, rounds, unarmed, skill)
+    return RollSpec.from_potential(potential, rounds, skill=skill)
 
 
 @cache
