@@ -97,6 +97,10 @@ class Terrain:
     def contains(self, p: Point) -> bool:
         return self.x <= p[0] <= self.right and self.y <= p[1] <= self.bottom
 
+    def over(self, p: Point) -> bool:
+        """`p` lies inside the piece, not on its edge (where a figure may stand at a gap)."""
+        return self.x < p[0] < self.right and self.y < p[1] < self.bottom
+
     def distance(self, p: Point) -> float:
         px, py = p
         dx = self.x - px if px < self.x else (px - self.x - self.w if px > self.right else 0.0)
@@ -311,7 +315,7 @@ class Battlefield:
                     and building.distance(p) < RADIUS - EPS):
                 return False
         for gap in self._gaps:  # a figure may stand on a gap's edge, not over it
-            if gap.x < x < gap.right and gap.y < y < gap.bottom:
+            if gap.over(p):
                 return False
         left, right, top, bottom = x - BASE, x + BASE, y - BASE, y + BASE
         for other in others:
@@ -415,7 +419,7 @@ class Battlefield:
 
     def _afforded(self, start: Point, ux: float, uy: float, room: float, distance: float) -> float:
         """How far the centre goes along the unit direction, up to `room`, on a move of `distance` inches when
-        each inch it crosses over difficult ground costs two."""
+        each inch it crosses over rough ground (difficult, stairs, ladders, low walls, gaps) costs two."""
         end = (start[0] + ux * room, start[1] + uy * room)
         spans = sorted(span for piece in self._rough if (span := piece._clip(start, end, 0.0)) is not None)
         at, left = 0.0, distance
@@ -432,6 +436,10 @@ class Battlefield:
             at = rough_to
         return min(room, at + left)
 
+    @property
+    def gaps(self) -> tuple[Terrain, ...]:
+        return self._gaps
+
     def leaps(self, a: Point, b: Point) -> bool:
         """The straight move a-b goes over a gap."""
         return any(gap._clip(a, b, 0.0) is not None for gap in self._gaps)
@@ -440,8 +448,8 @@ class Battlefield:
         """A jump must clear a gap: a move that would end over one stops at its near edge instead."""
         end = (start[0] + ux * reach, start[1] + uy * reach)
         for gap in self._gaps:
-            span = gap._clip(start, end, 0.0)
-            if span is not None and gap.x < end[0] < gap.right and gap.y < end[1] < gap.bottom:
+            span = gap._clip(start, end, 0.0) if gap.over(end) else None
+            if span is not None:
                 reach = max(0.0, span[0] * reach - STEP)
                 end = (start[0] + ux * reach, start[1] + uy * reach)
         return reach

@@ -302,7 +302,10 @@ def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", 
 def jump_options(t: Table, figure: Figure) -> list[Option]:
     """The long jumps the figure may make with both its actions (the text: a jump halves the move, and may
     take both actions): each compass way where a gap stops one move short and two moves clear it."""
-    field, start, others = t.field, figure.pos, t.others(figure)
+    field, start = t.field, figure.pos
+    if not field.gaps:  # most tables: nothing to jump
+        return []
+    others = t.others(figure)
     found: dict[tuple[float, float], Option] = {}
     for name, (dx, dy) in COMPASS.items():
         far = (figure.x + dx * 2 * MOVE, figure.y + dy * 2 * MOVE)
