@@ -63,7 +63,7 @@ def make_sets(params: KeylockParams, roller: Roller) -> tuple[list[KeySet], list
         seed_draw = params.multi_draw == "seed"
         locks = locks if seed_draw else min(locks, keys)
         check(keys + locks + 2 * (params.multi - number - 1 + params.permanent))
-        add("multi", keys, (_seed_requirements if seed_draw else _requirements)(roller, keys, locks, number + 1))
+        add("multi", keys, _requirements(roller, keys, locks, number + 1, spend=not seed_draw))
     for number in range(params.permanent):
         locks = _uniform(roller, params.permanent_max_locks, "keylock.permanent_locks", set=number + 1)
         check(1 + locks + 2 * (params.permanent - number - 1))
@@ -76,25 +76,17 @@ def _uniform(roller: Roller, high: int, purpose: str, **args: int) -> int:
     return roller.pick(high, purpose, **args) + 1
 
 
-def _requirements(roller: Roller, keys: int, locks: int, number: int) -> list[int]:
-    """Lock i needs r_i = r_(i-1) + 1 + e_i keys, e_i drawn from 0 to what is left of the surplus, and taken
-    off it: strictly increasing, never more than the set's keys."""
-    surplus, needed, requirements = keys - locks, 0, []
-    for _ in range(locks):
-        extra = roller.pick(surplus + 1, "keylock.extra", set=number)
-        surplus -= extra
-        needed += 1 + extra
-        requirements.append(needed)
-    return requirements
-
-
-def _seed_requirements(roller: Roller, keys: int, locks: int, number: int) -> list[int]:
-    """The original text's draw (`multi_draw="seed"`): lock i needs one key more than lock i-1, plus e_i drawn
-    from 0 to the whole surplus each time (none when the set has no more keys than locks). A lock may so need
+def _requirements(roller: Roller, keys: int, locks: int, number: int, spend: bool = True) -> list[int]:
+    """Lock i needs r_i = r_(i-1) + 1 + e_i keys, e_i drawn from 0 to the surplus (keys - locks, or none). With
+    `spend` each e_i is taken off the surplus: strictly increasing, never more than the set's keys. Without
+    (`multi_draw="seed"`, the original text's draw) each is drawn from the whole surplus, and a lock may so need
     more keys than its set has: it never opens."""
     surplus, needed, requirements = max(keys - locks, 0), 0, []
     for _ in range(locks):
-        needed += 1 + roller.pick(surplus + 1, "keylock.extra", set=number)
+        extra = roller.pick(surplus + 1, "keylock.extra", set=number)
+        if spend:
+            surplus -= extra
+        needed += 1 + extra
         requirements.append(needed)
     return requirements
 
