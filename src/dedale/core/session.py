@@ -119,6 +119,9 @@ class Session(ABC, Generic[P, S]):
     # Earlier versions whose documents still load, when only the log's words changed since (a message, its
     # arguments): they are checked without those, as documents that kept words in a language are.
     worded_before: ClassVar[tuple[int, ...]] = ()
+    # Earlier versions whose documents still load, with some result fields worked out anew by the replay (an
+    # analysis since made exact, what winnings buy): those are not checked against the saved ones.
+    recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {}
     table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
     policies: ClassVar[Policies] = {}
 
@@ -473,7 +476,8 @@ class Session(ABC, Generic[P, S]):
         check_format(data, cls.system)
         if data.get("hidden"):
             raise DedaleError("error.hidden_view")
-        if data.get("version") != cls.version and data.get("version") not in cls.worded_before:
+        version = data.get("version")
+        if version != cls.version and version not in cls.worded_before and version not in cls.recomputed_before:
             raise DedaleError("error.version", found=data.get("version"), supported=cls.version)
         seed, events = data.get("seed"), data.get("events")
         if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(events, list):
@@ -491,7 +495,8 @@ class Session(ABC, Generic[P, S]):
         document of a version whose log said things in other words (`worded_before`)."""
         params = cls.check_document(data)
         session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)))
-        saved = {key: data[key] for key in ("log", *session.result_json()) if key in data}
+        recomputed = cls.recomputed_before.get(data.get("version"), ())
+        saved = {key: data[key] for key in ("log", *session.result_json()) if key in data and key not in recomputed}
         replayed = json.loads(json.dumps(session.to_json()))
         old = "lang" in data or data.get("version") in cls.worded_before
         for key, value in saved.items():

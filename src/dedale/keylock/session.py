@@ -16,6 +16,7 @@ from dedale.keylock.params import KeylockParams
 class KeylockSession(Session[KeylockParams, State]):
     system = "keylock"
     version = 2  # version 2's keys needed are the least (version 1's were estimated): the rest is unchanged
+    recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {1: ("analysis",)}  # version 1's worked out again
     table_mode = False  # its weighted picks among every open lock are no dice a table rolls
     policies: ClassVar[Policies] = {}
 
@@ -26,19 +27,6 @@ class KeylockSession(Session[KeylockParams, State]):
     @classmethod
     def params_from_json(cls, data: Any) -> KeylockParams:
         return KeylockParams.from_json(data)
-
-    @classmethod
-    def check_document(cls, data: Any) -> KeylockParams:
-        if isinstance(data, dict) and data.get("version") == 1:
-            return super().check_document({**data, "version": cls.version})
-        return super().check_document(data)
-
-    @classmethod
-    def from_json(cls, data: Any) -> Self:
-        """A version-1 document loads too; its analysis, estimated, is worked out again."""
-        if isinstance(data, dict) and data.get("version") == 1:
-            data = {key: value for key, value in data.items() if key != "analysis"}
-        return super().from_json(data)
 
     def new_state(self) -> State:
         return State()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from dedale.core.cards import Deck
 from dedale.core.errors import DedaleError
@@ -76,6 +76,7 @@ def _bettor(style: str) -> Callable[[DuelSession], AutoBettor]:
 class DuelSession(BaseSession[DuelParams, DuelState]):
     system = "zombstone-duel"
     version = 2  # version 2's winnings are what was won from the other; version 1's were the whole pot
+    recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {1: ("fame_points", "left")}  # what winnings buy
     policies: ClassVar[Policies] = {name: _bettor(name) for name in ("cautious", "bold")}
     policies["default"] = policies["cautious"]
 
@@ -165,18 +166,6 @@ class DuelSession(BaseSession[DuelParams, DuelState]):
         fame, left = poker.spend(duel.winnings, duel.winnings // poker.FAME_PRICE)
         return {"duel": duel.to_json(), "player": PLAYER, "fame_points": fame, "left": left}
 
-    @classmethod
-    def check_document(cls, data: Any) -> DuelParams:
-        if isinstance(data, dict) and data.get("version") == 1:
-            return super().check_document({**data, "version": cls.version})
-        return super().check_document(data)
-
-    @classmethod
-    def from_json(cls, data: Any) -> Self:
-        """A version-1 document loads too: the same deal, what its winnings buy worked out again."""
-        if isinstance(data, dict) and data.get("version") == 1:
-            data = {key: value for key, value in data.items() if key not in ("fame_points", "left")}
-        return super().from_json(data)
 
     @classmethod
     def params_from_json(cls, data: Any) -> DuelParams:
