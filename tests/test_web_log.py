@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from dedale.core.logtext import describe
 from dedale.web.logview import PAGE_ENTRIES
-from webclient import web_client
+from webclient import started, web_client
 
 HX = {"HX-Request": "true"}
 
@@ -25,9 +25,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def start(client: TestClient, system: str, **form: str) -> str:
-    response = client.post(f"/new/{system}", data={"seed": "4", **form})
-    assert response.status_code == 303, response.text
-    return response.headers["location"].rsplit("/", 1)[1]
+    return started(client, system, **{"seed": "4", **form})
 
 
 def played_to_the_end(client: TestClient, system: str, **form: str) -> str:

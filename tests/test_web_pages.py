@@ -16,7 +16,7 @@ from markupsafe import escape as html_escape
 
 from dedale.systems import names
 from dedale.web.forms import form
-from webclient import web_client
+from webclient import started, web_client
 
 HX = {"HX-Request": "true"}
 
@@ -28,10 +28,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def start(client: TestClient, system: str, **form: str) -> str:
-    """Post the system's form; the id of the session it opens."""
-    response = client.post(f"/new/{system}", data={"seed": "8", **form})
-    assert response.status_code == 303, response.text
-    return response.headers["location"].rsplit("/", 1)[1]
+    return started(client, system, **{"seed": "8", **form})
 
 
 def choice_ids(html: str) -> list[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from webclient import web_client
+from webclient import started, web_client
 
 HX = {"HX-Request": "true"}
 
@@ -22,9 +22,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def start(client: TestClient, system: str, seed: str, name: str = "") -> str:
-    response = client.post(f"/new/{system}", data={"seed": seed, **({"name": name} if name else {})})
-    assert response.status_code == 303, response.text
-    return response.headers["location"].rsplit("/", 1)[1]
+    return started(client, system, seed=seed, **({"name": name} if name else {}))
 
 
 def rows(html: str) -> list[str]:

@@ -31,3 +31,10 @@ def web_client(db: Path, token: bool = True, **options: Any) -> Iterator[TestCli
         if token:
             client.headers["X-CSRF-Token"] = page_token(client)
         yield client
+
+
+def started(client: TestClient, system: str, **form: str) -> str:
+    """Post the system's form (`form`: its fields, the seed among them); the id of the session it opens."""
+    response = client.post(f"/new/{system}", data=form)
+    assert response.status_code == 303, response.text
+    return response.headers["location"].rsplit("/", 1)[1]
