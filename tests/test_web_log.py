@@ -103,3 +103,25 @@ def test_a_player_reads_the_whole_log_only_as_the_rules_let_them(client: TestCli
     assert [line.split(". ", 1)[1] for line in text.splitlines() if re.match(r"\d+\. ", line)] == seen
     everything = [describe(session.log_entry(entry), "en") for entry in session.log]
     assert seen != everything  # something was indeed masked or left out
+
+
+def test_each_seat_of_a_game_played_by_links_reads_its_own_log(client: TestClient) -> None:
+    """Two browsers at one duel: each reads the log (pages and text) as its seat may, the other's cards
+    masked; the server decides, from the seat token."""
+    made = client.post("/api/sessions", json={"system": "zombstone-duel", "seed": 5, "seating": "linked"}).json()
+    base = f"/api/sessions/{made['id']}"
+    tokens = {0: made["seat_token"], 1: client.post(f"{base}/links", json={"role": "seat1"},
+                                                    headers={"X-Seat-Token": made["seat_token"]}).json()["token"]}
+    client.cookies.clear()
+    sessions = client.app.state.sessions  # type: ignore[attr-defined]
+    session = sessions.get(made["id"])
+    assert session.hides(0) and session.hides(1)
+    for seat, token in tokens.items():
+        text = client.get(f"/play/{made['id']}/log.txt", headers={"X-Seat-Token": token}).text
+        seen = [describe(entry, "en") for entry in session.player_log(0, seat)]
+        assert [line.split(". ", 1)[1] for line in text.splitlines() if re.match(r"\d+\. ", line)] == seen
+        page = client.get(f"/play/{made['id']}/log", headers={"X-Seat-Token": token}).text
+        assert [line for _, line in numbered(page)] == seen
+    texts = {seat: client.get(f"/play/{made['id']}/log.txt", headers={"X-Seat-Token": token}).text
+             for seat, token in tokens.items()}
+    assert texts[0] != texts[1]  # each its own cards

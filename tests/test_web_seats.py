@@ -62,6 +62,7 @@ def linked_endpoints(session_id: str) -> list[tuple[str, str, dict[str, Any]]]:
     """Every endpoint of a session: pages, panel, live updates, downloads, and the API."""
     page, api = f"/play/{session_id}", f"/api/sessions/{session_id}"
     return [("GET", page, {}), ("GET", f"{page}/panel", {}), ("GET", f"{page}/live", {}),
+            ("GET", f"{page}/log", {}), ("GET", f"{page}/log.txt", {}),
             ("GET", f"{page}/export.json", {}), ("GET", f"{page}/export.svg", {}),
             ("POST", f"{page}/step", {"data": {"choice": "check"}}), ("POST", f"{page}/auto", {"data": {}}),
             ("POST", f"{page}/undo", {"data": {}}), ("POST", f"{page}/share", {"data": {"role": "spectator"}}),
