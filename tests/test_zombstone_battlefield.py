@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from dedale.core.errors import DedaleError
 from dedale.zombstone.skirmish.battlefield import (
     BASE,
+    CLIMB_HEIGHT,
     CONTACT,
     COVER_REACH,
     DODGE,
@@ -241,14 +242,17 @@ def battlefields(draw: st.DrawFn) -> Battlefield:
     pieces = []
     for _ in range(draw(st.integers(0, 12))):
         w, h = draw(st.floats(0.2, 8)), draw(st.floats(0.2, 8))
-        pieces.append(Terrain(draw(st.sampled_from(TERRAIN_KINDS)), draw(st.floats(0, 36 - w)),
-                              draw(st.floats(0, 36 - h)), w, h))
+        kind = draw(st.sampled_from(TERRAIN_KINDS))
+        height = draw(st.sampled_from([1.0, 6.0])) if kind == "wall" else 1.0  # a wall to climb, or too high
+        pieces.append(Terrain(kind, draw(st.floats(0, 36 - w)), draw(st.floats(0, 36 - h)), w, h, height=height))
     return Battlefield(terrain=tuple(pieces))
 
 
 def rough(table: Battlefield, start: Point, end: Point) -> float:
-    """How many inches of the straight path start-end lie inside difficult ground (overlaps counted once)."""
-    spans = sorted(span for piece in table.terrain if piece.kind == "difficult"
+    """How many inches of the straight path start-end lie inside rough ground (difficult, stairs, ladders, walls
+    to climb, gaps; overlaps counted once)."""
+    spans = sorted(span for piece in table.terrain if piece.kind in ("difficult", "stairs", "ladder", "gap")
+                   or (piece.kind == "wall" and piece.height <= CLIMB_HEIGHT)
                    if (span := piece._clip(start, end, 0.0)) is not None)
     inside, reached = 0.0, 0.0
     for t0, t1 in spans:
@@ -258,9 +262,9 @@ def rough(table: Battlefield, start: Point, end: Point) -> float:
 
 
 def on_the_way(start: Point, end: Point, table: Battlefield, others: list[Point]) -> bool:
-    """Every point of the straight path start-end is free."""
-    return all(table.free((start[0] + (end[0] - start[0]) * i / 20, start[1] + (end[1] - start[1]) * i / 20),
-                          others) for i in range(21))
+    """Every point of the straight path start-end is free, or over a gap it jumps."""
+    points = [(start[0] + (end[0] - start[0]) * i / 20, start[1] + (end[1] - start[1]) * i / 20) for i in range(21)]
+    return all(table.free(point, others) or any(gap.over(point) for gap in table.gaps) for point in points)
 
 
 @settings(max_examples=200, deadline=None)
@@ -359,8 +363,11 @@ nudges = st.tuples(st.floats(0.9, 1.15), st.floats(-math.pi, math.pi))  # how fa
 @given(battlefields(), points, st.lists(nudges, max_size=6), st.lists(points, max_size=4))
 def test_free_is_its_definition(table: Battlefield, p: Point, near: list[Point], far: list[Point]) -> None:
     others = [(p[0] + r * math.cos(a), p[1] + r * math.sin(a)) for r, a in near] + far  # bases about p's edge
-    plain = (table.on_board(p) and all(piece.distance(p) >= RADIUS - EPS for piece in table.terrain
-                                       if piece.kind == "building")
+    stops = [piece for piece in table.terrain if piece.kind == "building" or (piece.kind == "wall"
+                                                                               and piece.height > CLIMB_HEIGHT)]
+    over_a_gap = any(piece.kind == "gap" and piece.x < p[0] < piece.right and piece.y < p[1] < piece.bottom
+                     for piece in table.terrain)
+    plain = (table.on_board(p) and all(piece.distance(p) >= RADIUS - EPS for piece in stops) and not over_a_gap
              and all(math.dist(p, other) >= BASE - EPS for other in others))
     assert table.free(p, others) == plain
 
