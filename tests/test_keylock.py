@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
+from dedale.keylock import generator
 from dedale.keylock.analysis import analyse
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.generator import grow, make_sets
@@ -118,6 +120,42 @@ def test_the_growth_rules(params: KeylockParams, seed: int) -> None:
 def test_the_fast_and_the_reference_picks_agree(params: KeylockParams, seed: int) -> None:
     fast, plain = diagram_of(params, seed), diagram_of(params, seed, Reference)
     assert [(n.parent, n.order) for n in fast.nodes] == [(n.parent, n.order) for n in plain.nodes]
+
+
+def compiled_or_skip() -> None:
+    """The C picks are built wherever a C compiler was at hand when the package was installed."""
+    if generator.compiled is None:
+        if shutil.which("cc") or shutil.which("gcc"):
+            pytest.fail("a C compiler is at hand but dedale.keylock._grow was not built: pip install -e . again")
+        pytest.skip("no C compiler: the key-lock picks are made in Python only")
+
+
+def grown(params: KeylockParams, seed: int) -> tuple[list[tuple[int | None, int | None]], list[Any], int]:
+    roller = Roller(SeededSource(seed), [])
+    sets, nodes = make_sets(params, roller)
+    grow(sets, nodes, params, roller)
+    assert isinstance(roller.source, SeededSource)
+    return [(n.parent, n.order) for n in nodes], list(roller.log), roller.source.gen.state
+
+
+@settings(max_examples=80, deadline=None)
+@given(params=params_strategy(), seed=seeds)
+def test_the_c_and_the_python_picks_are_the_same(params: KeylockParams, seed: int) -> None:
+    """Bit for bit: the same tree, the same weights and totals in the log, the same draws consumed."""
+    compiled_or_skip()
+    in_c = grown(params, seed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generator, "compiled", None)
+        assert grown(params, seed) == in_c
+
+
+def test_the_c_and_the_python_picks_are_the_same_at_scale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large mixed diagram, where rounding residues in the trees' sums are many."""
+    compiled_or_skip()
+    params = KeylockParams(unique=3000, multi=1000, permanent=1000, spread=0.3)
+    in_c = grown(params, 11)
+    monkeypatch.setattr(generator, "compiled", None)
+    assert grown(params, 11) == in_c
 
 
 def test_fenwick_slices_are_the_weights() -> None:

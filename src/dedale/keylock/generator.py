@@ -7,18 +7,36 @@ with the seed's weights:
 - an accessible node weighs 1/(N+1) + spread * N, N being the objects already behind it.
 A key in the tree counts as obtained; a lock opens when enough keys of its set are in the tree. Each step
 the tree is all the player can reach, so every diagram is solvable.
+
+Step 2's picks are sequential (each depends on the weights the last changed), so a hundred thousand of them
+cost a second in Python however they are arranged: where the package was built with its C extension
+(`_grow.c`) they are made there, the same picks bit for bit, and the Python loop stays the reference.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
+from types import ModuleType
 from typing import Protocol
 
 from dedale.core.errors import DedaleError
-from dedale.core.rng import Roller
+from dedale.core.rng import Roller, SeededSource
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.model import KeySet, Node
 from dedale.keylock.params import MAX_OBJECTS, KeylockParams
+
+
+def _compiled() -> ModuleType | None:
+    """The picks in C (`_grow.c`), built where a C compiler was at hand when the package was installed."""
+    try:
+        from dedale.keylock import _grow
+    except ImportError:
+        return None
+    return _grow
+
+
+compiled = _compiled()
 
 
 class Picker(Protocol):
@@ -93,8 +111,48 @@ def _requirements(roller: Roller, keys: int, locks: int, number: int, spend: boo
 
 def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: Roller,
          picker: Callable[[int], Picker] = Fenwick) -> None:
-    """Step 2: place every object, setting each node's `parent` and `order`. The loop reads plain lists
-    rather than the nodes (a hundred thousand steps), and sets the nodes once at the end."""
+    """Step 2: place every object, setting each node's `parent` and `order`, and log the two picks of each step
+    (the object, then the node it goes behind, each with its weight and the total). The picks are made in C
+    where the package was built with its extension (`_grow.c`, the same picks bit for bit), else here."""
+    count = len(nodes) - 1
+    picks, weights, totals = array("i", bytes(8 * count)), array("d", bytes(16 * count)), array("d", bytes(16 * count))
+    if compiled is not None and picker is Fenwick:
+        _compiled_picks(sets, nodes, params, roller, picks, weights, totals)
+    else:
+        grow_picks(sets, nodes, params, roller, picks, weights, totals, picker)
+    log = roller.log
+    for step in range(1, count + 1):
+        at = 2 * step - 2
+        args = {"step": step}  # the step's two entries share it: a hundred thousand dicts fewer
+        node, parent = picks[at], picks[at + 1]
+        log.append({"pick": node, "weight": weights[at], "total": totals[at], "for": "keylock.object",
+                    "args": args})
+        log.append({"pick": parent, "weight": weights[at + 1], "total": totals[at + 1], "for": "keylock.node",
+                    "args": args})
+        nodes[node].parent, nodes[node].order = parent, step
+
+
+def _compiled_picks(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: Roller,
+                    picks: array[int], weights: array[float], totals: array[float]) -> None:
+    assert compiled is not None and isinstance(roller.source, SeededSource)
+    set_of = array("i", [node.set or 0 for node in nodes])
+    members = array("i", sorted(range(1, len(nodes)), key=set_of.__getitem__))  # by set, then id
+    start = array("i", [0] * (len(sets) + 2))
+    for node_id in members:
+        start[set_of[node_id] + 1] += 1
+    for number in range(1, len(start)):
+        start[number] += start[number - 1]
+    generator = roller.source.gen
+    generator.state = compiled.grow(bytes(node.type == "key" for node in nodes), set_of,
+                                    array("i", [node.required or 0 for node in nodes]), start, members, len(sets),
+                                    params.spread, generator.state, picks, weights, totals)
+
+
+def grow_picks(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: Roller,
+               picks: array[int], weights: array[float], totals: array[float],
+               picker: Callable[[int], Picker] = Fenwick) -> None:
+    """The picks of step 2, two a step in `picks`, `weights` and `totals`: the object, then the node it goes
+    behind. The loop reads plain lists rather than the nodes (a hundred thousand steps)."""
     count, spread = len(nodes) - 1, params.spread
     weight = float(len(sets))  # K
     boosted = weight / spread
@@ -104,7 +162,7 @@ def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: R
     accessible.set(0, 1.0)  # Start, with nothing behind it yet
     set_to_place, find_to_place, weight_of, set_accessible, find_accessible = (
         to_place.set, to_place.find, to_place.weight, accessible.set, accessible.find)
-    fraction, log = roller.fraction, roller.log
+    fraction = roller.fraction
     is_key = [node.type == "key" for node in nodes]
     set_of = [node.set or 0 for node in nodes]
     required = [node.required or 0 for node in nodes]
@@ -118,20 +176,16 @@ def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: R
         members[set_of[node_id]].append(node_id)
     is_open = [True] + [False] * count
 
-    for step in range(1, count + 1):
+    for at in range(0, 2 * count, 2):
         total = to_place.total
         node = find_to_place(fraction() * total) + 1
-        args = {"step": step}  # the step's two entries share it: a hundred thousand dicts fewer
-        log.append({"pick": node, "weight": weight_of(node - 1), "total": total, "for": "keylock.object",
-                    "args": args})
-        totals = accessible.total
-        parent = find_accessible(fraction() * totals)
-        below = behind[parent]
-        log.append({"pick": parent, "weight": node_weight[parent], "total": totals, "for": "keylock.node",
-                    "args": args})
+        picks[at], weights[at], totals[at] = node, weight_of(node - 1), total
+        total = accessible.total
+        parent = find_accessible(fraction() * total)
+        picks[at + 1], weights[at + 1], totals[at + 1] = parent, node_weight[parent], total
         parent_of[node] = parent
         set_to_place(node - 1, 0.0)
-        behind[parent] = below = below + 1
+        behind[parent] = below = behind[parent] + 1
         node_weight[parent] = 1 / (below + 1) + spread * below
         set_accessible(parent, node_weight[parent])
         s, key = set_of[node], is_key[node]
@@ -149,4 +203,3 @@ def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: R
         for lock in opened:
             is_open[lock] = True
             set_accessible(lock, node_weight[lock])
-        nodes[node].parent, nodes[node].order = parent, step
