@@ -66,47 +66,54 @@ class _Plan:
         for node in nodes:
             if node.type == "key":
                 keys_of.setdefault(node.set, []).append(node.id)
-        self.set_keys: dict[int, list[int]] = {}  # by lock: its set's keys
-        # By lock: the places of the keys it needs when it needs every key of its set (a unique or permanent
-        # lock); those of the keys the walk found before it when it chooses among them (a multi-key lock).
-        self.forced_places: dict[int, list[int]] = {}
+        # By node id (lists rather than dicts: read once or twice a lock, a hundred thousand times):
+        self.set_keys: list[list[int]] = [[]] * size  # a lock's set's keys
+        # The places of the keys a lock needs when it needs every key of its set (a unique or permanent lock).
+        self.forced_places: list[tuple[int, ...]] = [()] * size
+        self.count_mask = [0] * size  # a lock's cost bits, numbered as they first appear
+        # By multi-key lock: the places of the keys the walk found before it, among which it chooses.
         self.choices: dict[int, list[int]] = {}
-        self.count_bits: dict[int, list[int]] = {}  # by lock: its cost bits, numbered as they first appear
-        numbered: dict[int | None, list[int]] = {}  # by set: the bits of counts 1, 2...
+        masks: dict[int | None, list[int]] = {}  # by set: the bits of counts up to 0, 1, 2...
         made = 0
         for lock in self.locks:
+            need = required[lock]
             keys = self.set_keys[lock] = keys_of.get(nodes[lock].set, [])
-            if required[lock] >= len(keys):
-                self.forced_places[lock] = [parent[k] for k in keys] if required[lock] else []
+            if need >= len(keys):
+                self.forced_places[lock] = tuple(parent[k] for k in keys) if need else ()
             else:
                 self.choices[lock] = [parent[k] for k in keys if visited_at[k] < visited_at[lock]]
-            counts = numbered.setdefault(nodes[lock].set, [])
-            while len(counts) < required[lock]:
-                counts.append(made)
+            counts = masks.setdefault(nodes[lock].set, [0])
+            while len(counts) <= need:
+                counts.append(counts[-1] | 1 << made)
                 made += 1
-            self.count_bits[lock] = counts[: required[lock]]
+            self.count_mask[lock] = counts[need]
         holders = {parent[k] for lock in self.choices for k in self.set_keys[lock]} - {0}
         self.place_bit = {lock: index for index, lock in enumerate(sorted(holders, key=visited_at.__getitem__))}
+        self.place_mask = [0] * size  # a lock holding a multi-key set's key: its bit
+        for lock, index in self.place_bit.items():
+            self.place_mask[lock] = 1 << index
         self.alone = self._alone(nodes)
         self.search: Search | None = None
 
-    def _alone(self, nodes: list[Node]) -> set[int]:
-        """The locks needing more keys of their set than any other lock of it. A cheapest route through such
-        a lock, without it, is a feasible route through its parent (and its keys' places) lacking its last
-        cost bit: keys needed for it is at least one more than for those."""
+    def _alone(self, nodes: list[Node]) -> list[bool]:
+        """By node: whether it is a lock needing more keys of its set than any other lock of it. A cheapest
+        route through such a lock, without it, is a feasible route through its parent (and its keys' places)
+        lacking its last cost bit: keys needed for it is at least one more than for those."""
         most: dict[int | None, tuple[int, int]] = {}  # by set: the most keys a lock needs, how many locks do
         for lock in self.locks:
             top, count = most.get(nodes[lock].set, (0, 0))
             need = self.required[lock]
             most[nodes[lock].set] = (need, 1) if need > top else (top, count + (need == top))
-        return {lock for lock in self.locks
-                if self.required[lock] and most[nodes[lock].set] == (self.required[lock], 1)}
+        alone = [False] * len(nodes)
+        for lock in self.locks:
+            alone[lock] = bool(self.required[lock]) and most[nodes[lock].set] == (self.required[lock], 1)
+        return alone
 
     def run(self) -> Needs:
         size = len(self.parent)
         # By lock: the locks whose routes make its own, its parent and the places of the keys it may need;
         # and how many locks still to come build on each lock's routes.
-        builds_on = {lock: [self.parent[lock], *self.forced_places.get(lock, ()), *self.choices.get(lock, ())]
+        builds_on = {lock: [self.parent[lock], *self.forced_places[lock], *self.choices.get(lock, ())]
                      for lock in self.locks}
         uses = [0] * size
         for earlier_locks in builds_on.values():
@@ -152,22 +159,20 @@ class _Plan:
     def _bounds(self, lock: int) -> tuple[int, int]:
         """The lower bound and a feasible route's cost (keeping its bits, and the forced route's, for the
         locks to come)."""
-        up = self.parent[lock]
-        cost, places = self.forced_cost[up], self.forced_places_bits[up]
-        ok, least = self.forced_ok[up], self.least[up]
-        forced_places = self.forced_places.get(lock, ())
+        up, forced_cost, forced_places_bits, forced_ok, least_of = (
+            self.parent[lock], self.forced_cost, self.forced_places_bits, self.forced_ok, self.least)
+        cost, places, ok, least = forced_cost[up], forced_places_bits[up], forced_ok[up], least_of[up]
+        forced_places = self.forced_places[lock]
         for holder in forced_places:
-            cost |= self.forced_cost[holder]
-            places |= self.forced_places_bits[holder]
-            ok, least = ok and self.forced_ok[holder], max(least, self.least[holder])
+            cost |= forced_cost[holder]
+            places |= forced_places_bits[holder]
+            ok, least = ok and forced_ok[holder], max(least, least_of[holder])
         if lock in self.choices:
             ok = ok and self._reachable(lock, places) >= self.required[lock]
-        for bit in self.count_bits[lock]:
-            cost |= 1 << bit
-        if lock in self.place_bit:
-            places |= 1 << self.place_bit[lock]
-        self.forced_cost[lock], self.forced_places_bits[lock], self.forced_ok[lock] = cost, places, ok
-        low = max(least + (lock in self.alone), cost.bit_count())
+        cost |= self.count_mask[lock]
+        places |= self.place_mask[lock]
+        forced_cost[lock], forced_places_bits[lock], forced_ok[lock] = cost, places, ok
+        low = max(least + self.alone[lock], cost.bit_count())
         if ok:  # the forced route is feasible: the cheapest
             self.feasible_cost[lock], self.feasible_places[lock] = cost, places
             return low, low
@@ -177,10 +182,8 @@ class _Plan:
             places |= self.feasible_places[holder]
         if lock in self.choices:
             cost, places = self._choose(lock, cost, places)
-        for bit in self.count_bits[lock]:
-            cost |= 1 << bit
-        if lock in self.place_bit:
-            places |= 1 << self.place_bit[lock]
+        cost |= self.count_mask[lock]
+        places |= self.place_mask[lock]
         self.feasible_cost[lock], self.feasible_places[lock] = cost, places
         return low, cost.bit_count()
 
@@ -206,8 +209,6 @@ class _Plan:
     def _bits(self, route: frozenset[int]) -> tuple[int, int]:
         cost = places = 0
         for lock in route:
-            for bit in self.count_bits[lock]:
-                cost |= 1 << bit
-            if lock in self.place_bit:
-                places |= 1 << self.place_bit[lock]
+            cost |= self.count_mask[lock]
+            places |= self.place_mask[lock]
         return cost, places
