@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench lint system-deps browser-deps pdf-deps clean
 
-$(STAMP): pyproject.toml setup.py src/dedale/keylock/_grow.c
+$(STAMP): pyproject.toml setup.py $(wildcard src/dedale/keylock/*.c)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || { [ "$$(id -u)" = 0 ] && apt-get update -qq \
 		&& apt-get install -y -qq python3-venv >/dev/null && $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip

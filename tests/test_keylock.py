@@ -8,7 +8,9 @@ import json
 import random
 import shutil
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from xml.etree import ElementTree
 
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
 from dedale.keylock import generator
+from dedale.keylock import walk as walk_module
 from dedale.keylock.analysis import analyse
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.generator import grow, make_sets
@@ -27,6 +30,7 @@ from dedale.keylock.model import Diagram, KeySet, Node
 from dedale.keylock.nest import nest
 from dedale.keylock.params import KeylockParams
 from dedale.keylock.session import KeylockSession
+from dedale.keylock.walk import Walk
 from dedale.render.keylock_dot import render_dot
 from dedale.render.keylock_svg import layout, render_svg
 from dedale.systems import system
@@ -122,12 +126,13 @@ def test_the_fast_and_the_reference_picks_agree(params: KeylockParams, seed: int
     assert [(n.parent, n.order) for n in fast.nodes] == [(n.parent, n.order) for n in plain.nodes]
 
 
-def compiled_or_skip() -> None:
-    """The C picks are built wherever a C compiler was at hand when the package was installed."""
-    if generator.compiled is None:
+def compiled_or_skip(module: ModuleType = generator) -> None:
+    """The C extensions are built wherever a C compiler was at hand when the package was installed."""
+    if module.compiled is None:
         if shutil.which("cc") or shutil.which("gcc"):
-            pytest.fail("a C compiler is at hand but dedale.keylock._grow was not built: pip install -e . again")
-        pytest.skip("no C compiler: the key-lock picks are made in Python only")
+            pytest.fail(f"a C compiler is at hand but {module.__name__}'s C extension was not built: "
+                        "pip install -e . again")
+        pytest.skip("no C compiler: the key-lock diagrams are made and walked in Python only")
 
 
 def grown(params: KeylockParams, seed: int) -> tuple[list[tuple[int | None, int | None]], list[Any], int]:
@@ -156,6 +161,47 @@ def test_the_c_and_the_python_picks_are_the_same_at_scale(monkeypatch: pytest.Mo
     in_c = grown(params, 11)
     monkeypatch.setattr(generator, "compiled", None)
     assert grown(params, 11) == in_c
+
+
+def both_walks(diagram: Diagram) -> tuple[Walk | str, Walk | str]:
+    """The walk in C and in Python, or the error each raised."""
+    def attempt(walking: Callable[[Diagram], Walk]) -> Walk | str:
+        try:
+            return walking(diagram)
+        except DedaleError as error:
+            return f"{error.key} {error.args}"
+
+    return attempt(walk_module.walk), attempt(walk_module.walk_in_python)
+
+
+@settings(max_examples=120, deadline=None)
+@given(params=params_strategy(), seed=seeds, original_draw=st.booleans())
+def test_the_c_and_the_python_walks_are_the_same(params: KeylockParams, seed: int, original_draw: bool) -> None:
+    """The same visits, steps, lines walked again and locks first passed: with multi-key sets whose locks wait
+    for keys, and with the original draw's locks that never open."""
+    compiled_or_skip(walk_module)
+    diagram = diagram_of(dataclasses.replace(params, multi_draw="seed" if original_draw else "capped"), seed)
+    in_c, in_python = both_walks(diagram)
+    assert isinstance(in_c, Walk) and in_c == in_python
+
+
+def test_the_c_and_the_python_walks_agree_on_odd_diagrams() -> None:
+    """A nested diagram (whose placement orders do not follow its lines), a large one, a document's own set
+    numbers and a lock needing more keys than there are, and a diagram no one can finish."""
+    compiled_or_skip(walk_module)
+    outer, inner = diagram_of(KeylockParams(), 1), diagram_of(KeylockParams(unique=2, multi=0, permanent=1), 2)
+    nested = nest(outer, inner, next(n.id for n in outer.nodes if n.type == "lock"))
+    large = diagram_of(KeylockParams(unique=3000, multi=1000, permanent=1000, spread=0.3), 5)
+    sets = [KeySet(1000, "unique", 1, 1, [1]), KeySet(-7, "multi", 2, 1, [10**12])]
+    odd = Diagram(sets, [Node(0, "start", None, None, 0), Node(1, "key", 1000, 0, 1), Node(2, "lock", 1000, 0, 2, 1),
+                         Node(3, "key", -7, 2, 3), Node(4, "lock", -7, 2, 4, 10**12)])
+    stuck = Diagram([KeySet(1, "unique", 1, 1, [1])],
+                    [Node(0, "start", None, None, 0), Node(1, "lock", 1, 0, 1, 1), Node(2, "key", 1, 1, 2)])
+    for diagram in (nested, large, odd):
+        in_c, in_python = both_walks(diagram)
+        assert isinstance(in_c, Walk) and in_c == in_python
+    in_c, in_python = both_walks(stuck)
+    assert isinstance(in_c, str) and "unsolvable" in in_c and in_c == in_python
 
 
 def test_fenwick_slices_are_the_weights() -> None:

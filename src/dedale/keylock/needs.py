@@ -70,10 +70,10 @@ class _Plan:
         self.set_keys: list[list[int]] = [[]] * size  # a lock's set's keys
         # The places of the keys a lock needs when it needs every key of its set (a unique or permanent lock).
         self.forced_places: list[tuple[int, ...]] = [()] * size
-        self.count_mask = [0] * size  # a lock's cost bits, numbered as they first appear
+        self.count_bits: list[list[int]] = [[]] * size  # a lock's cost bits, numbered as they first appear
         # By multi-key lock: the places of the keys the walk found before it, among which it chooses.
         self.choices: dict[int, list[int]] = {}
-        masks: dict[int | None, list[int]] = {}  # by set: the bits of counts up to 0, 1, 2...
+        numbered: dict[int | None, list[int]] = {}  # by set: the bits of counts 1, 2...
         made = 0
         for lock in self.locks:
             need = required[lock]
@@ -82,17 +82,13 @@ class _Plan:
                 self.forced_places[lock] = tuple(parent[k] for k in keys) if need else ()
             else:
                 self.choices[lock] = [parent[k] for k in keys if visited_at[k] < visited_at[lock]]
-            counts = masks.setdefault(nodes[lock].set, [0])
-            while len(counts) <= need:
-                counts.append(counts[-1] | 1 << made)
+            counts = numbered.setdefault(nodes[lock].set, [])
+            while len(counts) < need:
+                counts.append(made)
                 made += 1
-            self.count_mask[lock] = counts[need]
+            self.count_bits[lock] = counts[:need]
         holders = {parent[k] for lock in self.choices for k in self.set_keys[lock]} - {0}
         self.place_bit = {lock: index for index, lock in enumerate(sorted(holders, key=visited_at.__getitem__))}
-        self.place_mask = [0] * size  # a lock holding a multi-key set's key: its bit
-        for lock, index in self.place_bit.items():
-            self.place_mask[lock] = 1 << index
-        self.alone = self._alone(nodes)
         self.search: Search | None = None
 
     def _alone(self, nodes: list[Node]) -> list[bool]:
@@ -110,7 +106,41 @@ class _Plan:
         return alone
 
     def run(self) -> Needs:
+        return self._forced_only() if not self.choices else self._bounded()
+
+    def _forced_only(self) -> Needs:
+        """Without multi-key locks every forced route is feasible: a lock's keys needed is its forced route's
+        cost (what `_bounded` finds, in one pass of bitwise ors)."""
+        parent, forced_places, count_bits = self.parent, self.forced_places, self.count_bits
+        cost_of = [0] * len(parent)  # by lock, while locks to come build on it
+        uses = [0] * len(parent)
+        for lock in self.locks:
+            uses[parent[lock]] += 1
+            for holder in forced_places[lock]:
+                uses[holder] += 1
+        needs = Needs()
+        for lock in self.locks:
+            up = parent[lock]
+            cost = cost_of[up]
+            for holder in forced_places[lock]:
+                cost |= cost_of[holder]
+                uses[holder] -= 1
+                if not uses[holder]:  # let the big integers go
+                    cost_of[holder] = 0
+            for bit in count_bits[lock]:
+                cost |= 1 << bit
+            needs.exact[lock] = cost.bit_count()
+            uses[up] -= 1
+            if not uses[up]:
+                cost_of[up] = 0
+            if uses[lock]:
+                cost_of[lock] = cost
+        return needs
+
+    def _bounded(self) -> Needs:
+        """Bounds for every lock, and the search where they do not meet."""
         size = len(self.parent)
+        self.alone = self._alone(self.diagram.nodes)
         # By lock: the locks whose routes make its own, its parent and the places of the keys it may need;
         # and how many locks still to come build on each lock's routes.
         builds_on = {lock: [self.parent[lock], *self.forced_places[lock], *self.choices.get(lock, ())]
@@ -169,8 +199,8 @@ class _Plan:
             ok, least = ok and forced_ok[holder], max(least, least_of[holder])
         if lock in self.choices:
             ok = ok and self._reachable(lock, places) >= self.required[lock]
-        cost |= self.count_mask[lock]
-        places |= self.place_mask[lock]
+        cost |= self._cost_mask(lock)
+        places |= self._place_mask(lock)
         forced_cost[lock], forced_places_bits[lock], forced_ok[lock] = cost, places, ok
         low = max(least + self.alone[lock], cost.bit_count())
         if ok:  # the forced route is feasible: the cheapest
@@ -182,8 +212,8 @@ class _Plan:
             places |= self.feasible_places[holder]
         if lock in self.choices:
             cost, places = self._choose(lock, cost, places)
-        cost |= self.count_mask[lock]
-        places |= self.place_mask[lock]
+        cost |= self._cost_mask(lock)
+        places |= self._place_mask(lock)
         self.feasible_cost[lock], self.feasible_places[lock] = cost, places
         return low, cost.bit_count()
 
@@ -209,6 +239,17 @@ class _Plan:
     def _bits(self, route: frozenset[int]) -> tuple[int, int]:
         cost = places = 0
         for lock in route:
-            cost |= self.count_mask[lock]
-            places |= self.place_mask[lock]
+            cost |= self._cost_mask(lock)
+            places |= self._place_mask(lock)
         return cost, places
+
+    # Masks made when needed, not kept: a bit numbered in the tens of thousands is an integer of kilobytes.
+    def _cost_mask(self, lock: int) -> int:
+        mask = 0
+        for bit in self.count_bits[lock]:
+            mask |= 1 << bit
+        return mask
+
+    def _place_mask(self, lock: int) -> int:
+        index = self.place_bit.get(lock)
+        return 0 if index is None else 1 << index
