@@ -1,9 +1,11 @@
 """The web app under load (issues 7 and 15): clients on loopback, each playing crawler sessions click by click
-as a fast human would (100 ms between an answer and the next click), against one `dedale serve` (its worker
-processes over one SQLite file). A click is what the browser sends: the htmx POST of a choice, answered by the
-play panel (board SVG, choices, log). Reported: the p50 and p95 latency of a click and the clicks served a
-second at 100 clients (target: p95 at most 25 ms), the same at 20 clients and for an API step, for reference;
-with the CPU the server used (all its workers) and the load generator's own.
+as a fast human would (100 ms on average between an answer and the next click, each pause drawn between 50 and
+150 ms), against one `dedale serve` (its worker processes over one SQLite file). A click is what the browser
+sends: the htmx POST of a choice, answered by the play panel (board SVG, choices, log). Reported: the p50 and
+p95 latency of a click and the clicks served a second at 100 clients (target: p95 at most 25 ms); for
+reference, the same with clients pausing exactly 100 ms (metronomes: after any hiccup they click in waves, all
+a hiccup held back at once, which no group of people does), an API step, and 20 clients; with the CPU the
+server used (all its workers) and the load generator's own.
 
 The load generator is light, so that it leaves the cores to the server: one asyncio loop in this process
 speaking HTTP/1.1 on kept-alive sockets, no HTTP library, the clients' starts spread over a think time.
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import re
 import statistics
 import sys
@@ -28,6 +31,7 @@ from webserver import Server  # the tests' `dedale serve` process
 CLIENTS = 100
 REFERENCE_CLIENTS = 20
 THINK = 0.1
+HUMAN = 0.5  # each pause between (1 - HUMAN) and (1 + HUMAN) times THINK, drawn from the client's own seed
 DURATION = 15.0
 WARM_UP = 5.0
 TARGET_P95_MS = 25.0
@@ -73,9 +77,11 @@ class Player:
     """One browser: a connection, a session, a click every 100 ms. As a browser does, it keeps the cookie
     and the form token the first page gives it, and names the page's origin in every click."""
 
-    def __init__(self, port: int, api: bool, seed: int) -> None:
+    def __init__(self, port: int, api: bool, seed: int, jitter: float) -> None:
         self.connection = Connection(port)
         self.api, self.seed, self.port = api, seed, port
+        self.pauses = random.Random(seed)
+        self.jitter = jitter
         self.latencies: list[float] = []
         self.browser = ""
 
@@ -116,7 +122,7 @@ class Player:
         session_id, choices = await self.new_session()
         turn = 0
         while time.perf_counter() < until:
-            await asyncio.sleep(THINK)
+            await asyncio.sleep(THINK * self.pauses.uniform(1 - self.jitter, 1 + self.jitter))
             if not choices:
                 session_id, choices = await self.new_session()
                 continue
@@ -162,8 +168,8 @@ def process_tree_cpu(pid: int) -> float:
     return sum(used.get(member, 0.0) for member in tree)
 
 
-async def _run(port: int, clients: int, api: bool, duration: float) -> list[float]:
-    players = [Player(port, api, seed) for seed in range(clients)]
+async def _run(port: int, clients: int, api: bool, duration: float, jitter: float) -> list[float]:
+    players = [Player(port, api, seed, jitter) for seed in range(clients)]
     for player in players:  # people arrive one by one, not all in the same millisecond (a burst of
         await player.open_home()  # connections is taken whole by whichever worker wakes first)
     until = time.perf_counter() + duration
@@ -172,9 +178,9 @@ async def _run(port: int, clients: int, api: bool, duration: float) -> list[floa
     return [latency for player in players for latency in player.latencies]
 
 
-def load(server: Server, clients: int, api: bool = False, duration: float = DURATION) -> Load:
+def load(server: Server, clients: int, api: bool = False, duration: float = DURATION, jitter: float = HUMAN) -> Load:
     cpu_before, own_before, start = process_tree_cpu(server.pid), time.process_time(), time.perf_counter()
-    latencies = asyncio.run(_run(server.port, clients, api, duration))
+    latencies = asyncio.run(_run(server.port, clients, api, duration, jitter))
     seconds = time.perf_counter() - start
     return Load(latencies, seconds, process_tree_cpu(server.pid) - cpu_before, time.process_time() - own_before)
 
@@ -192,10 +198,12 @@ def row(label: str, found: Load, target: bool) -> tuple[str, str, bool]:
 
 
 def measure(workers: int | None = None) -> list[tuple[str, str, bool]]:
-    """The rows: clicks at 100 clients (the target), an API step at 100 and clicks at 20 (for reference)."""
+    """The rows: clicks at 100 clients (the target); for reference, the same by metronomes, an API step at 100
+    and clicks at 20."""
     with tempfile.TemporaryDirectory() as folder, Server(Path(folder) / "bench.db", workers=workers) as server:
         load(server, CLIENTS, duration=WARM_UP)  # warm up: imports, tables, the first sessions of every worker
         return [row(f"web: {CLIENTS} clients, a click (htmx panel)", load(server, CLIENTS), True),
+                row(f"web: {CLIENTS} metronome clients, a click", load(server, CLIENTS, jitter=0.0), False),
                 row(f"web: {CLIENTS} clients, an API step", load(server, CLIENTS, api=True), False),
                 row(f"web: {REFERENCE_CLIENTS} clients, a click", load(server, REFERENCE_CLIENTS), False)]
 
