@@ -4,9 +4,11 @@ reference, the designer's analysis, nesting, and the faces."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 import shutil
+from array import array
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -202,6 +204,22 @@ def test_the_c_and_the_python_walks_agree_on_odd_diagrams() -> None:
         assert isinstance(in_c, Walk) and in_c == in_python
     in_c, in_python = both_walks(stuck)
     assert isinstance(in_c, str) and "unsolvable" in in_c and in_c == in_python
+
+
+def test_the_c_loops_refuse_indexes_out_of_range() -> None:
+    """What the Python side hands the C loops is checked there: never an index past an array."""
+    compiled_or_skip()
+    compiled_or_skip(walk_module)
+    ints = functools.partial(array, "i")
+    assert generator.compiled is not None and walk_module.compiled is not None
+    with pytest.raises(ValueError, match="set out of range"):
+        generator.compiled.grow(b"\0\1\0", ints([0, 9, 1]), ints([0, 0, 1]), ints([0, 0, 2]), ints([1, 2]), 1,
+                                0.01, 1, ints([0] * 4), array("d", [0.0] * 4), array("d", [0.0] * 4))
+    order, steps, climbed = ints([0] * 3), array("q", [0] * 3), bytearray(3)
+    for parent in ([-1, 0, 7], [-1, 2, 1]):  # past the nodes; a cycle away from Start
+        with pytest.raises(ValueError, match="walk: "):
+            walk_module.compiled.walk(ints(parent), b"\0\1\0", ints([0, 1, 1]), ints([0, 0, 1]), ints([0, 1, 2]),
+                                      ints([0, 1, 2]), 1, 2, order, steps, climbed)
 
 
 def test_fenwick_slices_are_the_weights() -> None:

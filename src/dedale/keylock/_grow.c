@@ -100,6 +100,7 @@ static PyObject *grow(PyObject *self, PyObject *args) {
     int32_t *keys_in_tree = calloc((size_t)(sets + 1), sizeof(int32_t));
     char *placed = calloc((size_t)(2 * (sets + 1)), 1); /* set s: a key placed at 2s, a lock at 2s + 1 */
     if (set_buf.len != 4 * (count + 1) || required_buf.len != 4 * (count + 1) || start_buf.len != 4 * (sets + 2)
+        || members_buf.len != 4 * count
         || picks_buf.len < 4 * 2 * count || weights_buf.len < 8 * 2 * count || totals_buf.len < 8 * 2 * count) {
         PyErr_SetString(PyExc_ValueError, "grow: buffers of the wrong sizes");
         goto done;
@@ -109,6 +110,21 @@ static PyObject *grow(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
+    for (Py_ssize_t i = 0; i <= count; i++) /* what the Python side gives, checked: no index out of its array */
+        if (set_of[i] < 0 || set_of[i] > sets) {
+            PyErr_SetString(PyExc_ValueError, "grow: a node's set out of range");
+            goto done;
+        }
+    for (Py_ssize_t s = 0; s <= sets; s++)
+        if (member_start[s] < 0 || member_start[s] > member_start[s + 1] || member_start[s + 1] > count) {
+            PyErr_SetString(PyExc_ValueError, "grow: the sets' members out of range");
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (members[i] < 1 || members[i] > count) {
+            PyErr_SetString(PyExc_ValueError, "grow: a member out of range");
+            goto done;
+        }
     double weight = (double)sets, boosted = weight / spread;
     for (Py_ssize_t i = 0; i <= count; i++) {
         parent_of[i] = -1;

@@ -85,6 +85,13 @@ static PyObject *walk(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
+    for (Py_ssize_t i = 0; i < size; i++) { /* what the Python side gives, checked: no index out of its array */
+        if ((i == 0) != (parent[i] < 0) || parent[i] >= size || set_of[i] < 0 || set_of[i] > sets || rank[i] < 0
+            || rank[i] >= size || by_rank[i] < 0 || by_rank[i] >= size) {
+            PyErr_SetString(PyExc_ValueError, "walk: a node's parent, set or rank out of range");
+            goto done;
+        }
+    }
     for (Py_ssize_t i = 0; i < 2 * candidates.leaves; i++) candidates.cells[i] = NONE;
     for (Py_ssize_t s = 0; s <= sets; s++) waiting[s] = -1;
     /* Children lists, then the depth-first order (a subtree is the range [first, last)) and depths. */
@@ -104,6 +111,10 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             depth[kids[k]] = depth[node] + 1;
             stack[top++] = kids[k];
         }
+    }
+    if (placed != size) { /* some node does not hang from Start */
+        PyErr_SetString(PyExc_ValueError, "walk: not a tree rooted at Start");
+        goto done;
     }
     for (Py_ssize_t i = 0; i < size; i++) last[i] = first[i] + 1;
     for (Py_ssize_t i = size - 1; i > 0; i--) { /* a subtree ends where its last descendant's does */
