@@ -218,8 +218,8 @@ def test_the_c_loops_refuse_indexes_out_of_range() -> None:
     order, steps, climbed = ints([0] * 3), array("q", [0] * 3), bytearray(3)
     for parent in ([-1, 0, 7], [-1, 2, 1]):  # past the nodes; a cycle away from Start
         with pytest.raises(ValueError, match="walk: "):
-            walk_module.compiled.walk(ints(parent), b"\0\1\0", ints([0, 1, 1]), ints([0, 0, 1]), ints([0, 1, 2]),
-                                      ints([0, 1, 2]), 1, 2, order, steps, climbed)
+            walk_module.compiled.walk(ints(parent), b"\0\1\0", ints([0, 1, 1]), ints([0, 0, 1]), ints([0, 1, 2]), 1,
+                                      2, order, steps, climbed)
 
 
 def test_fenwick_slices_are_the_weights() -> None:

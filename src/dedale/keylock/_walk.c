@@ -7,8 +7,9 @@
  * node v's range, less depth(v) * size, is the distance from v to its nearest candidate (times size) plus
  * that candidate's rank: the Python walk's `nearest[v]`, the same number.
  *
- * walk(parent, is_key, set_of, required, rank, by_rank, sets, visits, order, steps_at, climbed)
- *   parent, set_of, required, rank, by_rank: int32 a node (Start first, its parent -1); is_key: bytes;
+ * walk(parent, is_key, set_of, required, by_rank, sets, visits, order, steps_at, climbed)
+ *   parent, set_of, required: int32 a node (Start first, its parent -1); is_key: bytes;
+ *   by_rank: the node ids by placement order, then id (a node's rank is its place there);
  *   visits: the objects to visit (all but the locks that can never open);
  *   out: order (int32, visits + 1: Start first), steps_at (int64, the steps walked when each was reached),
  *   climbed (bytes a node: the line above it was climbed, so walked again).
@@ -51,13 +52,13 @@ static int64_t nearest(const MinTree *t, int32_t first, int32_t last, int64_t de
 }
 
 static PyObject *walk(PyObject *self, PyObject *args) {
-    Py_buffer parent_buf, key_buf, set_buf, required_buf, rank_buf, by_rank_buf, order_buf, steps_buf, climbed_buf;
+    Py_buffer parent_buf, key_buf, set_buf, required_buf, by_rank_buf, order_buf, steps_buf, climbed_buf;
     Py_ssize_t sets, visits;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*nnw*w*w*", &parent_buf, &key_buf, &set_buf, &required_buf, &rank_buf,
-                          &by_rank_buf, &sets, &visits, &order_buf, &steps_buf, &climbed_buf))
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*nnw*w*w*", &parent_buf, &key_buf, &set_buf, &required_buf, &by_rank_buf,
+                          &sets, &visits, &order_buf, &steps_buf, &climbed_buf))
         return NULL;
     const int32_t *parent = parent_buf.buf, *set_of = set_buf.buf, *required = required_buf.buf;
-    const int32_t *rank = rank_buf.buf, *by_rank = by_rank_buf.buf;
+    const int32_t *by_rank = by_rank_buf.buf;
     const char *is_key = key_buf.buf;
     int32_t *order = order_buf.buf;
     int64_t *steps_at = steps_buf.buf;
@@ -72,25 +73,28 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     int32_t *depth = malloc(sizeof(int32_t) * (size_t)size), *stack = malloc(sizeof(int32_t) * (size_t)size);
     int32_t *preorder = malloc(sizeof(int32_t) * (size_t)size);
     int32_t *held = calloc((size_t)sets + 1, sizeof(int32_t)), *waiting = malloc(sizeof(int32_t) * ((size_t)sets + 1));
-    int32_t *next_waiting = malloc(sizeof(int32_t) * (size_t)size);
+    int32_t *next_waiting = malloc(sizeof(int32_t) * (size_t)size), *rank = malloc(sizeof(int32_t) * (size_t)size);
     candidates.cells = malloc(sizeof(int64_t) * 2 * (size_t)candidates.leaves);
     if (parent_buf.len != 4 * size || set_buf.len != 4 * size || required_buf.len != 4 * size
-        || rank_buf.len != 4 * size || by_rank_buf.len != 4 * size || order_buf.len < 4 * (visits + 1)
+        || by_rank_buf.len != 4 * size || order_buf.len < 4 * (visits + 1)
         || steps_buf.len < 8 * (visits + 1) || climbed_buf.len < size || visits >= size) {
         PyErr_SetString(PyExc_ValueError, "walk: buffers of the wrong sizes");
         goto done;
     }
     if (!kid_start || !kids || !first || !last || !depth || !stack || !preorder || !held || !waiting || !next_waiting
+        || !rank
         || !candidates.cells) {
         PyErr_NoMemory();
         goto done;
     }
+    for (Py_ssize_t i = 0; i < size; i++) rank[i] = -1;
     for (Py_ssize_t i = 0; i < size; i++) { /* what the Python side gives, checked: no index out of its array */
-        if ((i == 0) != (parent[i] < 0) || parent[i] >= size || set_of[i] < 0 || set_of[i] > sets || rank[i] < 0
-            || rank[i] >= size || by_rank[i] < 0 || by_rank[i] >= size) {
+        if ((i == 0) != (parent[i] < 0) || parent[i] >= size || set_of[i] < 0 || set_of[i] > sets || by_rank[i] < 0
+            || by_rank[i] >= size || rank[by_rank[i]] >= 0) {
             PyErr_SetString(PyExc_ValueError, "walk: a node's parent, set or rank out of range");
             goto done;
         }
+        rank[by_rank[i]] = (int32_t)i;
     }
     for (Py_ssize_t i = 0; i < 2 * candidates.leaves; i++) candidates.cells[i] = NONE;
     for (Py_ssize_t s = 0; s <= sets; s++) waiting[s] = -1;
@@ -185,12 +189,12 @@ done:
     free(held);
     free(waiting);
     free(next_waiting);
+    free(rank);
     free(candidates.cells);
     PyBuffer_Release(&parent_buf);
     PyBuffer_Release(&key_buf);
     PyBuffer_Release(&set_buf);
     PyBuffer_Release(&required_buf);
-    PyBuffer_Release(&rank_buf);
     PyBuffer_Release(&by_rank_buf);
     PyBuffer_Release(&order_buf);
     PyBuffer_Release(&steps_buf);

@@ -75,18 +75,22 @@ class _Plan:
         self.choices: dict[int, list[int]] = {}
         numbered: dict[int | None, list[int]] = {}  # by set: the bits of counts 1, 2...
         made = 0
+        set_keys, forced_places, count_bits = self.set_keys, self.forced_places, self.count_bits
+        place_of = parent.__getitem__
         for lock in self.locks:
-            need = required[lock]
-            keys = self.set_keys[lock] = keys_of.get(nodes[lock].set, [])
+            need, key_set = required[lock], nodes[lock].set
+            keys = set_keys[lock] = keys_of.get(key_set, [])
             if need >= len(keys):
-                self.forced_places[lock] = tuple(parent[k] for k in keys) if need else ()
+                forced_places[lock] = tuple(map(place_of, keys)) if need else ()
             else:
                 self.choices[lock] = [parent[k] for k in keys if visited_at[k] < visited_at[lock]]
-            counts = numbered.setdefault(nodes[lock].set, [])
+            counts = numbered.get(key_set)
+            if counts is None:
+                counts = numbered[key_set] = []
             while len(counts) < need:
                 counts.append(made)
                 made += 1
-            self.count_bits[lock] = counts[:need]
+            count_bits[lock] = counts[:need]
         holders = {parent[k] for lock in self.choices for k in self.set_keys[lock]} - {0}
         self.place_bit = {lock: index for index, lock in enumerate(sorted(holders, key=visited_at.__getitem__))}
         self.search: Search | None = None

@@ -57,18 +57,15 @@ def walk(diagram: Diagram) -> Walk:
 def _walk_in_c(diagram: Diagram) -> Walk:
     assert compiled is not None
     nodes, size = diagram.nodes, len(diagram.nodes)
-    is_key = bytes(n.type == "key" for n in nodes)
+    is_key = bytes([n.type == "key" for n in nodes])
     set_index = {s.id: index for index, s in enumerate(diagram.sets, 1)}  # dense, whatever a document numbers
-    rank = array("i", bytes(4 * size))
-    for position, node_id in enumerate(diagram.by_rank):
-        rank[node_id] = position
     visits = size - 1 - len(diagram.never_open())
     order, steps_at, climbed = array("i", bytes(4 * visits + 4)), array("q", bytes(8 * visits + 8)), bytearray(size)
     visited, steps = compiled.walk(
         array("i", [-1 if n.parent is None else n.parent for n in nodes]), is_key,
         array("i", [0 if n.set is None else set_index.get(n.set, 0) for n in nodes]),
         array("i", [min(max(n.required or 0, 0), size) for n in nodes]),  # past the keys there are: never
-        rank, array("i", diagram.by_rank), len(set_index), visits, order, steps_at, climbed)
+        array("i", diagram.by_rank), len(set_index), visits, order, steps_at, climbed)
     if visited < visits:
         raise DedaleError("error.keylock_unsolvable", count=size - 1 - visited)
     first_passed = {node: steps_at[at] for at, node in enumerate(order) if at and not is_key[node]}
