@@ -17,26 +17,16 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from types import ModuleType
 from typing import Protocol
 
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
+from dedale.keylock import extension
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.model import KeySet, Node
 from dedale.keylock.params import MAX_OBJECTS, KeylockParams
 
-
-def _compiled() -> ModuleType | None:
-    """The picks in C (`_grow.c`), built where a C compiler was at hand when the package was installed."""
-    try:
-        from dedale.keylock import _grow
-    except ImportError:
-        return None
-    return _grow
-
-
-compiled = _compiled()
+compiled = extension("_grow")  # the same work in C (`_grow.c`), where the package was built with it
 
 
 class Picker(Protocol):

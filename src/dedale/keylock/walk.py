@@ -20,21 +20,12 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
-from types import ModuleType
 
 from dedale.core.errors import DedaleError
+from dedale.keylock import extension
 from dedale.keylock.model import Diagram
 
-
-def _compiled() -> ModuleType | None:
-    try:
-        from dedale.keylock import _walk
-    except ImportError:
-        return None
-    return _walk
-
-
-compiled = _compiled()
+compiled = extension("_walk")  # the same work in C (`_walk.c`), where the package was built with it
 
 
 @dataclass
