@@ -95,7 +95,6 @@ class AI:
         melees = [o for o in ask.options if o.id.startswith("melee:")]
         if melees:
             return min(melees, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])))
-        shots = [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
         goal, horde = _goal(t, figure), _horde(t, figure)
         if goal is not None and ask.about["moves"] > 0:
             if horde and (charge := _charge(t, ask)) is not None:
@@ -105,13 +104,15 @@ class AI:
                 if walk is not None:
                     return walk
             elif horde:  # in the place: it stays, and shoots if it can
+                shots = _shots(ask)
                 return self._best_shot(t, figure, shots) if shots else ask.options[-1]
         if horde:
-            return self._close_in(t, ask, figure, shots)
+            return self._close_in(t, ask, figure)
         if ask.about["moves"] > 0 and self.style != "aggressive" and not _in_cover(t, figure) and goal is None:
             step = _step_back(t, ask, figure)
             if step is not None:
                 return step
+        shots = _shots(ask)
         if shots:  # with its two actions: into cover first, if it is not in cover and can move there
             if (self.style != "aggressive" and ask.about["actions"] == 2 and ask.about["moves"] > 0
                     and not _in_cover(t, figure) and (cover_moves := [
@@ -120,7 +121,7 @@ class AI:
             return self._best_shot(t, figure, shots)
         return self._advance(t, ask, figure)
 
-    def _close_in(self, t: Table, ask: Ask, figure: Figure, shots: list[Option]) -> Option:
+    def _close_in(self, t: Table, ask: Ask, figure: Figure) -> Option:
         """The horde: a charge at the weakest enemy it can reach, else a walk toward the nearest; a gun only
         with the action the walk leaves (or when it cannot get nearer)."""
         if ask.about["moves"] > 0:
@@ -133,9 +134,8 @@ class AI:
             around = _around(t, ask, figure)  # the straight way is blocked (a building, a figure)
             if around is not None:
                 return around
-        if shots:
-            return self._best_shot(t, figure, shots)
-        return ask.options[-1]
+        shots = _shots(ask)
+        return self._best_shot(t, figure, shots) if shots else ask.options[-1]
 
     def _advance(self, t: Table, ask: Ask, figure: Figure) -> Option:
         """A gunman with nobody in reach: it waits in cover for the enemy to come into range, else moves into
@@ -217,6 +217,13 @@ class AI:
     def _free_move(self, t: Table, ask: Ask) -> Option:
         cover = [o for o in ask.options if o.data.get("cover")]
         return cover[0] if cover else ask.options[0]
+
+
+def _shots(ask: Ask) -> list[Option]:
+    """An action ask's shots and aimed shots: listed later for an AI (`_moves`)."""
+    if ask.later:
+        return list(ask.more("shots"))
+    return [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
 
 
 def _moves(ask: Ask, group: str) -> list[Option]:
