@@ -243,7 +243,8 @@ class Roller:
         else:
             rolled = [self._uniform(len(faces), _face_request(faces, count, index, purpose, args))
                       for index in range(count)]
-        entry: LogEntry = {"roll": f"{count}d{len(faces)}", "faces": [faces[i] for i in rolled], "for": purpose}
+        entry: LogEntry = {"roll": f"{count}d{len(faces)}", "faces": list(map(faces.__getitem__, rolled)),
+                            "for": purpose}
         if args:
             entry["args"] = args
         self.log.append(entry)

@@ -108,18 +108,20 @@ class AI:
                 return self._best_shot(t, figure, shots) if shots else ask.options[-1]
         if horde:
             return self._close_in(t, ask, figure)
-        if ask.about["moves"] > 0 and self.style != "aggressive" and not _in_cover(t, figure) and goal is None:
+        careful = self.style != "aggressive"
+        in_cover = careful and _in_cover(t, figure)  # asked once: the answers below all read it
+        if ask.about["moves"] > 0 and careful and not in_cover and goal is None:
             step = _step_back(t, ask, figure)
             if step is not None:
                 return step
         shots = _shots(ask)
         if shots:  # with its two actions: into cover first, if it is not in cover and can move there
-            if (self.style != "aggressive" and ask.about["actions"] == 2 and ask.about["moves"] > 0
-                    and not _in_cover(t, figure) and (cover_moves := [
+            if (careful and ask.about["actions"] == 2 and ask.about["moves"] > 0
+                    and not in_cover and (cover_moves := [
                         o for o in _moves(ask, "cover") if goal is None or inside(o.data["to"], goal)])):
                 return cover_moves[0]
             return self._best_shot(t, figure, shots)
-        return self._advance(t, ask, figure)
+        return self._advance(t, ask, figure, in_cover)
 
     def _close_in(self, t: Table, ask: Ask, figure: Figure) -> Option:
         """The horde: a charge at the weakest enemy it can reach, else a walk toward the nearest; a gun only
@@ -137,11 +139,12 @@ class AI:
         shots = _shots(ask)
         return self._best_shot(t, figure, shots) if shots else ask.options[-1]
 
-    def _advance(self, t: Table, ask: Ask, figure: Figure) -> Option:
-        """A gunman with nobody in reach: it waits in cover for the enemy to come into range, else moves into
-        cover that gets it nearer, else toward the enemy (the moves toward it worked out only then)."""
+    def _advance(self, t: Table, ask: Ask, figure: Figure, in_cover: bool) -> Option:
+        """A gunman with nobody in reach: it waits in cover for the enemy to come into range (unless
+        aggressive: then `in_cover` is False), else moves into cover that gets it nearer, else toward the enemy
+        (the moves toward it worked out only then)."""
         end = ask.options[-1]
-        if self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4 and _in_cover(t, figure):
+        if in_cover and _enemy_distance(t, figure) <= _reach(t, figure) + 4:
             return end
         enemies = [e.pos for e in t.visible(OTHER[figure.side])]
         now = _distance_to(enemies, figure.pos)

@@ -420,8 +420,17 @@ class Battlefield:
     def _afforded(self, start: Point, ux: float, uy: float, room: float, distance: float) -> float:
         """How far the centre goes along the unit direction, up to `room`, on a move of `distance` inches when
         each inch it crosses over rough ground (difficult, stairs, ladders, low walls, gaps) costs two."""
-        end = (start[0] + ux * room, start[1] + uy * room)
-        spans = sorted(span for piece in self._rough if (span := piece._clip(start, end, 0.0)) is not None)
+        sx, sy = start
+        ex, ey = end = (sx + ux * room, sy + uy * room)
+        low_x, high_x = (sx, ex) if sx < ex else (ex, sx)
+        low_y, high_y = (sy, ey) if sy < ey else (ey, sy)
+        spans = []
+        for piece in self._rough:  # most moves cross none: those off the path's box skipped quickly
+            if piece.x > high_x or piece.right < low_x or piece.y > high_y or piece.bottom < low_y:
+                continue
+            if (span := piece._clip(start, end, 0.0)) is not None:
+                spans.append(span)
+        spans.sort()
         at, left = 0.0, distance
         for t0, t1 in spans:
             rough_from, rough_to = max(t0 * room, at), t1 * room
