@@ -15,6 +15,7 @@ the dice engine's optimal policy (the option it marks as advised); the rest is t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -40,8 +41,8 @@ class AI:
         return self.style
 
     def choose(self, t: Table, ask: Ask) -> str:
-        handler = getattr(self, f"_{ask.kind}", None)
-        option = handler(t, ask) if handler is not None else None
+        handler = _HANDLERS.get(ask.kind)
+        option = handler(self, t, ask) if handler is not None else None
         return (option or ask.options[0]).id
 
     # --- the turn -------------------------------------------------------------------------------------
@@ -220,6 +221,12 @@ class AI:
     def _free_move(self, t: Table, ask: Ask) -> Option:
         cover = [o for o in ask.options if o.data.get("cover")]
         return cover[0] if cover else ask.options[0]
+
+
+# the answer to each kind of ask: the method named after it (found once, not at every ask)
+_HANDLERS: dict[str, Callable[[AI, Table, Ask], Option | None]] = {
+    name.removeprefix("_"): method for name, method in vars(AI).items()
+    if name.startswith("_") and not name.startswith("__") and callable(method)}
 
 
 def _shots(ask: Ask) -> list[Option]:

@@ -264,11 +264,12 @@ def targets(t: Table, figure: Figure) -> list[tuple[Figure, int]]:
     found: list[tuple[Figure, int]] = []
     if gun is None:
         return found
+    at, reach, seen, covers = figure.pos, gun.range, t.field.seen, t.field.cover_kinds  # read once, not per enemy
     for enemy in t.enemies(figure):
-        if enemy.hidden or distance(figure.pos, enemy.pos) > gun.range:
+        if enemy.hidden or distance(at, enemy.pos) > reach:
             continue
-        if t.sight(figure.pos, enemy.pos):
-            found.append((enemy, len(t.covers(figure.pos, enemy.pos))))
+        if seen(at, enemy.pos):
+            found.append((enemy, len(covers(at, enemy.pos))))
     return found
 
 
