@@ -220,10 +220,12 @@ def add_cards(t: Table, figure: Figure, counts: Counts, skill: int | None, budge
     """After the roll, inspiration cards of a face 9 to Ace may join the dice (the best five count), as
     many as the character's Hand still allows: the hand's key. Only cards that change something (`helps`)
     are offered, two together only when each adds to what the other makes alone; none, nothing is asked."""
+    key = best_key(with_skill(counts, skill))
+    if budget[0] <= 0:  # no card left to play (a zombie's Hand is none): the hand not even looked at
+        return key
     hand = t.game.sides[figure.side].hand
     usable = sorted((c for c in hand if c.rank in CARD_FACES), key=lambda c: -CARD_FACES[c.rank])
-    key = best_key(with_skill(counts, skill))
-    if not usable or budget[0] <= 0:
+    if not usable:
         return key
     alone = {card: _with(counts, [card], skill) for card in usable}
     options = [Option(f"cards:{card.code}", "skirmish.option.card",

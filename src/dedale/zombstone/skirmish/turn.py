@@ -281,7 +281,7 @@ def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", 
     found: dict[tuple[float, float], Option] = {}
     person = t.controllers.get(figure.side) is None
     start, field = figure.pos, t.field
-    enemies = t.visible(OTHER[figure.side])
+    enemies = t.visible(OTHER[figure.side]) if "toward" in groups or "cover" in groups else []
     away = [distance(start, e.pos) for e in enemies]
     order = sorted(range(len(enemies)), key=away.__getitem__)  # nearest first (stable: ties in band order)
     near = order[:4] if person else order[:1] + [i for i in order[1:] if away[i] <= REACH]
