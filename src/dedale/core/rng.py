@@ -99,7 +99,8 @@ class SplitMix64:
         """`count` draws of `below(n)`, in order: the same numbers, written out for the callers that roll
         thousands of dice (a skirmish game rolls a thousand poker dice)."""
         limit = (1 << 64) - (1 << 64) % n
-        state, drawn = self.state, []
+        state = self.state
+        drawn: list[int] = []
         while len(drawn) < count:
             state = (state + 0x9E3779B97F4A7C15) & _MASK
             z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
