@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
+from operator import attrgetter
 
 from dedale.zombstone.hands import FACES
 from dedale.zombstone.skirmish import skills
@@ -29,6 +30,7 @@ from dedale.zombstone.skirmish.victory import inside
 
 POLICIES = ("default", "cautious", "aggressive")
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
+_POSITION = attrgetter("pos")  # a figure's (x, y)
 SPARE_HAND = 4  # cards a side holds for it to spend one on the initiative (the next upkeep refills it)
 
 
@@ -162,16 +164,17 @@ class AI:
         """The shot worth most: the least cover, aimed when the aim is worth its card, then at the wounded, the
         more important, the one with fewer cartridges left, the lower Potential (each target weighed once)."""
         precise = t.profile(figure).has("precise")
-        weighed: dict[int, tuple[bool, int, int, int]] = {}
+        weighed: dict[int, tuple[bool, tuple[bool, int, int, int]]] = {}  # escorted, then the rest
 
         def worth(option: Option) -> tuple[float, ...]:
             target_id = option.data["figure"]
-            if (target := weighed.get(target_id)) is None:
+            if (found := weighed.get(target_id)) is None:
                 enemy = t.game.figure(target_id)
                 left, steadiness = _toughness(t, enemy)
-                target = weighed[target_id] = (enemy.wounded, STATUS_WEIGHT[t.profile(enemy).status], -left,
-                                               -steadiness)
-            if _escorted(t, t.game.figure(target_id)):  # the escort stopped wins the game
+                found = weighed[target_id] = (_escorted(t, enemy), (
+                    enemy.wounded, STATUS_WEIGHT[t.profile(enemy).status], -left, -steadiness))
+            escorted, target = found
+            if escorted:  # the escort stopped wins the game
                 return (1, *target)
             aimed = option.id.startswith("aim:")
             cover = option.args["cover"]
@@ -319,7 +322,7 @@ def _nearest(t: Table, figure: Figure) -> Figure | None:
     enemies = t.visible(OTHER[figure.side])
     if not enemies:
         return None
-    away = list(map(distance, repeat(figure.pos, len(enemies)), (e.pos for e in enemies)))
+    away = list(map(distance, repeat(figure.pos), map(_POSITION, enemies)))
     return enemies[away.index(min(away))]
 
 
