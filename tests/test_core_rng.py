@@ -27,6 +27,16 @@ def test_below_stays_in_range(n: int, seed: int) -> None:
     assert all(0 <= gen.below(n) < n for _ in range(20))
 
 
+@given(n=st.sampled_from([2, 3, 6, 7, 1 << 63, (1 << 63) + 1, 2**64 - 1]), count=st.integers(0, 30),
+       seed=st.integers(0, 2**64 - 1))
+def test_below_each_draws_what_below_draws(n: int, count: int, seed: int) -> None:
+    """The draws in bulk are `below`'s, one by one (rejections included: the large n reject often), and the
+    generator goes on from the same state."""
+    one, bulk = SplitMix64(seed), SplitMix64(seed)
+    assert bulk.below_each(n, count) == [one.below(n) for _ in range(count)]
+    assert bulk.next64() == one.next64()
+
+
 def test_below_is_uniform_enough() -> None:
     gen = SplitMix64(42)
     counts = Counter(gen.below(6) for _ in range(60_000))

@@ -24,6 +24,8 @@ from dedale.zombstone.skirmish.battlefield import (
     Battlefield,
     Point,
     Terrain,
+    _circle,
+    _slab,
     in_contact,
     is_heavy,
 )
@@ -443,3 +445,19 @@ def test_a_move_must_clear_a_gap_and_pays_double_over_it() -> None:
     assert not ARROYO.free((11, 5), []) and ARROYO.free((10, 5), []) and ARROYO.free((12, 5), [])
     assert ARROYO.leaps((9, 5), (15, 5)) and not ARROYO.leaps((1, 5), (9.9, 5))
     assert ARROYO.covers((5, 5), (20, 5)) == []  # no cover, and no wall to sight
+
+
+@given(st.floats(0, 36), st.floats(0, 36), st.floats(-math.pi, math.pi), st.sampled_from([0.5, 1.0]),
+       st.sampled_from([(10.0, 10.0, 6.0, 4.0), (0.0, 0.0, 0.5, 9.0), (20.0, 3.0, 2.0, 2.0)]))
+def test_a_discs_span_over_a_piece_is_the_hull_of_its_six_parts(x: float, y: float, angle: float, r: float,
+                                                                 box: tuple[float, float, float, float]) -> None:
+    """`_disc_span`, written out for speed, is its plain definition to the last bit: the least start and the
+    greatest end of the spans over the two slabs and the four corner circles."""
+    piece = Terrain("building", *box)
+    ux, uy = math.cos(angle), math.sin(angle)
+    x0, y0, x1, y1 = piece.x, piece.y, piece.x + piece.w, piece.y + piece.h
+    spans = [_slab(x, y, ux, uy, x0 - r, y0, x1 + r, y1), _slab(x, y, ux, uy, x0, y0 - r, x1, y1 + r)]
+    spans += [_circle(x, y, ux, uy, cx, cy, r) for cx in (x0, x1) for cy in (y0, y1)]
+    found = [span for span in spans if span is not None]
+    plain = (min(s[0] for s in found), max(s[1] for s in found)) if found else None
+    assert piece._disc_span((x, y), ux, uy, r) == plain

@@ -95,6 +95,22 @@ class SplitMix64:
             if value < limit:
                 return value % n
 
+    def below_each(self, n: int, count: int) -> list[int]:
+        """`count` draws of `below(n)`, in order: the same numbers, written out for the callers that roll
+        thousands of dice (a skirmish game rolls a thousand poker dice)."""
+        limit = (1 << 64) - (1 << 64) % n
+        state = self.state
+        drawn: list[int] = []
+        while len(drawn) < count:
+            state = (state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                drawn.append(z % n)
+        self.state = state
+        return drawn
+
 
 @dataclass(frozen=True)
 class Request:
@@ -224,11 +240,12 @@ class Roller:
         """`count` dice with named faces (poker dice: 9, 10, J, Q, K, A): the faces' indices. The log shows
         the names, and table mode asks for them by name."""
         if isinstance(self.source, SeededSource):
-            rolled = [self.source.gen.below(len(faces)) for _ in range(count)]
+            rolled = self.source.gen.below_each(len(faces), count)
         else:
             rolled = [self._uniform(len(faces), _face_request(faces, count, index, purpose, args))
                       for index in range(count)]
-        entry: LogEntry = {"roll": f"{count}d{len(faces)}", "faces": [faces[i] for i in rolled], "for": purpose}
+        entry: LogEntry = {"roll": f"{count}d{len(faces)}", "faces": list(map(faces.__getitem__, rolled)),
+                            "for": purpose}
         if args:
             entry["args"] = args
         self.log.append(entry)

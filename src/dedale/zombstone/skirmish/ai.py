@@ -15,8 +15,10 @@ the dice engine's optimal policy (the option it marks as advised); the rest is t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
+from operator import attrgetter
 
 from dedale.zombstone.hands import FACES
 from dedale.zombstone.skirmish import skills
@@ -28,6 +30,7 @@ from dedale.zombstone.skirmish.victory import inside
 
 POLICIES = ("default", "cautious", "aggressive")
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
+_POSITION = attrgetter("pos")  # a figure's (x, y)
 SPARE_HAND = 4  # cards a side holds for it to spend one on the initiative (the next upkeep refills it)
 
 
@@ -40,8 +43,8 @@ class AI:
         return self.style
 
     def choose(self, t: Table, ask: Ask) -> str:
-        handler = getattr(self, f"_{ask.kind}", None)
-        option = handler(t, ask) if handler is not None else None
+        handler = _HANDLERS.get(ask.kind)
+        option = handler(self, t, ask) if handler is not None else None
         return (option or ask.options[0]).id
 
     # --- the turn -------------------------------------------------------------------------------------
@@ -95,7 +98,6 @@ class AI:
         melees = [o for o in ask.options if o.id.startswith("melee:")]
         if melees:
             return min(melees, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])))
-        shots = [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
         goal, horde = _goal(t, figure), _horde(t, figure)
         if goal is not None and ask.about["moves"] > 0:
             if horde and (charge := _charge(t, ask)) is not None:
@@ -105,22 +107,26 @@ class AI:
                 if walk is not None:
                     return walk
             elif horde:  # in the place: it stays, and shoots if it can
+                shots = _shots(ask)
                 return self._best_shot(t, figure, shots) if shots else ask.options[-1]
         if horde:
-            return self._close_in(t, ask, figure, shots)
-        if ask.about["moves"] > 0 and self.style != "aggressive" and not _in_cover(t, figure) and goal is None:
+            return self._close_in(t, ask, figure)
+        careful = self.style != "aggressive"
+        in_cover = careful and _in_cover(t, figure)  # asked once: the answers below all read it
+        if ask.about["moves"] > 0 and careful and not in_cover and goal is None:
             step = _step_back(t, ask, figure)
             if step is not None:
                 return step
+        shots = _shots(ask)
         if shots:  # with its two actions: into cover first, if it is not in cover and can move there
-            if (self.style != "aggressive" and ask.about["actions"] == 2 and ask.about["moves"] > 0
-                    and not _in_cover(t, figure) and (cover_moves := [
+            if (careful and ask.about["actions"] == 2 and ask.about["moves"] > 0
+                    and not in_cover and (cover_moves := [
                         o for o in _moves(ask, "cover") if goal is None or inside(o.data["to"], goal)])):
                 return cover_moves[0]
             return self._best_shot(t, figure, shots)
-        return self._advance(t, ask, figure)
+        return self._advance(t, ask, figure, in_cover)
 
-    def _close_in(self, t: Table, ask: Ask, figure: Figure, shots: list[Option]) -> Option:
+    def _close_in(self, t: Table, ask: Ask, figure: Figure) -> Option:
         """The horde: a charge at the weakest enemy it can reach, else a walk toward the nearest; a gun only
         with the action the walk leaves (or when it cannot get nearer)."""
         if ask.about["moves"] > 0:
@@ -133,15 +139,15 @@ class AI:
             around = _around(t, ask, figure)  # the straight way is blocked (a building, a figure)
             if around is not None:
                 return around
-        if shots:
-            return self._best_shot(t, figure, shots)
-        return ask.options[-1]
+        shots = _shots(ask)
+        return self._best_shot(t, figure, shots) if shots else ask.options[-1]
 
-    def _advance(self, t: Table, ask: Ask, figure: Figure) -> Option:
-        """A gunman with nobody in reach: it waits in cover for the enemy to come into range, else moves into
-        cover that gets it nearer, else toward the enemy (the moves toward it worked out only then)."""
+    def _advance(self, t: Table, ask: Ask, figure: Figure, in_cover: bool) -> Option:
+        """A gunman with nobody in reach: it waits in cover for the enemy to come into range (unless
+        aggressive: then `in_cover` is False), else moves into cover that gets it nearer, else toward the enemy
+        (the moves toward it worked out only then)."""
         end = ask.options[-1]
-        if self.style != "aggressive" and _enemy_distance(t, figure) <= _reach(t, figure) + 4 and _in_cover(t, figure):
+        if in_cover and _enemy_distance(t, figure) <= _reach(t, figure) + 4:
             return end
         enemies = [e.pos for e in t.visible(OTHER[figure.side])]
         now = _distance_to(enemies, figure.pos)
@@ -158,16 +164,17 @@ class AI:
         """The shot worth most: the least cover, aimed when the aim is worth its card, then at the wounded, the
         more important, the one with fewer cartridges left, the lower Potential (each target weighed once)."""
         precise = t.profile(figure).has("precise")
-        weighed: dict[int, tuple[bool, int, int, int]] = {}
+        weighed: dict[int, tuple[bool, tuple[bool, int, int, int]]] = {}  # escorted, then the rest
 
         def worth(option: Option) -> tuple[float, ...]:
             target_id = option.data["figure"]
-            if (target := weighed.get(target_id)) is None:
+            if (found := weighed.get(target_id)) is None:
                 enemy = t.game.figure(target_id)
                 left, steadiness = _toughness(t, enemy)
-                target = weighed[target_id] = (enemy.wounded, STATUS_WEIGHT[t.profile(enemy).status], -left,
-                                               -steadiness)
-            if _escorted(t, t.game.figure(target_id)):  # the escort stopped wins the game
+                found = weighed[target_id] = (_escorted(t, enemy), (
+                    enemy.wounded, STATUS_WEIGHT[t.profile(enemy).status], -left, -steadiness))
+            escorted, target = found
+            if escorted:  # the escort stopped wins the game
                 return (1, *target)
             aimed = option.id.startswith("aim:")
             cover = option.args["cover"]
@@ -217,6 +224,19 @@ class AI:
     def _free_move(self, t: Table, ask: Ask) -> Option:
         cover = [o for o in ask.options if o.data.get("cover")]
         return cover[0] if cover else ask.options[0]
+
+
+# the answer to each kind of ask: the method named after it (found once, not at every ask)
+_HANDLERS: dict[str, Callable[[AI, Table, Ask], Option | None]] = {
+    name.removeprefix("_"): method for name, method in vars(AI).items()
+    if name.startswith("_") and not name.startswith("__") and callable(method)}
+
+
+def _shots(ask: Ask) -> list[Option]:
+    """An action ask's shots and aimed shots: listed later for an AI (`_moves`)."""
+    if ask.later:
+        return list(ask.more("shots"))
+    return [o for o in ask.options if o.id.startswith(("shoot:", "aim:"))]
 
 
 def _moves(ask: Ask, group: str) -> list[Option]:
@@ -302,7 +322,7 @@ def _nearest(t: Table, figure: Figure) -> Figure | None:
     enemies = t.visible(OTHER[figure.side])
     if not enemies:
         return None
-    away = list(map(distance, repeat(figure.pos, len(enemies)), (e.pos for e in enemies)))
+    away = list(map(distance, repeat(figure.pos), map(_POSITION, enemies)))
     return enemies[away.index(min(away))]
 
 

@@ -142,12 +142,17 @@ class Terrain:
         rectangle. The rectangle rounded by r is convex, so the hull of its six parts' spans is the answer."""
         sx, sy = start
         x0, y0, x1, y1 = self.x, self.y, self.x + self.w, self.y + self.h
-        spans = [_slab(sx, sy, ux, uy, x0 - r, y0, x1 + r, y1), _slab(sx, sy, ux, uy, x0, y0 - r, x1, y1 + r)]
-        spans += [_circle(sx, sy, ux, uy, cx, cy, r) for cx in (x0, x1) for cy in (y0, y1)]
-        found = [span for span in spans if span is not None]
-        if not found:
-            return None
-        return min(span[0] for span in found), max(span[1] for span in found)
+        low = high = None
+        for span in (_slab(sx, sy, ux, uy, x0 - r, y0, x1 + r, y1), _slab(sx, sy, ux, uy, x0, y0 - r, x1, y1 + r),
+                     _circle(sx, sy, ux, uy, x0, y0, r), _circle(sx, sy, ux, uy, x0, y1, r),
+                     _circle(sx, sy, ux, uy, x1, y0, r), _circle(sx, sy, ux, uy, x1, y1, r)):
+            if span is None:
+                continue
+            if low is None or span[0] < low:  # the first of equal ones kept, as min and max keep it
+                low = span[0]
+            if high is None or span[1] > high:
+                high = span[1]
+        return None if low is None or high is None else (low, high)
 
     def _behind(self, danger: Point) -> list[tuple[Point, Point]]:
         """Spots just outside each side the danger does not face, with their keys (`_sides`)."""
@@ -420,8 +425,17 @@ class Battlefield:
     def _afforded(self, start: Point, ux: float, uy: float, room: float, distance: float) -> float:
         """How far the centre goes along the unit direction, up to `room`, on a move of `distance` inches when
         each inch it crosses over rough ground (difficult, stairs, ladders, low walls, gaps) costs two."""
-        end = (start[0] + ux * room, start[1] + uy * room)
-        spans = sorted(span for piece in self._rough if (span := piece._clip(start, end, 0.0)) is not None)
+        sx, sy = start
+        ex, ey = end = (sx + ux * room, sy + uy * room)
+        low_x, high_x = (sx, ex) if sx < ex else (ex, sx)
+        low_y, high_y = (sy, ey) if sy < ey else (ey, sy)
+        spans = []
+        for piece in self._rough:  # most moves cross none: those off the path's box skipped quickly
+            if piece.x > high_x or piece.right < low_x or piece.y > high_y or piece.bottom < low_y:
+                continue
+            if (span := piece._clip(start, end, 0.0)) is not None:
+                spans.append(span)
+        spans.sort()
         at, left = 0.0, distance
         for t0, t1 in spans:
             rough_from, rough_to = max(t0 * room, at), t1 * room
@@ -459,8 +473,12 @@ class Battlefield:
         base already overlaps does not stop it (it may be leaving it): `move` checks where it ends."""
         sx, sy = start
         room = limit
-        for position, u, size in ((sx, ux, self.width), (sy, uy, self.height)):
-            edge = (size - RADIUS - position) / u if u > 0.0 else (RADIUS - position) / u if u < 0.0 else room
+        if ux != 0.0:  # the board's edges, across and down (written out: every move asks)
+            edge = (self.width - RADIUS - sx) / ux if ux > 0.0 else (RADIUS - sx) / ux
+            if edge < room:
+                room = edge
+        if uy != 0.0:
+            edge = (self.height - RADIUS - sy) / uy if uy > 0.0 else (RADIUS - sy) / uy
             if edge < room:
                 room = edge
         if room < 0.0:

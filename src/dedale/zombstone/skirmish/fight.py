@@ -133,14 +133,17 @@ def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any
     """Roll, reroll round by round, then add cards: the hand's key. `advice(round)` gives the values of the
     final multisets for a person's options; `policy(round, index)` the AI's keep; `helps`, whether cards
     making a hand better than the roll's change anything (`improving` unless given)."""
-    counts = counts_of((yield from t.faces(spec.dice, purpose, figure=t.who(figure))))
+    dice, who = spec.dice, t.who(figure)
+    counts = counts_of((yield from t.faces(dice, purpose, figure=who)))
+    indices, choice_left = index_of(dice), _choice_left(dice, spec.budget)  # read once, not once a round
+    by_ai = t.controllers.get(figure.side) is not None
     for round_ in range(spec.rounds if spec.budget else 0):
-        index = index_of(spec.dice)[counts]
-        if not _choice_left(spec.dice, spec.budget)[index]:
+        index = indices[counts]
+        if not choice_left[index]:
             break
         best = int(policy(round_, index))
-        if t.controllers.get(figure.side) is not None:  # an AI keeps what the optimal policy keeps
-            kept = keeps(spec.dice)[best]
+        if by_ai:  # an AI keeps what the optimal policy keeps
+            kept = keeps(dice)[best]
         else:  # a person: every reroll, with its value
             choices = dict.fromkeys(allowed_keeps(spec.dice, spec.budget)[index].tolist())
             options = _valued(spec, round_, counts, advice(round_), tuple(
@@ -148,7 +151,7 @@ def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any
             answer = yield from t.decide(Ask(figure.side, "reroll", options, {"figure": figure.id, "dice": counts,
                                                                               "purpose": purpose}))
             kept = keeps(spec.dice)[next(k for k in choices if _keep_id(keeps(spec.dice)[k]) == answer)]
-        rerolled = counts_of((yield from t.faces(spec.dice - sum(kept), purpose + "_again", figure=t.who(figure))))
+        rerolled = counts_of((yield from t.faces(dice - sum(kept), purpose + "_again", figure=who)))
         counts = plus(kept, rerolled)
     return (yield from add_cards(t, figure, counts, spec.skill, budget, helps or improving))
 
@@ -217,10 +220,12 @@ def add_cards(t: Table, figure: Figure, counts: Counts, skill: int | None, budge
     """After the roll, inspiration cards of a face 9 to Ace may join the dice (the best five count), as
     many as the character's Hand still allows: the hand's key. Only cards that change something (`helps`)
     are offered, two together only when each adds to what the other makes alone; none, nothing is asked."""
+    key = best_key(with_skill(counts, skill))
+    if budget[0] <= 0:  # no card left to play (a zombie's Hand is none): the hand not even looked at
+        return key
     hand = t.game.sides[figure.side].hand
     usable = sorted((c for c in hand if c.rank in CARD_FACES), key=lambda c: -CARD_FACES[c.rank])
-    key = best_key(with_skill(counts, skill))
-    if not usable or budget[0] <= 0:
+    if not usable:
         return key
     alone = {card: _with(counts, [card], skill) for card in usable}
     options = [Option(f"cards:{card.code}", "skirmish.option.card",

@@ -45,8 +45,8 @@ class Option(NamedTuple):
 @dataclass(slots=True)
 class Ask:
     """A decision for a side: what kind, about what, and the options. An AI's options may come in parts:
-    `later` lists the options of a group (its moves toward the enemy, its moves into cover: working them out
-    is most of an AI's time) only when the AI looks at that group. Not frozen (a game makes hundreds, and a
+    `later` lists the options of a group (its shots, its moves toward the enemy, its moves into cover: working
+    them out is most of an AI's time) only when the AI looks at that group. Not frozen (a game makes hundreds, and a
     frozen dataclass takes four times as long to make), but nothing changes one once made."""
 
     side: str
@@ -58,7 +58,7 @@ class Ask:
     _listed: dict[str, tuple[Option, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def more(self, group: str) -> tuple[Option, ...]:
-        """The options of a group listed later ("toward", "cover"), worked out once."""
+        """The options of a group listed later ("shots", "toward", "cover"), worked out once."""
         if group not in self._listed:
             self._listed[group] = tuple(self.later[group]()) if group in self.later else ()
         return self._listed[group]

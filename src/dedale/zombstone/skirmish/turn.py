@@ -20,7 +20,7 @@ Choices the spec leaves to the project, documented here:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from types import MappingProxyType
 from typing import Any
@@ -223,30 +223,37 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
 
 def action_ask(t: Table, figure: Figure, actions: int, moves: int, budget: list[int]) -> Ask:
     """Every action the figure may take now: melees, shots, aimed shots, moves, or ending its activation.
-    An AI sees the moves only if it looks for them (listing them is most of an AI's time)."""
-    options = _attacks(t, figure, actions, budget)
-    about = {"figure": figure.id, "actions": actions, "moves": moves}
-    if moves == 0:
-        return Ask(figure.side, "action", (*options, END), about)
-    if t.controllers.get(figure.side) is None:
-        jumps = jump_options(t, figure) if actions == 2 and moves >= 2 else []
-        return Ask(figure.side, "action", (*options, *move_options(t, figure), *jumps, END), about)
-    return Ask(figure.side, "action", (*options, END), about, {
-        "toward": lambda: move_options(t, figure, ("toward",)), "cover": lambda: move_options(t, figure, ("cover",)),
-        "compass": lambda: move_options(t, figure, ("compass",))})
-
-
-def _attacks(t: Table, figure: Figure, actions: int, budget: list[int]) -> list[Option]:
+    An AI sees its shots and moves only if it looks for them (listing them is most of an AI's time, and a
+    brawler that charges never looks at its gun)."""
     engaged = _in_contact(t, figure)
-    options = [_attack("melee", enemy.id) for enemy in engaged]
-    gun = t.gun(figure)
-    if gun is not None and not engaged:
-        can_aim = actions == 2 and (skills.aims_free(t.profile(figure).skills)
-                                    or (budget[0] > 0 and t.game.sides[figure.side].hand))
-        for enemy, cover in targets(t, figure):
-            options.append(_attack("shoot", enemy.id, cover))
-            if can_aim:
-                options.append(_attack("aim", enemy.id, cover))
+    melees = [_attack("melee", enemy.id) for enemy in engaged]
+    about = {"figure": figure.id, "actions": actions, "moves": moves}
+    if t.controllers.get(figure.side) is None:
+        shots = [] if engaged else _shots(t, figure, actions, budget)
+        if moves == 0:
+            return Ask(figure.side, "action", (*melees, *shots, END), about)
+        jumps = jump_options(t, figure) if actions == 2 and moves >= 2 else []
+        return Ask(figure.side, "action", (*melees, *shots, *move_options(t, figure), *jumps, END), about)
+    later: dict[str, Callable[[], list[Option]]] = {
+        "shots": lambda: [] if engaged else _shots(t, figure, actions, budget)}
+    if moves > 0:
+        later.update({"toward": lambda: move_options(t, figure, ("toward",)),
+                      "cover": lambda: move_options(t, figure, ("cover",)),
+                      "compass": lambda: move_options(t, figure, ("compass",))})
+    return Ask(figure.side, "action", (*melees, END), about, later)
+
+
+def _shots(t: Table, figure: Figure, actions: int, budget: list[int]) -> list[Option]:
+    """The shots and aimed shots of a figure in contact with no enemy."""
+    options: list[Option] = []
+    if t.gun(figure) is None:
+        return options
+    can_aim = actions == 2 and (skills.aims_free(t.profile(figure).skills)
+                                or (budget[0] > 0 and t.game.sides[figure.side].hand))
+    for enemy, cover in targets(t, figure):
+        options.append(_attack("shoot", enemy.id, cover))
+        if can_aim:
+            options.append(_attack("aim", enemy.id, cover))
     return options
 
 
@@ -257,11 +264,12 @@ def targets(t: Table, figure: Figure) -> list[tuple[Figure, int]]:
     found: list[tuple[Figure, int]] = []
     if gun is None:
         return found
+    at, reach, seen, covers = figure.pos, gun.range, t.field.seen, t.field.cover_kinds  # read once, not per enemy
     for enemy in t.enemies(figure):
-        if enemy.hidden or distance(figure.pos, enemy.pos) > gun.range:
+        if enemy.hidden or distance(at, enemy.pos) > reach:
             continue
-        if t.sight(figure.pos, enemy.pos):
-            found.append((enemy, len(t.covers(figure.pos, enemy.pos))))
+        if seen(at, enemy.pos):
+            found.append((enemy, len(covers(at, enemy.pos))))
     return found
 
 
@@ -273,7 +281,7 @@ def move_options(t: Table, figure: Figure, groups: tuple[str, ...] = ("toward", 
     found: dict[tuple[float, float], Option] = {}
     person = t.controllers.get(figure.side) is None
     start, field = figure.pos, t.field
-    enemies = t.visible(OTHER[figure.side])
+    enemies = t.visible(OTHER[figure.side]) if "toward" in groups or "cover" in groups else []
     away = [distance(start, e.pos) for e in enemies]
     order = sorted(range(len(enemies)), key=away.__getitem__)  # nearest first (stable: ties in band order)
     near = order[:4] if person else order[:1] + [i for i in order[1:] if away[i] <= REACH]
