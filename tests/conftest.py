@@ -14,6 +14,7 @@ from dedale.cli import main
 from webserver import Server
 
 if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
     from playwright.sync_api import Browser
 
 CHROMIUM = "/usr/bin/chromium"
@@ -36,6 +37,16 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *ar
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     return lambda *args, stdin="": run(capsys, monkeypatch, *args, stdin=stdin)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """A browser's client of a new app (its pages' token sent), which sees a redirect as it is, a 303 and its
+    Location (a module may define a `client` of its own)."""
+    from webclient import web_client
+
+    with web_client(tmp_path / "web.db", follow_redirects=False) as test_client:
+        yield test_client
 
 
 # --- the browser tests' server and browser: one each a module (starting Chromium is the slow part) -----------

@@ -30,7 +30,6 @@ from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishSession
-from webclient import web_client
 
 SYSTEMS = ("crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel")
 OLD = Path(__file__).parent / "data" / "old"  # documents saved in French before documents were free of language
@@ -193,12 +192,6 @@ def test_render_draws_a_document_in_the_language_asked(cli, tmp_path: Path) -> N
 
 
 # --- the web ----------------------------------------------------------------------------------------------------------
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with web_client(tmp_path / "web.db", follow_redirects=False) as test_client:
-        yield test_client
-
 
 @pytest.mark.parametrize("name", SYSTEMS)
 def test_the_api_exports_the_same_document_whatever_language_made_it(client: TestClient, name: str) -> None:

@@ -4,24 +4,15 @@ paged, grouped by the choices made, and downloadable as text; a seat reads it on
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import unescape
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 
 from dedale.core.logtext import describe
 from dedale.web.logview import PAGE_ENTRIES
-from webclient import started, web_client
+from webclient import started
 
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with web_client(tmp_path / "web.db", follow_redirects=False) as test_client:
-        yield test_client
 
 
 def start(client: TestClient, system: str, **form: str) -> str:

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from html import unescape as html_unescape
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -16,15 +14,9 @@ from markupsafe import escape as html_escape
 
 from dedale.systems import names
 from dedale.web.forms import form
-from webclient import started, web_client
+from webclient import started
 
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with web_client(tmp_path / "web.db", follow_redirects=False) as test_client:
-        yield test_client
 
 
 def start(client: TestClient, system: str, **form: str) -> str:

@@ -24,7 +24,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +37,6 @@ from webclient import BASE, page_token, web_client
 from webserver import ENTRY, Server, free_port
 
 EVIL = "http://evil.example"
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with web_client(tmp_path / "web.db", follow_redirects=False) as test_client:
-        yield test_client
 
 
 def new(client: TestClient, system: str = "crawler", **body: Any) -> dict[str, Any]:

@@ -4,21 +4,12 @@ list sorts and filters by system; a filter or a sort it does not know is refused
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 
-from webclient import started, web_client
+from webclient import started
 
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with web_client(tmp_path / "web.db", follow_redirects=False) as test_client:
-        yield test_client
 
 
 def start(client: TestClient, system: str, seed: str, name: str = "") -> str:
