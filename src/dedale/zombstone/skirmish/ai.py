@@ -226,10 +226,12 @@ class AI:
         return cover[0] if cover else ask.options[0]
 
 
-# the answer to each kind of ask: the method named after it (found once, not at every ask)
+# The answer to each kind of ask (`Ask.kind`): the method named after it, found once, not at every ask. A kind
+# the AI had no method for would fail here, at import.
 _HANDLERS: dict[str, Callable[[AI, Table, Ask], Option | None]] = {
-    name.removeprefix("_"): method for name, method in vars(AI).items()
-    if name.startswith("_") and not name.startswith("__") and callable(method)}
+    kind: getattr(AI, f"_{kind}") for kind in (
+        "initiative", "first", "activate", "action", "reaction", "reroll", "cards", "dodge", "charisma", "last_breath",
+        "fame", "bet", "winnings", "free_move")}
 
 
 def _shots(ask: Ask) -> list[Option]:
