@@ -7,7 +7,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench lint system-deps browser-deps pdf-deps clean
 
-$(STAMP): pyproject.toml setup.py $(wildcard src/dedale/keylock/*.c)
+# what is compiled (setup.py): the key-lock's C, and the skirmish modules mypyc compiles from their Python
+COMPILED := $(wildcard src/dedale/keylock/*.c) $(addprefix src/dedale/zombstone/skirmish/,battlefield.py table.py fight.py turn.py ai.py)
+
+$(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || { [ "$$(id -u)" = 0 ] && apt-get update -qq \
 		&& apt-get install -y -qq python3-venv >/dev/null && $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
@@ -65,3 +68,4 @@ bench: $(STAMP) system-deps
 
 clean:
 	rm -rf $(VENV) build dist dungeon.json dungeon.svg dungeon.png dedale.db-writer .pytest_cache .ruff_cache .hypothesis
+	find src -name '*.so' -delete  # what setup.py compiled into the source tree

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
+from typing import Final
 
 from dedale.zombstone.hands import FACES
 from dedale.zombstone.skirmish import skills
@@ -31,7 +32,7 @@ from dedale.zombstone.skirmish.victory import inside
 POLICIES = ("default", "cautious", "aggressive")
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
 _POSITION = attrgetter("pos")  # a figure's (x, y)
-SPARE_HAND = 4  # cards a side holds for it to spend one on the initiative (the next upkeep refills it)
+SPARE_HAND: Final = 4  # cards a side holds for it to spend one on the initiative (the next upkeep refills it)
 
 
 @dataclass(frozen=True)

@@ -36,31 +36,31 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Final
 
 from dedale.core.errors import DedaleError
 
 Point = tuple[float, float]
 
-BASE = 1.0
-RADIUS = BASE / 2
-CONTACT = 1.1
-COVER_REACH = 1.0
+BASE: Final = 1.0
+RADIUS: Final = BASE / 2
+CONTACT: Final = 1.1
+COVER_REACH: Final = 1.0
 TERRAIN_KINDS = ("light", "heavy", "building", "difficult", "stairs", "ladder", "wall", "gap")
 HEAVY_KINDS = frozenset({"heavy", "building", "wall"})
 ROUGH_KINDS = frozenset({"difficult", "stairs", "ladder", "wall", "gap"})  # an inch over them costs two
 NO_COVER_KINDS = frozenset({"difficult", "stairs", "ladder", "gap"})
-CLIMB_HEIGHT = 4.0  # a wall higher than this cannot be climbed: it stops a move as a building does
+CLIMB_HEIGHT: Final = 4.0  # a wall higher than this cannot be climbed: it stops a move as a building does
 SIDES = ("x", "y", "w", "h")
-DEFAULT_SIZE = 36.0
-SIGHT_OFFSET = 0.45
-DODGE = 2.0
-PUSH = 0.6  # a cover spot lies this far out from a piece's side: a base's radius and a little room
-MAX_SPOTS = 8
-STEP = 0.05
-EPS = 1e-6  # contacts: bases may touch, not overlap, give or take rounding
-GRAZE = 1e-9  # a line running along a rectangle's side or through its corner does not cross it
-REMEMBERED = 50_000  # pairs of points whose cover and sight a battlefield remembers (then it starts again)
+DEFAULT_SIZE: Final = 36.0
+SIGHT_OFFSET: Final = 0.45
+DODGE: Final = 2.0
+PUSH: Final = 0.6  # a cover spot lies this far out from a piece's side: a base's radius and a little room
+MAX_SPOTS: Final = 8
+STEP: Final = 0.05
+EPS: Final = 1e-6  # contacts: bases may touch, not overlap, give or take rounding
+GRAZE: Final = 1e-9  # a line running along a rectangle's side or through its corner does not cross it
+REMEMBERED: Final = 50_000  # pairs of points whose cover and sight a battlefield remembers (then it starts again)
 
 
 distance = math.dist  # between two points, in inches (the builtin itself: called in every inner loop)
@@ -183,26 +183,7 @@ class Terrain:
 
     def checked(self, index: int) -> Terrain:
         """This piece with its numbers as floats, or the error naming what is wrong with piece `index` (from 1)."""
-        if not isinstance(self.name, str):
-            raise DedaleError("error.battlefield.name", piece=str(index), value=_shown(self.name))
-        piece = _label(index, self.name)
-        if not isinstance(self.kind, str) or self.kind not in TERRAIN_KINDS:
-            raise DedaleError("error.battlefield.kind", piece=piece, value=self.kind if isinstance(self.kind, str)
-                              else _shown(self.kind), accepted=", ".join(TERRAIN_KINDS))
-        numbers = []
-        for param in SIDES:
-            value = getattr(self, param)
-            number = _number(value)
-            if number is None:
-                raise DedaleError("error.battlefield.number", piece=piece, param=param, value=_shown(value))
-            if param in ("w", "h") and number <= 0:
-                raise DedaleError("error.battlefield.extent", piece=piece, param=param, value=_shown(value))
-            numbers.append(number)
-        x, y, w, h = numbers
-        height = _number(self.height)
-        if height is None or height <= 0 or (height != 1.0 and self.kind != "wall"):
-            raise DedaleError("error.battlefield.height", piece=piece, value=_shown(self.height))
-        return Terrain(self.kind, x, y, w, h, name=self.name, height=height)
+        return _piece(self.kind, self.x, self.y, self.w, self.h, self.name, self.height, index)
 
     @property
     def climbable(self) -> bool:
@@ -232,8 +213,7 @@ class Terrain:
             if key not in data:
                 raise DedaleError("error.battlefield.missing", piece=piece, param=key,
                                   accepted=", ".join(fields[:-2]))
-        return cls(data["kind"], data["x"], data["y"], data["w"], data["h"], name,
-                   data.get("height", 1.0)).checked(index)
+        return _piece(data["kind"], data["x"], data["y"], data["w"], data["h"], name, data.get("height", 1.0), index)
 
 
 @dataclass(frozen=True)
@@ -256,11 +236,7 @@ class Battlefield:
 
     def __post_init__(self) -> None:
         for param in ("width", "height"):
-            value = getattr(self, param)
-            number = _number(value)
-            if number is None or number <= 0:
-                raise DedaleError("error.battlefield.size", param=param, value=_shown(value))
-            object.__setattr__(self, param, number)
+            object.__setattr__(self, param, _size(param, getattr(self, param)))
         if isinstance(self.terrain, str | bytes | dict) or not hasattr(self.terrain, "__iter__"):
             raise DedaleError("error.battlefield.terrain_list", value=_shown(self.terrain))
         pieces = []
@@ -299,7 +275,8 @@ class Battlefield:
         if not isinstance(terrain, list):
             raise DedaleError("error.battlefield.terrain_list", value=_shown(terrain))
         pieces = tuple(Terrain.from_json(piece, index) for index, piece in enumerate(terrain, 1))
-        return cls(data.get("width", DEFAULT_SIZE), data.get("height", DEFAULT_SIZE), pieces)
+        return cls(_size("width", data.get("width", DEFAULT_SIZE)), _size("height", data.get("height", DEFAULT_SIZE)),
+                   pieces)
 
     def on_board(self, p: Point) -> bool:
         """The whole base of a figure at `p` is on the board."""
@@ -626,6 +603,39 @@ def _ahead(room: float, span: tuple[float, float] | None) -> float:
     if span is None or span[1] - span[0] < GRAZE or span[1] <= GRAZE or span[0] < -EPS:
         return room
     return min(room, max(span[0], 0.0))
+
+
+def _piece(kind: Any, x: Any, y: Any, w: Any, h: Any, name: Any, height_given: Any, index: int) -> Terrain:
+    """A piece from values as given (a document's: any type), with its numbers as floats, or the error naming what is
+    wrong with piece `index` (from 1). Checked before the piece is made: compiled (`setup.py`), a `Terrain` takes
+    only values of its fields' types."""
+    if not isinstance(name, str):
+        raise DedaleError("error.battlefield.name", piece=str(index), value=_shown(name))
+    piece = _label(index, name)
+    if not isinstance(kind, str) or kind not in TERRAIN_KINDS:
+        raise DedaleError("error.battlefield.kind", piece=piece, value=kind if isinstance(kind, str)
+                          else _shown(kind), accepted=", ".join(TERRAIN_KINDS))
+    numbers = []
+    for param, value in zip(SIDES, (x, y, w, h), strict=True):
+        number = _number(value)
+        if number is None:
+            raise DedaleError("error.battlefield.number", piece=piece, param=param, value=_shown(value))
+        if param in ("w", "h") and number <= 0:
+            raise DedaleError("error.battlefield.extent", piece=piece, param=param, value=_shown(value))
+        numbers.append(number)
+    height = _number(height_given)
+    if height is None or height <= 0 or (height != 1.0 and kind != "wall"):
+        raise DedaleError("error.battlefield.height", piece=piece, value=_shown(height_given))
+    x, y, w, h = numbers
+    return Terrain(kind, x, y, w, h, name=name, height=height)
+
+
+def _size(param: str, value: Any) -> float:
+    """The board's width or height as a float, or the error naming it."""
+    number = _number(value)
+    if number is None or number <= 0:
+        raise DedaleError("error.battlefield.size", param=param, value=_shown(value))
+    return number
 
 
 def _number(value: Any) -> float | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -30,9 +30,9 @@ from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
 from dedale.zombstone.skirmish.victory import check_end
 
 GUTS_HAND = HANDS.index("two_pairs")
-FLIGHT = 6.0  # inches a failed Guts test flees
-DODGE = 2.0
-RETURN_MALUS = 2  # the Potential of a target that returns fire
+FLIGHT: Final = 6.0  # inches a failed Guts test flees
+DODGE: Final = 2.0
+RETURN_MALUS: Final = 2  # the Potential of a target that returns fire
 CARD_FACES = {"9": 0, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
 
 

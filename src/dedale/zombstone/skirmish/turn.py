@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable, Mapping
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from dedale.core.cards import Card
 from dedale.i18n import word
@@ -36,11 +36,11 @@ from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
 from dedale.zombstone.skirmish.victory import after_move, time_up
 from dedale.zombstone.skirmish.wording import moved
 
-MOVE = 4.0  # inches a move action covers
-HAND = 5  # cards a side draws up to at upkeep
-HAND_WITHOUT_STARS = 3
-CHARGE_STOP = CONTACT - 0.05
-REACH = MOVE + CONTACT  # an enemy this close may be charged in one move
+MOVE: Final = 4.0  # inches a move action covers
+HAND: Final = 5  # cards a side draws up to at upkeep
+HAND_WITHOUT_STARS: Final = 3
+CHARGE_STOP: Final = CONTACT - 0.05
+REACH: Final = MOVE + CONTACT  # an enemy this close may be charged in one move
 END = Option("end", "skirmish.option.end")
 LOW_CARDS = ("2", "3", "4", "5", "6", "7", "8")
 
