@@ -32,12 +32,13 @@ def skirmish_modules() -> list[Extension]:
     except ImportError:  # a build without mypy (pyproject's build requirements name it)
         return []
     try:
-        modules = mypycify(COMPILED, group_name="dedale_skirmish")
+        # the build runs before the dependencies are installed: numpy's types may be missing (then Any)
+        modules = mypycify(["--ignore-missing-imports", *COMPILED], group_name="dedale_skirmish")
     except (Exception, SystemExit) as failed:  # mypy found an error (it exits): install them as Python, and say so
         print(f"setup.py: the skirmish modules are not compiled ({failed}); `make lint` names the error")
         return []
     for module in modules:  # mypyc's own flags, and no contraction (as for the C extensions): the same floats
-        module.extra_compile_args += FLAGS[1:]
+        module.extra_compile_args = [*module.extra_compile_args, *FLAGS[1:]]  # a list they share
     return modules
 
 
