@@ -56,7 +56,7 @@ run: $(STAMP) system-deps
 	$(DEDALE) serve --host 127.0.0.1 --port $(PORT) --db dedale.db
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks setup.py conftest.py
 	$(VENV)/bin/mypy
 
 test: $(STAMP) system-deps browser-deps pdf-deps lint
