@@ -7,6 +7,7 @@ are the same; the point is a Python traceback, a debugger, or a comparison (`tes
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, PathFinder
 from importlib.util import spec_from_file_location
@@ -35,7 +36,5 @@ class _AsPython(PathFinder):
 
 def run_as_python() -> None:
     """From now on, the package's compiled modules are imported as Python (those imported already stay)."""
-    import sys
-
     if _AsPython not in sys.meta_path:
         sys.meta_path.insert(0, _AsPython)
