@@ -5,16 +5,14 @@ gives the same output in this process, on local worker processes or on a cluster
 A batch starts in this process, timing its items for `PROBE_SECONDS` (and at least `PROBE_ITEMS`). One that
 ends by then, or whose rest would not gain more than a cluster's start-up (`STARTUP_SECONDS`) from the local
 workers, stays here: small batches never pay for Dask. Otherwise a `dask.distributed` LocalCluster of worker
-processes starts (this process goes on with the batch meanwhile), and the rest goes to it (or to the
-scheduler named), in chunks of about `CHUNK_SECONDS` of work each (sized from the items timed so far), at most
-`WINDOW` chunks a worker in flight: results come back in order and memory stays bounded however long the
-batch. Dask is imported only when a batch goes to it."""
+processes starts, and the rest goes to it (or to the scheduler named), in chunks of about `CHUNK_SECONDS` of
+work each (sized from the items timed so far), at most `WINDOW` chunks a worker in flight: results come back
+in order and memory stays bounded however long the batch. Dask is imported only when a batch goes to it."""
 
 from __future__ import annotations
 
 import os
 import re
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -32,7 +30,9 @@ R = TypeVar("R")
 
 PROBE_SECONDS = 0.5  # the work done in this process before deciding where the rest goes
 PROBE_ITEMS = 3  # at least: their median is not the first item's, which may fill a process's caches
-STARTUP_SECONDS = 2.0  # a LocalCluster's start and stop on two cores: measured 1.6-2.6 s and 0.1 s
+# A LocalCluster's start and stop, and its workers' slower first items (imports, caches): measured on two
+# cores, 0.5-0.6 s, 0.1 s and about half a second.
+STARTUP_SECONDS = 1.0
 CHUNK_SECONDS = 0.25  # of work a task: Dask's own cost of a task, a few ms, is then about 1%
 CHUNKS_PER_WORKER = 4  # at least, so that a slow chunk does not leave the others idle at the end
 WINDOW = 3  # chunks a worker in flight: enough to keep it busy while results are read in order
@@ -94,10 +94,10 @@ def run_batch(work: Callable[[T], R], items: Sequence[T], where: Where = IN_PROC
         per_item = sorted(durations)[done // 2]  # the median: the first items may fill caches the others use
         workers = min(where.local_workers, total - done)
         if client is None and _worth_a_cluster(per_item * (total - done), workers):
-            starting = stack.enter_context(_Starting(workers))
-            # This process goes on with the batch while the cluster starts.
-            done = yield from _here(work, items, done, progress, starting.ready.is_set)
-            client = starting.client() if done < total else None
+            # Waited for: this process working meanwhile would hold the GIL that the cluster's start (the
+            # scheduler and the client live in this process) needs at each of its many small steps, which
+            # made a start of half a second take ten.
+            client = stack.enter_context(_local_cluster(workers))
         if client is None:
             yield from _here(work, items, done, progress, lambda: False)
         else:
@@ -168,54 +168,26 @@ def _on_dask(client: Client, work: Callable[[T], R], items: Sequence[T], first: 
             future.cancel()
 
 
-class _Starting:
-    """A LocalCluster of `workers` single-threaded processes on this machine alone (no dashboard, quiet),
-    started in a thread so that the batch goes on meanwhile, and closed on leaving. Its processes are forked
-    from a fork server where there is one: measured on two cores, the cluster then stops in 0.1 s rather than
-    the 1-2 s of processes spawned afresh."""
+@contextmanager
+def _local_cluster(workers: int) -> Iterator[Client]:
+    """A client of a LocalCluster of `workers` single-threaded processes on this machine alone (no dashboard,
+    quiet), closed on leaving. Its processes are forked from a fork server where there is one: measured on two
+    cores, the cluster then stops in 0.1 s rather than the 1-2 s of processes spawned afresh."""
+    import logging
+    import multiprocessing
 
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self.ready = threading.Event()
-        self.stack = ExitStack()
-        self.started: Client | BaseException | None = None
-        self.thread = threading.Thread(target=self._start, name="dedale-batch-cluster", daemon=True)
+    import dask
+    from distributed import Client, LocalCluster
 
-    def __enter__(self) -> _Starting:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.thread.join()  # a cluster still starting is closed once started, never left running
-        self.stack.close()
-
-    def _start(self) -> None:
-        import logging
-        import multiprocessing
-
-        import dask
-        from distributed import Client, LocalCluster
-
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        try:
-            self.stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method": method}))
-            # Quiet: a task's error comes back as its exception; the logs would only add a worker's complaints
-            # as the cluster stops.
-            cluster = self.stack.enter_context(LocalCluster(
-                n_workers=self.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                dashboard_address=None, scheduler_kwargs=QUIET_HTTP, silence_logs=logging.CRITICAL))
-            self.started = self.stack.enter_context(Client(cluster, set_as_default=False))
-        except BaseException as error:  # raised again in the batch's own thread
-            self.started = error
-        finally:
-            self.ready.set()
-
-    def client(self) -> Client:
-        self.ready.wait()
-        if isinstance(self.started, BaseException):
-            raise self.started
-        assert self.started is not None
-        return self.started
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    with ExitStack() as stack:
+        stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method": method}))
+        # Quiet: a task's error comes back as its exception; the logs would only add a worker's complaints as
+        # the cluster stops.
+        cluster = stack.enter_context(LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+            scheduler_kwargs=QUIET_HTTP, silence_logs=logging.CRITICAL))
+        yield stack.enter_context(Client(cluster, set_as_default=False))
 
 
 @contextmanager
