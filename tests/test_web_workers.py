@@ -141,3 +141,46 @@ def test_two_steps_at_the_same_moment_never_both_apply(server: Server) -> None:
     _, document = api(server, "GET", f"/api/sessions/{session_id}/export/json")
     assert len(document["events"]) == outcomes.count(200)
     assert CrawlerSession.from_json(document).to_json() == document
+
+
+def test_a_kept_alive_connection_is_closed_now_and_then_so_that_players_spread(server: Server) -> None:
+    """Every REBALANCE_EVERY-th answer of a worker says `Connection: close` (and the worker closes it): on one
+    kept-alive connection, that comes within as many answers, and the next request gets a new connection."""
+    from dedale.web.serving import REBALANCE_EVERY
+
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        headers = []
+        while len(headers) < REBALANCE_EVERY and "close" not in headers:
+            connection.request("GET", "/favicon.ico")
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200
+            headers.append(response.getheader("connection"))
+        assert "close" in headers, f"still open after {len(headers)} answers"
+        assert connection.sock is None  # http.client let go of the socket the server closes
+    finally:
+        connection.close()
+
+
+def test_rebalancing_adds_its_header_to_one_answer_in_every() -> None:
+    import asyncio
+
+    from dedale.web.serving import Rebalance
+
+    async def answer(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    async def closes(app: Rebalance, kind: str = "http") -> bool:
+        sent: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await app({"type": kind}, None, send)
+        return (b"connection", b"close") in sent[0]["headers"]
+
+    app = Rebalance(answer, every=3)
+    assert [asyncio.run(closes(app)) for _ in range(7)] == [False, False, True, False, False, True, False]
+    assert not asyncio.run(closes(app, "websocket"))  # only HTTP answers are counted and marked
