@@ -113,6 +113,11 @@ def test_a_server_process_starts_it_once_warm(monkeypatch: pytest.MonkeyPatch) -
     from dedale.web import serving
 
     started: list[bool] = []
-    monkeypatch.setattr(serving, "Collector", lambda: type("Fake", (), {"start": lambda self: started.append(True)})())
+
+    class Recorded:
+        def start(self) -> None:
+            started.append(True)
+
+    monkeypatch.setattr(serving, "Collector", Recorded)
     serving._warm()
     assert started == [True]

@@ -52,7 +52,8 @@ class Collector:
                 and gc.get_freeze_count() > self.growth * self.frozen_after_full)
 
     def full_collection(self) -> None:
-        """Every object scanned: the cycles among frozen objects collected."""
+        """Every object scanned: the cycles among frozen objects collected. (Should another thread's automatic
+        collection be under way, CPython skips this one: the cycles then wait for the next.)"""
         gc.unfreeze()
         gc.collect()
         gc.freeze()
