@@ -4,18 +4,22 @@ VENV := .venv
 PY := $(VENV)/bin/python
 DEDALE := $(VENV)/bin/dedale
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench lint system-deps browser-deps pdf-deps clean
+.PHONY: run test test-long bench lint system-deps browser-deps pdf-deps clean
 
-# what is compiled (setup.py): the key-lock's C, and the skirmish modules mypyc compiles from their Python
-COMPILED := $(wildcard src/dedale/keylock/*.c) $(addprefix src/dedale/zombstone/skirmish/,battlefield.py table.py fight.py turn.py ai.py)
-
-$(STAMP): pyproject.toml setup.py $(COMPILED)
+# Two installs into one venv: what the app needs (`make run`), then what the tests and the cluster batches need.
+# pip shows its progress: on a fresh clone the install is the long part.
+$(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || { [ "$$(id -u)" = 0 ] && apt-get update -qq \
 		&& apt-get install -y -qq python3-venv >/dev/null && $(PYTHON) -m venv $(VENV); }
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[all,test]'
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -e '.[all]'
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install -e '.[all,cluster,test]'
+	touch $(TEST_STAMP)
 
 # cairo draws the PNG and PDF files, DejaVu is the font in them.
 system-deps:
@@ -55,17 +59,21 @@ PORT ?= 8000
 run: $(STAMP) system-deps
 	$(DEDALE) serve --host 127.0.0.1 --port $(PORT) --db dedale.db
 
-lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks setup.py conftest.py
+lint: $(TEST_STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks conftest.py
 	$(VENV)/bin/mypy
 
-test: $(STAMP) system-deps browser-deps pdf-deps lint
-	$(PY) -m pytest
+# Every test, with the property tests' CI examples (conftest.py); then the wall and CPU time the run took.
+test: $(TEST_STAMP) system-deps browser-deps pdf-deps lint
+	$(PY) tests/timed.py $(PY) -m pytest
 
-bench: $(STAMP) system-deps
-	$(PY) -m pip install --quiet -e '.[all,bench]'
+# The same, with many more examples for every property test.
+test-long: $(TEST_STAMP) system-deps browser-deps pdf-deps lint
+	HYPOTHESIS_PROFILE=long $(PY) tests/timed.py $(PY) -m pytest
+
+bench: $(TEST_STAMP) system-deps
+	$(PY) -m pip install -e '.[all,cluster,bench]'
 	$(PY) benchmarks/run.py
 
 clean:
 	rm -rf $(VENV) build dist dungeon.json dungeon.svg dungeon.png dedale.db-writer .pytest_cache .ruff_cache .hypothesis
-	find src -name '*.so' -delete  # what setup.py compiled into the source tree
