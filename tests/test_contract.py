@@ -33,11 +33,16 @@ def test_every_system_is_in_the_contract() -> None:
     assert set(SMALL) == set(SYSTEMS)
 
 
+def game(session: Session[Any, Any]) -> dict[str, Any]:
+    """The document without its seed: what was played (two documents always differ by their seeds)."""
+    return {key: value for key, value in session.to_json().items() if key != "seed"}
+
+
 @pytest.mark.parametrize("name", SYSTEMS)
 def test_same_seed_and_choices_same_json(name: str) -> None:
     one, two = played(name, 5, 6), played(name, 5, 6)
     assert json.dumps(one.to_json()) == json.dumps(two.to_json())
-    assert one.to_json() != played(name, 6, 6).to_json() or (name == "keylock" and not SMALL[name])
+    assert game(one) != game(played(name, 6, 6)), "another seed played the same game"
 
 
 @pytest.mark.parametrize("name", SYSTEMS)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from typing import Any
 
 import pytest
@@ -69,21 +68,24 @@ def duel_cards(page: Page, where: str = "html") -> list[str]:
             if any(re.search(rf"(?<![\w#]){re.escape(word)}(?!\w)", html) for word in (code, Card.parse(code).shown))]
 
 
+# How long a page may take to show the other seat's move: only a page that never shows it fails (about 0.1 s on
+# loopback; the figure is no target, a busy machine may take far longer).
+LIVE_WAIT = 60_000
 CODES = [f"{rank}{suit}" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
          for suit in "HDSC"]
 
 
-def play_against(first: Page, second: Page, rng: random.Random, check: Any = None) -> list[float]:
+def play_against(first: Page, second: Page, rng: random.Random, check: Any = None) -> int:
     """The two pages play until the game ends: the one with choices clicks one, the other must show the move
-    without being reloaded. The delays of those live updates, in seconds."""
-    delays = []
+    without being reloaded. How many moves the other page showed live."""
+    shown = 0
     for _ in range(MAX_CLICKS):
         if check is not None:
             check()
         mine = [p for p in (first, second) if p.locator("#choices button").count()]
         if not mine:
             if "Finished" in status(first):
-                return delays
+                return shown
             first.wait_for_timeout(100)
             continue
         me = mine[0]
@@ -95,14 +97,13 @@ def play_against(first: Page, second: Page, rng: random.Random, check: Any = Non
         # mostly what moves the game on (ending an activation, passing), so that a game ends in a few hundred
         picked = ending[0] if ending and rng.random() < 0.8 else rng.randrange(len(values))
         buttons.nth(picked).click()
-        clicked = time.monotonic()
         try:
             other.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before,
-                                    timeout=5000)
+                                    timeout=LIVE_WAIT)
         except Exception as error:
             raise AssertionError(f"no live update: {before!r} still; the player's page: {status(me)!r}, "
                                  f"{me.locator('#choices button').count()} choices") from error
-        delays.append(time.monotonic() - clicked)
+        shown += 1
     raise AssertionError("the game never ended")
 
 
@@ -120,8 +121,7 @@ def test_two_browsers_play_a_duel_to_the_end(browser: Browser, server: Server) -
         for page, other in ((first, second), (second, first)):
             assert not set(own[id(other)]) & set(duel_cards(page)), "a page shows the other's hole cards"
 
-    delays = play_against(first, second, random.Random(11), neither_sees_the_others)
-    assert max(delays) < 1.0, delays  # within a second here; about 0.1 s on this loopback
+    assert play_against(first, second, random.Random(11), neither_sees_the_others)
     for page in (first, second):
         assert not problems_of(page)
     # a browser without the link sees nothing of the game
@@ -150,9 +150,9 @@ def test_two_browsers_play_a_short_skirmish_to_the_end(browser: Browser, server:
             assert len(own) == 2 and not set(own) & shown, "a page shows the other's cards"
             assert set(own) <= set(duel_cards(page, "#board"))  # its own, on its own table
 
-    delays = play_against(first, second, random.Random(3), the_duel_hides_each_hand_from_the_other)
+    shown = play_against(first, second, random.Random(3), the_duel_hides_each_hand_from_the_other)
     assert duelled  # the duel was played on its table, by the two
-    assert delays and "Finished" in status(second)
+    assert shown and "Finished" in status(second)
     no_problems_but_favicon(first, second)
 
 
@@ -197,5 +197,5 @@ def test_a_spectator_follows_a_co_op_crawl_live(browser: Browser, server: Server
         page.goto(page.url.split("?")[0])
         page.locator("#choices button").first.click()
         spectator.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before,
-                                    timeout=5000)
+                                    timeout=LIVE_WAIT)
     no_problems_but_favicon(player, spectator, helper)
