@@ -6,7 +6,7 @@ DEDALE := $(VENV)/bin/dedale
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-long bench lint system-deps browser-deps pdf-deps clean
+.PHONY: run test test-long test-newest bench lint system-deps browser-deps pdf-deps clean
 
 # Two installs into one venv: what the app needs (`make run`), then what the tests and the cluster batches need.
 # pip shows its progress: on a fresh clone the install is the long part.
@@ -63,9 +63,21 @@ lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks conftest.py
 	$(VENV)/bin/mypy
 
-# Every test, with the property tests' CI examples (conftest.py); then the wall and CPU time the run took.
-test: $(TEST_STAMP) system-deps browser-deps pdf-deps lint
+# Every test, with the property tests' CI examples (tests/budget.py); then the wall and CPU time the run took.
+test: $(TEST_STAMP) system-deps browser-deps pdf-deps lint test-newest
 	$(PY) tests/timed.py $(PY) -m pytest
+
+# The newest Python at hand, if another than the venv's (the classifiers name 3.11 to 3.13): the wheel built as
+# a user's pip builds it, installed with the base requirements alone, passes the contract every system keeps.
+NEWEST ?= $(lastword $(wildcard /usr/bin/python3.1[3-9] /usr/local/bin/python3.1[3-9] $(HOME)/.pyenv/versions/3.1[3-9]*/bin/python3.1[3-9]))
+NEWEST_VENV := .venv-newest
+test-newest:
+	@if [ -z "$(NEWEST)" ]; then echo "No Python 3.13 or newer at hand: the suite runs on $$($(PY) -V) alone"; else \
+		rm -rf $(NEWEST_VENV) && $(NEWEST) -m venv $(NEWEST_VENV) \
+		&& $(NEWEST_VENV)/bin/python -m pip wheel --no-deps -q -w $(NEWEST_VENV)/dist . \
+		&& $(NEWEST_VENV)/bin/python -m pip install -q $(NEWEST_VENV)/dist/dedale-*.whl pytest hypothesis jsonschema \
+		&& $(NEWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider \
+			tests/test_contract.py tests/test_core_rng.py tests/test_session.py; fi
 
 # The same, with many more examples for every property test.
 test-long: $(TEST_STAMP) system-deps browser-deps pdf-deps lint
@@ -76,4 +88,4 @@ bench: $(TEST_STAMP) system-deps
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) build dist dungeon.json dungeon.svg dungeon.png dedale.db-writer .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(NEWEST_VENV) build dist dungeon.json dungeon.svg dungeon.png dedale.db-writer .pytest_cache .ruff_cache .hypothesis

@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # the tests' own helper modules
 
+import budget  # noqa: F401  (the property tests' profile: `ci`, or `long` under `make test-long`)
 from dedale.cli import main
 from webserver import Server
 
