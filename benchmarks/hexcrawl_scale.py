@@ -1,68 +1,87 @@
-"""The hexcrawl at radius 1000 (3,003,001 hexes, issue 15), each figure from fresh processes of the command line
-(imports included), the best time and the largest peak memory of a few rounds:
+"""The hexcrawl's growth (issue 27): maps of radius 50, 150 and 300 (the command line's largest), each in a fresh
+process, the best of a few rounds (taken in turn, one size after the other, so that each size sees the
+machine's load alike). Times are the process's CPU time: on a shared machine its wall time also counts the
+moments it waited for a core.
 
-- `dedale hexcrawl --radius 1000`: the whole map explored by the autopilot and its text view printed;
-- `dedale hexcrawl --radius 1000 -o map.json`: the document written to a file, piece by piece (its size too);
-- `dedale render map.json -o map.txt`: that file read back and drawn as text, for reference.
+- explore: the map made and explored whole by the autopilot (the default spiral);
+- JSON: its document built and written to a file, as `dedale hexcrawl -o map.json` writes it (and the file's
+  size);
+- memory: the process's peak resident memory, less what it held before the map was made.
 
-Targets: at most 10 s and 1 GiB each for the first two.
+Target: growth no worse than n log n, for each figure, from one size to the next (n: the hexes); each ratio is
+printed beside n log n's. Runnable alone: `python benchmarks/hexcrawl_scale.py`.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-RADIUS = 1000
-SECONDS, MIB = 10.0, 1024.0
+ROUNDS = {50: 7, 150: 5, 300: 3}  # the smaller maps' few hundredths of a second vary the most
 RUN = """
-import json, resource, sys, time
-start = time.perf_counter()
-from dedale.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit as stop:
-    if stop.code:
-        raise
-print(json.dumps({"seconds": time.perf_counter() - start,
-                  "mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), file=sys.stderr)
+import json, resource, sys, tempfile, time
+from pathlib import Path
+from dedale.hexcrawl.params import HexParams
+from dedale.hexcrawl.session import HexcrawlSession
+from dedale.systems import system
+HexcrawlSession(HexParams(radius=1), 0).run_autopilot()  # imports and tables loaded before the clock starts
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.process_time()
+session = HexcrawlSession(HexParams(radius=int(sys.argv[1])), 1).run_autopilot()
+explored = time.process_time()
+with tempfile.TemporaryDirectory() as folder:
+    path = Path(folder) / "map.json"
+    system("hexcrawl").write(path, session.to_json(), ".json")
+    written = time.process_time()
+    size = path.stat().st_size
+print(json.dumps({"explore": explored - start, "json": written - explored, "bytes": size,
+                  "mib": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024}))
 """
 
 
-def run(*args: str, rounds: int) -> tuple[float, float]:
-    """The best time (s) and the largest peak memory (MiB) of `rounds` fresh processes running `dedale ARGS`."""
-    figures = []
-    for _ in range(rounds):
-        done = subprocess.run([sys.executable, "-c", RUN, *args], check=True, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True)
-        figures.append(json.loads(done.stderr.strip().splitlines()[-1]))
-    return min(f["seconds"] for f in figures), max(f["mib"] for f in figures)
+def hexes(radius: int) -> int:
+    return 1 + 3 * radius * (radius + 1)
 
 
-def row(label: str, seconds: float, mib: float, target: bool, extra: str = "") -> tuple[str, str, bool]:
-    ok = not target or (seconds <= SECONDS and mib <= MIB)
-    verdict = ("ok" if ok else "OVER TARGET") if target else "for reference"
-    return (label, f"{seconds:6.2f} s, peak {mib:5.0f} MiB{extra} (target <= {SECONDS:g} s, {MIB:g} MiB: {verdict})"
-            if target else f"{seconds:6.2f} s, peak {mib:5.0f} MiB{extra} ({verdict})", ok)
+def one_run(radius: int) -> dict[str, float]:
+    return json.loads(subprocess.run([sys.executable, "-c", RUN, str(radius)], check=True, capture_output=True,
+                                     text=True).stdout)
 
 
-def measure(rounds: int = 2) -> list[tuple[str, str, bool]]:
-    hexes = f"{1 + 3 * RADIUS * (RADIUS + 1):,} hexes"
-    common = ("hexcrawl", "--seed", "1", "--radius", str(RADIUS))
-    with tempfile.TemporaryDirectory() as folder:
-        document = Path(folder) / "map.json"
-        rows = [row(f"hexcrawl: radius {RADIUS} ({hexes}), text view", *run(*common, rounds=rounds), True)]
-        seconds, mib = run(*common, "-o", str(document), rounds=rounds)
-        size = document.stat().st_size / 2**30
-        rows.append(row(f"hexcrawl: radius {RADIUS}, -o map.json", seconds, mib, True, f", {size:.2f} GiB file"))
-        rows.append(row("hexcrawl: render that map.json as text",
-                        *run("render", str(document), "-o", str(Path(folder) / "map.txt"), rounds=1), False))
+def best(rounds: dict[int, int]) -> dict[int, dict[str, float]]:
+    """For each radius, the best times and the largest memory of its rounds, each a fresh process."""
+    runs: dict[int, list[dict[str, float]]] = {radius: [] for radius in rounds}
+    for turn in range(max(rounds.values())):
+        for radius, count in rounds.items():
+            if turn < count:
+                runs[radius].append(one_run(radius))
+    return {radius: {"explore": min(run["explore"] for run in made), "json": min(run["json"] for run in made),
+                     "bytes": max(run["bytes"] for run in made), "mib": max(run["mib"] for run in made)}
+            for radius, made in runs.items()}
+
+
+def measure(rounds: dict[int, int] | None = None) -> list[tuple[str, str, bool]]:
+    rows = []
+    previous: tuple[int, dict[str, float]] | None = None
+    for radius, run in best(rounds or ROUNDS).items():
+        n = hexes(radius)
+        figure = (f"explore {run['explore']:6.3f} s, JSON {run['json']:6.2f} s ({run['bytes'] / 2**20:4.0f} MiB), "
+                  f"memory {run['mib']:5.0f} MiB")
+        ok = True
+        if previous is not None:
+            m, before = previous
+            bound = n * math.log(n) / (m * math.log(m))
+            ratios = {name: run[name] / before[name] for name in ("explore", "json", "mib")}
+            ok = all(ratio <= bound for ratio in ratios.values())
+            figure += (f"; x{n / m:.1f} hexes: explore x{ratios['explore']:.1f}, JSON x{ratios['json']:.1f}, memory "
+                       f"x{ratios['mib']:.1f} (n log n: x{bound:.1f}: {'ok' if ok else 'OVER TARGET'})")
+        rows.append((f"hexcrawl: radius {radius} ({n:,} hexes)", figure, ok))
+        previous = n, run
     return rows
 
 
 if __name__ == "__main__":
     for label, figure, _ in measure():
-        print(f"{label:<48} {figure}")
+        print(f"{label:<40} {figure}")

@@ -30,7 +30,7 @@ from dedale.hexcrawl.hexes import (
     to_pixel,
 )
 from dedale.hexcrawl.model import HexMap
-from dedale.hexcrawl.params import ORDERS, HexParams
+from dedale.hexcrawl.params import MAX_RADIUS, ORDERS, HexParams
 from dedale.hexcrawl.session import HexcrawlSession
 from dedale.render.hex_svg import render_svg
 from dedale.render.hex_text import render_text
@@ -363,10 +363,9 @@ def test_cli_play_with_direction_keys(cli, tmp_path: Path) -> None:  # type: ign
     assert [e["choice"] for e in document["events"]] == ["move:N", "move:NE"]
 
 
-@pytest.mark.parametrize("radius", [501, 1000])
-def test_communities_are_placed_on_the_largest_maps(radius: int) -> None:
-    """Placing a community rolls a column and a row die of 2R - 1 sides: past radius 500, more sides than a
-    dice expression a user types may have; the rules' own dice still roll (they used to be refused)."""
+@pytest.mark.parametrize("radius", [2, MAX_RADIUS])
+def test_communities_are_placed_off_the_rim(radius: int) -> None:
+    """Placing a community rolls a column and a row die of 2R - 1 sides (a d599 on the largest map)."""
     session = HexcrawlSession(HexParams(radius=radius), 7)
     assert session.state.communities
     for community in session.state.communities:
@@ -383,6 +382,8 @@ def test_the_obstacle_chance_is_rolled_exactly(chance: float, sides: int) -> Non
     hits = sum(record.obstacle is not None for record in session.state.hexes.values())
     assert hits == sum(roll <= round(chance * sides) for roll in rolls)
     assert abs(hits / len(rolls) - chance) < 0.03
+    loaded = HexMap.from_json(json.loads(json.dumps(session.to_json())))  # a d10000's roll loads back too
+    assert [record.obstacle_roll for record in loaded.hexes.values()] == rolls
 
 
 def test_a_chance_no_die_rolls_exactly_is_refused() -> None:

@@ -61,7 +61,7 @@ def test_legend_shows_every_vegetation_symbol() -> None:
     hex_map = explored(3)
     svg_text = render_svg(hex_map)
     legend = svg_text[svg_text.index('<g id="hexcrawl-legend"'):]
-    shown = {hex_map.hexes.vegetation_ids[v] for v in set(hex_map.hexes.vegetation)}
+    shown = {record.vegetation for record in hex_map.hexes.values()}
     assert len(shown) > 5
     for key in shown:
         assert f">{VEGETATION_MARKS[key]}</text>" in legend.replace("&quot;", '"'), key

@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dedale.core.jsonstream import materialized, streams
 from dedale.core.session import Session
 from dedale.i18n import check_lang
-from dedale.systems import STREAMED, System, extension_of, json_text, names, system, system_of
+from dedale.systems import System, extension_of, json_text, names, system, system_of
 
 
 class Result:
@@ -28,7 +27,7 @@ class Result:
 
     def __init__(self, document: dict[str, Any], found: System | None = None) -> None:
         self._system = found or system_of(document)
-        self._document = document  # perhaps with streamed arrays (a session's own: `Session.document`)
+        self._document = document
 
     @property
     def system(self) -> str:
@@ -41,13 +40,11 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         """The document: format, version, seed, parameters, the result, the events and the roll log."""
-        if streams(self._document):  # made once, when asked for: a large map's document is large
-            self._document = materialized(self._document)
         return self._document
 
     def json(self) -> str:
         """The document as JSON text, as the CLI writes it."""
-        return "".join(json_text(self._document))
+        return json_text(self._document)
 
     def svg(self, lang: str = "en", **options: Any) -> str:
         """The picture as SVG text, its words in `lang` (`cards=True`: the paper dungeon's card of each
@@ -173,7 +170,7 @@ def load(source: str | Path | dict[str, Any]) -> Result:
     """
     from dedale.core.files import read_json
 
-    document = source if isinstance(source, dict) else read_json(Path(source), STREAMED)
+    document = source if isinstance(source, dict) else read_json(Path(source))
     return Result(document)
 
 

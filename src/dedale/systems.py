@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # for the types only: --help lists the systems without loadin
     from dedale.core.tables import TableSet
 
 Picture = Callable[[Any, list["Choice"], str], str]  # a live session, the choices listed, a language -> its SVG
-STREAMED = ("hexes", "log")  # a document's arrays that may hold millions of items: read from a large file as asked
 
 
 @dataclass(frozen=True)
@@ -54,18 +53,15 @@ class System:
         party has discovered): .json as it is, the others drawn in `lang`."""
         document = self.seen_by(document, view)
         if ext == ".json":
-            return "".join(json_text(document)).encode("utf-8")
+            return json_text(document).encode("utf-8")
         return self.formats[ext](self.load(document), options or {}, lang)
 
     def write(self, path: Path, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None,
               lang: str = "en", view: str = "gm") -> None:
-        """`export` into a file, atomically; a document is written piece by piece, never held as text."""
+        """`export` into a file, atomically."""
         from dedale.core.files import write_atomic
 
-        if ext == ".json":
-            write_atomic(path, json_text(self.seen_by(document, view)))
-        else:
-            write_atomic(path, self.export(document, ext, options, lang, view))
+        write_atomic(path, self.export(document, ext, options, lang, view))
 
     @property
     def extensions(self) -> list[str]:
@@ -90,13 +86,9 @@ class System:
         return json.dumps(schema, ensure_ascii=False, indent=2)
 
 
-def json_text(document: dict[str, Any], indent: int | None = 2) -> Iterator[str]:
-    """A document's JSON text as the files and the CLI write it (a line of its own), piece by piece: the
-    document may stream its largest arrays (`core.jsonstream`)."""
-    from dedale.core.jsonstream import chunks
-
-    yield from chunks(document, indent)
-    yield "\n"
+def json_text(document: dict[str, Any]) -> str:
+    """A document's JSON text as the files and the CLI write it (a line of its own)."""
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
 def _crawler() -> System:

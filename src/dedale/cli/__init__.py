@@ -88,10 +88,10 @@ def render_file(
     a player sees it."""
     from dedale.cli.common import output_format, write
     from dedale.core.files import read_json
-    from dedale.systems import STREAMED, system_of
+    from dedale.systems import system_of
 
     set_lang(lang)
-    saved = read_json(document, STREAMED)
+    saved = read_json(document)
     found = system_of(saved)
     data = found.seen_by(saved, view)
     formats = [output_format(path, found) for path in output or []]

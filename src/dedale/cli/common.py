@@ -123,14 +123,6 @@ def write(path: Path, document: dict[str, Any], ext: str, system: System, option
     system.write(path, document, ext, options, current_lang())
 
 
-def echo_json(document: dict[str, Any], indent: int | None) -> None:
-    """A document's JSON on stdout, piece by piece."""
-    from dedale.systems import json_text
-
-    for piece in json_text(document, indent):
-        sys.stdout.write(piece)
-
-
 @contextmanager
 def progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
     """A progress bar on stderr for long batches, on a terminal only (the output stays clean in a pipe or a
@@ -176,7 +168,7 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
     """The generation command every system shares: seeds seed..seed+count-1, by the autopilot, each as
     `view` sees it (core/views), in this process or `where` (core/batch); written and printed in order."""
     from dedale.core.batch import IN_PROCESS, run_batch
-    from dedale.systems import extension_of
+    from dedale.systems import extension_of, json_text
 
     check_count(count)
     ext = output_format(output, system) if output else None
@@ -186,13 +178,13 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
         assert output is not None
         return Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
 
-    if count == 1:  # written and printed piece by piece: a map of 3 million hexes is never held whole
-        document = system.seen_by(system.session(params, seed).run_autopilot().document(), view)
+    if count == 1:
+        document = system.seen_by(system.session(params, seed).run_autopilot().to_json(), view)
         if output is not None:
             path = target(seed)
             write(path, document, extension_of(path, system) or str(ext), system, options)
         if as_json:
-            echo_json(document, 2)
+            sys.stdout.write(json_text(document))
         elif output is None:
             typer.echo(system.text(system.load(document), current_lang()))
         return

@@ -7,6 +7,8 @@ through and the rest of the program could not handle is refused here, with a cle
   checks them next), other numbers finite: no `NaN`, `Infinity`, nor `1e999`.
 - Nesting at most `MAX_DEPTH` deep: no Dédale document nests more than a few levels, and deeper JSON
   exhausts the recursion of whatever walks it next.
+- At most `MAX_BYTES` in all: the largest document Dédale makes (a hexcrawl of radius 300, walked, every hex
+  with an obstacle) is about 360 MB; a larger one would take gigabytes of memory once parsed.
 
 The checks cost almost nothing on ordinary documents: the text is scanned for what could be a problem
 (a surrogate escape, a long run of digits, a long exponent) before the slower checks run.
@@ -23,8 +25,13 @@ from dedale.core.errors import DedaleError
 
 MAX_DEPTH = 64
 MAX_DIGITS = 40  # a seed has at most 20 digits
+MAX_BYTES = 512 << 20
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
-_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}|[eE][+-]?\d{{3}}")
+# A number `_int` or `_float` may refuse: a run of more than MAX_DIGITS digits, or an exponent of 3 digits, found
+# by plain searches in the UTF-8 text with each digit made 0, e and E made e and each sign + (ten times quicker
+# than a regular expression on a large document).
+_NUMBER_BYTES = bytes.maketrans(b"0123456789eE+-", b"0000000000ee++")
+_LONG_NUMBERS = (b"0" * (MAX_DIGITS + 1), b"e000", b"e+000")
 
 
 class _Refused(ValueError):
@@ -36,8 +43,10 @@ class _Refused(ValueError):
 def parse_json(raw: bytes | str, source: str) -> Any:
     """The JSON value in `raw`, or a DedaleError naming `source` (a file's path, "upload", "body") and
     what is wrong."""
+    check_size(len(raw), source)  # a text's characters: at least as many bytes
     text = _text(raw, source) if isinstance(raw, bytes) else raw
-    strict_numbers = _LONG_NUMBER.search(text) is not None
+    flat = text.encode("utf-8", "surrogatepass").translate(_NUMBER_BYTES)
+    strict_numbers = any(pattern in flat for pattern in _LONG_NUMBERS)
     try:
         if strict_numbers:
             value = json.loads(text, parse_constant=_constant, parse_int=_int, parse_float=_float)
@@ -51,6 +60,12 @@ def parse_json(raw: bytes | str, source: str) -> Any:
         raise DedaleError("error.json", path=source, problem=str(exc)) from None
     _check_tree(value, source, surrogates=_SURROGATE.search(text) is not None)
     return value
+
+
+def check_size(size: int, source: str) -> None:
+    """A file or an upload of `size` bytes is not too large to read."""
+    if size > MAX_BYTES:
+        raise DedaleError("error.json_size", path=source, high=MAX_BYTES >> 20)
 
 
 def _text(raw: bytes, source: str) -> str:
@@ -77,23 +92,27 @@ def _float(digits: str) -> float:
     return value
 
 
-def _check_tree(value: Any, source: str, surrogates: bool, depth: int = 1) -> None:
-    """Nesting depth (`value` at `depth`), and (when the text had surrogate escapes) every string and key."""
-    stack = [(value, depth)]
+def _check_tree(value: Any, source: str, surrogates: bool) -> None:
+    """Nesting depth, and (when the text had surrogate escapes) every string and key."""
     if surrogates and isinstance(value, str):
         _check_string(value, source)
-    while stack:
-        item, depth = stack.pop()
-        if not isinstance(item, dict | list):
-            continue
-        if depth > MAX_DEPTH:
-            raise DedaleError("error.json_depth", path=source, high=MAX_DEPTH)
-        children = list(item.values()) if isinstance(item, dict) else item
-        if surrogates:
-            for string in (*(item if isinstance(item, dict) else ()), *children):
-                if isinstance(string, str):
-                    _check_string(string, source)
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    if isinstance(value, dict | list):
+        _check_nested(value, source, surrogates, 1)
+
+
+def _check_nested(item: dict[str, Any] | list[Any], source: str, surrogates: bool, depth: int) -> None:
+    """`_check_tree` of a container at `depth` (a recursion at most `MAX_DEPTH` deep: a walk with a stack of its
+    own is several times slower on a large document)."""
+    if depth > MAX_DEPTH:
+        raise DedaleError("error.json_depth", path=source, high=MAX_DEPTH)
+    children = item.values() if isinstance(item, dict) else item
+    if surrogates:
+        for string in (*(item if isinstance(item, dict) else ()), *children):
+            if isinstance(string, str):
+                _check_string(string, source)
+    for child in children:
+        if type(child) is dict or type(child) is list:  # what `json` makes: the quickest test
+            _check_nested(child, source, surrogates, depth + 1)
 
 
 def _check_string(string: str, source: str) -> None:
@@ -101,44 +120,3 @@ def _check_string(string: str, source: str) -> None:
         string.encode("utf-8")
     except UnicodeEncodeError:
         raise DedaleError("error.json_unicode", path=source) from None
-
-
-# --- a large file, read a value at a time (core.jsonread) -----------------------------------------------------------
-_DECODERS = (json.JSONDecoder(parse_constant=_constant),
-             json.JSONDecoder(parse_constant=_constant, parse_int=_int, parse_float=_float))
-
-
-# In UTF-8, a number's characters are bytes no other character uses: digits become 0, e and E become e, signs +.
-_NUMBER_BYTES = bytes.maketrans(b"0123456789eE+-", b"0000000000ee++")
-_LONG_NUMBER_BYTES = (b"0" * (MAX_DIGITS + 1), b"e000", b"e+000")
-
-
-def needs_strict_numbers(raw: bytes) -> bool:
-    """Whether UTF-8 text may hold a number `parse_json` refuses (its numbers are then read one by one): what
-    `_LONG_NUMBER` finds, found by plain searches, a hundred times faster on a large file."""
-    flat = raw.translate(_NUMBER_BYTES)
-    return any(pattern in flat for pattern in _LONG_NUMBER_BYTES)
-
-
-def has_surrogates(text: str) -> bool:
-    """Whether `text` may hold a lone surrogate escape (its strings are then checked)."""
-    return _SURROGATE.search(text) is not None
-
-
-def decode_at(text: str, at: int, strict_numbers: bool, source: str) -> tuple[Any, int]:
-    """The JSON value that starts at `at` in `text`, and where it ends, refused as `parse_json` refuses; a
-    `json.JSONDecodeError` is left to the caller (the text may be cut short)."""
-    try:
-        value, end = _DECODERS[strict_numbers].raw_decode(text, at)
-    except _Refused as refused:
-        raise DedaleError(refused.key, path=source, **refused.args_) from None
-    except RecursionError:
-        raise DedaleError("error.json_depth", path=source, high=MAX_DEPTH) from None
-    return value, end
-
-
-def check_value(value: Any, source: str, surrogates: bool, depth: int) -> None:
-    """`parse_json`'s checks of a value found at `depth` in a document: its nesting, its strings."""
-    if surrogates and isinstance(value, str):
-        _check_string(value, source)
-    _check_tree(value, source, surrogates, depth)

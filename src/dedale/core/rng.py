@@ -12,10 +12,10 @@ appends one log entry for each (what was rolled, the dice, the total, what it wa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol, overload
+from typing import Any
 
 from dedale.core.dice import DiceExpr
 from dedale.core.errors import DedaleError
@@ -25,25 +25,6 @@ _TWO53 = 1 << 53
 _LOW53 = _TWO53 - 1
 MAX_SEED = _MASK  # a seed is any unsigned 64-bit number
 LogEntry = dict[str, Any]
-
-
-class Log(Protocol):
-    """Where the roller writes: a list, or a system's own log that keeps some entries compactly (the hexcrawl's
-    explored hexes) and makes them into entries when read."""
-
-    def append(self, entry: Any, /) -> None: ...
-
-    def __len__(self) -> int: ...
-
-    @overload
-    def __getitem__(self, index: int, /) -> Any: ...
-
-    @overload
-    def __getitem__(self, index: slice, /) -> Sequence[Any]: ...
-
-    def __delitem__(self, index: slice, /) -> None: ...
-
-    def __iter__(self) -> Iterator[Any]: ...
 
 
 def new_seed() -> int:
@@ -206,7 +187,7 @@ class Roll:
 class Roller:
     """Every random result of a run goes through here and into `log`."""
 
-    def __init__(self, source: SeededSource | TableSource, log: Log) -> None:
+    def __init__(self, source: SeededSource | TableSource, log: list[Any]) -> None:
         self.source = source
         self.log = log
 

@@ -28,9 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from dedale.core.errors import DedaleError
-from dedale.core.jsonstream import Streamed, materialized
 from dedale.core.params import Declared
-from dedale.core.rng import Log, LogEntry, NeedInput, Request, Roller, SeededSource, TableSource
+from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource
 from dedale.i18n import Word, say, word
 
 Event = dict[str, Any]
@@ -88,7 +87,7 @@ class State:
     """What every system's state has: the run's log."""
 
     # Entries as the roller writes them, or records of a system's own (a hexcrawl hex: see `Session.log_entry`)
-    log: Log = field(default_factory=list)
+    log: list[Any] = field(default_factory=list)
 
 
 P = TypeVar("P", bound=Declared)
@@ -169,21 +168,13 @@ class Session(ABC, Generic[P, S]):
     @abstractmethod
     def params_from_json(cls, data: Any) -> P: ...
 
-    def result_document(self) -> dict[str, Any]:
-        """`result_json()`, its largest arrays perhaps streamed (a system with huge results says how)."""
-        return self.result_json()
-
-    def log_document(self) -> list[LogEntry] | Streamed:
-        """The log as the document keeps it, perhaps streamed (a system with a huge log says how)."""
-        return [self.log_entry(entry) for entry in self.log]
-
     # --- the protocol --------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
         return self.pending is None and self.over
 
     @property
-    def log(self) -> Log:
+    def log(self) -> list[Any]:
         return self.state.log
 
     def log_entry(self, entry: Any) -> LogEntry:
@@ -412,7 +403,7 @@ class Session(ABC, Generic[P, S]):
         hide something)."""
         from dedale.api import Result
 
-        return Result(self.player_json() if self.hides() else self.document())
+        return Result(self.player_json())
 
     def _repr_svg_(self) -> str:
         from dedale.systems import system
@@ -420,11 +411,6 @@ class Session(ABC, Generic[P, S]):
         return system(self.system).picture(self, self.choices(), "en")
 
     def to_json(self) -> dict[str, Any]:
-        return materialized(self.document())
-
-    def document(self) -> dict[str, Any]:
-        """The document `to_json` gives, its largest arrays perhaps streamed (`core.jsonstream`): to write it
-        (`chunks`), draw it or show it as a player without ever holding it whole."""
         document: dict[str, Any] = {
             "format": f"dedale/{self.system}",
             "version": self.version,
@@ -433,9 +419,9 @@ class Session(ABC, Generic[P, S]):
             "params": self.params.to_json(),
             "table_dice": self.table,
             "over": self.is_over,
-            **self.result_document(),
+            **self.result_json(),
             "events": self.events,
-            "log": self.log_document(),
+            "log": [self.log_entry(entry) for entry in self.log],
         }
         if self.pending is not None:
             document["pending"] = {"kind": self.pending.kind, "for": self.pending.purpose,

@@ -11,10 +11,12 @@ from dedale.core.numbers import whole
 from dedale.core.params import Declared, param, tables_folder
 from dedale.hexcrawl.hexes import Hex, on_map
 
-MAX_RADIUS = 1000  # 3,003,001 hexes: about the most a map kept in memory should hold
+MAX_RADIUS = 300  # 270,901 hexes, a document of at most about 360 MB: more than any table or designer uses
 ORDERS = ("spiral", "bfs", "walk", "random-walk")
 VARIANTS = ("rule", "weighted")
-MAX_RANDOM_WALK_RADIUS = 20  # on the web: the rules' random walk takes about 30 steps a hex (0.2 s here)
+# The rules' random walk takes about 30 steps a hex at radius 40, more on larger maps, and logs each: a million
+# steps (a document of about 250 MB) at radius 100; on the web, 0.2 s at radius 20.
+MAX_RANDOM_WALK_RADIUS, MAX_RANDOM_WALK_RADIUS_WEB = 100, 20
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ class HexParams(Declared):
 
     def check(self) -> None:
         self.obstacle_die  # noqa: B018 (a chance no die rolls exactly is refused here)
+        if self.order == "random-walk" and self.radius > MAX_RANDOM_WALK_RADIUS:
+            raise DedaleError("error.random_walk_radius", value=self.radius, high=MAX_RANDOM_WALK_RADIUS)
         if not on_map(self.start, self.radius):
             raise DedaleError("error.hex_off_map", param="start", value="{},{}".format(*self.start),
                               radius=self.radius)
@@ -65,8 +69,8 @@ class HexParams(Declared):
 
     def check_web(self) -> None:
         super().check_web()
-        if self.order == "random-walk" and self.radius > MAX_RANDOM_WALK_RADIUS:
-            raise DedaleError("error.random_walk_radius", value=self.radius, high=MAX_RANDOM_WALK_RADIUS)
+        if self.order == "random-walk" and self.radius > MAX_RANDOM_WALK_RADIUS_WEB:
+            raise DedaleError("error.random_walk_radius", value=self.radius, high=MAX_RANDOM_WALK_RADIUS_WEB)
 
 
 def parse_hex(text: str, param: str) -> Hex:

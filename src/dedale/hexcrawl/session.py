@@ -1,29 +1,21 @@
 """The hexcrawl session: communities placed before play, then each hex explored when the party first
 enters it (the rules of `hexcrawl.md`). The party moves to a neighbour (N, NE, SE, S, SW, NW); the
 autopilot explores the rest of the map in the order the parameters name (spiral, breadth-first or a
-random walk of the party that never retraces its steps without need), one step for the whole map.
-
-A large map explored in the spiral or breadth-first order draws its dice in bulk (`hexcrawl.bulk`): the same
-dice, in the same order, as one hex at a time."""
+random walk of the party that never retraces its steps without need), one step for the whole map."""
 
 from __future__ import annotations
 
-from array import array
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
-from itertools import islice
 from typing import Any, ClassVar
 
 from dedale.core.dice import DiceExpr
-from dedale.core.jsonstream import Streamed, materialized
-from dedale.core.rng import SeededSource
 from dedale.core.session import Choice, Policies, Session, State
 from dedale.core.tables import Table
 from dedale.hexcrawl.hexes import (
     DIRECTION_NAMES,
-    DIRECTIONS,
     Hex,
     distance,
     hex_count,
@@ -33,13 +25,10 @@ from dedale.hexcrawl.hexes import (
     on_map,
     spiral,
 )
-from dedale.hexcrawl.model import RELIEFS, HexArray, HexLog, HexMap, HexRecord, HexTable
+from dedale.hexcrawl.model import RELIEFS, HexMap, HexRecord
 from dedale.hexcrawl.params import HexParams
 from dedale.hexcrawl.tables import COMMUNITY_TABLES, ONE_DIE, load_tables
 from dedale.i18n import Word, data_word, word
-
-STEPS = [(dq, dr) for _, dq, dr in DIRECTIONS]
-BULK_FROM = 10_000  # hexes left to explore: below this, drawing one at a time is quicker than loading numpy
 
 
 class RestPolicy:
@@ -53,8 +42,7 @@ class RestPolicy:
 
 @dataclass
 class HexState(State):
-    hexes: HexTable = field(default_factory=lambda: HexTable(0))
-    log: HexLog = field(default_factory=lambda: HexLog(HexTable(0)))  # made with `hexes` by `new_state`
+    hexes: dict[Hex, HexRecord] = field(default_factory=dict)  # in exploration order
     party: Hex = (0, 0)
     communities: list[dict[str, Any]] = field(default_factory=list)
     settled: dict[Hex, list[dict[str, Any]]] = field(default_factory=dict)  # the communities by hex
@@ -74,13 +62,8 @@ class HexcrawlSession(Session[HexParams, HexState]):
     def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False) -> None:
         params = params or HexParams()
         self.tables = load_tables(params.tables)
-        # Each face of the one-die tables, read once: a hex is explored millions of times. A hex keeps a row by
-        # its index among the table's ids (`HexTable`).
+        # Each face of the one-die tables, read once: a hex is explored hundreds of thousands of times.
         self.vegetation, self.obstacles = _faces(self.tables["vegetation"]), _faces(self.tables["obstacles"])
-        self.vegetation_ids = list(dict.fromkeys(self.vegetation))
-        self.obstacle_ids = list(dict.fromkeys(self.obstacles))
-        self.vegetation_index = [self.vegetation_ids.index(row) for row in self.vegetation]
-        self.obstacle_index = [self.obstacle_ids.index(row) + 1 for row in self.obstacles]
         self.words: dict[tuple[str, str], Word] = {(name, row.id): row.word for name in ONE_DIE
                                                     for row in self.tables[name].rows}
         self.own = {(name, row.id): row.own_label for name in ONE_DIE for row in self.tables[name].rows
@@ -104,8 +87,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
         return params
 
     def new_state(self) -> HexState:
-        hexes = HexTable(self.params.radius, self.vegetation_ids, self.obstacle_ids)
-        return HexState(hexes=hexes, log=HexLog(hexes), party=self.params.start)
+        return HexState(party=self.params.start)
 
     @property
     def over(self) -> bool:
@@ -113,9 +95,6 @@ class HexcrawlSession(Session[HexParams, HexState]):
 
     def log_entry(self, entry: Any) -> dict[str, Any]:
         return entry.log_entry(self.params.radius, self.words) if isinstance(entry, HexRecord) else entry
-
-    def log_document(self) -> Streamed:
-        return LogArray(self)
 
     # --- before play: communities -------------------------------------------------------------------
     def start(self) -> None:
@@ -142,7 +121,6 @@ class HexcrawlSession(Session[HexParams, HexState]):
         free = hex_count(inner) > sum(1 for h in taken if distance(h, (0, 0)) <= inner)
         sides = 2 * inner + 1
         while True:
-            # the rules' own dice, beyond the 1000 sides a user's dice expression may have (radius 501 and up)
             q = self.roller.roll(DiceExpr(1, sides), purpose, axis="q").total - inner - 1
             r = self.roller.roll(DiceExpr(1, sides), purpose, axis="r").total - inner - 1
             h = (q, r)
@@ -211,20 +189,21 @@ class HexcrawlSession(Session[HexParams, HexState]):
         """Relief (inherited from the neighbour the die names when it is explored, else the relief die),
         vegetation, and perhaps a natural obstacle with its place in the hex."""
         hexes, die = self.state.hexes, self.roller.die
-        neighbour_die = relief_die = weights_die = inherited = 0
+        neighbour_die = relief_die = weights_die = inherited = None
         if self.params.variant == "rule":
             neighbour_die, relief_die = die(8, "hexcrawl.neighbour_die"), die(8, "hexcrawl.relief_die")
             relief = relief_die - 1
             if neighbour_die <= 6:
-                found = hexes.relief_at(neighbour(h, DIRECTION_NAMES[neighbour_die - 1]))
+                name = DIRECTION_NAMES[neighbour_die - 1]
+                found = hexes.get(neighbour(h, name))
                 if found is not None:
-                    relief, inherited = found, neighbour_die
+                    relief, inherited = found.relief, name
         else:  # the simulator: each relief weighs 1/4, plus 1 for each explored neighbour with it (x 4)
             weights = [1] * len(RELIEFS)
             for other in neighbours(h):
-                found = hexes.relief_at(other)
+                found = hexes.get(other)
                 if found is not None:
-                    weights[found] += 4
+                    weights[found.relief] += 4
             weights_die = die(sum(weights), "hexcrawl.weights_die")
             relief, left = 0, weights_die
             while left > weights[relief]:
@@ -233,14 +212,15 @@ class HexcrawlSession(Session[HexParams, HexState]):
         vegetation_die = die(len(self.vegetation), "hexcrawl.vegetation")
         sides, hits = self.params.obstacle_die
         obstacle_roll = die(sides, "hexcrawl.obstacle_roll")
-        obstacle_die = position = 0
+        obstacle = obstacle_die = position = None
         if obstacle_roll <= hits:
             obstacle_die = die(len(self.obstacles), "hexcrawl.obstacle")
-            position = die(7, "hexcrawl.position")
-        order = hexes.add(h, neighbour_die, relief_die, weights_die, relief, inherited, vegetation_die,
-                          self.vegetation_index[vegetation_die - 1], obstacle_roll, obstacle_die,
-                          self.obstacle_index[obstacle_die - 1] if obstacle_die else 0, position)
-        self.state.log.add_hex(order)
+            obstacle, position = self.obstacles[obstacle_die - 1], die(7, "hexcrawl.position")
+        record = HexRecord(h[0], h[1], len(hexes), neighbour_die, relief_die, relief, inherited, vegetation_die,
+                           self.vegetation[vegetation_die - 1], obstacle_roll, obstacle, obstacle_die, position,
+                           weights_die)
+        hexes[h] = record
+        self.state.log.append(record)
         if h in self.state.settled:
             self._note_clashes(h, relief)
 
@@ -269,40 +249,28 @@ class HexcrawlSession(Session[HexParams, HexState]):
         if order == "random-walk":
             self._random_walk()
             return
-        if isinstance(self._source, SeededSource) and hex_count(radius) - len(hexes) >= BULK_FROM:
-            from dedale.hexcrawl.bulk import explore_rest
-
-            explore_rest(self)
-            return
         for h in spiral(radius) if order == "spiral" else _breadth_first(self.params.start, radius):
-            if hexes.order_of(h) < 0:
+            if h not in hexes:
                 self._explore(h)
 
     def _walk(self) -> None:
         """A randomized depth-first walk of the party: each step to a neighbour this walk has not entered yet
         (explored or not), picked at random, else back the way it came, until every hex is explored. A step
-        forward enters a new hex and a step back retraces one: at most two steps a hex, whatever the start.
-        The hexes entered are a byte a cell of the map's square, and the path their cells (a million hexes)."""
+        forward enters a new hex and a step back retraces one: at most two steps a hex, whatever the start."""
         radius, hexes = self.params.radius, self.state.hexes
-        total, side = hex_count(radius), hexes.side
-        path = array("i", [hexes.cell(self.state.party)])
-        entered = bytearray(side * side)
-        entered[path[0]] = 1
+        total = hex_count(radius)
+        path = [self.state.party]
+        entered = {self.state.party}
         while len(hexes) < total:
-            q, r = divmod(path[-1], side)
-            options = [(q - radius + dq, r - radius + dr) for dq, dr in STEPS
-                       if 0 <= q + dq < side and 0 <= r + dr < side and not entered[(q + dq) * side + r + dr]
-                       and on_map((q - radius + dq, r - radius + dr), radius)]
+            options = [h for h in neighbours(path[-1]) if h not in entered and on_map(h, radius)]
             if options:
-                h = options[self._pick(len(options))]
-                cell = hexes.cell(h)
-                entered[cell] = 1
-                path.append(cell)
+                h = options[self.roller.pick(len(options), "autopilot.walk", among=len(options))]
+                entered.add(h)
+                path.append(h)
                 self._enter(h)
             else:  # a dead end: back to the hex it came from (explored already, so nothing is rolled)
                 path.pop()
-                q, r = divmod(path[-1], side)
-                self.state.party = (q - radius, r - radius)
+                self.state.party = path[-1]
 
     def _random_walk(self) -> None:
         """The spec's random walk: each step to a uniformly chosen neighbour on the map, until every hex is
@@ -310,16 +278,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
         radius, hexes, total = self.params.radius, self.state.hexes, hex_count(self.params.radius)
         while len(hexes) < total:
             options = [h for h in neighbours(self.state.party) if on_map(h, radius)]
-            self._enter(options[self._pick(len(options))])
-
-    def _pick(self, among: int) -> int:
-        """The walk's pick among `among` neighbours: a 1dN as `Roller.pick` rolls and logs it (none for one), kept
-        in the log as a number."""
-        if among == 1:
-            return 0
-        die = self.roller.die(among, "autopilot.walk", among=among)
-        self.state.log.add_pick(among, die)
-        return die - 1
+            self._enter(options[self.roller.pick(len(options), "autopilot.walk", among=len(options))])
 
     # --- choices ------------------------------------------------------------------------------------
     def rule_choices(self) -> list[Choice]:
@@ -354,31 +313,12 @@ class HexcrawlSession(Session[HexParams, HexState]):
         return HexMap(self.params.radius, state.hexes, state.communities, state.sites, state.party, self.own,
                       self.seed)
 
-    def result_document(self) -> dict[str, Any]:
+    def result_json(self) -> dict[str, Any]:
         radius = self.params.radius
-        return {"hexes": HexArray(self.state.hexes, self.own),
+        return {"hexes": [record.to_json(radius, self.own) for record in self.state.hexes.values()],
                 "communities": self.state.communities, "sites": self.state.sites,
                 "party": list(self.state.party), "explored": len(self.state.hexes),
                 "total": hex_count(radius), "stopped": self.state.stopped}
-
-    def result_json(self) -> dict[str, Any]:
-        return materialized(self.result_document())
-
-
-class LogArray(Streamed):
-    """A session's log in its document: its compact runs written fast (`hexcrawl.stream`); the entries logged
-    when the document was made (a session may go on)."""
-
-    def __init__(self, session: HexcrawlSession) -> None:
-        self.session, self.count = session, len(session.log)
-
-    def values(self) -> Iterator[Any]:
-        return map(self.session.log_entry, islice(self.session.log, self.count))
-
-    def texts(self, depth: int, indent: int | None) -> Iterator[str]:
-        from dedale.hexcrawl.stream import log_texts
-
-        return log_texts(self.session.state.log, self.session.words, depth + 1, indent, self.count)
 
 
 def _faces(table: Table) -> list[str]:

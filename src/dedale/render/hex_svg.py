@@ -12,9 +12,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, NamedTuple
 
-from dedale.core.errors import DedaleError
 from dedale.core.tables import item_label
-from dedale.hexcrawl.hexes import corners, hex_count, label, map_hexes, position_offset, to_pixel
+from dedale.hexcrawl.hexes import corners, label, map_hexes, position_offset, to_pixel
 from dedale.hexcrawl.model import RELIEFS, HexMap
 from dedale.hexcrawl.tables import COMMUNITY_TABLES
 from dedale.i18n import t
@@ -31,9 +30,6 @@ OBSTACLE_MARKS = {"mountain_chain": "▲", "huge_cliff": "⊥", "geothermal": "�
                   "canyon": "∨", "dead_lands": "☠", "wild_magic": "✶"}
 COMMUNITY_MARKS = {"city": "★", "community": "●", "fae": "◆", "satellite": "■", "ruin": "†"}
 MARGIN = 18
-# Beyond this, a map's SVG passes 100 MB (a polygon a hex, 4 pixels across) and no viewer draws it well; the
-# PNG's own limit (render/png.py) stops near radius 250.
-MAX_RADIUS = 500
 HEADER = 46
 LEGEND_GAP = 18
 LEGEND_COLUMNS = (170, 290)  # reliefs and vegetation; places, obstacles and communities
@@ -103,8 +99,6 @@ def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float,
                links: dict[tuple[int, int], tuple[str, str]] | None = None, lang: str = "en") -> list[str]:
     """The hexes of circumradius `size`, hex (0, 0) centred at (ox, oy): reliefs, marks, places, the party."""
     radius = hex_map.radius
-    if radius > MAX_RADIUS:
-        raise DedaleError("error.map_too_big", radius=radius, hexes=f"{hex_count(radius):,}", high=MAX_RADIUS)
     detailed = size >= 12
     cells: list[str] = []
     details: list[str] = []
@@ -273,8 +267,8 @@ def _legend(hex_map: HexMap, lang: str) -> tuple[list[str], float]:
                    f'<rect x="0.5" y="{y - 10:g}" width="20" height="13" fill="url(#relief{i})"/>')
         out.append(svg.text(28, y, t(f"hexcrawl.relief.{relief}", lang), 11))
         y += 17
-    table = hex_map.hexes
-    vegetation = sorted({table.vegetation_ids[kind] for kind in set(table.vegetation)},
+    records = hex_map.hexes.values()
+    vegetation = sorted({record.vegetation for record in records},
                         key=lambda key: hex_map.row_label("vegetation", key, lang))
     if vegetation:
         y += 8
@@ -293,7 +287,7 @@ def _legend(hex_map: HexMap, lang: str) -> tuple[list[str], float]:
         out.append(svg.text(x0 + 10, y, COMMUNITY_MARKS[kind], 12, "middle", "bold"))
         out.append(svg.text(x0 + 28, y, t(key, lang), 11))
         y += 16
-    obstacles = sorted({table.obstacle_ids[kind - 1] for kind in set(table.obstacle) if kind})
+    obstacles = sorted({record.obstacle for record in records if record.obstacle is not None})
     if obstacles:
         y += 8
         out.append(svg.text(x0, y, t("render.hex_obstacles", lang), 13, weight="bold"))

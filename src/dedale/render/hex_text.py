@@ -4,10 +4,6 @@ known before play, show through."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import chain
-from operator import add
-
 from dedale.hexcrawl.hexes import Hex, label, on_map
 from dedale.hexcrawl.model import RELIEFS, HexMap
 from dedale.i18n import t
@@ -28,19 +24,13 @@ def render_text(hex_map: HexMap, lang: str = "en") -> str:
         places[hex_map.party] = "@"
     # A hex (q, r) sits at column x = 3 (q + R) and line y = 2r + q + 2R (odd columns half a line lower). Only
     # what shows is framed: the explored hexes, the places and the party (the whole map when nothing shows).
-    table = hex_map.hexes
-    shown = [h for h in places if on_map(h, radius)]
-    if len(table) or shown:
-        def xs() -> Iterator[int]:
-            return chain(table.q, (q for q, _ in shown))
-
-        def ys() -> Iterator[int]:
-            return chain(map(add, table.q, map(add, table.r, table.r)), (q + 2 * r for q, r in shown))
-
-        low_q, high_q, low_y, high_y = min(xs()), max(xs()), min(ys()), max(ys())
+    hexes = hex_map.hexes
+    shown = [*hexes, *(h for h in places if on_map(h, radius))]
+    if shown:
+        xs, ys = [q for q, _ in shown], [q + 2 * r for q, r in shown]
+        low_q, high_q, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
     else:
         low_q, high_q, low_y, high_y = -radius, radius, -2 * radius, 2 * radius
-    cell_order, relief, obstacle, side = table.cell_order, table.relief, table.obstacle, table.side
     lines = [_summary(hex_map, lang), ""]
     for y in range(low_y, high_y + 1):
         first = low_q + ((y - low_q) & 1)  # the line's hexes are every other column, of y's parity
@@ -48,11 +38,12 @@ def render_text(hex_map: HexMap, lang: str = "en") -> str:
         for q in range(first, high_q + 1, 2):
             r = (y - q) >> 1
             if -radius <= r <= radius and -radius <= q + r <= radius:
-                order = cell_order[(q + radius) * side + r + radius]
-                if order < 0:
+                record = hexes.get((q, r))
+                if record is None:
                     tokens.append(" " + places.get((q, r), " "))
                 else:
-                    tokens.append(RELIEF_MARKS[relief[order]] + places.get((q, r), "!" if obstacle[order] else " "))
+                    tokens.append(RELIEF_MARKS[record.relief]
+                                  + places.get((q, r), " " if record.obstacle is None else "!"))
             else:
                 tokens.append("  ")
         lines.append((" " * 3 * (first - low_q) + "    ".join(tokens)).rstrip())

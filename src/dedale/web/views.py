@@ -12,7 +12,6 @@ from weakref import WeakKeyDictionary
 
 from dedale.core.cards import Card
 from dedale.core.logtext import describe, describe_request
-from dedale.core.rng import Log
 from dedale.core.session import SPECTATOR, Choice, Session
 from dedale.i18n import say, t
 from dedale.systems import system
@@ -56,7 +55,7 @@ class _Worded:
     grows: what an action logged is final once it is done (an undo, a replay or a result entered at the table
     gives the session a new log)."""
 
-    log: Log
+    log: list[Any]
     end: int = 0  # the entries worded: log[:end], the last LOG_LINES of them kept
     lines: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
 
