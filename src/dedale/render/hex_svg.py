@@ -108,10 +108,14 @@ def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float,
     detailed = size >= 12
     cells: list[str] = []
     details: list[str] = []
+    # A hex's corners from its centre, worked out once: the map of a web page has 4,921 hexes, each drawn anew
+    # at every click (the same numbers as corners(x, y, size) gives).
+    (a0, b0), (a1, b1), (a2, b2), (a3, b3), (a4, b4), (a5, b5) = corners(0.0, 0.0, size)
     for h in map_hexes(radius):
         x, y = to_pixel(h, size)
         x, y = ox + x, oy + y
-        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in corners(x, y, size))
+        points = (f"{x + a0:.1f},{y + b0:.1f} {x + a1:.1f},{y + b1:.1f} {x + a2:.1f},{y + b2:.1f} "
+                  f"{x + a3:.1f},{y + b3:.1f} {x + a4:.1f},{y + b4:.1f} {x + a5:.1f},{y + b5:.1f}")
         record = hex_map.hexes.get(h)
         if record is None:
             cells.append(f'<polygon points="{points}" fill="{FOG}" stroke="#b8b2a6" stroke-width="0.5"/>')
