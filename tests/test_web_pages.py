@@ -324,11 +324,11 @@ def test_a_favicon_is_served_where_browsers_look_for_it(client: TestClient) -> N
 
 def test_a_new_session_or_an_upload_is_made_off_the_event_loop(client: TestClient,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """A form's session, or an uploaded document's replay, is made in the thread pool, as every click's work:
-    on the event loop it would hold every other request until it is done."""
+    """A form's session, an uploaded document's replay, an API body's reading are done in the thread pool, as
+    every click's work: on the event loop they would hold every other request until they are done."""
     import asyncio
 
-    from dedale.web import service
+    from dedale.web import api, service
 
     loops: list[bool] = []
 
@@ -347,7 +347,9 @@ def test_a_new_session_or_an_upload_is_made_off_the_event_loop(client: TestClien
 
     for name in ("create", "upload"):
         monkeypatch.setattr(service, name, recorded(getattr(service, name)))
+    monkeypatch.setattr(api, "parse_json", recorded(api.parse_json))
     session_id = start(client, "crawler")
     document = client.get(f"/play/{session_id}/export.json").content
     assert client.post("/upload", files={"document": ("d.json", document, "application/json")}).status_code == 303
-    assert loops == [False, False]
+    assert client.post("/api/upload", content=document, headers={"Content-Type": "application/json"}).status_code == 201
+    assert loops == [False, False, False]  # the form's session, the page's upload, the API's body
