@@ -152,7 +152,7 @@ def _reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Sess
 async def live(request: Request, session_id: str) -> Response:
     """Server-sent events: `change` when the session changes (another player chose), for the page to fetch
     its panel again."""
-    seats.seat_of(request, _sessions(request), session_id)
+    await run_in_threadpool(seats.seat_of, request, _sessions(request), session_id)
     return await service.live(request, _sessions(request), session_id)
 
 
