@@ -165,15 +165,15 @@ def test_sessions_in_memory_always_follow_the_file(tmp_path: Path, moves: list[t
     at another revision is replayed), so what each sees is what a replay of the file gives."""
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     store = Store(folder / "s.db")
-    workers = [Sessions(store, build) for _ in range(2)]
-    session_id = _new(workers[0], 3)
-    for worker, move, pick in moves:
-        with workers[worker].changing(session_id) as session:
+    writers = [Sessions(store, build) for _ in range(2)]
+    session_id = _new(writers[0], 3)
+    for writer, move, pick in moves:
+        with writers[writer].changing(session_id) as session:
             if move == "step" and not session.is_over:
                 session.step(session.choices()[pick % len(session.choices())].id)
             elif move == "undo" and session.events:
                 session.undo()
-        record, events = workers[0].store.get(session_id)
+        record, events = store.get(session_id)
         replayed = build(record, events).to_json()
-        assert workers[worker].get(session_id).to_json() == replayed
-        assert workers[1 - worker].get(session_id).to_json() == replayed
+        assert writers[writer].get(session_id).to_json() == replayed
+        assert writers[1 - writer].get(session_id).to_json() == replayed
