@@ -1,20 +1,24 @@
-"""The web app under load (issues 7 and 15): clients on loopback, each playing crawler sessions click by click
-as a fast human would (100 ms on average between an answer and the next click, each pause drawn between 50 and
-150 ms), against one `dedale serve` (its worker processes over one SQLite file). A click is what the browser
-sends: the htmx POST of a choice, answered by the play panel (board SVG, choices, log). Reported: the p50 and
-p95 latency of a click and the clicks served a second at 100 clients (target: p95 at most 25 ms); for
-reference, the same with clients pausing exactly 100 ms (metronomes: after any hiccup they click in waves, all
-a hiccup held back at once, which no group of people does), an API step, and 20 clients; with the CPU the
-server used (all its workers) and the load generator's own.
+"""The web app under load (issues 7, 15 and 27): 20 players on loopback against one `dedale serve` (one
+process), each clicking through sessions of every system at the web's own limits: the largest whole numbers
+each system's form accepts (the crawler's 99 rooms; a key-lock diagram of as many objects as the web allows),
+every Zombstone scenario in turn. A player pauses THINK seconds on average between an answer and the next
+click (each pause drawn between half and one and a half times that), plays a session for at most
+SESSION_CLICKS clicks (never the choices that end it early: stop, explore the rest, finish, all in), then starts
+one of the next system.
+
+A click is what the browser sends: the htmx POST of a choice, answered by the play panel (picture, choices,
+log), or a new session: its form posted, then the play page it leads to. Reported: the p50 and p95 latency of
+a choice's click for each system, of a new session, and of every click (target: p95 at most 100 ms). A
+key-lock diagram has no choices: its one click, a new diagram, is reported for reference (issue 27's target
+for it, made and analysed within 200 ms, is the diagram's alone), with the CPU the server used.
 
 The load generator is light, so that it leaves the cores to the server: one asyncio loop in this process
-speaking HTTP/1.1 on kept-alive sockets, no HTTP library, the clients' starts spread over a think time.
+speaking HTTP/1.1 on kept-alive sockets, no HTTP library, the players' starts spread over a pause.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
 import re
@@ -22,23 +26,43 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
+
+from dedale.core.params import fields_of
+from dedale.crawler.params import MAX_ROOMS
+from dedale.systems import names, system
+from dedale.zombstone.skirmish.catalogue import load_catalogue
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).parent))
+from web_costs import KEYLOCK  # the most objects a key-lock diagram may have on the web
 from webserver import Server  # the tests' `dedale serve` process
 
-CLIENTS = 100
-REFERENCE_CLIENTS = 20
-THINK = 0.1
-HUMAN = 0.5  # each pause between (1 - HUMAN) and (1 + HUMAN) times THINK, drawn from the client's own seed
-DURATION = 15.0
-WARM_UP = 5.0
-TARGET_P95_MS = 25.0
+PLAYERS = 20
+THINK = 1.0
+HUMAN = 0.5  # each pause between (1 - HUMAN) and (1 + HUMAN) times THINK, drawn from the player's own seed
+SESSION_CLICKS = 25
+DURATION = 40.0
+WARM_UP = 10.0
+TARGET_P95_MS = 100.0
+EARLY_ENDS = ("stop", "explore-rest", "finish", "allin")  # what ends a session at once: its clicks are the others
 CHOICE = re.compile(rb'name="choice" value="([^"]+)"')
 TOKEN = re.compile(rb'"X-CSRF-Token": "([0-9a-f]+)"')
 COOKIE = re.compile(rb"^set-cookie: (dedale_browser=[^;]+)", re.IGNORECASE | re.MULTILINE)
 LENGTH = re.compile(rb"^content-length: *([0-9]+)", re.IGNORECASE | re.MULTILINE)
+LOCATION = re.compile(rb"^location: *(\S+)", re.IGNORECASE | re.MULTILINE)
+
+
+def at_the_limits(name: str) -> dict[str, str]:
+    """A system's form filled with the largest whole numbers it accepts (the web's bounds)."""
+    if name == "keylock":  # each count at its bound would make more objects than the web allows
+        return {key: str(value) for key, value in KEYLOCK.items()}
+    values = {field.option: str(field.high(web=True)) for field in fields_of(system(name).params)
+              if field.kind == "int" and field.spec.web and field.high(web=True) is not None}
+    return values | ({"size": str(MAX_ROOMS)} if name == "crawler" else {})
 
 
 class Connection:
@@ -52,7 +76,7 @@ class Connection:
         """(status, head, body); a connection the server closed meanwhile is opened again once."""
         for attempt in range(2):
             if self.streams is None:
-                self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+                self.streams = await asyncio.open_connection("127.0.0.1", self.port, limit=2**24)
             reader, writer = self.streams
             writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Length: {len(body)}\r\n"
                          f"{headers}\r\n".encode("latin-1") + body)
@@ -74,140 +98,141 @@ class Connection:
 
 
 class Player:
-    """One browser: a connection, a session, a click every 100 ms. As a browser does, it keeps the cookie
-    and the form token the first page gives it, and names the page's origin in every click."""
+    """One browser: a connection, the cookie and form token of the first page, the page's origin named in
+    every click; sessions of each system in turn, from its own."""
 
-    def __init__(self, port: int, api: bool, seed: int, jitter: float) -> None:
+    def __init__(self, port: int, number: int, timings: dict[str, list[float]]) -> None:
         self.connection = Connection(port)
-        self.api, self.seed, self.port = api, seed, port
-        self.pauses = random.Random(seed)
-        self.jitter = jitter
-        self.latencies: list[float] = []
+        self.port, self.number = port, number
+        self.rng = random.Random(number)
+        self.timings = timings
+        self.systems = names()
+        self.turn = number  # which system it starts with, then the next
+        self.scenarios = list(load_catalogue().scenarios)
         self.browser = ""
 
-    async def call(self, method: str, path: str, body: bytes = b"", headers: str = "") -> bytes:
-        status, _, content = await self.connection.request(method, path, body, headers)
+    async def call(self, method: str, path: str, body: bytes = b"", headers: str = "") -> tuple[bytes, bytes]:
+        status, head, content = await self.connection.request(method, path, body, headers + self.browser)
         if status >= 400:
-            raise RuntimeError(f"{method} {path}: {status} {content[:200]!r}")
-        return content
+            raise RuntimeError(f"{method} {path} {body[:200]!r}: {status} {content[-1500:]!r}")
+        return head, content
 
     async def open_home(self) -> None:
         _, head, home = await self.connection.request("GET", "/")
         cookie, token = COOKIE.search(head), TOKEN.search(home)
         assert cookie is not None and token is not None, "the home page gave no browser cookie or form token"
         self.browser = (f"Cookie: {cookie.group(1).decode()}\r\nX-CSRF-Token: {token.group(1).decode()}\r\n"
-                        f"Origin: http://127.0.0.1:{self.port}\r\nHX-Request: true\r\n")
+                        f"Origin: http://127.0.0.1:{self.port}\r\n")
 
-    async def new_session(self) -> tuple[str, list[str]]:
-        self.seed += 1000
-        body = json.dumps({"system": "crawler", "seed": self.seed}).encode()
-        state = json.loads(await self.call("POST", "/api/sessions", body, "Content-Type: application/json\r\n"))
-        return state["id"], [c["id"] for c in state["choices"]]
-
-    async def click(self, session_id: str, choice: str) -> list[str]:
+    async def new_session(self, name: str) -> tuple[str, list[str]]:
+        """The system's form posted, then the play page it leads to (timed together, as a browser shows it)."""
+        values = at_the_limits(name) | {"seed": str(self.rng.randrange(10**9))}
+        if name == "zombstone":
+            values["scenario"] = self.scenarios[self.turn // len(self.systems) % len(self.scenarios)]
         start = time.perf_counter()
-        if self.api:
-            text = await self.call("POST", f"/api/sessions/{session_id}/step", json.dumps({"choice": choice}).encode(),
-                                   "Content-Type: application/json\r\n")
-            choices = [c["id"] for c in json.loads(text)["choices"]]
-        else:
-            text = await self.call("POST", f"/play/{session_id}/step", f"choice={choice}".encode(),
-                                   "Content-Type: application/x-www-form-urlencoded\r\n" + self.browser)
-            choices = [found.decode() for found in CHOICE.findall(text)]
-        self.latencies.append(time.perf_counter() - start)
-        return choices
+        head, _ = await self.call("POST", f"/new/{name}", urlencode(values).encode(),
+                                  "Content-Type: application/x-www-form-urlencoded\r\n")
+        location = LOCATION.search(head)
+        assert location is not None, f"no session made: {head!r}"
+        _, page = await self.call("GET", location.group(1).decode())
+        self.timings["keylock" if name == "keylock" else "new session"].append(time.perf_counter() - start)
+        return location.group(1).decode().rsplit("/", 1)[1], [found.decode() for found in CHOICE.findall(page)]
+
+    async def click(self, name: str, session_id: str, choice: str) -> list[str]:
+        start = time.perf_counter()
+        _, panel = await self.call("POST", f"/play/{session_id}/step", urlencode({"choice": choice}).encode(),
+                                   "Content-Type: application/x-www-form-urlencoded\r\nHX-Request: true\r\n")
+        self.timings[name].append(time.perf_counter() - start)
+        return [found.decode() for found in CHOICE.findall(panel)]
+
+    def pick(self, choices: list[str]) -> str:
+        playing = [choice for choice in choices if choice not in EARLY_ENDS]
+        return self.rng.choice(playing or choices)
 
     async def play(self, delay: float, until: float) -> None:
         await asyncio.sleep(delay)
-        session_id, choices = await self.new_session()
-        turn = 0
         while time.perf_counter() < until:
-            await asyncio.sleep(THINK * self.pauses.uniform(1 - self.jitter, 1 + self.jitter))
-            if not choices:
-                session_id, choices = await self.new_session()
-                continue
-            turn += 1
-            choices = await self.click(session_id, choices[(self.seed + turn) % len(choices)])
+            name = self.systems[self.turn % len(self.systems)]
+            self.turn += 1
+            session_id, choices = await self.new_session(name)
+            for _ in range(SESSION_CLICKS):
+                await asyncio.sleep(THINK * self.rng.uniform(1 - HUMAN, 1 + HUMAN))
+                if not choices or time.perf_counter() >= until:
+                    break
+                choices = await self.click(name, session_id, self.pick(choices))
 
 
 @dataclass
 class Load:
-    """What a run of the clients measured."""
+    """What a run of the players measured: each kind of click's latencies (seconds)."""
 
-    latencies: list[float]
+    timings: dict[str, list[float]]
     seconds: float  # wall time of the clicking
-    server_cpu: float  # seconds of CPU the server's processes used meanwhile
-    client_cpu: float  # and this load generator
-
-    def percentile_ms(self, q: int) -> float:
-        values = self.latencies
-        return (statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]) * 1000
+    server_cpu: float  # seconds of CPU the server used meanwhile
 
     @property
-    def per_second(self) -> float:
-        return len(self.latencies) / self.seconds
+    def clicks(self) -> list[float]:
+        """Every click but the key-lock diagrams': the choices', the new sessions'."""
+        return [latency for name in [*names(), "new session"] if name != "keylock" for latency in self.timings[name]]
 
 
-def process_tree_cpu(pid: int) -> float:
-    """CPU seconds (user and system) used so far by a process and its living descendants (Linux's /proc)."""
-    parents: dict[int, int] = {}
-    used: dict[int, float] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue  # a process that ended meanwhile
-            parents[int(entry)] = int(fields[1])
-            used[int(entry)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    tree, grown = {pid}, True
-    while grown:
-        more = {child for child, parent in parents.items() if parent in tree} - tree
-        tree |= more
-        grown = bool(more)
-    return sum(used.get(member, 0.0) for member in tree)
+def percentile_ms(values: list[float], q: int) -> float:
+    return (statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]) * 1000
 
 
-async def _run(port: int, clients: int, api: bool, duration: float, jitter: float) -> list[float]:
-    players = [Player(port, api, seed, jitter) for seed in range(clients)]
-    for player in players:  # people arrive one by one, not all in the same millisecond (a burst of
-        await player.open_home()  # connections is taken whole by whichever worker wakes first)
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user and system) a process used so far (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _run(port: int, players: int, duration: float) -> dict[str, list[float]]:
+    timings: dict[str, list[float]] = defaultdict(list)
+    crowd = [Player(port, number, timings) for number in range(players)]
+    for player in crowd:
+        await player.open_home()
     until = time.perf_counter() + duration
-    # starts spread over a think time, as people who did not all click at the same instant
-    await asyncio.gather(*(player.play(i * THINK / clients, until) for i, player in enumerate(players)))
-    return [latency for player in players for latency in player.latencies]
+    # starts spread over a pause, as people who did not all click at the same instant
+    await asyncio.gather(*(player.play(i * THINK / players, until) for i, player in enumerate(crowd)))
+    return timings
 
 
-def load(server: Server, clients: int, api: bool = False, duration: float = DURATION, jitter: float = HUMAN) -> Load:
-    cpu_before, own_before, start = process_tree_cpu(server.pid), time.process_time(), time.perf_counter()
-    latencies = asyncio.run(_run(server.port, clients, api, duration, jitter))
+def load(server: Server, players: int = PLAYERS, duration: float = DURATION) -> Load:
+    cpu_before, start = process_cpu(server.pid), time.perf_counter()
+    timings = asyncio.run(_run(server.port, players, duration))
     seconds = time.perf_counter() - start
-    return Load(latencies, seconds, process_tree_cpu(server.pid) - cpu_before, time.process_time() - own_before)
+    return Load(timings, seconds, process_cpu(server.pid) - cpu_before)
 
 
-def row(label: str, found: Load, target: bool) -> tuple[str, str, bool]:
-    p95 = found.percentile_ms(95)
-    ok = p95 <= TARGET_P95_MS or not target
-    verdict = ("ok" if ok else "OVER TARGET") if target else "for reference"
+def row(label: str, values: list[float], target: float | None) -> tuple[str, str, bool]:
+    if not values:
+        return label, "no clicks measured", False
+    p95 = percentile_ms(values, 95)
+    ok = target is None or p95 <= target
+    verdict = "for reference" if target is None else f"target p95 <= {target:g} ms: " + ("ok" if ok else "OVER TARGET")
+    return label, f"p50 {percentile_ms(values, 50):6.1f} ms, p95 {p95:6.1f} ms, {len(values):5,} ({verdict})", ok
+
+
+def measure() -> list[tuple[str, str, bool]]:
+    """A row for each system's clicks, new sessions, all of them, new key-lock diagrams, what the server used."""
+    with tempfile.TemporaryDirectory() as folder, Server(Path(folder) / "bench.db") as server:
+        load(server, duration=WARM_UP)  # warm up: imports, tables, the first sessions of each system
+        found = load(server)
+    rows = [row(f"web: {PLAYERS} players, a click: {name}", found.timings[name], TARGET_P95_MS)
+            for name in names() if name != "keylock"]
+    rows.append(row(f"web: {PLAYERS} players, a new session (but key-lock)", found.timings["new session"],
+                    TARGET_P95_MS))
+    rows.append(row(f"web: {PLAYERS} players, every click", found.clicks, TARGET_P95_MS))
+    rows.append(row(f"web: {PLAYERS} players, a new key-lock diagram", found.timings["keylock"], None))
     cores = os.cpu_count() or 1
-    text = (f"p50 {found.percentile_ms(50):5.1f} ms, p95 {p95:5.1f} ms, {found.per_second:4.0f} a second "
-            f"(server CPU {found.server_cpu / found.seconds / cores:4.0%} of {cores} cores, "
-            f"{found.server_cpu / len(found.latencies) * 1000:.2f} ms a click; load generator "
-            f"{found.client_cpu / found.seconds / cores:4.0%}) (target p95 <= {TARGET_P95_MS:g} ms: {verdict})")
-    return label, text, ok
-
-
-def measure(workers: int | None = None) -> list[tuple[str, str, bool]]:
-    """The rows: clicks at 100 clients (the target); for reference, the same by metronomes, an API step at 100
-    and clicks at 20."""
-    with tempfile.TemporaryDirectory() as folder, Server(Path(folder) / "bench.db", workers=workers) as server:
-        load(server, CLIENTS, duration=WARM_UP)  # warm up: imports, tables, the first sessions of every worker
-        return [row(f"web: {CLIENTS} clients, a click (htmx panel)", load(server, CLIENTS), True),
-                row(f"web: {CLIENTS} metronome clients, a click", load(server, CLIENTS, jitter=0.0), False),
-                row(f"web: {CLIENTS} clients, an API step", load(server, CLIENTS, api=True), False),
-                row(f"web: {REFERENCE_CLIENTS} clients, a click", load(server, REFERENCE_CLIENTS), False)]
+    clicked = sum(len(values) for values in found.timings.values())
+    rows.append((f"web: {PLAYERS} players, the server",
+                 f"{clicked / found.seconds:5.1f} requests a second, one process: CPU "
+                 f"{found.server_cpu / found.seconds:4.0%} of one core ({cores} here), "
+                 f"{found.server_cpu / clicked * 1000:.1f} ms a request (for reference)", True))
+    return rows
 
 
 if __name__ == "__main__":
-    for label, text, _ in measure(int(sys.argv[1]) if len(sys.argv) > 1 else None):
-        print(f"{label:<44} {text}")
+    for label, text, _ in measure():
+        print(f"{label:<52} {text}")

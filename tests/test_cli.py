@@ -93,6 +93,18 @@ def test_bad_input_is_one_line_exit_2_and_no_file(cli, tmp_path: Path, args: lis
     assert not target.exists() and list(tmp_path.iterdir()) == []
 
 
+def test_a_board_beyond_the_largest_that_draws_legibly_is_refused_naming_the_bound(  # type: ignore[no-untyped-def]
+        cli, tmp_path: Path) -> None:
+    from dedale.crawler.params import MAX_ZONES
+
+    code, _, err = cli("crawler", "--board", str(MAX_ZONES + 1), "-o", str(tmp_path / "d.svg"))
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert f"board: {MAX_ZONES + 1} is out of range" in err and f"from 2 to {MAX_ZONES}" in err
+    assert list(tmp_path.iterdir()) == []
+    code, _, _ = cli("crawler", "--board", str(MAX_ZONES), "--seed", "1", "-o", str(tmp_path / "d.svg"))
+    assert code == 0 and (tmp_path / "d.svg").exists()
+
+
 def test_unknown_output_extension(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     code, _, err = cli("crawler", "-o", str(tmp_path / "d.docx"))
     assert code == 2 and ".json .svg .png .txt .pdf" in err

@@ -159,21 +159,21 @@ def test_the_cache_holds_about_so_many_entries_and_keeps_the_newest(tmp_path: Pa
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(0, 1), st.sampled_from(["step", "step", "step", "undo", "look"]),
                           st.integers(0, 7)), min_size=1, max_size=25))
-def test_two_processes_on_one_file_always_see_the_files_session(tmp_path: Path,
-                                                                moves: list[tuple[int, str, int]]) -> None:
-    """Two servers' workers on one file, each with its own sessions in memory, stepping and undoing one session
-    in any order: each always acts on the file's latest state (caught up by the events the other appended, or
-    replayed after an undo), so what each sees is what a replay of the file gives."""
+def test_sessions_in_memory_always_follow_the_file(tmp_path: Path, moves: list[tuple[int, str, int]]) -> None:
+    """Two writers on one file, each with its own sessions in memory (as a step written behind a server's
+    back), stepping and undoing one session in any order: each always acts on the file's latest state (a copy
+    at another revision is replayed), so what each sees is what a replay of the file gives."""
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
-    workers = [Sessions(Store(folder / "s.db", exclusive=False), build) for _ in range(2)]
-    session_id = _new(workers[0], 3)
-    for worker, move, pick in moves:
-        with workers[worker].changing(session_id) as session:
+    store = Store(folder / "s.db")
+    writers = [Sessions(store, build) for _ in range(2)]
+    session_id = _new(writers[0], 3)
+    for writer, move, pick in moves:
+        with writers[writer].changing(session_id) as session:
             if move == "step" and not session.is_over:
                 session.step(session.choices()[pick % len(session.choices())].id)
             elif move == "undo" and session.events:
                 session.undo()
-        record, events = workers[0].store.get(session_id)
+        record, events = store.get(session_id)
         replayed = build(record, events).to_json()
-        assert workers[worker].get(session_id).to_json() == replayed
-        assert workers[1 - worker].get(session_id).to_json() == replayed
+        assert writers[writer].get(session_id).to_json() == replayed
+        assert writers[1 - writer].get(session_id).to_json() == replayed

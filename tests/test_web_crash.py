@@ -128,9 +128,9 @@ def check_survived(base: str, played: Played) -> None:
 def test_kill_during_play_loses_no_acknowledged_step(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
     rng = random.Random(20240607)
-    server = Server(db, workers=2).start()  # killed whole: its workers die with it
+    server = Server(db).start()
     try:
-        # crawls of 18 rooms (35 to 45 steps): the kill lands mid-play however fast a server with workers goes
+        # crawls of 18 rooms (35 to 45 steps): the kill lands mid-play however fast the server goes
         sessions = [Played(s["id"], s) for s in (api(server.url, "POST", "/api/sessions", {
             "system": "crawler", "seed": seed, "params": {"size": "18"}}) for seed in SEEDS)]
         for number in range(ROUNDS):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from html import unescape as html_unescape
+from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -318,3 +320,36 @@ def test_a_favicon_is_served_where_browsers_look_for_it(client: TestClient) -> N
     assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
     assert icon.content == client.get("/static/favicon.svg").content and icon.content.startswith(b"<svg")
     assert '<link rel="icon" href="/static/favicon.svg"' in client.get("/").text
+
+
+def test_a_new_session_or_an_upload_is_made_off_the_event_loop(client: TestClient,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A form's session, an uploaded document's replay, an API body's reading are done in the thread pool, as
+    every click's work: on the event loop they would hold every other request until they are done."""
+    import asyncio
+
+    from dedale.web import api, service
+
+    loops: list[bool] = []
+
+    def on_a_loop() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
+    def recorded(made: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            loops.append(on_a_loop())
+            return made(*args, **kwargs)
+        return call
+
+    for name in ("create", "upload"):
+        monkeypatch.setattr(service, name, recorded(getattr(service, name)))
+    monkeypatch.setattr(api, "parse_json", recorded(api.parse_json))
+    session_id = start(client, "crawler")
+    document = client.get(f"/play/{session_id}/export.json").content
+    assert client.post("/upload", files={"document": ("d.json", document, "application/json")}).status_code == 303
+    assert client.post("/api/upload", content=document, headers={"Content-Type": "application/json"}).status_code == 201
+    assert loops == [False, False, False]  # the form's session, the page's upload, the API's body

@@ -8,8 +8,8 @@ reachable by every page the browser opens, so:
    sessions too long to replay, are refused with the limit named.
 3. No 500s: malformed JSON, absurd numbers, unknown parameters and unexpected methods get a 4xx naming
    what was wrong; the command line prints one line and exits with 2.
-4. One writer per database: a second server on the same file refuses to start (a server's own workers share
-   it), and a session changed behind a server's back is a 409, never a lost step.
+4. One writer per database: a second server on the same file refuses to start, and a session changed behind
+   a server's back is a 409, never a lost step.
 5. Hidden information stays hidden: see `test_hidden_information_on_the_web` at the end.
 
 Tests that need a real server process (a chunked upload, two servers) start one (`webserver.py`).
@@ -449,8 +449,7 @@ def test_the_command_line_prints_one_line_and_exits_with_2(cli, tmp_path: Path) 
         *((*command, str(path)) for path in (nested, big_seed)
           for command in (("render",), ("crawler", "play", "--load"), ("keylock", "analyse"))),
         ("serve", "--db", str(tmp_path)), ("serve", "--db", str(not_sqlite / "sessions.db")),
-        ("serve", "--db", str(not_sqlite)), ("serve", "--db", "a" * 5000), ("serve", "--workers", "0"),
-        ("serve", "--workers", "1000"), ("serve", "--workers", "2", "--db", str(not_sqlite)),
+        ("serve", "--db", str(not_sqlite)), ("serve", "--db", "a" * 5000),
     ]
     for args in cases:
         code, _, err = cli(*args)
@@ -460,7 +459,7 @@ def test_the_command_line_prints_one_line_and_exits_with_2(cli, tmp_path: Path) 
 
 # --- 4. One writer per database ------------------------------------------------------------------------
 def test_a_second_server_on_the_same_file_refuses_to_start(tmp_path: Path) -> None:
-    with Server(tmp_path / "web.db", workers=2) as first:  # its parent process holds the file for its workers
+    with Server(tmp_path / "web.db") as first:
         second = subprocess.run([sys.executable, "-c", ENTRY, "serve", "--port", str(free_port()), "--db",
                                  str(tmp_path / "web.db")], capture_output=True, text=True, timeout=60)
         assert second.returncode == 2
@@ -485,14 +484,17 @@ def test_a_session_changed_behind_the_servers_back_is_a_409(client: TestClient, 
     assert client.post(f"/api/sessions/{state['id']}/undo").status_code == 200
 
 
-def test_two_stores_on_one_file_never_interleave_their_steps(tmp_path: Path) -> None:
-    """Two stores on one file, as a server's workers: a session one of them changed is brought up to date in
-    the other before the other changes it (by the events appended since, or by replay after an undo), and two
-    changes made from the same state never both commit, even when the second leaves as many events."""
+def test_two_changes_from_the_same_state_never_both_commit(tmp_path: Path) -> None:
+    """Two writers' sessions in memory on one file (as a step written behind a server's back): a session one
+    of them changed is replayed in the other before the other changes it, and two changes made from the same
+    state never both commit, even when the second leaves as many events (409). A second store on a file
+    another holds is refused."""
     from dedale.core.errors import DedaleError
     from dedale.core.store import Sessions, Store
+    from dedale.web.app import STATUS
 
-    one, two = (Sessions(Store(tmp_path / "s.db", exclusive=False), service.build) for _ in range(2))
+    store = Store(tmp_path / "s.db")
+    one, two = (Sessions(store, service.build) for _ in range(2))
     session_id, _ = service.create(one, "crawler", {}, 4, False, "en")
     two.get(session_id)  # both hold it in memory
     with one.changing(session_id) as session:
@@ -507,14 +509,16 @@ def test_two_stores_on_one_file_never_interleave_their_steps(tmp_path: Path) -> 
         with two.changing(session_id) as session:
             session.step(session.choices()[-1].id)
         stale.step(stale.choices()[0].id)
-    assert raised.value.key == "error.raced"
-    stored = Store(tmp_path / "s.db", exclusive=False).get(session_id)[1]
+    assert raised.value.key == "error.raced" and STATUS[raised.value.key] == 409
+    with pytest.raises(DedaleError) as raised:  # two steps from the same state: no room for the second
+        store.append(session_id, 0, [{"choice": "x"}], revision=0)
+    assert raised.value.key == "error.conflict" and STATUS[raised.value.key] == 409
+    stored = store.get(session_id)[1]
     assert two.get(session_id).events == one.get(session_id).events == stored  # one dropped its stale copy
-    held = Store(tmp_path / "s.db")  # a server's store holds the file: another cannot
-    with pytest.raises(DedaleError) as raised:
+    with pytest.raises(DedaleError) as raised:  # a server's store holds the file: another cannot
         Store(tmp_path / "s.db")
     assert raised.value.key == "error.db_in_use"
-    held.close()
+    store.close()
     Store(tmp_path / "s.db").close()
 
 

@@ -31,9 +31,8 @@ def free_port() -> int:
 class Server:
     """One `dedale serve` process at a time on `db`; start() again after stop() or kill() to restart."""
 
-    def __init__(self, db: Path, log: Path | None = None, workers: int | None = None) -> None:
+    def __init__(self, db: Path, log: Path | None = None) -> None:
         self.db = db
-        self.workers = workers  # None: `dedale serve`'s own default
         self.log = log or db.with_suffix(".server.log")
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
@@ -53,7 +52,7 @@ class Server:
             with self.log.open("ab") as log:
                 self.process = subprocess.Popen(
                     [sys.executable, "-c", ENTRY, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                     "--db", str(self.db), *([] if self.workers is None else ["--workers", str(self.workers)])],
+                     "--db", str(self.db)],
                     stdout=log, stderr=log, stdin=subprocess.DEVNULL)
             if self._wait_ready():
                 return self

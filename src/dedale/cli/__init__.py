@@ -110,27 +110,19 @@ def serve(
     allow_host: Annotated[list[str] | None, typer.Option(
         "--allow-host", help="Another host name the pages may be reached by (repeatable): this machine's name or "
         "address on the network, when --host exposes it.")] = None,
-    workers: Annotated[int | None, typer.Option(
-        "--workers", help="Worker processes serving the sessions' file together (default: one a core, at most "
-        "8).")] = None,
 ) -> None:
     """The web app: every system playable in the browser, sessions kept in SQLite (one server a file)."""
     from dedale.core.extras import require
 
     require("web")  # without dedale[web]: one line naming it, not an ImportError
     from dedale.web.guard import allowed_hosts
-    from dedale.web.serving import MAX_WORKERS, default_workers, run
+    from dedale.web.serving import run
 
     if not 0 < port < 65536:
         raise DedaleError("error.range", param="port", value=port, low=1, high=65535)
-    workers = default_workers() if workers is None else workers
-    if not 0 < workers <= MAX_WORKERS:
-        raise DedaleError("error.range", param="workers", value=workers, low=1, high=MAX_WORKERS)
     hosts = ", ".join(sorted(allowed_hosts(host, allow_host or ())))
-    processes = f"{workers} worker processes; " if workers > 1 else ""
-    run(db, host, port, allow_host or (), workers, lambda: typer.echo(
-        f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; {processes}Ctrl-C stops it)",
-        err=True))
+    run(db, host, port, allow_host or (), lambda: typer.echo(
+        f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; Ctrl-C stops it)", err=True))
 
 
 @tables_app.command("export")

@@ -5,9 +5,11 @@ A process killed at any moment loses no completed step: a step completes when it
 and a committed WAL transaction survives the process (`synchronous=NORMAL` trades only the last steps
 before a power cut for speed).
 
-Several processes may serve one file (a server's workers): each change to a session's events bumps its
-`revision`, a change is committed only if the session is still at the revision it was made from (compare
-and set), and a session kept in memory is used only while its revision is the file's.
+One server a file: it holds the file's advisory lock, and a second server on the same file refuses to
+start. Each change to a session's events bumps its `revision`, and a change is committed only if the session
+is still at the revision it was made from (compare and set): a step written behind the server's back (a
+hand-made edit, a second server where there is no advisory lock) is a 409, never a lost step. A session kept
+in memory is used only while its revision is the file's.
 """
 
 from __future__ import annotations
@@ -68,10 +70,10 @@ COLUMNS = "id, system, name, seed, params, table_dice, created, updated, over, h
 WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
 # Columns added since the first files, to a new file as to an old one: whether the session has ended, and
 # whether something is hidden from its player (its seed is then not shown in lists); who plays it; how many
-# times its events changed, and at which of those changes an undo last removed some.
+# times its events changed. (Files of earlier versions may also have an unused `undone` column.)
 ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0",
          "seating": "TEXT NOT NULL DEFAULT 'solo'",  # solo, hot-seat (one screen) or linked (seat links)
-         "revision": "INTEGER NOT NULL DEFAULT 0", "undone": "INTEGER NOT NULL DEFAULT 0"}
+         "revision": "INTEGER NOT NULL DEFAULT 0"}
 BUSY_SECONDS = 10.0  # how long a write waits for another process's write to finish
 
 
@@ -94,35 +96,29 @@ class Record:
 
 @dataclass(frozen=True)
 class Version:
-    """Where a session's events stand: how many there are, how many changes they went through, and the last
-    change that removed some (an undo); a copy at `revision` may catch up by appending while `undone` is
-    not past it."""
+    """Where a session's events stand: how many there are, and how many changes they went through."""
 
     events: int
     revision: int
-    undone: int = 0
 
 
 class Store:
     """The SQLite file, through two connections: one writes, a transaction at a time under a lock (SQLite
     serialises writers anyway, those of other processes too), the other reads (in WAL mode a read never
-    waits for a write, so pages go on being read while a step waits for another worker's commit).
+    waits for a write, so pages go on being read while a step is committed).
 
-    With `exclusive` (a server's store), the process holds the file alone: an advisory lock that a second
-    server on the same file meets, and refuses to start (a server's workers open it without, under their
-    parent's lock). Whatever the lock, an append or an undo first checks that the session has the events and
-    the revision the caller saw (two writers would otherwise interleave them, or both change one state).
+    The process holds the file alone: an advisory lock that a second server on the same file meets, and
+    refuses to start. Whatever the lock, an append or an undo first checks that the session has the events
+    and the revision the caller saw (two writers would otherwise interleave them, or both change one state).
     """
 
-    def __init__(self, path: Path | str, exclusive: bool = True) -> None:
+    def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.exclusive = exclusive
         self._lock = threading.Lock()  # the writing connection's
         self._read_lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
         self._reader: sqlite3.Connection | None = None
         self._holder: int | None = None
-        self._turn: int | None = None  # a worker's hold on the writers' turn file (see _transaction)
         self.open()
 
     def open(self) -> None:
@@ -131,9 +127,7 @@ class Store:
         with self._lock, self._read_lock:
             if self._db is not None:
                 return
-            self._holder = _hold(self.path, self.exclusive)
-            if not self.exclusive and LOCKS:
-                self._turn = os.open(f"{self.path}-writer", os.O_RDWR | os.O_CREAT, 0o644)
+            self._holder = _hold(self.path)
             try:
                 db = _connect(self.path)
                 db.execute("PRAGMA journal_mode=WAL")
@@ -157,7 +151,7 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, self._writers_turn():
+        with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
@@ -165,20 +159,6 @@ class Store:
                 self.db.execute("ROLLBACK")
                 raise
             self.db.execute("COMMIT")
-
-    @contextmanager
-    def _writers_turn(self) -> Iterator[None]:
-        """Workers of one server take turns to write through a lock the kernel hands over at once: SQLite's own
-        wait for a busy file sleeps 1 to 100 ms between tries, which a click behind another worker's commit
-        would add to its answer."""
-        if self._turn is None:
-            yield
-            return
-        fcntl.flock(self._turn, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._turn, fcntl.LOCK_UN)
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
@@ -227,7 +207,6 @@ class Store:
         with self._transaction() as db:
             now = self._expect(db, session_id, had, revision) + 1
             db.execute("DELETE FROM events WHERE session = ? AND seq >= ?", (session_id, keep))
-            db.execute("UPDATE sessions SET undone = ? WHERE id = ?", (now, session_id))
             return self._changed(db, session_id, over, hides, now)
 
     @staticmethod
@@ -248,7 +227,7 @@ class Store:
         found = 0 if row[0] is None else row[0] + 1
         if found != events:
             raise DedaleError("error.conflict", value=session_id, expected=events, found=found)
-        if revision is not None and row[1] != revision:  # changed, by another worker, since it was read
+        if revision is not None and row[1] != revision:  # changed behind this server's back since it was read
             raise DedaleError("error.raced", value=session_id)
         return int(row[1])
 
@@ -281,15 +260,15 @@ class Store:
     def version(self, session_id: str) -> Version:
         """Where the session's events stand: what a live page watches, and what a session kept in memory is
         checked against (the last event's number from the key's index: no count of the events)."""
-        row = self._read_one("SELECT (SELECT MAX(seq) FROM events WHERE session = s.id), revision, undone "
+        row = self._read_one("SELECT (SELECT MAX(seq) FROM events WHERE session = s.id), revision "
                              "FROM sessions s WHERE id = ?", (session_id,))
         if row is None:
             raise DedaleError("error.no_session", value=session_id)
-        return Version(0 if row[0] is None else int(row[0]) + 1, int(row[1]), int(row[2]))
+        return Version(0 if row[0] is None else int(row[0]) + 1, int(row[1]))
 
     def secret(self) -> bytes:
         """This file's secret key (made once, kept in the file): what the web app signs its form tokens
-        with, so that tokens outlive a restart of the server and every worker signs alike."""
+        with, so that tokens outlive a restart of the server."""
         with self._transaction() as db:
             row = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
             if row is None:
@@ -306,16 +285,6 @@ class Store:
             events = [json.loads(e) for (e,) in db.execute(
                 "SELECT event FROM events WHERE session = ? ORDER BY seq", (session_id,))]
         return _record(row[:-1], len(events), row[-1]), events
-
-    def events_since(self, session_id: str, first: int) -> tuple[Version, list[Event]]:
-        """The session's events from number `first` on, and where its events stand, read together."""
-        with self._reading() as db:
-            row = db.execute("SELECT revision, undone FROM sessions WHERE id = ?", (session_id,)).fetchone()
-            if row is None:
-                raise DedaleError("error.no_session", value=session_id)
-            events = [json.loads(e) for (e,) in db.execute(
-                "SELECT event FROM events WHERE session = ? AND seq >= ? ORDER BY seq", (session_id, first))]
-        return Version(first + len(events), int(row[0]), int(row[1])), events
 
     def record(self, session_id: str) -> Record:
         """A session's name, seed, parameters and number of steps, without its events."""
@@ -349,9 +318,6 @@ class Store:
             self._release()
 
     def _release(self) -> None:
-        if self._turn is not None:
-            os.close(self._turn)
-            self._turn = None
         if self._holder is not None:
             os.close(self._holder)  # only once SQLite's connection is closed: closing drops its locks too
             self._holder = None
@@ -384,8 +350,8 @@ class _Kept:
 
 class Sessions:
     """The store with live sessions kept in memory, one lock a session. A session kept is used only while
-    the file says it is at the same revision (another worker may have changed it); else it catches up by
-    the events appended since, or, after an undo, is rebuilt by replay.
+    the file says it is at the same revision (else something changed it behind the server's back: it is
+    rebuilt by replay).
 
     At most `cache_size` sessions are kept, and about `cache_entries` events and log entries in all (about
     1 KiB each: a crawl of 20 rooms holds a hundred, the largest hexcrawl the web allows 20,000)."""
@@ -410,19 +376,16 @@ class Sessions:
         """The session as the file has it now, and its revision."""
         try:
             now = self.store.version(session_id)
-        except DedaleError:  # deleted, maybe by another worker
+        except DedaleError:  # deleted
             self.forget(session_id)
             raise
         kept = self._kept(session_id)
         if kept is not None and kept.revision == now.revision:
             return kept.session, kept.revision
-        with self.lock(session_id):  # one thread brings it up to date (changing() holds the lock already)
+        with self.lock(session_id):  # one thread replays it (changing() holds the lock already)
             kept = self._kept(session_id)
             if kept is not None and kept.revision == now.revision:
                 return kept.session, kept.revision
-            caught = None if kept is None else self._catch_up(session_id, kept)
-            if caught is not None:
-                return caught
             record, events = self.store.get(session_id)
             session = self.build(record, events)
             self._keep(session_id, session, record.revision)
@@ -434,23 +397,6 @@ class Sessions:
             if kept is not None:
                 self.cache.move_to_end(session_id)
             return kept
-
-    def _catch_up(self, session_id: str, kept: _Kept) -> tuple[Session, int] | None:
-        """Apply to a kept session the events another worker appended since; None if it was not only
-        appended to (an undo: rebuild it)."""
-        session = kept.session
-        now, events = self.store.events_since(session_id, len(session.events))
-        if now.undone > kept.revision:
-            return None
-        try:
-            session.extend(events)
-        except BaseException as error:  # half caught up: never to be used again
-            self.forget(session_id)
-            if isinstance(error, DedaleError):
-                return None
-            raise
-        self._keep(session_id, session, now.revision)
-        return session, now.revision
 
     def _keep(self, session_id: str, session: Session, revision: int) -> None:
         with self._guard:
@@ -499,16 +445,16 @@ class Sessions:
             self._keep(session_id, session, revision)
 
 
-def _hold(path: Path, exclusive: bool) -> int | None:
-    """Check that `path` can be the sessions' file (made if need be); with `exclusive`, take its advisory
-    lock and keep the file open (the lock lasts while it is open), or say that another server holds it."""
+def _hold(path: Path) -> int | None:
+    """Check that `path` can be the sessions' file (made if need be), take its advisory lock and keep the
+    file open (the lock lasts while it is open), or say that another server holds it."""
     if os.path.isdir(path):
         raise DedaleError("error.db", path=str(path), problem=word("error.db_folder"))
     if os.path.lexists(path.parent) and not os.path.isdir(path.parent):
         raise DedaleError("error.db", path=str(path), problem=word("error.db_parent"))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not exclusive or not LOCKS:
+        if not LOCKS:
             return None
         holder = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:

@@ -13,7 +13,9 @@ from dedale.core.params import Declared, param, tables_folder
 from dedale.crawler.board import Board, Zone
 from dedale.crawler.tiles import parse_stock
 
-MAX_ZONES = 20
+# The largest board that still draws legibly: 12 zones of 5 cells fitted on a 1920 x 1080 screen set the room
+# numbers 7 pixels high and a door 9 pixels long (at 15 zones: 6 and 8; at 20: 4.5 and 6, unreadable).
+MAX_ZONES = 12
 MAX_CELLS = 12
 MAX_ROOMS = 99
 PASSED_BOSS = ("stays", "reroll")

@@ -9,6 +9,7 @@ can be (`name_labels`)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 from typing import Any, NamedTuple
 
@@ -102,10 +103,9 @@ def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float,
     detailed = size >= 12
     cells: list[str] = []
     details: list[str] = []
-    for h in map_hexes(radius):
+    for h, points in zip(map_hexes(radius), _outlines(radius, size, ox, oy), strict=True):
         x, y = to_pixel(h, size)
         x, y = ox + x, oy + y
-        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in corners(x, y, size))
         record = hex_map.hexes.get(h)
         if record is None:
             cells.append(f'<polygon points="{points}" fill="{FOG}" stroke="#b8b2a6" stroke-width="0.5"/>')
@@ -138,6 +138,21 @@ def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float,
         body.append(f'<circle cx="{ox + x:.1f}" cy="{oy + y:.1f}" r="{size * 0.62:.1f}" fill="none" '
                     f'stroke="{svg.ACCENT}" stroke-width="{max(1.5, size / 7):.1f}" stroke-dasharray="4 2"/>')
     return body
+
+
+@lru_cache(maxsize=8)
+def _outlines(radius: int, size: float, ox: float, oy: float) -> tuple[str, ...]:
+    """Each hex's corners as SVG points, in `map_hexes` order: the same for every map of this radius drawn at
+    this place, so worked out once (a web page draws its map anew at every click: 4,921 hexes at radius 40).
+    A hex's corners from its centre are worked out once too (the same numbers as corners(x, y, size))."""
+    (a0, b0), (a1, b1), (a2, b2), (a3, b3), (a4, b4), (a5, b5) = corners(0.0, 0.0, size)
+    outlines = []
+    for h in map_hexes(radius):
+        x, y = to_pixel(h, size)
+        x, y = ox + x, oy + y
+        outlines.append(f"{x + a0:.1f},{y + b0:.1f} {x + a1:.1f},{y + b1:.1f} {x + a2:.1f},{y + b2:.1f} "
+                        f"{x + a3:.1f},{y + b3:.1f} {x + a4:.1f},{y + b4:.1f} {x + a5:.1f},{y + b5:.1f}")
+    return tuple(outlines)
 
 
 def svg_sqrt3() -> float:

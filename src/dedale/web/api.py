@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from dedale.core.errors import DedaleError
@@ -22,12 +23,13 @@ from dedale.web.render import lang_of
 class StrictJson(Request):
     """A request whose JSON body is read as strictly as an uploaded file (`core.jsontext`), once: a body
     FastAPI's plain `json.loads` would let through (a lone surrogate, `NaN`, 4,000 digits, nesting 1,000
-    deep) is a 400 naming the problem, before anything else sees it."""
+    deep) is a 400 naming the problem, before anything else sees it. Read in the thread pool: a document of a
+    few megabytes takes a good part of a second, which on the event loop every other request would wait for."""
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
             try:
-                self._json = parse_json(await self.body(), "body")
+                self._json = await run_in_threadpool(parse_json, await self.body(), "body")
             except DedaleError as error:
                 raise HTTPException(400, error.message(lang_of(self))) from None
         return self._json

@@ -33,13 +33,12 @@ STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "erro
 CACHE_ENTRIES = 400_000  # sessions kept in memory: events and log entries in all (about 1 KiB each)
 
 
-def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (), exclusive: bool = True,
-               cache_entries: int = CACHE_ENTRIES) -> FastAPI:
-    """The app on the sessions' file `db` (held by this app alone until it shuts down, unless it is one of a
-    server's workers: not `exclusive`), answering the loopback names, `host` and `allow_hosts` (see
-    `guard.py`). The sessions in play stay in memory, up to `cache_entries` events and log entries in all
-    (the largest sessions the limits allow hold 10,000 to 20,000); the others are replayed when asked for."""
-    store = Store(db, exclusive)
+def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[str] = ()) -> FastAPI:
+    """The app on the sessions' file `db` (held by this app alone until it shuts down), answering the
+    loopback names, `host` and `allow_hosts` (see `guard.py`). The sessions in play stay in memory, up to
+    `CACHE_ENTRIES` events and log entries in all (the largest sessions the limits allow hold 10,000 to
+    20,000); the others are replayed when asked for."""
+    store = Store(db)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -50,7 +49,7 @@ def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[st
     # No /docs nor /redoc: their pages load scripts from a CDN, and nothing is served from outside the package.
     app = FastAPI(title="Dédale", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Procedural tabletop systems: sessions, choices, the autopilot, exports.")
-    app.state.sessions = Sessions(store, service.build, cache_entries=cache_entries)
+    app.state.sessions = Sessions(store, service.build, cache_entries=CACHE_ENTRIES)
     app.state.secret = store.secret()
     app.add_middleware(Guard, hosts=allowed_hosts(host, allow_hosts), refuse=refusal)
     static = resources.files("dedale.web").joinpath("static")

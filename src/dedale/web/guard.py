@@ -74,8 +74,7 @@ def _same_place(origin: str, host_header: str) -> bool:
 
 
 class Guard:
-    """The ASGI middleware before every route: nothing reaches the app unchecked. (With several workers,
-    `serving.Rebalance` runs around it, and only marks an answer now and then.)"""
+    """The ASGI middleware (outermost: nothing reaches the app unchecked)."""
 
     def __init__(self, app: ASGIApp, hosts: frozenset[str], refuse: Refuse) -> None:
         self.app, self.hosts, self.refuse = app, hosts, refuse

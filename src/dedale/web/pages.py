@@ -11,6 +11,7 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Depends, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 
 from dedale.core.errors import DedaleError
 from dedale.core.session import SPECTATOR, Session
@@ -77,12 +78,15 @@ def new(request: Request, system: str) -> HTMLResponse:
 
 @router.post("/new/{system}")
 async def create(request: Request, system: str) -> Response:
+    """The form read here, its session made in the thread pool as any other request's work: on the event loop
+    it would hold every other player's click until it is made (a key-lock diagram at the web's limits takes a
+    good part of a second)."""
     form = await request.form()
     values = {key: form.getlist(key)[-1] for key in form if key != csrf.FIELD}  # a checkbox follows its hidden "0"
     seating = str(values.pop("seating", "solo"))
-    session_id, token = service.create(_sessions(request), system, values, values.get("seed"),
-                                       values.get("table_dice") == "1", lang_of(request), str(values.get("name", "")),
-                                       autopilot=values.get("autopilot") == "1", seating=seating)
+    session_id, token = await run_in_threadpool(
+        service.create, _sessions(request), system, values, values.get("seed"), values.get("table_dice") == "1",
+        lang_of(request), str(values.get("name", "")), autopilot=values.get("autopilot") == "1", seating=seating)
     response = RedirectResponse(f"/play/{session_id}", status_code=303)
     if token is not None:
         seats.remember(response, session_id, token)
@@ -148,7 +152,7 @@ def _reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Sess
 async def live(request: Request, session_id: str) -> Response:
     """Server-sent events: `change` when the session changes (another player chose), for the page to fetch
     its panel again."""
-    seats.seat_of(request, _sessions(request), session_id)
+    await run_in_threadpool(seats.seat_of, request, _sessions(request), session_id)
     return await service.live(request, _sessions(request), session_id)
 
 
@@ -256,7 +260,7 @@ def upload_form(request: Request) -> HTMLResponse:
 @router.post("/upload")
 async def upload(request: Request, document: UploadFile) -> Response:
     raw = await document.read(service.MAX_UPLOAD + 1)
-    session_id = service.upload(_sessions(request), raw, lang_of(request))
+    session_id = await run_in_threadpool(service.upload, _sessions(request), raw, lang_of(request))  # as create's
     return RedirectResponse(f"/play/{session_id}", status_code=303)
 
 

@@ -230,12 +230,13 @@ async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
     within 0.1 s; a comment now and then keeps the connection open."""
     import asyncio
 
+    from starlette.concurrency import run_in_threadpool
     from starlette.responses import StreamingResponse
 
     state = request.app.state
     if getattr(state, "watchers", 0) >= MAX_WATCHERS:
         raise DedaleError("error.too_many_watchers")
-    seen = sessions.store.version(session_id)
+    seen = await run_in_threadpool(sessions.store.version, session_id)  # the file read off the event loop
 
     async def changes() -> Any:
         nonlocal seen
@@ -247,7 +248,7 @@ async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
                 if await request.is_disconnected():
                     break
                 await asyncio.sleep(0.1)
-                now = sessions.store.version(session_id)
+                now = await run_in_threadpool(sessions.store.version, session_id)
                 if now != seen:
                     seen = now
                     yield f"event: change\ndata: {now.events}\n\n"
