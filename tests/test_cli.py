@@ -9,6 +9,7 @@ from xml.etree import ElementTree
 import jsonschema
 import pytest
 
+import schemas
 from dedale.systems import system
 
 SCHEMA = json.loads(system("crawler").schema())
@@ -25,7 +26,7 @@ def test_json_output_follows_the_contract(cli) -> None:  # type: ignore[no-untyp
     code, out, _ = cli("crawler", "--seed", "12", "--json")
     assert code == 0
     document = json.loads(out)
-    jsonschema.validate(document, SCHEMA)
+    schemas.validate(document, SCHEMA)
     assert document["generator"] == "crawler" and document["seed"] == 12
     assert {"board_zones", "zone_cells", "size_rule"} <= set(document["params"])
     assert document["outcome"] in ("boss", "stuck") and document["size"] >= 3
@@ -45,7 +46,7 @@ def test_output_format_by_extension(cli, tmp_path: Path, ext: str) -> None:  # t
     assert code == 0 and out == ""
     data = path.read_bytes()
     if ext == ".json":
-        jsonschema.validate(json.loads(data), SCHEMA)
+        schemas.validate(json.loads(data), SCHEMA)
     elif ext == ".svg":
         assert ElementTree.fromstring(data).tag.endswith("svg")
     elif ext == ".png":

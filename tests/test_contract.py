@@ -9,11 +9,11 @@ import json
 import random
 from typing import Any
 
-import jsonschema
 import pytest
 
 import dedale
 import games
+import schemas
 from dedale.core.errors import DedaleError
 from dedale.core.params import fields_of
 from dedale.core.session import Session
@@ -59,14 +59,14 @@ def test_undo_is_a_replay_without_the_last_event(name: str) -> None:
 def test_a_document_loads_back_follows_its_schema_and_continues(name: str) -> None:
     session = played(name, 3, 5)
     document = json.loads(json.dumps(session.to_json()))
-    jsonschema.validate(document, dedale.schema(name))
+    schemas.validate(document, dedale.schema(name))
     again = dedale.load(document).play()
     assert again.to_json() == session.to_json()
     again.run_autopilot()
     session.run_autopilot()
     finished = json.loads(json.dumps(session.to_json()))
     assert again.to_json() == session.to_json() and again.is_over
-    jsonschema.validate(finished, dedale.schema(name))
+    schemas.validate(finished, dedale.schema(name))
 
 
 @pytest.mark.parametrize("name", SYSTEMS)

@@ -8,11 +8,11 @@ from collections import Counter
 from pathlib import Path
 from xml.etree import ElementTree
 
-import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import schemas
 from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe
 from dedale.hexcrawl.hexes import (
@@ -169,7 +169,7 @@ def test_determinism_json_round_trip_and_schema(seed: int, radius: int, order: s
     first = played(params, seed, moves).to_json()
     assert json.dumps(played(params, seed, moves).to_json()) == json.dumps(first)
     document = json.loads(json.dumps(first))
-    jsonschema.validate(document, SCHEMA)
+    schemas.validate(document, SCHEMA)
     assert HexcrawlSession.from_json(document).to_json() == first
     assert render_svg(HexMap.from_json(document)) == render_svg(HexcrawlSession.from_json(document).hex_map())
 

@@ -10,11 +10,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import schemas
 from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe
 from dedale.crawler.params import CrawlerParams
@@ -87,7 +87,7 @@ def test_duel_the_ais_bluff_rolls_are_left_out_the_players_own_autopilots_kept()
 def test_duel_a_players_view_follows_the_schema_and_draws_the_ais_cards_face_down() -> None:
     session = DuelSession(DuelParams(), 7)
     document = saved(session.player_json())
-    jsonschema.validate(document, json.loads(system("zombstone-duel").schema()))
+    schemas.validate(document, json.loads(system("zombstone-duel").schema()))
     picture, text = duel_svg.render_svg(load_duel(document)), duel_svg.render_text(load_duel(document))
     assert picture.count('fill="url(#back)"') == 2
     assert "[??] [??]" in text and "seed -" in text and str(session.seed) not in text
@@ -218,7 +218,7 @@ def test_skirmish_the_ais_hidden_tokens_are_anonymous_until_spotted(hidden_token
     secrets = secret_words(session, tokens)
     assert tokens and session.ask.kind == "bet" and secrets
     document = saved(session.player_json())
-    jsonschema.validate(document, json.loads(system("zombstone").schema()))
+    schemas.validate(document, json.loads(system("zombstone").schema()))
     view = GameView.from_json(document)
     for where, text in (("json", json.dumps(document, ensure_ascii=False)),
                         *((f"svg {lang}", render_svg(view, lang=lang)) for lang in LANGUAGES),

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from xml.etree import ElementTree
 
-import jsonschema
 import pytest
 
+import schemas
 from dedale.paper.model import PaperMap
 from dedale.paper.params import PaperParams
 from dedale.paper.session import PaperSession
@@ -24,7 +24,7 @@ def test_generate_the_contract(cli) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("paper", "--seed", "3", "--json")
     assert code == 0
     document = json.loads(out)
-    jsonschema.validate(document, SCHEMA)
+    schemas.validate(document, SCHEMA)
     assert document["generator"] == "paper" and {"width", "height", "max_cards"} <= set(document["params"])
     draw = document["draws"][0]
     assert set(draw) == {"rank", "suit"}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import schemas
 from dedale.paper.layout import WALLS, wall_squares
 from dedale.paper.params import PaperParams
 from dedale.paper.rules import adjust_size
@@ -42,7 +42,7 @@ def test_any_parameters_obey_every_rule(params: PaperParams, seed: int) -> None:
     session = PaperSession(params, seed).run_autopilot()
     assert session.is_over
     check(session)
-    jsonschema.validate(json.loads(json.dumps(session.to_json())), SCHEMA)
+    schemas.validate(json.loads(json.dumps(session.to_json())), SCHEMA)
 
 
 @settings(max_examples=40, deadline=None)

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-import jsonschema
 import pytest
 
 import dedale
+import schemas
 from dedale import systems
 from dedale.core.params import Declared, param
 from dedale.core.session import Choice, Session, State
@@ -125,6 +125,6 @@ def test_its_schema_is_generated_from_its_declarations(coin: None) -> None:
     schema = dedale.schema("coin")["properties"]["params"]
     assert schema["properties"]["coin"]["enum"] == ["fair", "loaded"]
     assert schema["properties"]["flips"]["maximum"] == 20
-    jsonschema.validate(CoinParams().to_json(), schema)
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({**CoinParams().to_json(), "flips": 0}, schema)
+    schemas.validate(CoinParams().to_json(), schema)
+    with pytest.raises(schemas.ValidationError):
+        schemas.validate({**CoinParams().to_json(), "flips": 0}, schema)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import copy
 import json
 
-import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import schemas
 from dedale.core.errors import DedaleError
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
@@ -58,7 +58,7 @@ def test_undo_is_a_replay_without_the_last_event(seed: int, steps: int) -> None:
 def test_json_round_trip_and_continue(seed: int, steps: int) -> None:
     session = played(seed, steps)
     document = json.loads(json.dumps(session.to_json()))
-    jsonschema.validate(document, SCHEMA)
+    schemas.validate(document, SCHEMA)
     loaded = CrawlerSession.from_json(document)
     assert loaded.to_json() == session.to_json()
     loaded.run_autopilot()

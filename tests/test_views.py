@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 import dedale
+import schemas
 from dedale.core.errors import DedaleError
 from dedale.systems import system
 from games import played
@@ -38,7 +38,7 @@ def test_a_players_view_keeps_what_was_discovered_and_nothing_of_the_key(name: s
     session = midway(name, seed, seed * 3)
     gm = session.to_json()
     player = system(name).seen_by(gm, "player")
-    jsonschema.validate(player, dedale.schema(name))
+    schemas.validate(player, dedale.schema(name))
     assert player["seed"] is None and player["events"] == [] and player["log"] == [] and player["hidden"]
     if name in ("crawler", "paper"):
         assert [r["id"] for r in player["rooms"]] == [r["id"] for r in gm["rooms"]]  # every room laid, no more
