@@ -32,7 +32,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from dedale.core.params import fields_of
-from dedale.crawler.params import MAX_ROOMS
+from dedale.crawler.params import MAX_ROOMS, MAX_SIDE
 from dedale.systems import names, system
 from dedale.zombstone.skirmish.catalogue import load_catalogue
 
@@ -62,7 +62,9 @@ def at_the_limits(name: str) -> dict[str, str]:
         return {key: str(value) for key, value in KEYLOCK.items()}
     values = {field.option: str(field.high(web=True)) for field in fields_of(system(name).params)
               if field.kind == "int" and field.spec.web and field.high(web=True) is not None}
-    return values | ({"size": str(MAX_ROOMS)} if name == "crawler" else {})
+    if name == "crawler":  # as many zones as the web allows, of as many cells as still draw legibly
+        values |= {"size": str(MAX_ROOMS), "zone": str(MAX_SIDE // int(values["board"]))}
+    return values
 
 
 class Connection:

@@ -226,3 +226,16 @@ def test_version(cli) -> None:  # type: ignore[no-untyped-def]
 
     code, out, _ = cli("--version")
     assert code == 0 and out.strip() == f"dedale {dedale.__version__}"
+
+
+def test_larger_zones_on_a_board_are_bounded_by_the_cells_a_side(  # type: ignore[no-untyped-def]
+        cli, tmp_path: Path) -> None:
+    """12 zones of 5 cells draw legibly, and so do 5 zones of 12: 10 zones of 12 cells (120 a side) do not."""
+    from dedale.crawler.params import MAX_SIDE
+
+    code, _, err = cli("crawler", "--board", "10", "--zone", "12", "-o", str(tmp_path / "d.svg"))
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert "10 zones of 12 cells make 120 cells a side" in err and f"at most {MAX_SIDE}" in err
+    assert list(tmp_path.iterdir()) == []
+    code, _, _ = cli("crawler", "--board", "5", "--zone", "12", "--seed", "1", "-o", str(tmp_path / "d.svg"))
+    assert code == 0 and (tmp_path / "d.svg").exists()

@@ -13,10 +13,12 @@ from dedale.core.params import Declared, param, tables_folder
 from dedale.crawler.board import Board, Zone
 from dedale.crawler.tiles import parse_stock
 
-# The largest board that still draws legibly: 12 zones of 5 cells fitted on a 1920 x 1080 screen set the room
-# numbers 7 pixels high and a door 9 pixels long (at 15 zones: 6 and 8; at 20: 4.5 and 6, unreadable).
+# The largest board that still draws legibly: 12 zones of 5 cells (60 cells a side) fitted on a 1920 x 1080
+# screen set the room numbers 7 pixels high and a door 9 pixels long (at 15 zones: 6 and 8; at 20: 4.5 and 6,
+# unreadable). Larger zones on fewer zones a side draw the same way: the cells a side are what is bounded.
 MAX_ZONES = 12
 MAX_CELLS = 12
+MAX_SIDE = 60
 MAX_ROOMS = 99
 PASSED_BOSS = ("stays", "reroll")
 CONTENTS = ("tables", "dungeon-roll")
@@ -109,6 +111,10 @@ class CrawlerParams(Declared):
 
     def check(self) -> None:
         self._check_size()
+        cells = self.board_zones * self.zone_cells
+        if cells > MAX_SIDE:
+            raise DedaleError("error.board_cells", board=self.board_zones, zone=self.zone_cells, cells=cells,
+                              high=MAX_SIDE)
         w, h = self.boss
         if not (2 <= w <= self.zone_cells and 2 <= h <= self.zone_cells):
             raise DedaleError("error.boss_size", value=f"{w}x{h}", cells=self.zone_cells)
