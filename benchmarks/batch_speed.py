@@ -1,12 +1,12 @@
-"""Batches on Dask (issue 15): OK Corral games a second played by `dedale zombstone simulate`, and crawler
-dungeons a second made by `dedale crawler --count N --json`, on 1 worker (this process alone) and on 2 local
-workers. Each run is a fresh `dedale` process, timed whole, as a user waits for it: start-up, the probe in
-this process, the cluster's start and stop, the workers' own warm-up (imports; a skirmish process works out
-the dice policies its games meet). The best of ROUNDS runs. Targets: byte-identical output whatever the
-workers, and 2 workers faster than 1 (on a machine with 2 cores or more). The batches are long enough for
-those fixed costs (about a second and a half) not to hide the workers' gain, and for the crawler's to go to
-the workers at all: a batch of a couple of seconds stays in this process, where the workers would save less
-than their start-up. What is printed (400 MB of crawler documents) is hashed as it comes, not kept."""
+"""Batches on local worker processes (issues 15 and 27): OK Corral games a second played by `dedale zombstone
+simulate`, and crawler dungeons a second made by `dedale crawler --count N --json`, on 1 worker (this process
+alone) and on 2 (the standard library's process pool); and the designer's sweep of 2,000 games (`dedale
+zombstone balance`: Wyatt Earp's Potential from -4 to 5, 200 games at each) on the default workers, one a
+core. Each run is a fresh `dedale` process, timed whole, as a user waits for it: start-up, the first half
+second in this process, the pool's start and stop, the workers' own warm-up (a skirmish process works out the
+dice policies its games meet). The best of ROUNDS runs (the machine may be shared). Targets: byte-identical
+output whatever the workers, 2 workers faster than 1 (on a machine with 2 cores or more), and the sweep under
+a minute. What is printed is hashed as it comes, not kept."""
 
 from __future__ import annotations
 
@@ -21,8 +21,12 @@ MAIN = "import sys; from dedale.cli import main; sys.exit(main())"  # what the `
 JOBS = {  # label -> (the command's arguments, how many items it makes, what an item is)
     "simulate OK Corral": (["zombstone", "simulate", "--scenario", "ok_corral", "--games", "1000", "--seed", "1",
                             "--json"], 1000, "games"),
-    "crawler --count": (["crawler", "--seed", "1", "--count", "20000", "--json"], 20000, "dungeons"),
+    "crawler --count": (["crawler", "--seed", "1", "--count", "10000", "--json"], 10000, "dungeons"),
 }
+SWEEP = ["zombstone", "balance", "--profile", "wyatt_earp", "--field", "potential",
+         "--values=" + ",".join(str(value) for value in range(-4, 6)), "--games", "200", "--seed", "1", "--json"]
+SWEEP_GAMES = 2000
+SWEEP_TARGET = 60.0  # seconds
 
 
 def timed(args: list[str]) -> tuple[float, str]:
@@ -56,6 +60,11 @@ def measure() -> list[tuple[str, str, bool]]:
         rows.append((f"batch: {label}, 2 workers", f"{items / best[2]:8,.1f} {unit}/s ({items:,} in {best[2]:.1f} s, "
                      f"x{best[1] / best[2]:.2f}; target: identical output, faster than 1 worker: {verdict})",
                      identical and faster))
+    sweep = min(timed(SWEEP)[0] for _ in range(ROUNDS))
+    met = sweep < SWEEP_TARGET
+    rows.append((f"batch: balance sweep, {os.cpu_count()} cores", f"{sweep:8.1f} s for {SWEEP_GAMES:,} games "
+                 f"({SWEEP_GAMES / sweep:,.0f} games/s; target < {SWEEP_TARGET:g} s: {'ok' if met else 'OVER TARGET'})",
+                 met))
     return rows
 
 

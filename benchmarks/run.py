@@ -35,8 +35,9 @@
   and 300 made and written, against n log n), `keylock_scale.py` (100,000 objects made,
   analysed and written), `zombstone_speed.py` (a new query, `dedale zombstone tables`, the web calculator,
   and the ratio to icepool), `skirmish_speed.py` (AI games a second, one core), `batch_speed.py` (games
-  and dungeons a second on 1 and 2 Dask workers), `pictures_print.py` (the smallest text of the pictures
-  printed: a 200-object key-lock diagram on A3, a hexcrawl on A4, the crawler's A4 overview; issue 17),
+  and dungeons a second on 1 and 2 local workers, a 2,000-game balance sweep under a minute),
+  `pictures_print.py` (the smallest text of the pictures printed: a 200-object key-lock diagram on A3,
+  a hexcrawl on A4, the crawler's A4 overview; issue 17),
   `zombstone_games.py` (issue 16: how each shipped scenario's games end, melees a game, and each side's win
   rate over 2,000 games with its Wilson 95% interval, against 40-60%).
 

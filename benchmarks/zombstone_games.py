@@ -2,7 +2,7 @@
 how the games end (elimination, flight, the scenario's own condition, the turn limit), melees a game, and
 each side's win rate with its 95% (Wilson) interval over GAMES games. Target: each side wins 40% to 60% of
 the games, unless the scenario says in its TOML which side it favours and why (then shown for reference).
-The games are played on Dask's local workers (one a core), the same games whatever their number."""
+The games are played on local worker processes (one a core), the same games whatever their number."""
 
 from __future__ import annotations
 

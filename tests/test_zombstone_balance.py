@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dedale.core import batch
 from dedale.core.batch import Where
 from dedale.core.errors import DedaleError
 from dedale.zombstone.skirmish.balance import Tweak, sweep, sweep_tweaks
@@ -33,7 +34,8 @@ def test_a_tweak_changes_its_field_and_nothing_else(tweak: Tweak, read: object) 
     assert changed.scenarios == shipped.scenarios and changed.bands == shipped.bands
 
 
-def test_a_sweep_plays_the_same_games_at_each_value_whatever_the_workers() -> None:
+def test_a_sweep_plays_the_same_games_at_each_value_whatever_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "ALONE_SECONDS", 0.0)  # the two workers play every game
     tweaks = sweep_tweaks(None, "profile", "wyatt_earp", "potential", [1, 3])
     one = sweep(AIS, tweaks, 4, seed=9)
     two = sweep(AIS, tweaks, 4, seed=9, where=Where(workers=2))

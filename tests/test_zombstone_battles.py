@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dedale.core import batch
 from dedale.core.batch import Where
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, TableSource
@@ -25,7 +26,8 @@ from dedale.zombstone.skirmish.simulate import game_seed, play_game, run, summar
 AIS = SkirmishParams(side=None)
 
 
-def test_each_game_has_its_own_seed_whatever_the_workers() -> None:
+def test_each_game_has_its_own_seed_whatever_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "ALONE_SECONDS", 0.0)  # the two workers play every game
     one, two = run(AIS, 12, seed=5), run(AIS, 12, seed=5, where=Where(workers=2))
     assert one == two
     assert [o.seed for o in one] == [game_seed(5, n) for n in range(12)]
@@ -69,7 +71,8 @@ def test_ai_games_end_within_the_turn_limit(seed: int, scenario: str) -> None:
         assert outcome.survivors[outcome.winner] > 0 and min(outcome.survivors.values()) == 0  # type: ignore[index]
 
 
-def test_simulate_command(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_command(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(batch, "ALONE_SECONDS", 0.0)  # with --workers 2, the two workers play every game
     code, out, _ = cli("zombstone", "simulate", "--games", "8", "--seed", "3")
     assert code == 0 and "8 games" in out and "lawmen" in out and "95%" in out
     code, _, _ = cli("zombstone", "simulate", "--games", "8", "--seed", "3", "--workers", "2",

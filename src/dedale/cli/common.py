@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -42,8 +43,8 @@ Load = Annotated[Path | None, typer.Option("--load", help="Resume a saved sessio
 Workers = Annotated[int | None, typer.Option(
     "--workers", help="Local processes (default: one a core; 1: this process alone). The results do not depend on it.")]
 Scheduler = Annotated[str | None, typer.Option(
-    "--scheduler", help="Run on a Dask cluster: its scheduler's address, tcp://HOST:PORT (its workers need this "
-    "version of Dédale).")]
+    "--scheduler", help="Run on a Dask cluster: its scheduler's address, tcp://HOST:PORT (pip install "
+    "'dedale[cluster]' here and on its workers, with this version of Dédale).")]
 View = Annotated[str, typer.Option(
     "--view", help="gm (everything) or player (what the party has discovered, without the GM's key).")]
 
@@ -133,16 +134,26 @@ def progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    # Refreshed here, not by Rich's own thread: with no other thread running, a batch's local workers can be
+    # forks of this process (core/batch).
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+                  console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
         task = bar.add_task(label, total=total)
-        yield lambda done: bar.update(task, completed=done)
+        shown = [0.0]
+
+        def advance(done: int) -> None:
+            bar.update(task, completed=done)
+            if time.monotonic() - shown[0] >= 0.1:  # ten times a second at most, as Rich's thread would
+                shown[0] = time.monotonic()
+                bar.refresh()
+
+        yield advance
 
 
 @dataclass(frozen=True)
 class Generation:
-    """What each seed of a generation batch makes, wherever it runs: a Dask worker has no CLI state, so the
-    job carries the system's name, its parameters and the language, and sends back bytes and text."""
+    """What each seed of a generation batch makes, wherever it runs: a worker process has no CLI state, so
+    the job carries the system's name, its parameters and the language, and sends back bytes and text."""
 
     system: str
     params: Declared

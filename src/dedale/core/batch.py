@@ -1,47 +1,46 @@
 """Batches: one picklable function mapped over items (seeds, game numbers), the results yielded in the items'
-order, on Dask. The results never depend on where an item runs (each carries its own seed), so the same batch
-gives the same output in this process, on local worker processes or on a cluster.
+order. The results never depend on where an item runs (each carries its own seed), so the same batch gives
+the same output in this process, on local worker processes or on a Dask cluster.
 
-A batch starts in this process, timing its items for `PROBE_SECONDS` (and at least `PROBE_ITEMS`). One that
-ends by then, or whose rest would not gain more than a cluster's start-up (`STARTUP_SECONDS`) from the local
-workers, stays here: small batches never pay for Dask. Otherwise a `dask.distributed` LocalCluster of worker
-processes starts, and the rest goes to it (or to the scheduler named), in chunks of about `CHUNK_SECONDS` of
-work each (sized from the items timed so far), at most `WINDOW` chunks a worker in flight: results come back
-in order and memory stays bounded however long the batch. Dask is imported only when a batch goes to it."""
+Local workers are the standard library's process pool, started once the batch has run in this process for
+`ALONE_SECONDS` (a shorter batch never pays for one); `--scheduler` sends the whole batch to a Dask cluster
+through Dask's own `concurrent.futures` executor. Either way one code path, `Executor.map`, over chunks of
+items: a chunk holds about `CHUNK_SECONDS` of work as last timed (a single item before any is), and at most
+two windows of `WINDOW` chunks a worker are in flight, so memory stays bounded however long the batch. Dask
+is imported only when a batch goes to a cluster (the `cluster` extra)."""
 
 from __future__ import annotations
 
+import math
+import multiprocessing
 import os
 import re
+import signal
+import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dedale.core.errors import DedaleError
 
 if TYPE_CHECKING:
-    from distributed import Client, Future
+    from distributed import Client
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-PROBE_SECONDS = 0.5  # the work done in this process before deciding where the rest goes
-PROBE_ITEMS = 3  # at least: their median is not the first item's, which may fill a process's caches
-# A LocalCluster's start and stop, and its workers' slower first items (imports, caches): measured on two
-# cores, 0.5-0.6 s, 0.1 s and about half a second.
-STARTUP_SECONDS = 1.0
-CHUNK_SECONDS = 0.25  # of work a task: Dask's own cost of a task, a few ms, is then about 1%
+ALONE_SECONDS = 0.5  # of work done in this process before a pool starts (about what its start costs)
+CHUNK_SECONDS = 0.2  # of work a chunk: a task's own cost (a few ms on Dask, less locally) is then about 1%
 CHUNKS_PER_WORKER = 4  # at least, so that a slow chunk does not leave the others idle at the end
-WINDOW = 3  # chunks a worker in flight: enough to keep it busy while results are read in order
+WINDOW = 2  # chunks a worker in a window; two windows in flight keep the workers busy while one is read
 CONNECT_SECONDS = 5  # to reach a scheduler, and for it to have a worker
 ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 MAX_WORKERS_PER_CORE = 4
-# A scheduler's HTTP server (health, metrics) on any free port of this machine: Dask's 8787 may be taken,
-# and a warning would say so on stderr.
-QUIET_HTTP = {"dashboard_address": "127.0.0.1:0"}
 
 
 def cores() -> int:
@@ -80,50 +79,27 @@ def run_batch(work: Callable[[T], R], items: Sequence[T], where: Where = IN_PROC
     """`work(item)` for every item, yielded in the items' order; `progress` is told how many are done.
     `work` must be picklable (a module's function, or a `functools.partial` of one) when the batch may leave
     this process; and, as with any use of multiprocessing, a script that runs a batch on local workers keeps
-    its own work under `if __name__ == "__main__":` (the worker processes import the script)."""
-    total = len(items)
-    with ExitStack() as stack:
-        # A scheduler that cannot be reached is refused before any work (and so before any output).
-        client = stack.enter_context(_connected(where.scheduler)) if where.scheduler else None
-        durations: list[float] = []
-        began = time.perf_counter()
-        done = yield from _here(work, items, 0, progress, lambda: len(durations) >= PROBE_ITEMS and (
-            time.perf_counter() - began >= PROBE_SECONDS), durations)
-        if done == total:
-            return
-        per_item = sorted(durations)[done // 2]  # the median: the first items may fill caches the others use
-        workers = min(where.local_workers, total - done)
-        if client is None and _worth_a_cluster(per_item * (total - done), workers):
-            # Waited for: this process working meanwhile would hold the GIL that the cluster's start (the
-            # scheduler and the client live in this process) needs at each of its many small steps, which
-            # made a start of half a second take ten.
-            client = stack.enter_context(_local_cluster(workers))
-        if client is None:
-            yield from _here(work, items, done, progress, lambda: False)
-        else:
-            yield from _on_dask(client, work, items, done, per_item, progress)
-
-
-def _here(work: Callable[[T], R], items: Sequence[T], first: int, progress: Callable[[int], None] | None,
-          stop: Callable[[], bool], durations: list[float] | None = None) -> Generator[R, None, int]:
-    """Items `first`.. in this process, in order, until `stop()` (asked before each) says so; each one's time
-    added to `durations` if given. Returns how many items of the batch are done."""
-    for number in range(first, len(items)):
-        if stop():
-            return number
+    its own work under `if __name__ == "__main__":` (the worker processes may import the script)."""
+    if where.scheduler is not None:
+        # A scheduler that cannot be used is refused before any work (and so before any output).
+        with _cluster(where.scheduler) as (executor, slots):
+            yield from _mapped(executor, slots, work, items, 0, None, progress)
+        return
+    # The first items run here, for up to ALONE_SECONDS: a batch done by then never pays for a pool, and
+    # the last one's time sizes the pool's first chunks. So does the last item, and all with one worker.
+    done, per_item, alone_until = 0, None, time.perf_counter() + ALONE_SECONDS
+    while done < len(items) and (min(where.local_workers, len(items) - done) == 1
+                                 or time.perf_counter() < alone_until):
         start = time.perf_counter()
-        result = work(items[number])
-        if durations is not None:
-            durations.append(time.perf_counter() - start)
+        result = work(items[done])
+        per_item, done = time.perf_counter() - start, done + 1
         yield result
         if progress:
-            progress(number + 1)
-    return len(items)
-
-
-def _worth_a_cluster(rest: float, workers: int) -> bool:
-    """Whether `workers` local processes would save more than their cluster's start-up on `rest` seconds."""
-    return workers > 1 and rest * (1 - 1 / workers) > STARTUP_SECONDS
+            progress(done)
+    if done < len(items):
+        workers = min(where.local_workers, len(items) - done)
+        with _pool(workers, work) as executor:
+            yield from _mapped(executor, workers, work, items, done, per_item, progress)
 
 
 def _run_chunk(work: Callable[[T], R], chunk: Sequence[T]) -> tuple[list[R], float]:
@@ -132,77 +108,100 @@ def _run_chunk(work: Callable[[T], R], chunk: Sequence[T]) -> tuple[list[R], flo
     return [work(item) for item in chunk], time.perf_counter() - start
 
 
-def _on_dask(client: Client, work: Callable[[T], R], items: Sequence[T], first: int, per_item: float,
-             progress: Callable[[int], None] | None) -> Iterator[R]:
-    """Items `first`.. on the client's workers, chunk by chunk, a window of chunks in flight, in order. A
-    chunk holds about CHUNK_SECONDS of work, from the time per item measured so far: here at first, then on
-    the workers as chunks come back."""
+def _mapped(executor: Executor, slots: int, work: Callable[[T], R], items: Sequence[T], first: int,
+            per_item: float | None, progress: Callable[[int], None] | None) -> Iterator[R]:
+    """`work` over items `first`.. on the executor's `slots` workers, in order; `per_item` is an item's
+    seconds if known. `Executor.map` submits all it is given at once and holds every result until it is
+    read, so it is given a window of chunks at a time: the next window is submitted before the current one
+    is read (the workers never wait for the reader), and no more than two windows' results are ever held.
+    Chunks are made here for both executors (Dask's ignores `chunksize`), so map's own `chunksize` stays 1."""
     total = len(items)
-    slots = max(1, sum(client.nthreads().values()))
-    balanced = -(-(total - first) // (CHUNKS_PER_WORKER * slots))  # the most a chunk may hold
-    pending: deque[Future] = deque()
+    balanced = math.ceil((total - first) / (CHUNKS_PER_WORKER * slots))  # the most a chunk may hold
     following = first  # the first item not yet sent
 
-    def submit() -> None:
+    def window() -> Iterator[tuple[list[R], float]]:
         nonlocal following
-        if following < total:
-            size = max(1, min(round(CHUNK_SECONDS / max(per_item, 1e-9)), balanced))
-            chunk = items[following:following + size]
-            pending.append(client.submit(_run_chunk, work, chunk, pure=False))
-            following += len(chunk)
+        size = 1 if per_item is None else max(1, min(balanced, round(CHUNK_SECONDS / max(per_item, 1e-9))))
+        chunks: list[Sequence[T]] = []
+        for _ in range(WINDOW * slots):
+            if following < total:
+                chunks.append(items[following:following + size])
+                following += len(chunks[-1])
+        return executor.map(partial(_run_chunk, work), chunks)
 
-    for _ in range(WINDOW * slots):
-        submit()
+    in_flight: deque[Iterator[tuple[list[R], float]]] = deque()
     done = first
-    try:
-        while pending:
-            results, seconds = pending.popleft().result()  # the next in order, however the others finish
-            per_item = seconds / len(results)
-            submit()
+    while following < total or in_flight:
+        while len(in_flight) < 2 and following < total:
+            in_flight.append(window())
+        for results, seconds in in_flight.popleft():
+            per_item = seconds / len(results)  # as the workers timed it: sizes the windows sent from now on
             yield from results
             done += len(results)
             if progress:
                 progress(done)
+
+
+def _quiet() -> None:
+    """A local worker leaves Ctrl-C to this process, which stops the batch (one message, not one a worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _pool(workers: int, work: Callable[..., Any]) -> Iterator[Executor]:
+    """A process pool of `workers`, its queued chunks cancelled on leaving (an error, Ctrl-C, a reader that
+    stopped), so that only the chunks already running are waited for."""
+    method = _start_method()
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":  # only this process's first server is started, with these modules
+        context.set_forkserver_preload(_preloaded(work))
+    executor = ProcessPoolExecutor(workers, context, initializer=_quiet)
+    try:
+        yield executor
     finally:
-        for future in pending:  # stopped early (an error, Ctrl-C): nothing left running on the workers
-            future.cancel()
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_method() -> str:
+    """How local workers start. As forks of this process where the platform forks by default (Linux before
+    Python 3.14) and no other thread runs here: they begin with Dédale imported and its caches as this
+    process's first items left them. A pool of two ran its first two items (best of 5 on two busy cores)
+    in 0.04 s for crawler dungeons and 0.25 s for skirmish games as forks of this process, 0.48 and 0.49 s
+    as forks of a fork server, 0.68 and 0.75 s spawned. But a fork copies the locks of other threads as they
+    are, held or not: with another Python thread running (a Dask client's, a test runner's) the workers are
+    forks of a fork server instead, a process without threads that imports the work's module once
+    (`_preloaded`); spawned where there is neither. A native library's own threads (NumPy's BLAS) are
+    stopped and restarted around a fork by the library itself."""
+    methods = multiprocessing.get_all_start_methods()  # the platform's default first
+    if methods[0] == "fork" and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _preloaded(work: Callable[..., Any]) -> list[str]:
+    """The modules a fork server imports once for all its workers: the work's own (which bring the rules it
+    runs), and the main script's, as multiprocessing does by default (`__main__`)."""
+    function = work.func if isinstance(work, partial) else work
+    module = getattr(function, "__module__", None) or type(function).__module__
+    return ["__main__", module]
 
 
 @contextmanager
-def _local_cluster(workers: int) -> Iterator[Client]:
-    """A client of a LocalCluster of `workers` single-threaded processes on this machine alone (no dashboard,
-    quiet), closed on leaving. Its processes are forked from a fork server where there is one: measured on two
-    cores, the cluster then stops in 0.1 s rather than the 1-2 s of processes spawned afresh."""
-    import logging
-    import multiprocessing
-
-    import dask
-    from distributed import Client, LocalCluster
-
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    with ExitStack() as stack:
-        stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method": method}))
-        # Quiet: a task's error comes back as its exception; the logs would only add a worker's complaints as
-        # the cluster stops.
-        cluster = stack.enter_context(LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-            scheduler_kwargs=QUIET_HTTP, silence_logs=logging.CRITICAL))
-        yield stack.enter_context(Client(cluster, set_as_default=False))
-
-
-@contextmanager
-def _connected(address: str) -> Iterator[Client]:
-    """A client of the scheduler at `address`, with at least one worker running this version of Dédale."""
+def _cluster(address: str) -> Iterator[tuple[Executor, int]]:
+    """Dask's executor on the scheduler at `address`, with at least one worker running this version of
+    Dédale, and the number of its worker threads. Closing the client on leaving releases every task not yet
+    run."""
     import socket
 
-    from distributed import Client
+    from dedale.core.extras import need
 
+    client_class = need("cluster", "distributed").Client
     host, _, port = address.partition("://")[2].rpartition(":")
     try:
         # A plain connection first: a port nobody listens on is refused at once, where Dask's own client
         # would retry until its timeout.
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
-        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        client = client_class(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError):
         raise DedaleError("error.scheduler_unreachable", value=address, seconds=CONNECT_SECONDS) from None
     with client:
@@ -211,7 +210,8 @@ def _connected(address: str) -> Iterator[Client]:
         except TimeoutError:
             raise DedaleError("error.scheduler_no_workers", value=address, seconds=CONNECT_SECONDS) from None
         _check_versions(client, address)
-        yield client
+        # Not pure: a chunk is not hashed to find an earlier result (every chunk is new work).
+        yield client.get_executor(pure=False), max(1, sum(client.nthreads().values()))
 
 
 def _dedale_version() -> str:

@@ -13,6 +13,7 @@ from dedale.core.errors import DedaleError
 EXTRAS = {
     "render": ("error.render_extra", ("cairosvg", "cairocffi", "matplotlib")),
     "web": ("error.web_extra", ("fastapi", "uvicorn", "jinja2", "multipart")),
+    "cluster": ("error.cluster_extra", ("dask", "distributed")),
 }
 
 

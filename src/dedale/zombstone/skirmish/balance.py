@@ -92,7 +92,7 @@ def play_tweaked(params: SkirmishParams, run_seed: int, tweaks: tuple[Tweak, ...
 
 def sweep(params: SkirmishParams, tweaks: list[Tweak], games: int, seed: int, where: Where = IN_PROCESS,
           progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """`games` games at each value, on Dask (core/batch), summed up as a JSON document."""
+    """`games` games at each value, wherever they are played (core/batch), summed up as a JSON document."""
     items = [(index, number) for index in range(len(tweaks)) for number in range(games)]
     outcomes = list(run_batch(partial(play_tweaked, params, seed, tuple(tweaks)), items, where, progress))
     rows = []
