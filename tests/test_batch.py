@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dedale
+from budget import examples
 from dedale.core import batch
 from dedale.core.batch import Where, run_batch
 from dedale.core.errors import DedaleError
@@ -221,7 +222,7 @@ class CountingExecutor(Executor):
         return future
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 400), st.data(), st.integers(1, 8), st.none() | st.floats(1e-6, 1.0))
 def test_chunks_keep_the_order_and_at_most_two_windows_in_flight(total: int, data: st.DataObject, slots: int,
                                                                   per_item: float | None) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.grid import DIRS, Dir
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
@@ -52,7 +53,7 @@ def check_frontier(session: CrawlerSession) -> None:
     assert [c.id for c in session.choices()] == ids + [f"search:{room}:{d.name}" for room, d in walls]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(params=crawler_params(), seed=seeds)
 def test_the_autopilot_sees_what_working_out_again_gives(params: CrawlerParams, seed: int) -> None:
     session = CrawlerSession(params, seed)
@@ -61,7 +62,7 @@ def test_the_autopilot_sees_what_working_out_again_gives(params: CrawlerParams, 
         session.auto_step()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(params=crawler_params(), seed=seeds, picks=st.lists(st.integers(0, 1000), max_size=200))
 def test_a_player_sees_what_working_out_again_gives(params: CrawlerParams, seed: int, picks: list[int]) -> None:
     """A player searches walls while exits are open, which the autopilot never does."""

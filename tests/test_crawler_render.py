@@ -11,6 +11,7 @@ from xml.etree import ElementTree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.grid import Rect
 from dedale.crawler.contents import load_tables
 from dedale.crawler.model import Dungeon, Room
@@ -38,7 +39,7 @@ def texts(svg_text: str) -> list[str]:
     return [el.text or "" for el in ElementTree.fromstring(svg_text).iter(f"{SVG}text")]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_svg_shows_every_room_door_and_passage(seed: int) -> None:
     d = dungeon(seed)
@@ -101,7 +102,7 @@ def test_a_loaded_document_renders_like_the_session() -> None:
 numbers = st.one_of(st.floats(), st.integers(-10**7, 10**7), st.sampled_from([0, 0.0, -0.0, 1, 1.0, True]))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(x=numbers, y=numbers, size=numbers, content=st.text(max_size=30),
        anchor=st.sampled_from(["start", "middle", "end"]), weight=st.sampled_from(["normal", "bold"]))
 def test_svg_text_is_the_plain_markup(x: float, y: float, size: float, content: str, anchor: str, weight: str) -> None:
@@ -112,7 +113,7 @@ def test_svg_text_is_the_plain_markup(x: float, y: float, size: float, content: 
     assert svg.text(x, y, content, size, anchor, weight) == expected
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(content=st.text(alphabet=st.sampled_from(list("ab ×\t\n\u00a0é")), max_size=70), width=st.integers(1, 60))
 def test_svg_wrap_lines(content: str, width: int) -> None:
     """Lines of at most `width` characters (a longer word alone), the words in order, one space between."""
@@ -124,7 +125,7 @@ def test_svg_wrap_lines(content: str, width: int) -> None:
     assert all(len(line) > width for line in joined)  # each line as long as it could be
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20), st.integers(1, 5), st.integers(1, 5)),
                 min_size=1, max_size=12))
 def test_each_place_a_room_may_go_has_its_number_in_a_cell_of_its_own(places: list[tuple[int, int, int, int]]) -> None:

@@ -7,6 +7,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from crawler_invariants import check
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
@@ -29,7 +30,7 @@ def crawler_params(draw: st.DrawFn) -> CrawlerParams:
                          contents=draw(st.sampled_from(["tables", "dungeon-roll"])))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=seeds)
 def test_default_dungeons_obey_every_rule(seed: int) -> None:
     session = CrawlerSession(CrawlerParams(), seed).run_autopilot()
@@ -37,7 +38,7 @@ def test_default_dungeons_obey_every_rule(seed: int) -> None:
     check(session)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(params=crawler_params(), seed=seeds)
 def test_any_parameters_obey_every_rule(params: CrawlerParams, seed: int) -> None:
     session = CrawlerSession(params, seed).run_autopilot()
@@ -45,7 +46,7 @@ def test_any_parameters_obey_every_rule(params: CrawlerParams, seed: int) -> Non
     check(session)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=seeds, steps=st.integers(0, 40))
 def test_rules_hold_at_every_step(seed: int, steps: int) -> None:
     session = CrawlerSession(CrawlerParams(), seed)
@@ -56,7 +57,7 @@ def test_rules_hold_at_every_step(seed: int, steps: int) -> None:
         check(session)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(seed=seeds, params=crawler_params())
 def test_same_seed_same_json(seed: int, params: CrawlerParams) -> None:
     first = CrawlerSession(params, seed).run_autopilot().to_json()

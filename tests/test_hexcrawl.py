@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schemas
+from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe
 from dedale.hexcrawl.hexes import (
@@ -99,7 +100,7 @@ def check(session: HexcrawlSession) -> None:
         assert len(set(places)) == len(places)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=seeds, radius=st.integers(0, 9), order=st.sampled_from(["spiral", "bfs", "walk"]),
        chance=st.integers(0, 10_000).map(lambda n: n / 10_000), variant=st.sampled_from(["rule", "weighted"]))
 def test_every_hex_obeys_the_rule(seed: int, radius: int, order: str, chance: float, variant: str) -> None:
@@ -161,7 +162,7 @@ def played(params: HexParams, seed: int, moves: list[str]) -> HexcrawlSession:
     return moved(params, seed, moves).run_autopilot()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=seeds, radius=st.integers(0, 6), order=st.sampled_from(list(ORDERS)),
        moves=st.lists(st.sampled_from(DIRECTION_NAMES), max_size=12))
 def test_determinism_json_round_trip_and_schema(seed: int, radius: int, order: str, moves: list[str]) -> None:
@@ -179,7 +180,7 @@ def walk_rolls(session: HexcrawlSession) -> int:
     return sum(1 for entry in session.log if isinstance(entry, dict) and entry.get("for") == "autopilot.walk")
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(seed=seeds, radius=st.integers(0, 8), data=st.data(),
        moves=st.lists(st.sampled_from(DIRECTION_NAMES), max_size=40))
 def test_the_walk_explores_every_hex_in_linear_time(seed: int, radius: int, data: st.DataObject,
@@ -225,7 +226,7 @@ def test_version_1_documents_load_as_they_were_made(order: str) -> None:
     assert HexcrawlSession.from_json(document).to_json() == session.to_json()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), radius=st.integers(0, 5))
 def test_the_random_walk_steps_to_a_uniformly_chosen_neighbour_until_every_hex_is_explored(seed: int,
                                                                                             radius: int) -> None:

@@ -5,7 +5,6 @@ document a file or an upload may be."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import budget
 import dedale
+from budget import examples
 from dedale.core import jsontext
 from dedale.core.errors import DedaleError
 from dedale.core.files import read_json
@@ -155,7 +156,7 @@ def reference_text(hex_map: HexMap) -> list[str]:
     return lines
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=seeds, radius=st.integers(0, 14), moves=st.lists(st.sampled_from(DIRECTION_NAMES), max_size=12),
        explore=st.booleans())
 def test_the_text_view_draws_what_it_drew_before(seed: int, radius: int, moves: list[str], explore: bool) -> None:
@@ -232,7 +233,7 @@ def test_a_map_is_written_and_read_back(cli, tmp_path: Path) -> None:  # type: i
                           "--obstacle-chance", "1")
 
 
-@pytest.mark.skipif(os.environ.get("HYPOTHESIS_PROFILE") != "long", reason="a minute or more: make test-long")
+@pytest.mark.skipif(budget.PROFILE != "long", reason="a minute or more: make test-long")
 @pytest.mark.parametrize("args", [
     ("--radius", "300", "--order", "walk", "--variant", "weighted", "--obstacle-chance", "1"),  # the largest
     ("--radius", str(MAX_RANDOM_WALK_RADIUS), "--order", "random-walk")])

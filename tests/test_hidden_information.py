@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schemas
+from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe
 from dedale.crawler.params import CrawlerParams
@@ -54,7 +55,7 @@ def saved(document: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- the poker duel: the player at seat 0, the AI at seat 1 --------------------------------------------------------
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), style=st.sampled_from(list(STYLES)), autopilot=st.sampled_from(list(STYLES)))
 def test_duel_while_it_is_played_the_player_sees_neither_the_ais_cards_nor_its_bluffs(seed: int, style: str,
                                                                                       autopilot: str) -> None:

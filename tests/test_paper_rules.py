@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import schemas
+from budget import examples
 from dedale.paper.layout import WALLS, wall_squares
 from dedale.paper.params import PaperParams
 from dedale.paper.rules import adjust_size
@@ -28,7 +29,7 @@ def paper_params(draw: st.DrawFn) -> PaperParams:
                        exit_collisions=draw(st.sampled_from(["move", "drop"])))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(seed=seeds)
 def test_default_dungeons_obey_every_rule(seed: int) -> None:
     session = PaperSession(PaperParams(), seed).run_autopilot()
@@ -36,7 +37,7 @@ def test_default_dungeons_obey_every_rule(seed: int) -> None:
     check(session)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(params=paper_params(), seed=seeds)
 def test_any_parameters_obey_every_rule(params: PaperParams, seed: int) -> None:
     session = PaperSession(params, seed).run_autopilot()
@@ -45,7 +46,7 @@ def test_any_parameters_obey_every_rule(params: PaperParams, seed: int) -> None:
     schemas.validate(json.loads(json.dumps(session.to_json())), SCHEMA)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=seeds, steps=st.integers(0, 120))
 def test_rules_hold_at_every_step(seed: int, steps: int) -> None:
     session = PaperSession(PaperParams(), seed)
@@ -56,7 +57,7 @@ def test_rules_hold_at_every_step(seed: int, steps: int) -> None:
         check(session)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=seeds, params=paper_params())
 def test_same_seed_same_json_and_round_trip(seed: int, params: PaperParams) -> None:
     first = PaperSession(params, seed).run_autopilot().to_json()
@@ -112,7 +113,7 @@ def test_searches_come_when_no_open_end_is_left() -> None:
     assert searched > 0
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, collisions=st.sampled_from(["move", "drop"]))
 def test_every_rolled_exit_is_drawn_or_said_to_be_impossible(seed: int, collisions: str) -> None:
     """Step C, as the text has it (`exit_collisions` move): a room gets its 1D4-1 exits; one rolled onto a

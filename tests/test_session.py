@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schemas
+from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerSession
@@ -44,7 +45,7 @@ def test_an_illegal_choice_changes_nothing() -> None:
     assert json.dumps(session.to_json()) == before
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(1, 30))
 def test_undo_is_a_replay_without_the_last_event(seed: int, steps: int) -> None:
     session = played(seed, steps)
@@ -53,7 +54,7 @@ def test_undo_is_a_replay_without_the_last_event(seed: int, steps: int) -> None:
     assert session.to_json() == shorter.to_json()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 40))
 def test_json_round_trip_and_continue(seed: int, steps: int) -> None:
     session = played(seed, steps)

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.rng import Roller, SeededSource
 from dedale.keylock.analysis import analyse
 from dedale.keylock.fenwick import Fenwick
@@ -50,7 +51,7 @@ def check_tidy(kids: list[list[int]], x: list[float], depth: list[int]) -> None:
 
 
 @given(trees())
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 def test_tidy_layout_keeps_rows_apart_and_parents_centred(kids: list[list[int]]) -> None:
     x, depth = tidy_layout(kids)
     check_tidy(kids, x, depth)
@@ -122,7 +123,7 @@ sizes = st.builds(KeylockParams, unique=st.integers(1, 100), multi=st.integers(0
 
 
 @given(sizes, st.integers(0, 2**32))
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 def test_keylock_picture_has_no_line_through_a_node_nor_overlapping_marks(params: KeylockParams, seed: int) -> None:
     diagram = diagram_of(params, seed)
     kids = [diagram.kids(node.id) for node in diagram.nodes]

@@ -15,6 +15,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
+from budget import examples
 from dedale.web.app import create_app
 
 # Schemathesis's client asks for the host "testserver": allowed here as a user would allow a name.
@@ -23,7 +24,7 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_request_makes_the_server_fail_and_every_answer_is_documented(case: schemathesis.Case) -> None:
     response = case.call()
     assert response.status_code < 500, (case.method, case.formatted_path, response.text[:500])

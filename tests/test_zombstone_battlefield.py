@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.zombstone.skirmish.battlefield import (
     BASE,
@@ -269,7 +270,7 @@ def on_the_way(start: Point, end: Point, table: Battlefield, others: list[Point]
     return all(table.free(point, others) or any(gap.over(point) for gap in table.gaps) for point in points)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(battlefields(), points, points, st.floats(0, 12), crowds, st.sampled_from([0.0, CONTACT - 0.05]))
 def test_moves_end_free_and_within_reach(table: Battlefield, start: Point, toward: Point, distance: float,
                                          others: list[Point], stop_at: float) -> None:
@@ -288,7 +289,7 @@ def test_moves_end_free_and_within_reach(table: Battlefield, start: Point, towar
         assert on_the_way(start, end, table, others)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(battlefields(), points, points, st.floats(0, 8), crowds)
 def test_flight_ends_free_further_from_the_danger(table: Battlefield, start: Point, danger: Point, distance: float,
                                                   others: list[Point]) -> None:
@@ -299,7 +300,7 @@ def test_flight_ends_free_further_from_the_danger(table: Battlefield, start: Poi
     assert math.dist(end, danger) >= math.dist(start, danger) - 1e-9
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(battlefields(), points, points, crowds, st.lists(points, max_size=4))
 def test_a_dodge_ends_free_and_out_of_contact(table: Battlefield, start: Point, direction: Point,
                                               friends: list[Point], enemies: list[Point]) -> None:
@@ -311,7 +312,7 @@ def test_a_dodge_ends_free_and_out_of_contact(table: Battlefield, start: Point, 
     assert not any(in_contact(end, enemy) for enemy in enemies)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(battlefields(), points, points)
 def test_sight_and_cover_obey_their_rules(table: Battlefield, a: Point, b: Point) -> None:
     for piece in table.terrain:
@@ -328,14 +329,14 @@ def test_sight_and_cover_obey_their_rules(table: Battlefield, a: Point, b: Point
     assert table.in_cover(b, a) == bool(found)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(points, points)
 def test_contact_is_symmetric(a: Point, b: Point) -> None:
     assert in_contact(a, b) == in_contact(b, a)
     assert in_contact(a, b) == (math.dist(a, b) <= CONTACT) and (math.dist(a, b) < BASE) <= in_contact(a, b)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(battlefields(), points, st.lists(points, min_size=1, max_size=3), crowds)
 def test_cover_spots_are_in_cover_and_reachable(table: Battlefield, start: Point, dangers: list[Point],
                                                others: list[Point]) -> None:
@@ -349,7 +350,7 @@ def test_cover_spots_are_in_cover_and_reachable(table: Battlefield, start: Point
         assert spot == start or table.free(spot, others)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(battlefields())
 def test_battlefields_survive_json(table: Battlefield) -> None:
     assert Battlefield.from_json(json.loads(json.dumps(table.to_json()))) == table
@@ -361,7 +362,7 @@ def test_battlefields_survive_json(table: Battlefield) -> None:
 nudges = st.tuples(st.floats(0.9, 1.15), st.floats(-math.pi, math.pi))  # how far and which way: about a base
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(battlefields(), points, st.lists(nudges, max_size=6), st.lists(points, max_size=4))
 def test_free_is_its_definition(table: Battlefield, p: Point, near: list[Point], far: list[Point]) -> None:
     others = [(p[0] + r * math.cos(a), p[1] + r * math.sin(a)) for r, a in near] + far  # bases about p's edge
@@ -393,7 +394,7 @@ def textbook_clip(piece: Terrain, a: Point, b: Point, margin: float) -> tuple[fl
     return (t0, t1) if t0 <= t1 else None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(battlefields(), points, points, st.sampled_from([-GRAZE, 0.0, GRAZE]))
 def test_clipping_is_the_textbook_one(table: Battlefield, a: Point, b: Point, margin: float) -> None:
     for piece in table.terrain:

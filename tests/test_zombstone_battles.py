@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core import batch
 from dedale.core.batch import Where
 from dedale.core.errors import DedaleError
@@ -61,7 +62,7 @@ def test_summary_adds_up() -> None:
     assert all(result["survivors"][side] >= 0 for side in ("lawmen", "zombies"))
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["ok_corral", "high_noon"]))
 def test_ai_games_end_within_the_turn_limit(seed: int, scenario: str) -> None:
     outcome = play_game(SkirmishParams(scenario=scenario, side=None), seed)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import StandardHighHand
 
+from budget import examples
 from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
 from dedale.core.rng import NeedInput, Roller, SeededSource, TableSource
@@ -227,7 +228,7 @@ def play_out(seed: int, styles: tuple[str, str] = ("cautious", "bold")) -> tuple
     return duel, log
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), styles=st.sampled_from([("cautious", "bold"), ("bold", "bold"),
                                                                ("cautious", "cautious"), ("bold", "cautious")]))
 def test_ai_duels_end_with_the_money_kept_and_the_best_hand_winning(seed: int, styles: tuple[str, str]) -> None:

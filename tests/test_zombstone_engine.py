@@ -10,6 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.zombstone.chances import compare
 from dedale.zombstone.combinatorics import (
     allowed_keeps,
@@ -87,7 +88,7 @@ specs = st.builds(RollSpec, dice=st.integers(1, 5), budget=st.integers(0, 6), ro
                   skill=st.sampled_from([None, 3, 4]))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(n=st.integers(1, 5), columns=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
 def test_sums_over_rerolled_dice_are_the_transition_products(n: int, columns: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
@@ -110,7 +111,7 @@ def test_allowed_keeps_are_every_sub_multiset_within_the_budget() -> None:
                 assert row == expected + [expected[0]] * (len(row) - len(expected))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(spec=specs, columns=st.integers(0, 4), seed=st.integers(0, 2**32 - 1))
 def test_policies_and_final_counts_match_the_plain_ones(spec: RollSpec, columns: int, seed: int) -> None:
     """Ties are frequent (small integer values): the same keep must win them."""
@@ -128,7 +129,7 @@ def test_policies_and_final_counts_match_the_plain_ones(spec: RollSpec, columns:
     assert (counts.sum(axis=0) == total_ways(spec)).all()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(a=specs, b=specs)
 def test_hands_compare_as_their_keys(a: RollSpec, b: RollSpec) -> None:
     ka, kb = hand_keys(a), hand_keys(b)
@@ -163,7 +164,7 @@ melees = st.builds(Situation, attacker=st.integers(-4, 5), defender=st.integers(
                    defender_weapon=st.sampled_from(["fists", "spear"]), objective=st.sampled_from(["win", "damage"]))
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(situation=situations | melees)
 def test_a_confrontation_is_its_joint_counts_summed(situation: Situation) -> None:
     outcome = confront(situation)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Request, Roller, SeededSource, TableSource
@@ -876,7 +877,7 @@ def watched_game(seed: int, scenario: str, lawmen: str, zombies: str, overlap: f
     return game
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 2**32), scenario=st.sampled_from(["ok_corral", "high_noon"]),
        lawmen=st.sampled_from(POLICIES), zombies=st.sampled_from(POLICIES))
 def test_ai_games_finish_within_the_turn_limit_and_keep_the_table_sound(seed: int, scenario: str, lawmen: str,

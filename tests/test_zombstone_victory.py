@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
 from dedale.i18n import say, word
@@ -156,7 +157,7 @@ def decide(t: Table, figure: Figure, actions: int = 2, moves: int = 1) -> str:
     return chosen.key
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.floats(1.5, 5.0), st.floats(-1.5, 1.5))
 def test_a_zombie_in_reach_of_a_gunman_charges_him(away: float, angle: float) -> None:
     """Within a move (4 inches) and base contact, out of contact: a charge."""
