@@ -40,7 +40,10 @@ def call(server: Server, method: str, path: str, body: str = "", headers: dict[s
 def api(server: Server, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
     status, text, _ = call(server, method, path, "" if body is None else json.dumps(body),
                            {"Content-Type": "application/json"})
-    return status, json.loads(text) if text else None
+    try:
+        return status, json.loads(text) if text else None
+    except ValueError:
+        raise AssertionError(f"{method} {path}: {status}, not JSON: {text[:300]!r}") from None
 
 
 def test_the_server_is_one_process(server: Server) -> None:
@@ -96,3 +99,26 @@ def test_two_steps_at_the_same_moment_never_both_apply(server: Server) -> None:
     _, document = api(server, "GET", f"/api/sessions/{session_id}/export/json")
     assert len(document["events"]) == outcomes.count(200)
     assert CrawlerSession.from_json(document).to_json() == document
+
+
+def test_every_route_on_a_session_holds_its_lock() -> None:
+    """A session kept in memory is one object that a step changes in place: a route that reads it while
+    another request steps it drew its answer from a half-made step (a 500 once in a few thousand clicks,
+    after the step was committed). Every route on one session runs under its lock, but the live page's,
+    which reads the file's revision alone."""
+    import inspect
+
+    from fastapi.routing import APIRoute
+
+    from dedale.web import api, pages, service
+
+    held = service.one_at_a_time(print).__code__  # the code of a route that holds the lock
+
+    on_a_session = [route for router in (api.router, pages.router) for route in router.routes
+                    if isinstance(route, APIRoute) and "{session_id}" in route.path]
+    assert len(on_a_session) > 15
+    for route in on_a_session:
+        if inspect.iscoroutinefunction(route.endpoint):
+            assert route.path.endswith("/live"), route.path
+            continue
+        assert route.endpoint.__code__ is held, route.path

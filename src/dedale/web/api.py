@@ -149,11 +149,13 @@ def list_sessions(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/sessions/{session_id}", responses=SESSION)
+@service.one_at_a_time
 def get_session(request: Request, session_id: str) -> dict[str, Any]:
     return _state(request, session_id)
 
 
 @router.post("/sessions/{session_id}/step", responses=STEP)
+@service.one_at_a_time
 def step(request: Request, session_id: str, body: StepBody) -> dict[str, Any]:
     sessions = _sessions(request)
     service.step(sessions, session_id, body.choice, seats.may_play(request, sessions, session_id))
@@ -161,6 +163,7 @@ def step(request: Request, session_id: str, body: StepBody) -> dict[str, Any]:
 
 
 @router.post("/sessions/{session_id}/autopilot", responses=STEP)
+@service.one_at_a_time
 def autopilot(request: Request, session_id: str, body: AutopilotBody) -> dict[str, Any]:
     sessions = _sessions(request)
     service.autopilot(sessions, session_id, body.to_end, seats.may_play(request, sessions, session_id))
@@ -168,6 +171,7 @@ def autopilot(request: Request, session_id: str, body: AutopilotBody) -> dict[st
 
 
 @router.post("/sessions/{session_id}/undo", responses=STEP)
+@service.one_at_a_time
 def undo(request: Request, session_id: str) -> dict[str, Any]:
     sessions = _sessions(request)
     service.undo(sessions, session_id, seats.may_play(request, sessions, session_id))
@@ -175,6 +179,7 @@ def undo(request: Request, session_id: str) -> dict[str, Any]:
 
 
 @router.post("/sessions/{session_id}/links", status_code=201, responses={**CHANGE, **SESSION})
+@service.one_at_a_time
 def links(request: Request, session_id: str, body: LinkBody, response: Response) -> dict[str, Any]:
     """A new seat link: for the other player of a two-sided game (`seat1`), another player of a game with one
     side (`player`), or a spectator; the token is shown once (only its hash is kept)."""
@@ -183,6 +188,7 @@ def links(request: Request, session_id: str, body: LinkBody, response: Response)
 
 
 @router.patch("/sessions/{session_id}", responses={**CHANGE, **SESSION})
+@service.one_at_a_time
 def rename(request: Request, session_id: str, body: RenameBody) -> dict[str, Any]:
     service.check_owner(request, _sessions(request), session_id)
     _sessions(request).store.rename(session_id, service.check_name(body.name))
@@ -190,6 +196,7 @@ def rename(request: Request, session_id: str, body: RenameBody) -> dict[str, Any
 
 
 @router.delete("/sessions/{session_id}", status_code=204, responses={**CHANGE, **SESSION})
+@service.one_at_a_time
 def delete(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
     service.check_owner(request, sessions, session_id)
@@ -202,6 +209,7 @@ ExportFormat = Literal["json", "svg", "png", "pdf", "txt", "dot", "dd2vtt", "uvt
 
 
 @router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
+@service.one_at_a_time
 def export(request: Request, session_id: str, fmt: ExportFormat, view: Literal["gm", "player"] = "gm") -> Response:
     sessions = _sessions(request)
     seat = seats.seat_of(request, sessions, session_id)

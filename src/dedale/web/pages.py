@@ -94,6 +94,7 @@ async def create(request: Request, system: str) -> Response:
 
 
 @router.get("/play/{session_id}", response_class=HTMLResponse)
+@service.one_at_a_time
 def play(request: Request, session_id: str, view: str = "gm", link: str = "", ready: int | None = None
          ) -> HTMLResponse:
     sessions = _sessions(request)
@@ -114,11 +115,13 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", re
 
 
 @router.get("/play/{session_id}/panel", response_class=HTMLResponse)
+@service.one_at_a_time
 def play_panel(request: Request, session_id: str, ready: int | None = None) -> HTMLResponse:
     return panel(request, session_id, ready=ready)
 
 
 @router.get("/play/{session_id}/log", response_class=HTMLResponse)
+@service.one_at_a_time
 def log(request: Request, session_id: str, page_number: int = Query(1, alias="page", ge=1, le=1_000_000)
         ) -> HTMLResponse:
     """The whole log, a page at a time, grouped by the choices made."""
@@ -129,6 +132,7 @@ def log(request: Request, session_id: str, page_number: int = Query(1, alias="pa
 
 
 @router.get("/play/{session_id}/log.txt")
+@service.one_at_a_time
 def log_text(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
     session, seat = _reader(request, sessions, session_id)
@@ -157,6 +161,7 @@ async def live(request: Request, session_id: str) -> Response:
 
 
 @router.post("/play/{session_id}/share")
+@service.one_at_a_time
 def share(request: Request, session_id: str, role: str = Form(max_length=20)) -> Response:
     response = RedirectResponse("", status_code=303)
     token = seats.share(request, _sessions(request), session_id, role, response)
@@ -165,6 +170,7 @@ def share(request: Request, session_id: str, role: str = Form(max_length=20)) ->
 
 
 @router.get("/join/{session_id}/{token}")
+@service.one_at_a_time
 def join(request: Request, session_id: str, token: str) -> Response:
     """A seat link: its token kept in this browser for the session's pages, then the game."""
     if len(token) > 100 or _sessions(request).store.seat_of(session_id, token) is None:
@@ -175,6 +181,7 @@ def join(request: Request, session_id: str, token: str) -> Response:
 
 
 @router.post("/play/{session_id}/step")
+@service.one_at_a_time
 def step(request: Request, session_id: str, choice: str = Form(max_length=200)) -> Response:
     sessions = _sessions(request)
     seating = sessions.store.seating(session_id)
@@ -184,6 +191,7 @@ def step(request: Request, session_id: str, choice: str = Form(max_length=200)) 
 
 
 @router.post("/play/{session_id}/auto")
+@service.one_at_a_time
 def auto(request: Request, session_id: str, to: str = Form("one")) -> Response:
     sessions = _sessions(request)
     seating = sessions.store.seating(session_id)
@@ -192,6 +200,7 @@ def auto(request: Request, session_id: str, to: str = Form("one")) -> Response:
 
 
 @router.post("/play/{session_id}/undo")
+@service.one_at_a_time
 def undo(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
     seating = sessions.store.seating(session_id)
@@ -200,6 +209,7 @@ def undo(request: Request, session_id: str) -> Response:
 
 
 @router.get("/play/{session_id}/export.{fmt}")
+@service.one_at_a_time
 def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Response:
     sessions = _sessions(request)
     seat = seats.seat_of(request, sessions, session_id)
@@ -237,6 +247,7 @@ def _when(moment: float) -> Markup:
 
 
 @router.post("/sessions/{session_id}/rename")
+@service.one_at_a_time
 def rename(request: Request, session_id: str, name: str = Form(min_length=1, max_length=service.MAX_NAME)) -> Response:
     service.check_owner(request, _sessions(request), session_id)
     _sessions(request).store.rename(session_id, service.check_name(name))
@@ -244,6 +255,7 @@ def rename(request: Request, session_id: str, name: str = Form(min_length=1, max
 
 
 @router.post("/sessions/{session_id}/delete")
+@service.one_at_a_time
 def delete(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
     service.check_owner(request, sessions, session_id)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
@@ -23,6 +25,24 @@ MAX_NAME = 200
 EXPORTS = {"json": "application/json", "svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf",
            "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz", "dd2vtt": "application/json",
            "uvtt": "application/json", "foundry.json": "application/json"}
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def one_at_a_time(route: Callable[P, R]) -> Callable[P, R]:
+    """A route on one session (its `request` and `session_id`) runs under the session's lock, start to end. A
+    session kept in memory is one object, which a step changes in place: without the lock an answer could be
+    drawn from a session half-way through another request's step (a 500, once the step was committed)."""
+
+    @wraps(route)
+    def held(*args: P.args, **kwargs: P.kwargs) -> R:
+        sessions: Sessions = kwargs["request"].app.state.sessions  # type: ignore[attr-defined]
+        with sessions.lock(str(kwargs["session_id"])):
+            return route(*args, **kwargs)
+
+    return held
 
 
 def build(record: Record, events: list[dict[str, Any]]) -> Session:
