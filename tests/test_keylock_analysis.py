@@ -296,11 +296,24 @@ def test_the_cap_counts_the_objects_made() -> None:
 
 def test_a_version_1_document_loads_with_its_analysis_worked_out_again() -> None:
     document = KeylockSession(KeylockParams(), 198).to_json()
-    assert document["version"] == 2 and document["analysis"]["keys_needed"]["10"] == 2
+    assert document["version"] == 3 and document["analysis"]["keys_needed"]["10"] == 2
     old = {**document, "version": 1, "analysis": {**document["analysis"], "keys_needed": {"10": 3}}}
     loaded = KeylockSession.from_json(json.loads(json.dumps(old)))
     assert loaded.to_json() == document
     assert system("keylock").load(old)[1] == document["analysis"]  # the picture's, too
+
+
+def test_a_version_2_document_loads_with_its_walk_worked_out_again() -> None:
+    """Version 2 took the locks that never open off the walk's revisits (here one, so one revisit too few)."""
+    params = KeylockParams(unique=0, multi=1, multi_max_locks=2, multi_max_keys=1, permanent=1,
+                           permanent_max_locks=1, multi_draw="seed", spread=0.0001)
+    document = KeylockSession(params, 0).to_json()
+    assert len(document["analysis"]["never_open"]) == 1 and document["analysis"]["walk"]["revisits"] == 3
+    walked = document["analysis"]["walk"]
+    old = {**document, "version": 2, "analysis": {**document["analysis"], "walk": {**walked, "revisits": 2}}}
+    assert KeylockSession.from_json(json.loads(json.dumps(old))).to_json() == document
+    with pytest.raises(DedaleError, match="analysis"):  # a version 3 document's analysis is checked
+        KeylockSession.from_json(json.loads(json.dumps({**old, "version": 3})))
 
 
 def test_pictures_of_large_diagrams_are_refused_clearly(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
