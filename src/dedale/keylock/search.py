@@ -113,8 +113,8 @@ class Search:
 
     def _branch(self, route: frozenset[int], most: dict[int | None, int], banned: frozenset[int],
                 depth: int) -> None:
-        self._spend(2 * len(route))  # its cost, then a player's exploration of it
-        if depth > MAX_DEPTH:
+        self.budget -= 2 * len(route)  # its cost, then a player's exploration of it
+        if self.budget < 0 or depth > MAX_DEPTH:
             raise _OutOfBudget
         cost = sum(most.values())
         if cost >= self.best.cost:
@@ -126,9 +126,12 @@ class Search:
         options: dict[int, Option] = {}
         set_of, required, first_bit = self.set_of, self.required, self.first_bit
         before, known = most.get, self.known.get
+        forced = self.forced
         for place in sorted(set().union(*groups) - banned):  # adding a place: its bound, its locks, its cost bits
-            added = self.forced_route(place) - route
-            self._spend(len(added))
+            added = (forced.get(place) or self.forced_route(place)) - route
+            self.budget -= len(added)
+            if self.budget < 0:
+                raise _OutOfBudget
             if added & banned:
                 continue
             bits: set[int] = set()
@@ -162,13 +165,18 @@ class Search:
         least of their costs; groups whose places add no cost bit in common add up."""
         least, total = cost, cost
         used: set[int] = set()
-        fits = []
+        fits = []  # by group: the fewest bits one of its places adds, and all they may add
         for group in groups:
-            available = [options[place] for place in group if place in options]
-            if not available:
+            lowest, fewest, union = sys.maxsize, sys.maxsize, set()
+            for place in group:
+                if (option := options.get(place)) is not None:
+                    bound, _, bits = option
+                    lowest, fewest = min(lowest, bound), min(fewest, len(bits))
+                    union |= bits
+            if lowest == sys.maxsize:
                 return sys.maxsize  # no feasible route holds this one
-            least = max(least, min(bound for bound, _, _ in available))
-            fits.append((min(len(bits) for _, _, bits in available), set().union(*(bits for _, _, bits in available))))
+            least = max(least, lowest)
+            fits.append((fewest, union))
         for extra, bits in sorted(fits, key=lambda fit: (-fit[0], len(fit[1]))):
             if not bits & used:
                 total += extra
@@ -192,7 +200,9 @@ class Search:
         # The same by the keys they need: keys are found one at a time, so a lock opens when they are as many.
         opening: dict[int | None, dict[int, list[int]]] = {}
         frontier, passed, done = [0], {0}, set()
-        self._spend(len(key_sets_under.get(0, ())))
+        self.budget -= len(key_sets_under.get(0, ()))
+        if self.budget < 0:
+            raise _OutOfBudget
         while frontier:
             here = frontier.pop()
             done.add(here)
