@@ -105,7 +105,7 @@ def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: R
     log = roller.log
     for step in range(1, count + 1):
         at = 2 * step - 2
-        args = {"step": step}  # the step's two entries share it: a hundred thousand dicts fewer
+        args = {"step": step}  # the step's two entries share it: twenty thousand dicts fewer
         node, parent = picks[at], picks[at + 1]
         log.append({"pick": node, "weight": weights[at], "total": totals[at], "for": "keylock.object",
                     "args": args})
@@ -118,7 +118,7 @@ def grow_picks(sets: list[KeySet], nodes: list[Node], params: KeylockParams, rol
                picks: array[int], weights: array[float], totals: array[float],
                picker: Callable[[int], Picker] = Fenwick) -> None:
     """The picks of step 2, two a step in `picks`, `weights` and `totals`: the object, then the node it goes
-    behind. The loop reads plain lists rather than the nodes (a hundred thousand steps)."""
+    behind. The loop reads plain lists rather than the nodes (twenty thousand steps)."""
     count, spread = len(nodes) - 1, params.spread
     weight = float(len(sets))  # K
     boosted = weight / spread

@@ -67,7 +67,7 @@ class _Plan:
         for node in nodes:
             if node.type == "key":
                 keys_of.setdefault(node.set, []).append(node.id)
-        # By node id (lists rather than dicts: read once or twice a lock, a hundred thousand times):
+        # By node id (lists rather than dicts: read once or twice a lock, tens of thousands of times):
         self.set_keys: list[list[int]] = [[]] * size  # a lock's set's keys
         # The places of the keys a lock needs when it needs every key of its set (a unique or permanent lock).
         self.forced_places: list[tuple[int, ...]] = [()] * size
