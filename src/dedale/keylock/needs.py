@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from dedale.keylock.model import Diagram, Node
 from dedale.keylock.search import Search
 
-SEARCH_BUDGET = 200_000  # locks the searches of one diagram may look at (a sixth of a second)
+SEARCH_BUDGET = 120_000  # locks the searches of one diagram may look at (a tenth of a second)
 LOCK_BUDGET = 10_000  # and the search of one lock
 
 
