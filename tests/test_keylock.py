@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
 from dedale.keylock.analysis import analyse
@@ -104,7 +105,7 @@ def check(diagram: Diagram, params: KeylockParams) -> None:
     assert all(keys_in_tree[n.set] >= n.required for n in nodes if n.type == "lock")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(params=params_strategy(), seed=seeds)
 def test_the_growth_rules(params: KeylockParams, seed: int) -> None:
     diagram = diagram_of(params, seed)
@@ -113,7 +114,7 @@ def test_the_growth_rules(params: KeylockParams, seed: int) -> None:
     assert sorted(analysis["walk"]["order"]) == list(range(len(diagram.nodes)))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(params=params_strategy(), seed=seeds)
 def test_the_fast_and_the_reference_picks_agree(params: KeylockParams, seed: int) -> None:
     fast, plain = diagram_of(params, seed), diagram_of(params, seed, Reference)
@@ -232,7 +233,7 @@ def test_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert code == 0 and json.loads((tmp_path / "n.json").read_text())["nested"] is True
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(params=params_strategy(), seed=seeds)
 def test_the_original_multi_key_draw_and_the_locks_it_leaves_shut(params: KeylockParams, seed: int) -> None:
     """`multi_draw="seed"`: a set's locks are drawn apart from its keys (not capped), each lock's extra keys

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
 from dedale.keylock import needs
@@ -86,7 +87,7 @@ def small_params(draw: st.DrawFn) -> KeylockParams:
                          spread=draw(st.sampled_from([0.001, 0.01, 0.1, 1.0, 10.0])))
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(params=small_params(), seed=seeds)
 def test_keys_needed_are_the_least_an_exhaustive_search_finds(params: KeylockParams, seed: int) -> None:
     diagram = diagram_of(params, seed)
@@ -147,7 +148,7 @@ def test_a_stuck_set_may_get_its_key_from_another_stuck_lock() -> None:
     assert fewest_keys(diagram)["3"] == 5
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(params=small_params(), seed=seeds)
 def test_out_of_budget_the_figures_are_bounds(params: KeylockParams, seed: int) -> None:
     """With no search at all, every figure the bounds cannot settle is flagged, and brackets the least."""
@@ -226,7 +227,7 @@ def walked(diagram: Diagram) -> dict[str, Any] | str:
         return "unsolvable"
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(params=walk_params(), seed=seeds, inner_seed=seeds)
 def test_the_one_pass_walk_is_the_step_by_step_walk(params: KeylockParams, seed: int, inner_seed: int) -> None:
     diagram = diagram_of(params, seed)
