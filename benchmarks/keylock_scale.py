@@ -1,48 +1,50 @@
-"""Key-lock diagrams at scale (issue 15): a diagram made, analysed and written as JSON, in a fresh process,
-at 10,000 and 100,000 objects. Target at 100,000: at most 2 s and 500 MiB (peak resident memory).
+"""Key-lock diagrams as they grow (issue 27): made (the sets, then the tree grown with the seed's weighted
+picks), analysed (the walk, keys needed, the hardest locks), and both, at 1,000, 10,000 and 20,000 objects
+(the most the command line accepts), each in a fresh process. Target: growth no worse than n log n, so the
+time's ratio between two sizes is printed beside the ratio of n log n; a row is over target when its ratio is
+above that one. Unique pairs only (as the key-lock rows of `run.py`): every figure of keys needed is exact
+without a search. For reference, the default mix scaled up (a unique pair, a multi-key set and a permanent key
+in the proportions 3:1:1), where keys needed needs the search, within its budget: the share it proves.
 
-- unique pairs only (as `run.py`'s key-lock rows): every figure of keys needed is exact without a search;
-- for reference, the default mix scaled up (a unique pair, a multi-key set and a permanent key in the
-  proportions 3:1:1), where keys needed needs the search, within its budget: the share it proves.
-
-Each row is the best of three processes (the machine's speed varies); the analysis alone is timed apart
-(run a second time in the same process, after the memory is measured). Runnable alone:
-`python benchmarks/keylock_scale.py`.
+Each size is the best of five processes (the machine's speed varies; made and analysed each the best of its
+own, their sum from the same process). Runnable alone: `python benchmarks/keylock_scale.py`.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
-TARGET_SECONDS = 2.0
-TARGET_MIB = 500
-ROUNDS = 3
+SIZES = (1_000, 10_000, 20_000)
+ROUNDS = 5
 
 ONE_RUN = """
 import json, resource, sys, time
+from dedale.core.rng import Roller, SeededSource
 from dedale.keylock.analysis import analyse
+from dedale.keylock.generator import grow, make_sets
+from dedale.keylock.model import Diagram, collector_paused
 from dedale.keylock.params import KeylockParams
-from dedale.keylock.session import KeylockSession
 
+def make(params):
+    with collector_paused():  # as `KeylockSession.start` makes a diagram
+        roller = Roller(SeededSource(1), [])
+        sets, nodes = make_sets(params, roller)
+        grow(sets, nodes, params, roller)
+        return Diagram(sets, nodes, 1)
+
+analyse(make(KeylockParams()))  # what a first diagram loads, not counted
 params = KeylockParams(**json.loads(sys.argv[1]))
-start = time.perf_counter()
-session = KeylockSession(params, 1)
-made = time.perf_counter()
-text = json.dumps(session.to_json(), ensure_ascii=False)
-written = time.perf_counter()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-indented = time.perf_counter()
-json.dumps(session.to_json(), ensure_ascii=False, indent=2)
-indented = time.perf_counter() - indented
-again = time.perf_counter()
-analysis = analyse(session.diagram)
-analysed = time.perf_counter() - again
-print(json.dumps({"objects": len(session.diagram.nodes) - 1, "made": made - start, "json": written - made,
-                  "analysis": analysed, "indented": indented, "mib": peak,
-                  "unproven": len(analysis.get("keys_needed_unproven", {})),
-                  "locks": len(analysis["keys_needed"])}))
+start = time.process_time()
+diagram = make(params)
+made = time.process_time()
+analysis = analyse(diagram)
+analysed = time.process_time()
+print(json.dumps({"objects": len(diagram.nodes) - 1, "made": made - start, "analysed": analysed - made,
+                  "mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "unproven": len(analysis.get("keys_needed_unproven", {})), "locks": len(analysis["keys_needed"])}))
 """
 
 
@@ -54,33 +56,36 @@ def one_run(params: dict[str, int]) -> dict[str, float]:
 
 def best(params: dict[str, int]) -> dict[str, float]:
     runs = [one_run(params) for _ in range(ROUNDS)]
-    fastest = min(runs, key=lambda run: run["made"] + run["json"])
-    return {**fastest, "analysis": min(run["analysis"] for run in runs), "mib": max(run["mib"] for run in runs),
-            "indented": min(run["indented"] for run in runs)}
+    return {**runs[0], "made": min(run["made"] for run in runs), "analysed": min(run["analysed"] for run in runs),
+            "both": min(run["made"] + run["analysed"] for run in runs), "mib": max(run["mib"] for run in runs)}
+
+
+def n_log_n(objects: float) -> float:
+    return objects * math.log(objects)
 
 
 def measure() -> list[tuple[str, str, bool]]:
     rows = []
-    for objects in (10_000, 100_000):
-        run = best({"unique": objects // 2, "multi": 0, "permanent": 0})
-        total = run["made"] + run["json"]
-        target = objects == 100_000
-        ok = total <= TARGET_SECONDS and run["mib"] <= TARGET_MIB
-        verdict = ("ok" if ok else "OVER TARGET") if target else "for reference"
-        rows.append((f"keylock: {run['objects']:,.0f} objects made, analysed, JSON",
-                     f"{total * 1000:7.0f} ms (analysis {run['analysis'] * 1000:.0f} ms, JSON {run['json'] * 1000:.0f} "
-                     f"ms), peak {run['mib']:.0f} MiB (target <= {TARGET_SECONDS * 1000:g} ms, {TARGET_MIB} MiB at "
-                     f"100,000: {verdict})", ok or not target))
-        if target:
-            rows.append(("keylock: the same, JSON indented (--json, -o)",
-                         f"{(run['made'] + run['indented']) * 1000:7.0f} ms: the indented JSON alone "
-                         f"{run['indented'] * 1000:.0f} ms (for reference)", True))
-    for sets in (800, 8_000):
+    runs = [best({"unique": objects // 2, "multi": 0, "permanent": 0}) for objects in SIZES]
+    previous: dict[str, float] | None = None
+    for run in runs:
+        figure = (f"made {run['made'] * 1000:6.0f} ms, analysed {run['analysed'] * 1000:5.0f} ms, both "
+                  f"{run['both'] * 1000:6.0f} ms, peak {run['mib']:4.0f} MiB")
+        ok = True
+        if previous is not None:
+            bound = n_log_n(run["objects"]) / n_log_n(previous["objects"])
+            ratios = {part: run[part] / previous[part] for part in ("made", "analysed", "both")}
+            ok = all(ratio <= bound for ratio in ratios.values())
+            figure += (f"; x{ratios['made']:.1f}, x{ratios['analysed']:.1f}, x{ratios['both']:.1f} the size before "
+                       f"(n log n: x{bound:.1f}: {'ok' if ok else 'OVER TARGET'})")
+        rows.append((f"keylock: {run['objects']:,.0f} objects", figure, ok))
+        previous = run
+    for sets in (80, 800, 1_500):  # about 1,000, 10,000 and 18,600 objects
         run = best({"unique": 3 * sets, "multi": sets, "permanent": sets})
         proven = 1 - run["unproven"] / run["locks"]
         rows.append((f"keylock: {run['objects']:,.0f} objects, mixed sets",
-                     f"{(run['made'] + run['json']) * 1000:7.0f} ms (analysis {run['analysis'] * 1000:.0f} ms), peak "
-                     f"{run['mib']:.0f} MiB, {proven:.1%} of keys needed proven (for reference)", True))
+                     f"made {run['made'] * 1000:6.0f} ms, analysed {run['analysed'] * 1000:5.0f} ms, "
+                     f"{proven:.1%} of keys needed proven (for reference)", True))
     return rows
 
 

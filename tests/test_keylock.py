@@ -4,16 +4,10 @@ reference, the designer's analysis, nesting, and the faces."""
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
-import os
 import random
-import shutil
-from array import array
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 from xml.etree import ElementTree
 
@@ -22,10 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
-from dedale.keylock import generator
-from dedale.keylock import walk as walk_module
 from dedale.keylock.analysis import analyse
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.generator import grow, make_sets
@@ -33,7 +26,6 @@ from dedale.keylock.model import Diagram, KeySet, Node
 from dedale.keylock.nest import nest
 from dedale.keylock.params import KeylockParams
 from dedale.keylock.session import KeylockSession
-from dedale.keylock.walk import Walk
 from dedale.render.keylock_dot import render_dot
 from dedale.render.keylock_svg import layout, render_svg
 from dedale.systems import system
@@ -113,7 +105,7 @@ def check(diagram: Diagram, params: KeylockParams) -> None:
     assert all(keys_in_tree[n.set] >= n.required for n in nodes if n.type == "lock")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(params=params_strategy(), seed=seeds)
 def test_the_growth_rules(params: KeylockParams, seed: int) -> None:
     diagram = diagram_of(params, seed)
@@ -122,107 +114,11 @@ def test_the_growth_rules(params: KeylockParams, seed: int) -> None:
     assert sorted(analysis["walk"]["order"]) == list(range(len(diagram.nodes)))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(params=params_strategy(), seed=seeds)
 def test_the_fast_and_the_reference_picks_agree(params: KeylockParams, seed: int) -> None:
     fast, plain = diagram_of(params, seed), diagram_of(params, seed, Reference)
     assert [(n.parent, n.order) for n in fast.nodes] == [(n.parent, n.order) for n in plain.nodes]
-
-
-def compiled_or_skip(module: ModuleType = generator) -> None:
-    """The C extensions are built wherever a C compiler was at hand when the package was installed."""
-    if module.compiled is None:
-        if os.environ.get("DEDALE_PURE_PYTHON") == "1":
-            pytest.skip("DEDALE_PURE_PYTHON=1: the key-lock diagrams are made and walked in Python only")
-        if shutil.which("cc") or shutil.which("gcc"):
-            pytest.fail(f"a C compiler is at hand but {module.__name__}'s C extension was not built: "
-                        "pip install -e . again")
-        pytest.skip("no C compiler: the key-lock diagrams are made and walked in Python only")
-
-
-def grown(params: KeylockParams, seed: int) -> tuple[list[tuple[int | None, int | None]], list[Any], int]:
-    roller = Roller(SeededSource(seed), [])
-    sets, nodes = make_sets(params, roller)
-    grow(sets, nodes, params, roller)
-    assert isinstance(roller.source, SeededSource)
-    return [(n.parent, n.order) for n in nodes], list(roller.log), roller.source.gen.state
-
-
-@settings(max_examples=80, deadline=None)
-@given(params=params_strategy(), seed=seeds)
-def test_the_c_and_the_python_picks_are_the_same(params: KeylockParams, seed: int) -> None:
-    """Bit for bit: the same tree, the same weights and totals in the log, the same draws consumed."""
-    compiled_or_skip()
-    in_c = grown(params, seed)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(generator, "compiled", None)
-        assert grown(params, seed) == in_c
-
-
-def test_the_c_and_the_python_picks_are_the_same_at_scale(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A large mixed diagram, where rounding residues in the trees' sums are many."""
-    compiled_or_skip()
-    params = KeylockParams(unique=3000, multi=1000, permanent=1000, spread=0.3)
-    in_c = grown(params, 11)
-    monkeypatch.setattr(generator, "compiled", None)
-    assert grown(params, 11) == in_c
-
-
-def both_walks(diagram: Diagram) -> tuple[Walk | str, Walk | str]:
-    """The walk in C and in Python, or the error each raised."""
-    def attempt(walking: Callable[[Diagram], Walk]) -> Walk | str:
-        try:
-            return walking(diagram)
-        except DedaleError as error:
-            return f"{error.key} {error.args}"
-
-    return attempt(walk_module.walk), attempt(walk_module.walk_in_python)
-
-
-@settings(max_examples=120, deadline=None)
-@given(params=params_strategy(), seed=seeds, original_draw=st.booleans())
-def test_the_c_and_the_python_walks_are_the_same(params: KeylockParams, seed: int, original_draw: bool) -> None:
-    """The same visits, steps, lines walked again and locks first passed: with multi-key sets whose locks wait
-    for keys, and with the original draw's locks that never open."""
-    compiled_or_skip(walk_module)
-    diagram = diagram_of(dataclasses.replace(params, multi_draw="seed" if original_draw else "capped"), seed)
-    in_c, in_python = both_walks(diagram)
-    assert isinstance(in_c, Walk) and in_c == in_python
-
-
-def test_the_c_and_the_python_walks_agree_on_odd_diagrams() -> None:
-    """A nested diagram (whose placement orders do not follow its lines), a large one, a document's own set
-    numbers and a lock needing more keys than there are, and a diagram no one can finish."""
-    compiled_or_skip(walk_module)
-    outer, inner = diagram_of(KeylockParams(), 1), diagram_of(KeylockParams(unique=2, multi=0, permanent=1), 2)
-    nested = nest(outer, inner, next(n.id for n in outer.nodes if n.type == "lock"))
-    large = diagram_of(KeylockParams(unique=3000, multi=1000, permanent=1000, spread=0.3), 5)
-    sets = [KeySet(1000, "unique", 1, 1, [1]), KeySet(-7, "multi", 2, 1, [10**12])]
-    odd = Diagram(sets, [Node(0, "start", None, None, 0), Node(1, "key", 1000, 0, 1), Node(2, "lock", 1000, 0, 2, 1),
-                         Node(3, "key", -7, 2, 3), Node(4, "lock", -7, 2, 4, 10**12)])
-    stuck = Diagram([KeySet(1, "unique", 1, 1, [1])],
-                    [Node(0, "start", None, None, 0), Node(1, "lock", 1, 0, 1, 1), Node(2, "key", 1, 1, 2)])
-    for diagram in (nested, large, odd):
-        in_c, in_python = both_walks(diagram)
-        assert isinstance(in_c, Walk) and in_c == in_python
-    in_c, in_python = both_walks(stuck)
-    assert isinstance(in_c, str) and "unsolvable" in in_c and in_c == in_python
-
-
-def test_the_c_loops_refuse_indexes_out_of_range() -> None:
-    """What the Python side hands the C loops is checked there: never an index past an array."""
-    compiled_or_skip()
-    compiled_or_skip(walk_module)
-    ints = functools.partial(array, "i")
-    assert generator.compiled is not None and walk_module.compiled is not None
-    with pytest.raises(ValueError, match="set out of range"):
-        generator.compiled.grow(b"\0\1\0", ints([0, 9, 1]), ints([0, 0, 1]), ints([0, 0, 2]), ints([1, 2]), 1,
-                                0.01, 1, ints([0] * 4), array("d", [0.0] * 4), array("d", [0.0] * 4))
-    order, steps, climbed = ints([0] * 3), array("q", [0] * 3), bytearray(3)
-    for parent in ([-1, 0, 7], [-1, 2, 1]):  # past the nodes; a cycle away from Start
-        with pytest.raises(ValueError, match="walk: "):
-            walk_module.compiled.walk(ints(parent), b"\0\1\0", ints([0, 1, 1]), ints([0, 0, 1]), ints([0, 1, 2]), 1,
-                                      2, order, steps, climbed)
 
 
 def test_fenwick_slices_are_the_weights() -> None:
@@ -326,7 +222,9 @@ def test_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "bad.json").write_text(json.dumps({"format": "dedale/keylock", "sets": [], "nodes": [{"id": 3}]}))
     for args, name in ((["--spread", "0"], "spread"), (["--spread", "-1"], "spread"), (["--unique", "-2"], "unique"),
                        (["--unique", "0", "--multi", "0", "--permanent", "0"], "no key"),
-                       (["--unique", "60000"], "at most"), (["analyse", str(tmp_path / "bad.json")], "malformed"),
+                       (["--unique", "60000"], "use a whole number from 0 to 10000"),
+                       (["--unique", "6000", "--multi", "6000"], "at least 24002 keys and locks; at most 20000"),
+                       (["analyse", str(tmp_path / "bad.json")], "malformed"),
                        (["analyse", str(tmp_path / "none.json")], "cannot read")):
         code, _, err = cli("keylock", *args)
         assert code == 2 and name in err and len(err.strip().splitlines()) == 1, (args, err)
@@ -335,7 +233,7 @@ def test_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert code == 0 and json.loads((tmp_path / "n.json").read_text())["nested"] is True
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(params=params_strategy(), seed=seeds)
 def test_the_original_multi_key_draw_and_the_locks_it_leaves_shut(params: KeylockParams, seed: int) -> None:
     """`multi_draw="seed"`: a set's locks are drawn apart from its keys (not capped), each lock's extra keys

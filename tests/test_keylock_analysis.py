@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
 from dedale.keylock import needs
@@ -86,7 +87,7 @@ def small_params(draw: st.DrawFn) -> KeylockParams:
                          spread=draw(st.sampled_from([0.001, 0.01, 0.1, 1.0, 10.0])))
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(params=small_params(), seed=seeds)
 def test_keys_needed_are_the_least_an_exhaustive_search_finds(params: KeylockParams, seed: int) -> None:
     diagram = diagram_of(params, seed)
@@ -147,7 +148,7 @@ def test_a_stuck_set_may_get_its_key_from_another_stuck_lock() -> None:
     assert fewest_keys(diagram)["3"] == 5
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(params=small_params(), seed=seeds)
 def test_out_of_budget_the_figures_are_bounds(params: KeylockParams, seed: int) -> None:
     """With no search at all, every figure the bounds cannot settle is flagged, and brackets the least."""
@@ -166,14 +167,15 @@ def test_out_of_budget_the_figures_are_bounds(params: KeylockParams, seed: int) 
     jsonschema.validate({**KeylockSession().to_json(), "analysis": analysis}, json.loads(system("keylock").schema()))
 
 
-def reference_walk(diagram: Diagram) -> dict[str, Any]:
+def reference_walk(diagram: Diagram) -> dict[str, Any] | str:
     """The walk as the rules say it, step by step: a breadth-first search from where the walker stands over
-    the nodes visited, to the nearest object it can visit (ties: placement order, then id)."""
+    the nodes visited, to the nearest object it can visit (ties: placement order, then id), until nothing is
+    left but the locks that never open; "unsolvable" if anything else is left."""
     nodes = diagram.nodes
     visited, held = {0}, {}
     walked: dict[int, int] = {}
     position, steps, order = 0, 0, [0]
-    while len(visited) < len(nodes):
+    while len(visited) < len(nodes) - len(diagram.never_open()):
         came_from, frontier, found = {position: position}, [position], []
         while frontier and not found:
             following = []
@@ -188,6 +190,8 @@ def reference_walk(diagram: Diagram) -> dict[str, Any]:
                     elif node.type == "key" or held.get(node.set, 0) >= (node.required or 0):
                         found.append(w)
             frontier = following
+        if not found:
+            return "unsolvable"
         target = min(found, key=lambda w: (nodes[w].order or 0, w))
         current = target
         while current != position:
@@ -210,17 +214,41 @@ def walk_params(draw: st.DrawFn) -> KeylockParams:
     return KeylockParams(unique=draw(st.integers(0, 30)), multi=draw(st.integers(0, 6)),
                          permanent=draw(st.integers(1, 6)), multi_max_keys=draw(st.integers(1, 6)),
                          multi_max_locks=draw(st.integers(1, 4)), permanent_max_locks=draw(st.integers(1, 4)),
-                         spread=draw(st.sampled_from([0.0001, 0.01, 0.5, 3.0, 1000.0])))
+                         spread=draw(st.sampled_from([0.0001, 0.01, 0.5, 3.0, 1000.0])),
+                         multi_draw=draw(st.sampled_from(["capped", "seed"])))  # seed: locks that never open
 
 
-@settings(max_examples=120, deadline=None)
+def walked(diagram: Diagram) -> dict[str, Any] | str:
+    """The one-pass walk, or "unsolvable" where it refuses the diagram."""
+    try:
+        return walk(diagram).to_json()
+    except DedaleError as error:
+        assert error.key == "error.keylock_unsolvable"
+        return "unsolvable"
+
+
+@settings(max_examples=examples(120), deadline=None)
 @given(params=walk_params(), seed=seeds, inner_seed=seeds)
 def test_the_one_pass_walk_is_the_step_by_step_walk(params: KeylockParams, seed: int, inner_seed: int) -> None:
     diagram = diagram_of(params, seed)
-    assert walk(diagram).to_json() == reference_walk(diagram)
+    assert walked(diagram) == reference_walk(diagram) != "unsolvable"
     inner = diagram_of(KeylockParams(unique=2, multi=1, permanent=1), inner_seed)
     nested = nest(diagram, inner, len(diagram.nodes) - 1)  # orders no longer follow parents
-    assert walk(nested).to_json() == reference_walk(nested)
+    assert walked(nested) == reference_walk(nested) != "unsolvable"
+
+
+def test_the_one_pass_walk_on_odd_documents() -> None:
+    """A document's own set numbers and a lock needing more keys than there are (never passed), and a
+    diagram no one can finish."""
+    sets = [KeySet(1000, "unique", 1, 1, [1]), KeySet(-7, "multi", 2, 1, [10**12])]
+    odd = Diagram(sets, [Node(0, "start", None, None, 0), Node(1, "key", 1000, 0, 1), Node(2, "lock", 1000, 0, 2, 1),
+                         Node(3, "key", -7, 2, 3), Node(4, "lock", -7, 2, 4, 10**12)])
+    stuck = Diagram([KeySet(1, "unique", 1, 1, [1])],
+                    [Node(0, "start", None, None, 0), Node(1, "lock", 1, 0, 1, 1), Node(2, "key", 1, 1, 2)])
+    # Start -> key 1 -> back -> lock 2 -> key 3: line 1 is walked twice, lock 4 never opens.
+    assert walked(odd) == reference_walk(odd) == {"steps": 4, "revisits": 1, "order": [0, 1, 2, 3],
+                                                  "lines_walked_again": [1]}
+    assert walked(stuck) == reference_walk(stuck) == "unsolvable"
 
 
 def test_an_unsolvable_document_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -250,24 +278,43 @@ def test_malformed_documents_are_refused() -> None:
 
 def test_the_cap_counts_the_objects_made() -> None:
     """Counts that could make more than the cap but make fewer are accepted; those that make more are not."""
-    fits = KeylockParams(unique=45_000, multi=2_000, multi_max_keys=3, multi_max_locks=3, permanent=0)
+    assert MAX_OBJECTS == 20_000  # the issue's bound: what a designer reads
+    fits = KeylockParams(unique=9_000, multi=400, multi_max_keys=3, multi_max_locks=3, permanent=0)
     assert fits.most_objects > MAX_OBJECTS
     _, nodes = make_sets(fits, Roller(SeededSource(1), []))
     assert len(nodes) - 1 <= MAX_OBJECTS
-    too_many = KeylockParams(unique=49_000, multi=1_000, multi_max_keys=4, multi_max_locks=2, permanent=0)
+    too_many = KeylockParams(unique=9_800, multi=200, multi_max_keys=4, multi_max_locks=2, permanent=0)
     with pytest.raises(DedaleError, match="with this seed"):
         make_sets(too_many, Roller(SeededSource(1), []))
-    with pytest.raises(DedaleError, match="at least 120002"):
-        KeylockParams(unique=60_000, multi=0, permanent=1)
+    with pytest.raises(DedaleError, match="at least 20002 keys and locks; at most 20000"):
+        KeylockParams(unique=10_000, multi=0, permanent=1)
+    assert KeylockParams(unique=10_000, multi=0, permanent=0).least_objects == MAX_OBJECTS  # the bound itself
+    # A set's largest draw is bounded too: a die of more faces than 2**64 was never rolled (it hung).
+    with pytest.raises(DedaleError, match="multi-max-keys: 10000000000000000000000 is out of range; use a whole "
+                                          "number from 1 to 20000"):
+        KeylockParams(multi_max_keys=10**22)
 
 
 def test_a_version_1_document_loads_with_its_analysis_worked_out_again() -> None:
     document = KeylockSession(KeylockParams(), 198).to_json()
-    assert document["version"] == 2 and document["analysis"]["keys_needed"]["10"] == 2
+    assert document["version"] == 3 and document["analysis"]["keys_needed"]["10"] == 2
     old = {**document, "version": 1, "analysis": {**document["analysis"], "keys_needed": {"10": 3}}}
     loaded = KeylockSession.from_json(json.loads(json.dumps(old)))
     assert loaded.to_json() == document
     assert system("keylock").load(old)[1] == document["analysis"]  # the picture's, too
+
+
+def test_a_version_2_document_loads_with_its_walk_worked_out_again() -> None:
+    """Version 2 took the locks that never open off the walk's revisits (here one, so one revisit too few)."""
+    params = KeylockParams(unique=0, multi=1, multi_max_locks=2, multi_max_keys=1, permanent=1,
+                           permanent_max_locks=1, multi_draw="seed", spread=0.0001)
+    document = KeylockSession(params, 0).to_json()
+    assert len(document["analysis"]["never_open"]) == 1 and document["analysis"]["walk"]["revisits"] == 3
+    walked = document["analysis"]["walk"]
+    old = {**document, "version": 2, "analysis": {**document["analysis"], "walk": {**walked, "revisits": 2}}}
+    assert KeylockSession.from_json(json.loads(json.dumps(old))).to_json() == document
+    with pytest.raises(DedaleError, match="analysis"):  # a version 3 document's analysis is checked
+        KeylockSession.from_json(json.loads(json.dumps({**old, "version": 3})))
 
 
 def test_pictures_of_large_diagrams_are_refused_clearly(cli, tmp_path: Path,  # type: ignore[no-untyped-def]

@@ -15,15 +15,9 @@ they use when first called.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from dedale.core.errors import DedaleError
-
-if os.environ.get("DEDALE_PURE_PYTHON") == "1":  # none of what setup.py compiled (`core/compiled.py`)
-    from dedale.core.compiled import run_as_python
-
-    run_as_python()
 
 if TYPE_CHECKING:
     from dedale.api import Result, generate, load, play, schema, system_names

@@ -8,9 +8,8 @@ with the seed's weights:
 A key in the tree counts as obtained; a lock opens when enough keys of its set are in the tree. Each step
 the tree is all the player can reach, so every diagram is solvable.
 
-Step 2's picks are sequential (each depends on the weights the last changed), so a hundred thousand of them
-cost a second in Python however they are arranged: where the package was built with its C extension
-(`_grow.c`) they are made there, the same picks bit for bit, and the Python loop stays the reference.
+Step 2's picks are sequential (each depends on the weights the last changed): each is a walk down a Fenwick
+tree (`fenwick.py`), O(log n), so a diagram grows in O(n log n).
 """
 
 from __future__ import annotations
@@ -20,13 +19,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 from dedale.core.errors import DedaleError
-from dedale.core.rng import Roller, SeededSource
-from dedale.keylock import extension
+from dedale.core.rng import Roller
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.model import KeySet, Node
 from dedale.keylock.params import MAX_OBJECTS, KeylockParams
-
-compiled = extension("_grow")  # the same work in C (`_grow.c`), where the package was built with it
 
 
 class Picker(Protocol):
@@ -102,18 +98,14 @@ def _requirements(roller: Roller, keys: int, locks: int, number: int, spend: boo
 def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: Roller,
          picker: Callable[[int], Picker] = Fenwick) -> None:
     """Step 2: place every object, setting each node's `parent` and `order`, and log the two picks of each step
-    (the object, then the node it goes behind, each with its weight and the total). The picks are made in C
-    where the package was built with its extension (`_grow.c`, the same picks bit for bit), else here."""
+    (the object, then the node it goes behind, each with its weight and the total)."""
     count = len(nodes) - 1
     picks, weights, totals = array("i", bytes(8 * count)), array("d", bytes(16 * count)), array("d", bytes(16 * count))
-    if compiled is not None and picker is Fenwick:
-        _compiled_picks(sets, nodes, params, roller, picks, weights, totals)
-    else:
-        grow_picks(sets, nodes, params, roller, picks, weights, totals, picker)
+    grow_picks(sets, nodes, params, roller, picks, weights, totals, picker)
     log = roller.log
     for step in range(1, count + 1):
         at = 2 * step - 2
-        args = {"step": step}  # the step's two entries share it: a hundred thousand dicts fewer
+        args = {"step": step}  # the step's two entries share it: twenty thousand dicts fewer
         node, parent = picks[at], picks[at + 1]
         log.append({"pick": node, "weight": weights[at], "total": totals[at], "for": "keylock.object",
                     "args": args})
@@ -122,27 +114,11 @@ def grow(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: R
         nodes[node].parent, nodes[node].order = parent, step
 
 
-def _compiled_picks(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: Roller,
-                    picks: array[int], weights: array[float], totals: array[float]) -> None:
-    assert compiled is not None and isinstance(roller.source, SeededSource)
-    set_of = array("i", [node.set or 0 for node in nodes])
-    members = array("i", sorted(range(1, len(nodes)), key=set_of.__getitem__))  # by set, then id
-    start = array("i", [0] * (len(sets) + 2))
-    for node_id in members:
-        start[set_of[node_id] + 1] += 1
-    for number in range(1, len(start)):
-        start[number] += start[number - 1]
-    generator = roller.source.gen
-    generator.state = compiled.grow(bytes(node.type == "key" for node in nodes), set_of,
-                                    array("i", [node.required or 0 for node in nodes]), start, members, len(sets),
-                                    params.spread, generator.state, picks, weights, totals)
-
-
 def grow_picks(sets: list[KeySet], nodes: list[Node], params: KeylockParams, roller: Roller,
                picks: array[int], weights: array[float], totals: array[float],
                picker: Callable[[int], Picker] = Fenwick) -> None:
     """The picks of step 2, two a step in `picks`, `weights` and `totals`: the object, then the node it goes
-    behind. The loop reads plain lists rather than the nodes (a hundred thousand steps)."""
+    behind. The loop reads plain lists rather than the nodes (twenty thousand steps)."""
     count, spread = len(nodes) - 1, params.spread
     weight = float(len(sets))  # K
     boosted = weight / spread

@@ -27,12 +27,13 @@ sets this is one pass of bitwise ors: quadratic in the worst case, but fast at t
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from dedale.keylock.model import Diagram, Node
 from dedale.keylock.search import Search
 
-SEARCH_BUDGET = 200_000  # locks the searches of one diagram may look at (a sixth of a second)
+SEARCH_BUDGET = 120_000  # locks the searches of one diagram may look at (a tenth of a second)
 LOCK_BUDGET = 10_000  # and the search of one lock
 
 
@@ -66,7 +67,7 @@ class _Plan:
         for node in nodes:
             if node.type == "key":
                 keys_of.setdefault(node.set, []).append(node.id)
-        # By node id (lists rather than dicts: read once or twice a lock, a hundred thousand times):
+        # By node id (lists rather than dicts: read once or twice a lock, tens of thousands of times):
         self.set_keys: list[list[int]] = [[]] * size  # a lock's set's keys
         # The places of the keys a lock needs when it needs every key of its set (a unique or permanent lock).
         self.forced_places: list[tuple[int, ...]] = [()] * size
@@ -93,6 +94,18 @@ class _Plan:
             count_bits[lock] = counts[:need]
         holders = {parent[k] for lock in self.choices for k in self.set_keys[lock]} - {0}
         self.place_bit = {lock: index for index, lock in enumerate(sorted(holders, key=visited_at.__getitem__))}
+        # By multi-key lock's set: its keys at Start, and the bits of their other places, by how many keys each holds
+        self.reach: dict[int | None, tuple[int, dict[int, int]]] = {}
+        masks: dict[int, int]
+        for lock in self.choices:
+            if nodes[lock].set not in self.reach:
+                at_start, masks = 0, {}
+                for place, count in Counter(parent[key] for key in self.set_keys[lock]).items():
+                    if place == 0:
+                        at_start = count
+                    elif place in self.place_bit:
+                        masks[count] = masks.get(count, 0) | 1 << self.place_bit[place]
+                self.reach[nodes[lock].set] = (at_start, masks)
         self.search: Search | None = None
 
     def _alone(self, nodes: list[Node]) -> list[bool]:
@@ -228,7 +241,8 @@ class _Plan:
 
     def _reachable(self, lock: int, places: int) -> int:
         """The keys of `lock`'s set a route passing `places` reaches."""
-        return sum(1 for key in self.set_keys[lock] if self._passes(places, self.parent[key]))
+        at_start, masks = self.reach[self.diagram.nodes[lock].set]
+        return at_start + sum(count * (places & mask).bit_count() for count, mask in masks.items())
 
     def _choose(self, lock: int, cost: int, places: int) -> tuple[int, int]:
         """Add the places of keys `lock` needs, the cheapest first, among those the walk found before it."""

@@ -11,7 +11,7 @@ from dedale.core.params import Declared, param
 if TYPE_CHECKING:
     from dedale.keylock.model import Diagram
 
-MAX_OBJECTS = 100_000  # keys and locks made: beyond this a diagram is no longer something a designer can read
+MAX_OBJECTS = 20_000  # keys and locks made: beyond this a diagram is no longer something a designer can read
 MAX_WEB_OBJECTS = 2000  # the most a web request's counts could make
 MULTI_DRAWS = ("capped", "seed")
 MAX_PDF_OBJECTS = 10_000  # cairo takes some 15 s and 300 MB to set a PDF of this many (SVG and DOT go further)
@@ -21,14 +21,19 @@ MAX_PDF_OBJECTS = 10_000  # cairo takes some 15 s and 300 MB to set a PDF of thi
 class KeylockParams(Declared):
     system: ClassVar[str] = "keylock"
 
-    unique: int = param(3, low=0, web_high=200, en="Unique key-lock pairs.", fr="Paires clé-serrure uniques.")
-    multi: int = param(1, low=0, web_high=50, en="Multi-key sets.", fr="Ensembles multi-clés.")
-    multi_max_locks: int = param(2, low=1, web_high=10, en="The most locks a multi-key set has.",
+    # Each count's `high` is what it alone could make within MAX_OBJECTS (`check` bounds them together).
+    unique: int = param(3, low=0, high=MAX_OBJECTS // 2, web_high=200, en="Unique key-lock pairs.",
+                        fr="Paires clé-serrure uniques.")
+    multi: int = param(1, low=0, high=MAX_OBJECTS // 2, web_high=50, en="Multi-key sets.",
+                       fr="Ensembles multi-clés.")
+    multi_max_locks: int = param(2, low=1, high=MAX_OBJECTS, web_high=10, en="The most locks a multi-key set has.",
                                  fr="Le plus de serrures d'un ensemble multi-clés.")
-    multi_max_keys: int = param(4, low=1, web_high=20, en="The most keys a multi-key set has.",
+    multi_max_keys: int = param(4, low=1, high=MAX_OBJECTS, web_high=20, en="The most keys a multi-key set has.",
                                 fr="Le plus de clés d'un ensemble multi-clés.")
-    permanent: int = param(1, low=0, web_high=50, en="Permanent keys.", fr="Clés permanentes.")
-    permanent_max_locks: int = param(2, low=1, web_high=10, en="The most locks a permanent key opens.",
+    permanent: int = param(1, low=0, high=MAX_OBJECTS // 2, web_high=50, en="Permanent keys.",
+                           fr="Clés permanentes.")
+    permanent_max_locks: int = param(2, low=1, high=MAX_OBJECTS, web_high=10,
+                                     en="The most locks a permanent key opens.",
                                      fr="Le plus de serrures qu'ouvre une clé permanente.")
     multi_draw: str = param("capped", choices=MULTI_DRAWS, omit_default=True,
                             en="How a multi-key set is drawn: capped (its locks at most its keys, each lock's extra "

@@ -10,22 +10,15 @@ node keeps its children's numbers in a heap, where an entry is stale once that c
 is dropped when it comes to the top. A change climbs only as far as it changes something. The nearest
 object from the walker is then the least of `nearest[a] + distance to a` over its ancestors `a`, and the
 climb stops as soon as an ancestor is too far to beat what it has found.
-
-At a hundred thousand objects this takes half a second in Python: where the package was built with its C
-extension (`_walk.c`, the same walk by other means) it is walked there, and this stays the reference.
 """
 
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
 
 from dedale.core.errors import DedaleError
-from dedale.keylock import extension
 from dedale.keylock.model import Diagram
-
-compiled = extension("_walk")  # the same work in C (`_walk.c`), where the package was built with it
 
 
 @dataclass
@@ -42,29 +35,6 @@ class Walk:
 
 
 def walk(diagram: Diagram) -> Walk:
-    return _walk_in_c(diagram) if compiled is not None else walk_in_python(diagram)
-
-
-def _walk_in_c(diagram: Diagram) -> Walk:
-    assert compiled is not None
-    nodes, size = diagram.nodes, len(diagram.nodes)
-    is_key = bytes([n.type == "key" for n in nodes])
-    set_index = {s.id: index for index, s in enumerate(diagram.sets, 1)}  # dense, whatever a document numbers
-    visits = size - 1 - len(diagram.never_open())
-    order, steps_at, climbed = array("i", bytes(4 * visits + 4)), array("q", bytes(8 * visits + 8)), bytearray(size)
-    visited, steps = compiled.walk(
-        array("i", [-1 if n.parent is None else n.parent for n in nodes]), is_key,
-        array("i", [0 if n.set is None else set_index.get(n.set, 0) for n in nodes]),
-        array("i", [min(max(n.required or 0, 0), size) for n in nodes]),  # past the keys there are: never
-        array("i", diagram.by_rank), len(set_index), visits, order, steps_at, climbed)
-    if visited < visits:
-        raise DedaleError("error.keylock_unsolvable", count=size - 1 - visited)
-    first_passed = {node: steps_at[at] for at, node in enumerate(order) if at and not is_key[node]}
-    again = [line for line in range(1, size) if climbed[line]]
-    return Walk(steps, steps - (size - 1), order.tolist(), again, first_passed)
-
-
-def walk_in_python(diagram: Diagram) -> Walk:
     nodes, children = diagram.nodes, diagram.children
     size = len(nodes)
     parent = [-1 if n.parent is None else n.parent for n in nodes]
@@ -155,4 +125,4 @@ def walk_in_python(diagram: Diagram) -> Walk:
             first_passed[position] = steps
         arrive(position)
     again = [line for line in range(1, size) if climbed[line]]
-    return Walk(steps, steps - (size - 1), order, again, first_passed)
+    return Walk(steps, steps - (len(order) - 1), order, again, first_passed)  # less the first walk to each

@@ -607,8 +607,8 @@ def _ahead(room: float, span: tuple[float, float] | None) -> float:
 
 def _piece(kind: Any, x: Any, y: Any, w: Any, h: Any, name: Any, height_given: Any, index: int) -> Terrain:
     """A piece from values as given (a document's: any type), with its numbers as floats, or the error naming what is
-    wrong with piece `index` (from 1). Checked before the piece is made: compiled (`setup.py`), a `Terrain` takes
-    only values of its fields' types."""
+    wrong with piece `index` (from 1). Checked before the piece is made, so that a `Terrain` only ever holds values of
+    its fields' types."""
     if not isinstance(name, str):
         raise DedaleError("error.battlefield.name", piece=str(index), value=_shown(name))
     piece = _label(index, name)
