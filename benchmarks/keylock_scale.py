@@ -25,7 +25,8 @@ import json, resource, sys, time
 from dedale.core.rng import Roller, SeededSource
 from dedale.keylock.analysis import analyse
 from dedale.keylock.generator import grow, make_sets
-from dedale.keylock.model import Diagram, collector_paused
+from dedale.core.collector import collector_paused
+from dedale.keylock.model import Diagram
 from dedale.keylock.params import KeylockParams
 
 def make(params):

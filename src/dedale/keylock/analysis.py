@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dedale.keylock.model import Diagram, collector_paused
+from dedale.core.collector import collector_paused
+from dedale.keylock.model import Diagram
 from dedale.keylock.needs import keys_needed
 from dedale.keylock.walk import walk
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -114,16 +111,3 @@ def _check_tree(sets: list[KeySet], nodes: list[Node]) -> None:
 
 def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """A large diagram makes hundreds of thousands of objects, none in a reference cycle: the cycle
-    collector's passes over them would take a quarter of the time, for nothing."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Self
 
+from dedale.core.collector import collector_paused
 from dedale.core.session import Choice, Policies, Policy, Session, State
 from dedale.keylock.analysis import analyse
 from dedale.keylock.generator import grow, make_sets
-from dedale.keylock.model import Diagram, collector_paused
+from dedale.keylock.model import Diagram
 from dedale.keylock.params import KeylockParams
 
 
