@@ -18,7 +18,7 @@ from typing import Any
 # `python -m dedale.cli` has no __main__: call the console script's entry point. The process started is the
 # Python interpreter itself (no shell, no wrapper), so its pid is the server's and SIGKILL really kills it.
 ENTRY = "import sys; from dedale.cli import main; main(sys.argv[1:])"
-START_TIMEOUT = 30.0
+START_TIMEOUT = 60.0
 
 
 def free_port() -> int:
