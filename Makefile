@@ -63,9 +63,11 @@ lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks conftest.py
 	$(VENV)/bin/mypy
 
-# Every test, with the property tests' CI examples (tests/budget.py); then the wall and CPU time the run took.
+# Every test, with the property tests' CI examples (tests/budget.py), a process a core (a test file's tests in
+# one: its server and browser are started once); then the wall and CPU time the run took.
+PYTEST := $(PY) -m pytest -n auto --dist loadfile
 test: $(TEST_STAMP) system-deps browser-deps pdf-deps lint test-newest
-	$(PY) tests/timed.py $(PY) -m pytest
+	$(PY) tests/timed.py $(PYTEST)
 
 # The newest Python at hand, if another than the venv's (the classifiers name 3.11 to 3.13): the wheel built as
 # a user's pip builds it, installed with the base requirements alone, passes the contract every system keeps.
@@ -81,7 +83,7 @@ test-newest:
 
 # The same, with many more examples for every property test.
 test-long: $(TEST_STAMP) system-deps browser-deps pdf-deps lint
-	HYPOTHESIS_PROFILE=long $(PY) tests/timed.py $(PY) -m pytest
+	HYPOTHESIS_PROFILE=long $(PY) tests/timed.py $(PYTEST)
 
 bench: $(TEST_STAMP) system-deps
 	$(PY) -m pip install -e '.[all,cluster,bench]'
