@@ -77,7 +77,7 @@ test-newest:
 	@if [ -z "$(NEWEST)" ]; then echo "No Python 3.13 or newer at hand: the suite runs on $$($(PY) -V) alone"; else \
 		rm -rf $(NEWEST_VENV) && $(NEWEST) -m venv $(NEWEST_VENV) \
 		&& $(NEWEST_VENV)/bin/python -m pip wheel --no-deps -q -w $(NEWEST_VENV)/dist . \
-		&& $(NEWEST_VENV)/bin/python -m pip install -q $(NEWEST_VENV)/dist/dedale-*.whl pytest hypothesis jsonschema \
+		&& $(NEWEST_VENV)/bin/python -m pip install -q $(NEWEST_VENV)/dist/dedale-*.whl pytest hypothesis jsonschema jsonschema-rs \
 		&& $(NEWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider \
 			tests/test_contract.py tests/test_core_rng.py tests/test_session.py; fi
 
