@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 LONG = 10
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+# No deadline and no complaint that making examples is slow: both fail only on a busy machine.
+UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
-settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
-settings.register_profile("long", deadline=None, print_blob=True)
+settings.register_profile("ci", derandomize=True, print_blob=True, **UNTIMED)
+settings.register_profile("long", print_blob=True, **UNTIMED)
 settings.load_profile(PROFILE)
 
 

@@ -157,7 +157,8 @@ def test_the_cache_holds_about_so_many_entries_and_keeps_the_newest(tmp_path: Pa
     assert all(sessions.get(i).seed == seed for seed, i in enumerate(ids))  # the others come back by replay
 
 
-@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, 1), st.sampled_from(["step", "step", "step", "undo", "look"]),
                           st.integers(0, 7)), min_size=1, max_size=25))
 def test_sessions_in_memory_always_follow_the_file(tmp_path: Path, moves: list[tuple[int, str, int]]) -> None:
