@@ -36,7 +36,7 @@ def open_page(browser: Browser, base_url: str, viewport: ViewportSize = LAPTOP) 
     uncaught script errors."""
     context = browser.new_context(base_url=base_url, viewport=viewport, accept_downloads=True)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(60_000)  # a bound for "never", not a target: a busy machine may be slow
     problems: list[str] = []
     page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: problems.append(str(error)))
