@@ -78,7 +78,7 @@ test-newest:
 		rm -rf $(NEWEST_VENV) && $(NEWEST) -m venv $(NEWEST_VENV) \
 		&& $(NEWEST_VENV)/bin/python -m pip wheel --no-deps -q -w $(NEWEST_VENV)/dist . \
 		&& $(NEWEST_VENV)/bin/python -m pip install -q $(NEWEST_VENV)/dist/dedale-*.whl pytest hypothesis jsonschema jsonschema-rs \
-		&& $(NEWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider \
+		&& echo "On $$($(NEWEST_VENV)/bin/python -V), from the wheel:" && $(NEWEST_VENV)/bin/python -m pytest -p no:cacheprovider \
 			tests/test_contract.py tests/test_core_rng.py tests/test_session.py; fi
 
 # The same, with many more examples for every property test.
