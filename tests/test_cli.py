@@ -239,3 +239,24 @@ def test_larger_zones_on_a_board_are_bounded_by_the_cells_a_side(  # type: ignor
     assert list(tmp_path.iterdir()) == []
     code, _, _ = cli("crawler", "--board", "5", "--zone", "12", "--seed", "1", "-o", str(tmp_path / "d.svg"))
     assert code == 0 and (tmp_path / "d.svg").exists()
+
+
+def test_a_disk_that_fills_up_half_way_leaves_no_file(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A result is written through a temporary file and a rename: a write that fails part of the way leaves
+    neither a half-written file nor the temporary one, and says so in one line (exit code 2)."""
+    import errno
+    import io
+    import os
+
+    from dedale.core import files
+
+    class Full(io.FileIO):
+        def write(self, data: bytes) -> int:  # type: ignore[override]
+            super().write(bytes(data)[:100])
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(files.os, "fdopen", lambda fd, mode: Full(fd, "wb"))
+    code, _, err = cli("hexcrawl", "--seed", "1", "--radius", "3", "-o", str(tmp_path / "map.json"))
+    assert code == 2 and err.count("\n") == 1 and "No space left on device" in err, err
+    assert list(tmp_path.iterdir()) == []
