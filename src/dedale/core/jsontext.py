@@ -45,7 +45,8 @@ def parse_json(raw: bytes | str, source: str) -> Any:
     what is wrong."""
     check_size(len(raw), source)  # a text's characters: at least as many bytes
     text = _text(raw, source) if isinstance(raw, bytes) else raw
-    flat = text.encode("utf-8", "surrogatepass").translate(_NUMBER_BYTES)
+    utf8 = isinstance(raw, bytes) and json.detect_encoding(raw) in ("utf-8", "utf-8-sig")
+    flat = (raw if utf8 else text.encode("utf-8", "surrogatepass")).translate(_NUMBER_BYTES)  # not encoded twice
     strict_numbers = any(pattern in flat for pattern in _LONG_NUMBERS)
     try:
         if strict_numbers:
