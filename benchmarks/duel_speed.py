@@ -13,7 +13,7 @@ from dedale.zombstone.skirmish.duel import act, ai_action, start
 DECISION_MS, DUEL_MS = 5.0, 100.0
 
 
-def measure(duels: int = 200) -> tuple[float, float]:
+def _medians(duels: int = 200) -> tuple[float, float]:
     """The median decision and the median duel, in milliseconds."""
     decisions: list[float] = []
     whole: list[float] = []
@@ -30,11 +30,15 @@ def measure(duels: int = 200) -> tuple[float, float]:
     return statistics.median(decisions) * 1e3, statistics.median(whole) * 1e3
 
 
-def main() -> None:
-    decision, duel = min(measure() for _ in range(3))
-    print(f"duel AI: a decision {decision:.3f} ms (target <= {DECISION_MS:g}), an AI-vs-AI duel {duel:.2f} ms "
-          f"(target <= {DUEL_MS:g})")
+def measure() -> list[tuple[str, str, bool]]:
+    """`make bench`'s rows (benchmarks/run.py): the best of three runs of 200 duels."""
+    decision, duel = min(_medians() for _ in range(3))
+    return [("duel AI: a decision, median", f"{decision:.3f} ms (target <= {DECISION_MS:g} ms: "
+             + ("ok" if decision <= DECISION_MS else "OVER TARGET") + ")", decision <= DECISION_MS),
+            ("duel AI: an AI-against-AI duel, median", f"{duel:.2f} ms (target <= {DUEL_MS:g} ms: "
+             + ("ok" if duel <= DUEL_MS else "OVER TARGET") + ")", duel <= DUEL_MS)]
 
 
 if __name__ == "__main__":
-    main()
+    for label, figure, _ in measure():
+        print(f"{label:<52} {figure}")
