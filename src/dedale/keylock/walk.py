@@ -45,13 +45,6 @@ def walk(diagram: Diagram) -> Walk:
     rank = [0] * size
     for position, node_id in enumerate(by_rank):
         rank[node_id] = position
-    depth = [0] * size
-    level = [0]
-    while level:  # breadth first from Start
-        level = [kid for node_id in level for kid in children.get(node_id, ())]
-        for kid in level:
-            depth[kid] = depth[parent[kid]] + 1
-
     far = (size + 1) * size * 2  # more than any distance * size + rank in the tree
     nearest = [far] * size  # a candidate: its rank; a visited node: its subtree's best; otherwise far
     heaps: list[list[int]] = [[] for _ in range(size)]  # entries (nearest[kid] + size) * size + kid
