@@ -82,13 +82,20 @@ def test_duel_between_two_people(seed: int) -> None:
 
 
 def test_duel_undo_between_two_people() -> None:
+    """A bet that deals nothing is undone; once the flop is dealt, undo cannot go back past it."""
     session = dedale.play("zombstone-duel", seed=3, opponent="human")
+    start = copy.deepcopy(session.to_json())
     session.step("check", seat=0)
     assert session.seat_to_act() == 1 and session.events == [{"choice": "check", "seat": 0}]
     document = copy.deepcopy(session.to_json())
-    session.step("check", seat=1)
     session.undo()
-    assert session.to_json() == document and session.seat_to_act() == 1
+    assert session.to_json() == start
+    session.step("check", seat=0)
+    session.step("check", seat=1)  # the flop
+    flop = copy.deepcopy(session.to_json())
+    with pytest.raises(DedaleError, match="cannot be undone"):
+        session.undo()
+    assert session.to_json() == flop != document
 
 
 def test_duel_against_the_ai_is_as_before() -> None:

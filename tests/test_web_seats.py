@@ -41,7 +41,7 @@ def hole_cards(document: dict[str, Any], of: int) -> list[str]:
 
 
 def test_a_co_op_crawl_shared_by_links(client: TestClient) -> None:
-    made = client.post("/api/sessions", json={"system": "crawler", "seed": 4}).json()
+    made = client.post("/api/sessions", json={"system": "crawler"}).json()
     base = f"/api/sessions/{made['id']}"
     assert client.post(f"{base}/links", json={"role": "seat1"}).status_code == 400  # a crawl has one side
     watcher = client.post(f"{base}/links", json={"role": "spectator"}).json()
@@ -132,7 +132,7 @@ def test_two_players_on_one_screen_pass_the_device(client: TestClient) -> None:
 def test_the_pages_following_games_live_are_bounded(client: TestClient) -> None:
     from dedale.web.service import MAX_WATCHERS
 
-    made = client.post("/api/sessions", json={"system": "crawler", "seed": 4}).json()
+    made = client.post("/api/sessions", json={"system": "crawler"}).json()
     client.app.state.watchers = MAX_WATCHERS  # type: ignore[attr-defined]
     refused = client.get(f"/play/{made['id']}/live")
     assert refused.status_code == 503 and "too many" in refused.text

@@ -551,10 +551,11 @@ def _duel_with_a_bluff_roll(client: TestClient) -> tuple[str, dict[str, Any]]:
 
 def test_hidden_information_on_the_web(client: TestClient) -> None:
     """While the duel is on, the AI's hole cards and its bluff rolls are in no page, API answer or download
-    the player gets, nor is the seed (which remakes every card); once it is over, everything is shown."""
+    the player gets, nor is the game's secret key (which, with the seed, remakes every card); the seed is
+    shown (alone, it tells nothing). Once it is over, everything is shown, the key too."""
     session_id, full = _duel_with_a_bluff_roll(client)
     ai_cards = set(full["duel"]["hole"][1]) - set(full["duel"]["board"])
-    assert ai_cards
+    assert ai_cards and len(full["secret"]) == 64
     html = client.get(f"/play/{session_id}").text
     state = client.get(f"/api/sessions/{session_id}").json()
     document = client.get(f"/api/sessions/{session_id}/export/json").json()
@@ -566,18 +567,18 @@ def test_hidden_information_on_the_web(client: TestClient) -> None:
         for card in ai_cards:  # as a code in the log and the JSON, as rank and suit in the text view
             assert not re.search(rf"(?<![\w-]){card}(?!\w)", text), (where, card)
             assert Card.parse(card).shown not in text, (where, card)
-        assert f"seed {full['seed']}" not in text and f'"seed": {full["seed"]}' not in text, where
+        assert full["secret"] not in text.lower(), where
     for picture in (html, texts["svg"]):  # the felt: the AI's two cards drawn face down
         assert picture.count('fill="url(#back)"') == 2
-    assert state["seed"] is None and document["seed"] is None and document["hidden"] is True
-    assert not re.search(r"\d", state["name"])  # a default name would carry the seed
-    assert "permalink" not in html
+    assert state["seed"] == document["seed"] == full["seed"] and document["hidden"] is True
+    assert "secret" not in document
+    assert "permalink" not in html  # a keyed game is not remade from its seed
     refused = client.post("/api/upload", json=document)  # a player's view is not a game to continue
     assert refused.status_code == 400 and "player's view" in refused.json()["error"]
 
     client.post(f"/api/sessions/{session_id}/autopilot", json={"to_end": True})
     after = client.get(f"/api/sessions/{session_id}/export/json").json()
-    assert after["seed"] == full["seed"] and "hidden" not in after
+    assert after["seed"] == full["seed"] and after["secret"] == full["secret"] and "hidden" not in after
     assert any(e.get("for") == "duel.bluff" and e["args"]["seat"] == 1 for e in after["log"])
     assert f"seed {full['seed']}" in client.get(f"/play/{session_id}").text
 

@@ -2,7 +2,10 @@
 
 Two sources give the primitive results (a number in `0..n-1`):
 - `SeededSource`: SplitMix64 from the run's seed. Written out here rather than taken from `random`, whose
-  derived methods may change between Python versions: the same seed gives the same rolls everywhere.
+  derived methods may change between Python versions: the same seed gives the same rolls everywhere. With a
+  secret key as well (`KeyedStream`: BLAKE2b keyed with 256 secret bits, over the seed), the results cannot
+  be worked out from the seed or from any number of earlier results without the key: the web gives one to
+  every game that keeps something from someone who plays or watches it (`docs/secrets.md`).
 - `TableSource`: *table mode*. The results are entered by the player (real dice, real cards) or fed by a
   test; when none is left it raises `NeedInput` describing what it needs, and the session asks for it.
 
@@ -12,6 +15,7 @@ appends one log entry for each (what was rolled, the dice, the total, what it wa
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,6 +28,7 @@ _MASK = (1 << 64) - 1
 _TWO53 = 1 << 53
 _LOW53 = _TWO53 - 1
 MAX_SEED = _MASK  # a seed is any unsigned 64-bit number
+SECRET_BYTES = 32  # a game's secret key: 256 bits
 LogEntry = dict[str, Any]
 
 
@@ -32,6 +37,24 @@ def new_seed() -> int:
     import secrets  # imported here: it loads OpenSSL, which a run given its seed does not need
 
     return secrets.randbelow(2**32)
+
+
+def new_secret() -> bytes:
+    """A game's secret key: 256 random bits from the operating system (`KeyedStream`)."""
+    import secrets
+
+    return secrets.token_bytes(SECRET_BYTES)
+
+
+def check_secret(value: Any) -> bytes:
+    """A secret key as a document keeps it (64 hexadecimal digits), or the error naming it."""
+    try:
+        secret = bytes.fromhex(value) if isinstance(value, str) else b""
+    except ValueError:
+        secret = b""
+    if len(secret) != SECRET_BYTES:
+        raise DedaleError("error.bad_document", field="secret")
+    return secret
 
 
 def check_seed(value: Any) -> int:
@@ -45,7 +68,63 @@ def check_seed(value: Any) -> int:
     return seed
 
 
-class SplitMix64:
+class Stream:
+    """Uniform 64-bit words (`next64`), and the draws made of them."""
+
+    __slots__ = ()
+
+    def next64(self) -> int:
+        raise NotImplementedError
+
+    def mark(self) -> int:
+        """Where the stream stands: it changes with every word drawn."""
+        raise NotImplementedError
+
+    def below(self, n: int) -> int:
+        """Uniform in `0..n-1`, without modulo bias (rejection of the top partial range)."""
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+    def below_each(self, n: int, count: int) -> list[int]:
+        """`count` draws of `below(n)`, in order."""
+        below = self.below
+        return [below(n) for _ in range(count)]
+
+    def fraction(self) -> float:
+        """Uniform in [0, 1) with 53 bits: `below(2**53) / 2**53` (no draw is ever rejected for a power of
+        two, so it is the low 53 bits of one draw)."""
+        return (self.next64() & _LOW53) / _TWO53
+
+
+class KeyedStream(Stream):
+    """BLAKE2b keyed with a secret key, in counter mode over the seed: each block of 64 bytes is the hash of
+    the seed and the block's number, eight words. A keyed BLAKE2b is a pseudorandom function: without the
+    key, no number of words drawn tells anything of the words to come, and searching the key (256 bits)
+    is out of reach. The seed still makes each game's stream its own."""
+
+    __slots__ = ("_block", "_key", "_seed", "_words")
+
+    def __init__(self, seed: int, key: bytes) -> None:
+        self._seed = (seed & _MASK).to_bytes(8, "little")
+        self._key = key
+        self._block = 0
+        self._words: list[int] = []  # the current block's words not yet drawn, the next last
+
+    def next64(self) -> int:
+        if not self._words:
+            digest = hashlib.blake2b(self._seed + self._block.to_bytes(8, "little"), key=self._key).digest()
+            self._words = [int.from_bytes(digest[i:i + 8], "little") for i in range(56, -8, -8)]
+            self._block += 1
+        return self._words.pop()
+
+    def mark(self) -> int:
+        return self._block * 8 - len(self._words)
+
+
+class SplitMix64(Stream):
     """Steele, Lea and Flood's SplitMix64: tiny, fast in pure Python, and identical on every machine."""
 
     __slots__ = ("state",)
@@ -60,25 +139,19 @@ class SplitMix64:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
 
+    def mark(self) -> int:
+        return self.state
+
     def fraction(self) -> float:
-        """Uniform in [0, 1) with 53 bits: `below(2**53) / 2**53` (no draw is ever rejected for a power of
-        two, so it is the low 53 bits of one draw), written out for the callers that draw millions."""
+        """`Stream.fraction`, written out for the callers that draw millions."""
         self.state = state = (self.state + 0x9E3779B97F4A7C15) & _MASK
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return ((z ^ (z >> 31)) & _LOW53) / _TWO53
 
-    def below(self, n: int) -> int:
-        """Uniform in `0..n-1`, without modulo bias (rejection of the top partial range)."""
-        limit = (1 << 64) - (1 << 64) % n
-        while True:
-            value = self.next64()
-            if value < limit:
-                return value % n
-
     def below_each(self, n: int, count: int) -> list[int]:
-        """`count` draws of `below(n)`, in order: the same numbers, written out for the callers that roll
-        thousands of dice (a skirmish game rolls a thousand poker dice)."""
+        """`Stream.below_each`, written out for the callers that roll thousands of dice (a skirmish game
+        rolls a thousand poker dice)."""
         limit = (1 << 64) - (1 << 64) % n
         state = self.state
         drawn: list[int] = []
@@ -117,8 +190,8 @@ class NeedInput(Exception):
 class SeededSource:
     table = False
 
-    def __init__(self, seed: int) -> None:
-        self.gen = SplitMix64(seed)
+    def __init__(self, seed: int, secret: bytes | None = None) -> None:
+        self.gen: Stream = SplitMix64(seed) if secret is None else KeyedStream(seed, secret)
 
     def uniform(self, n: int, describe: Callable[[], Request]) -> int:
         return self.gen.below(n) if n > 1 else 0

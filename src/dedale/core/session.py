@@ -9,8 +9,13 @@ roll. It is replayable from its seed, its parameters and its list of events:
   the same random source, and checks it makes the same choice);
 - `{"enter": value}`: in table mode, a result the player rolled or drew at the table.
 
-Undo is a replay without the last event. In table mode, when the rules need a result nobody has entered,
-the action in progress is rolled back and `pending` says what to enter; `choices()` then lists the
+A game may also have a secret key (`secret`, 256 bits): its results are then drawn from the seed and the key
+(`rng.KeyedStream`), and nobody can work them out without the key, which no view shows while the rules hide
+something (`docs/secrets.md`).
+
+Undo is a replay without the last event (never, in a game that keeps secrets from a seat, past an event that
+drew a result: it would show what the stream holds next). In table mode, when the rules need a result nobody
+has entered, the action in progress is rolled back and `pending` says what to enter; `choices()` then lists the
 possible results (`enter:1` ... `enter:8`) and entering the last one needed completes the action.
 
 A session has no language: what it says (its choices, its questions, its log) it keeps as words
@@ -29,7 +34,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared
-from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource
+from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource, check_secret
 from dedale.i18n import Word, say, word
 
 Event = dict[str, Any]
@@ -124,15 +129,17 @@ class Session(ABC, Generic[P, S]):
     table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
     policies: ClassVar[Policies] = {}
 
-    def __init__(self, params: P, seed: int, table: bool = False) -> None:
+    def __init__(self, params: P, seed: int, table: bool = False, secret: bytes | None = None) -> None:
         if table and not self.table_mode:
             raise DedaleError("error.no_table_mode", system=self.system)
         self.params = params
         self.seed = seed
         self.table = table
+        self.secret = None if table else secret
         self.events: list[Event] = []
+        self.undo_floor = 0  # the events undo may not go below (secrets: the last that drew a result)
         self.pending: Request | None = None
-        self._source: SeededSource | TableSource = TableSource() if table else SeededSource(seed)
+        self._source: SeededSource | TableSource = TableSource() if table else SeededSource(seed, self.secret)
         self.state = self.new_state()
         self.roller = Roller(self._source, self.state.log)
         self._pending_action: tuple[Any, ...] | None = None
@@ -279,15 +286,26 @@ class Session(ABC, Generic[P, S]):
     def _record(self, event: Event, action: tuple[Any, ...]) -> None:
         """Append `event` and run its action; if that fails, the session is as it was before."""
         self.events.append(event)
+        before = self._drawn()
         try:
             self._run(action)
         except BaseException:
             self.events.pop()
-            if isinstance(self._source, TableSource):
-                del self._source.entries[len(self._source.entries) - ("enter" in event):]
-            else:  # the state may be half-changed: rebuild it
-                self.__dict__.update(self.replay(self.params, self.seed, self.events).__dict__)
+            self._recover(event)
             raise
+        if self._drawn() != before and self.has_secrets():
+            self.undo_floor = len(self.events)
+
+    def _drawn(self) -> int | None:
+        """Where the random stream stands (None in table mode, where results are entered)."""
+        return None if isinstance(self._source, TableSource) else self._source.gen.mark()
+
+    def _recover(self, event: Event) -> None:
+        """After `event` failed (and was dropped), the session as it was before it."""
+        if isinstance(self._source, TableSource):
+            del self._source.entries[len(self._source.entries) - ("enter" in event):]
+        else:  # the state may be half-changed: rebuild it
+            self.__dict__.update(self.remade(self.events).__dict__)
 
     def autopilot(self, name: str = "default") -> Policy:
         if name not in self.policies:
@@ -303,11 +321,19 @@ class Session(ABC, Generic[P, S]):
         return self
 
     def undo(self) -> None:
-        """Forget the last event by replaying the others."""
+        """Forget the last event by replaying the others. In a game that keeps secrets from a seat, an event
+        that drew a result is never undone: the same choice again would draw the same (the turn and river
+        seen, then a bet made again knowing them; the AI's cards shown at the end, then the game played
+        again from the start)."""
         if not self.events:
             raise DedaleError("error.nothing_to_undo")
-        replayed = type(self).replay(self.params, self.seed, self.events[:-1], self.table)
-        self.__dict__.update(replayed.__dict__)
+        if len(self.events) <= self.undo_floor:
+            raise DedaleError("error.undo_secret")
+        self.__dict__.update(self.remade(self.events[:-1]).__dict__)
+
+    def remade(self, events: list[Event]) -> Self:
+        """This game (its parameters, seed, table mode and key) replayed through `events`."""
+        return type(self).replay(self.params, self.seed, events, self.table, self.secret)
 
     # --- running an action ---------------------------------------------------------------------
     def _run(self, action: tuple[Any, ...]) -> None:
@@ -379,8 +405,9 @@ class Session(ABC, Generic[P, S]):
         return self.shown_log(entries, seat) if self.hides(seat) else entries
 
     def player_seed(self, seat: int = 0) -> int | None:
-        """The seed, unless it would give away what is hidden from `seat` (it remakes every card)."""
-        return None if self.hides(seat) else self.seed
+        """The seed, unless it would give away what is hidden from `seat` (without a key, it remakes every
+        card; with one, it tells nothing)."""
+        return None if self.hides(seat) and self.secret is None else self.seed
 
     def player_result(self, seat: int = 0) -> dict[str, Any]:
         """`result_json()` as `seat` may see it now."""
@@ -394,6 +421,7 @@ class Session(ABC, Generic[P, S]):
         document = self.to_json()
         if not self.hides(seat):
             return document
+        document.pop("secret", None)
         return {**document, **self.player_result(seat), "seed": self.player_seed(seat),
                 "log": self.player_log(seat=seat), "hidden": True}
 
@@ -416,6 +444,7 @@ class Session(ABC, Generic[P, S]):
             "version": self.version,
             "generator": self.system,
             "seed": self.seed,
+            **({} if self.secret is None else {"secret": self.secret.hex()}),
             "params": self.params.to_json(),
             "table_dice": self.table,
             "over": self.is_over,
@@ -429,8 +458,9 @@ class Session(ABC, Generic[P, S]):
         return document
 
     @classmethod
-    def replay(cls, params: P, seed: int, events: list[Event], table: bool = False) -> Self:
-        return cls(params, seed, table).extend(events)
+    def replay(cls, params: P, seed: int, events: list[Event], table: bool = False,
+               secret: bytes | None = None) -> Self:
+        return cls(params, seed, table, secret).extend(events)
 
     def extend(self, events: list[Event]) -> Self:
         """Play recorded events on from where the session is (a replay, or a session catching up with the
@@ -470,7 +500,14 @@ class Session(ABC, Generic[P, S]):
             raise DedaleError("error.bad_document", field="seed" if not isinstance(seed, int) else "events")
         if not all(isinstance(event, dict) for event in events):
             raise DedaleError("error.bad_document", field="events")
+        if "secret" in data:
+            check_secret(data["secret"])
         return cls.params_from_json(data.get("params"))
+
+    @staticmethod
+    def secret_of(data: dict[str, Any]) -> bytes | None:
+        """A checked document's secret key, if it has one."""
+        return check_secret(data["secret"]) if "secret" in data else None
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
@@ -480,7 +517,8 @@ class Session(ABC, Generic[P, S]):
         (labels, names, a log's arguments): it is checked without the fields that held words; so is a
         document of a version whose log said things in other words (`worded_before`)."""
         params = cls.check_document(data)
-        session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)))
+        session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)),
+                             cls.secret_of(data))
         recomputed = cls.recomputed_before.get(data.get("version"), ())
         saved = {key: data[key] for key in ("log", *session.result_json()) if key in data and key not in recomputed}
         replayed = json.loads(json.dumps(session.to_json()))

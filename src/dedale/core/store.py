@@ -24,7 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,14 +66,15 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 
-COLUMNS = "id, system, name, seed, params, table_dice, created, updated, over, hides, seating"
+COLUMNS = "id, system, name, seed, params, table_dice, created, updated, over, hides, seating, secret"
 WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
 # Columns added since the first files, to a new file as to an old one: whether the session has ended, and
 # whether something is hidden from its player (its seed is then not shown in lists); who plays it; how many
-# times its events changed. (Files of earlier versions may also have an unused `undone` column.)
+# times its events changed; its secret key, in hexadecimal (`Session.secret`: NULL without one). (Files of
+# earlier versions may also have an unused `undone` column.)
 ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0",
          "seating": "TEXT NOT NULL DEFAULT 'solo'",  # solo, hot-seat (one screen) or linked (seat links)
-         "revision": "INTEGER NOT NULL DEFAULT 0"}
+         "revision": "INTEGER NOT NULL DEFAULT 0", "secret": "TEXT"}
 BUSY_SECONDS = 10.0  # how long a write waits for another process's write to finish
 
 
@@ -92,6 +93,7 @@ class Record:
     seating: str = "solo"
     steps: int = 0
     revision: int = 0  # that of the events read with it (`Store.get`)
+    secret: bytes | None = field(default=None, repr=False)  # never shown: it gives away what the rules hide
 
 
 @dataclass(frozen=True)
@@ -178,13 +180,13 @@ class Store:
 
     def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool,
                name: str, events: Sequence[Event] = (), over: bool = False,
-               hides: bool = False, seating: str = "solo") -> str:
+               hides: bool = False, seating: str = "solo", secret: bytes | None = None) -> str:
         session_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction() as db:
-            db.execute(f"INSERT INTO sessions ({COLUMNS}, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')",
+            db.execute(f"INSERT INTO sessions ({COLUMNS}, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')",
                        (session_id, system, name, str(seed), json.dumps(params), int(table_dice), now, now,
-                        int(over), int(hides), seating))
+                        int(over), int(hides), seating, None if secret is None else secret.hex()))
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, i, json.dumps(e)) for i, e in enumerate(events)])
         return session_id
@@ -338,7 +340,8 @@ def _digest(token: str) -> str:
 
 def _record(row: tuple[Any, ...], steps: int, revision: int = 0) -> Record:
     return Record(row[0], row[1], row[2], int(row[3]), json.loads(row[4]), bool(row[5]), row[6], row[7],
-                  bool(row[8]), bool(row[9]), str(row[10]), steps, revision)
+                  bool(row[8]), bool(row[9]), str(row[10]), steps, revision,
+                  None if row[11] is None else bytes.fromhex(row[11]))
 
 
 @dataclass
@@ -415,7 +418,7 @@ class Sessions:
 
     def add(self, session: Session, name: str, seating: str = "solo") -> str:
         session_id = self.store.create(session.system, session.seed, session.params.to_json(), session.table,
-                                       name, session.events, session.is_over, session.hides(), seating)
+                                       name, session.events, session.is_over, session.hides(), seating, session.secret)
         self._keep(session_id, session, 0)
         return session_id
 

@@ -1,7 +1,8 @@
 """Who a picture or a file is for. The GM's view is the document as it is; a player's view keeps what the
 party has discovered and nothing the GM alone knows (each system says what that is: a room's contents, a
-community not yet seen). A player's view leaves out the seed, the events and the roll log too, which would
-give the rest away; like any view with `"hidden": true`, it is for reading and drawing, not for continuing."""
+community not yet seen). A player's view leaves out the seed, the secret key, the events and the roll log too,
+which would give the rest away; like any view with `"hidden": true`, it is for reading and drawing, not for
+continuing."""
 
 from __future__ import annotations
 
@@ -33,4 +34,5 @@ def as_seen(document: dict[str, Any], view: str, system: str,
         seen = discovered(document)
     except (KeyError, TypeError, AttributeError):
         raise DedaleError("error.bad_document", field="rooms/hexes") from None
-    return {**document, **seen, "seed": None, "events": [], "log": [], "hidden": True, "view": "player"}
+    kept = {key: value for key, value in document.items() if key != "secret"}
+    return {**kept, **seen, "seed": None, "events": [], "log": [], "hidden": True, "view": "player"}

@@ -71,11 +71,12 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     worded_before = (1,)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
 
-    def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False) -> None:
+    def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False,
+                 secret: bytes | None = None) -> None:
         params = params or CrawlerParams()
         self.tables = load_tables(params.tables)
         self.board, self.boss_size = params.board, params.boss
-        super().__init__(params, seed, table)
+        super().__init__(params, seed, table, secret)
 
     @classmethod
     def check_document(cls, data: Any) -> CrawlerParams:

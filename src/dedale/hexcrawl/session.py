@@ -60,7 +60,8 @@ class HexcrawlSession(Session[HexParams, HexState]):
     worded_before = (1, 2)
     policies: ClassVar[Policies] = {"default": lambda s: RestPolicy()}
 
-    def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False) -> None:
+    def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False,
+                 secret: bytes | None = None) -> None:
         params = params or HexParams()
         self.tables = load_tables(params.tables)
         # Each face of the one-die tables, read once: a hex is explored hundreds of thousands of times.
@@ -69,7 +70,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
                                                     for row in self.tables[name].rows}
         self.own = {(name, row.id): row.own_label for name in ONE_DIE for row in self.tables[name].rows
                     if row.own_label is not None}
-        super().__init__(params, seed, table)
+        super().__init__(params, seed, table, secret)
 
     @classmethod
     def params_from_json(cls, data: Any) -> HexParams:

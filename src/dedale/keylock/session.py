@@ -24,9 +24,10 @@ class KeylockSession(Session[KeylockParams, State]):
     table_mode = False  # its weighted picks among every open lock are no dice a table rolls
     policies: ClassVar[Policies] = {}
 
-    def __init__(self, params: KeylockParams | None = None, seed: int = 0, table: bool = False) -> None:
+    def __init__(self, params: KeylockParams | None = None, seed: int = 0, table: bool = False,
+                 secret: bytes | None = None) -> None:
         self.diagram: Diagram | None = None
-        super().__init__(params or KeylockParams(), seed, table)
+        super().__init__(params or KeylockParams(), seed, table, secret)
 
     @classmethod
     def params_from_json(cls, data: Any) -> KeylockParams:

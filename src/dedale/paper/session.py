@@ -79,10 +79,11 @@ class PaperSession(Session[PaperParams, PaperState]):
     worded_before = (1,)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.order)}
 
-    def __init__(self, params: PaperParams | None = None, seed: int = 0, table: bool = False) -> None:
+    def __init__(self, params: PaperParams | None = None, seed: int = 0, table: bool = False,
+                 secret: bytes | None = None) -> None:
         params = params or PaperParams()
         self.tables = load_tables(params.tables)
-        super().__init__(params, seed, table)
+        super().__init__(params, seed, table, secret)
 
     @classmethod
     def params_from_json(cls, data: Any) -> PaperParams:

@@ -212,8 +212,7 @@ ExportFormat = Literal["json", "svg", "png", "pdf", "txt", "dot", "dd2vtt", "uvt
 @service.one_at_a_time
 def export(request: Request, session_id: str, fmt: ExportFormat, view: Literal["gm", "player"] = "gm") -> Response:
     sessions = _sessions(request)
-    seat = seats.seat_of(request, sessions, session_id)
-    session = sessions.get(session_id)
+    session, seat = seats.reader(request, sessions, session_id)
     content, media = service.export(session, fmt, lang=lang_of(request), view=view, seat=seat)
     return Response(content, media_type=media, headers={
         "Content-Disposition": f'attachment; filename="{service.download_name(session, fmt, view)}"'})

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from dedale.core.errors import DedaleError
-from dedale.core.session import SPECTATOR, Session
+from dedale.core.session import Session
 from dedale.core.store import Sessions
 from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
@@ -108,7 +108,8 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", re
                                "roles": service.roles(session, record.seating, seat)}
     if link.startswith("/join/") and link.isascii() and len(link) < 120:  # just made, for whoever asked
         context["link"] = str(request.base_url).rstrip("/") + link
-    if context["seed"] is not None:  # a permalink names the seed: not while it would give secrets away
+    context["keyed"] = session.secret is not None
+    if context["seed"] is not None and not context["keyed"]:  # a permalink remakes the game from its seed
         context["permalink"] = f"/permalink/{session.system}?" + urlencode(
             {"seed": session.seed, "params": json.dumps(session.params.to_json(), separators=(",", ":"))})
     return page(request, "play.html", context)
@@ -126,7 +127,7 @@ def log(request: Request, session_id: str, page_number: int = Query(1, alias="pa
         ) -> HTMLResponse:
     """The whole log, a page at a time, grouped by the choices made."""
     sessions = _sessions(request)
-    session, seat = _reader(request, sessions, session_id)
+    session, seat = seats.reader(request, sessions, session_id)
     return page(request, "log.html", {"id": session_id, "name": sessions.store.record(session_id).name,
                                       "log": logview.log_page(session, lang_of(request), page_number, seat)})
 
@@ -135,21 +136,10 @@ def log(request: Request, session_id: str, page_number: int = Query(1, alias="pa
 @service.one_at_a_time
 def log_text(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
-    session, seat = _reader(request, sessions, session_id)
+    session, seat = seats.reader(request, sessions, session_id)
     name = quote(service.download_name(session, "txt", part="log"))
     return Response(logview.log_text(session, lang_of(request), seat), media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'inline; filename="{name}"'})
-
-
-def _reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Session, int]:
-    """The session and the seat whose view of the log this request may read: a linked seat's, a spectator's
-    on a screen two people share (neither's secrets), or the one player's."""
-    seating = sessions.store.seating(session_id)
-    seat = seats.seat_of(request, sessions, session_id, seating)
-    session = sessions.get(session_id)
-    if seat is None:
-        seat = SPECTATOR if seating == "hot-seat" and session.two_people() else 0
-    return session, seat
 
 
 @router.get("/play/{session_id}/live")
@@ -212,8 +202,7 @@ def undo(request: Request, session_id: str) -> Response:
 @service.one_at_a_time
 def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Response:
     sessions = _sessions(request)
-    seat = seats.seat_of(request, sessions, session_id)
-    session = sessions.get(session_id)
+    session, seat = seats.reader(request, sessions, session_id)
     content, media = service.export(session, fmt, lang=lang_of(request), view=view, seat=seat)
     name = quote(service.download_name(session, fmt, view))
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})

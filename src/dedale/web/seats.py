@@ -12,7 +12,9 @@ from __future__ import annotations
 from fastapi import Request, Response
 
 from dedale.core.errors import DedaleError
+from dedale.core.session import Session
 from dedale.core.store import Sessions
+from dedale.systems import system
 
 SEATINGS = ("solo", "hot-seat", "linked")
 SPECTATOR = -1
@@ -37,6 +39,18 @@ def seat_of(request: Request, sessions: Sessions, session_id: str, seating: str 
     return seat
 
 
+def reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Session, int]:
+    """The session and the seat whose view this request may read (its log, a download): a linked seat's, a
+    spectator's on a screen two people share (the device may be passed at any moment: neither's secrets), or
+    the one player's."""
+    seating = sessions.store.seating(session_id)
+    seat = seat_of(request, sessions, session_id, seating)
+    session = sessions.get(session_id)
+    if seat is None:
+        seat = SPECTATOR if seating == "hot-seat" and session.two_people() else 0
+    return session, seat
+
+
 def may_play(request: Request, sessions: Sessions, session_id: str, seating: str | None = None) -> int | None:
     """The seat of a request that changes the session: a spectator's is refused (403)."""
     seat = seat_of(request, sessions, session_id, seating)
@@ -53,8 +67,11 @@ def share(request: Request, sessions: Sessions, session_id: str, role: str, resp
     seating = sessions.store.seating(session_id)
     if seating == "hot-seat":
         raise DedaleError("error.hot_seat_share")
-    if role == "seat1" and not sessions.get(session_id).two_people():
+    session = sessions.get(session_id)
+    if role == "seat1" and not session.two_people():
         raise DedaleError("error.seat1_solo")
+    if keeps_secrets(session) and session.secret is None:
+        raise DedaleError("error.share_unkeyed")
     if seating == "linked":
         if may_play(request, sessions, session_id) != 0:
             raise DedaleError("error.share_seat")
@@ -62,6 +79,12 @@ def share(request: Request, sessions: Sessions, session_id: str, role: str, resp
         sessions.store.set_seating(session_id, "linked")
         remember(response, session_id, sessions.store.add_seat(session_id, 0))
     return sessions.store.add_seat(session_id, ROLES[role])
+
+
+def keeps_secrets(session: Session) -> bool:
+    """Whether the game keeps something from someone who plays or watches it: a seat's secrets, or the GM's key
+    of a map with a players' view (table mode keeps nothing: the table rolls and draws)."""
+    return not session.table and (session.has_secrets() or system(session.system).discovered is not None)
 
 
 def remember(response: Response, session_id: str, token: str) -> None:

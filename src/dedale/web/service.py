@@ -8,11 +8,11 @@ from typing import Any, ParamSpec, TypeVar
 
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
-from dedale.core.rng import check_seed, new_seed
+from dedale.core.rng import check_seed, new_secret, new_seed
 from dedale.core.session import Session
 from dedale.core.store import Record, Sessions
 from dedale.i18n import check_lang, t
-from dedale.systems import names, system, system_of
+from dedale.systems import System, names, system, system_of
 from dedale.web import forms, seats
 from dedale.web.seats import SEATINGS
 
@@ -49,7 +49,7 @@ def build(record: Record, events: list[dict[str, Any]]) -> Session:
     """A stored session, replayed."""
     session_class = system(record.system).session
     params = session_class.params_from_json(record.params)
-    return session_class.replay(params, record.seed, events, record.table_dice)
+    return session_class.replay(params, record.seed, events, record.table_dice, record.secret)
 
 
 def seed_of(value: Any) -> int:
@@ -88,12 +88,24 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
     elif seating == "hot-seat":
         raise DedaleError("error.seat1_solo")
     params = forms.params_for(system_name, values, strict)
-    session = system(system_name).session(params, seed_of(seed), table_dice)
+    session = _keyed(system(system_name), params, seed, table_dice, seating == "linked")
     if autopilot:
         session.run_autopilot(max_steps=MAX_EVENTS)
     name = check_name(name) if name.strip() else default_name(session, check_lang(lang))
     session_id = sessions.add(session, name, seating)
     return session_id, sessions.store.add_seat(session_id, 0) if seating == "linked" else None
+
+
+def _keyed(found: System, params: Any, seed: Any, table_dice: bool, linked: bool) -> Session:
+    """A new game, with a secret key when it keeps something from someone who plays or watches it
+    (`docs/secrets.md`): a game whose rules hide something from a seat (cards, bluffs, hidden tokens), whatever
+    its seed; a map with a players' view, unless its seed was chosen for a game of this screen (the player then
+    wants the map that seed makes, as the command line makes it; such a map is not shared: `seats.share`)."""
+    chosen = not (seed is None or seed == "")
+    session = found.session(params, seed_of(seed), table_dice)
+    if not seats.keeps_secrets(session) or (chosen and not linked and not session.has_secrets()):
+        return session
+    return found.session(params, session.seed, table_dice, new_secret())
 
 
 def roles(session: Session, seating: str, seat: int | None) -> list[str]:

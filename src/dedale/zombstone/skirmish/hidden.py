@@ -7,8 +7,8 @@ neither side's secrets.
 
 A hidden token keeps its place on the table and its state, not its id: figures are listed in their band's
 order, so an id would tell who a token is. A side's hidden figures swap ids among themselves, in an order
-drawn from the seed (which a player's view does not carry); a choice naming one (`activate:3`) names it by
-the swapped id."""
+drawn from the game's secret key (in a game without one, from its seed, which a player's view does not
+carry); a choice naming one (`activate:3`) names it by the swapped id."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class Secrets:
     """The secrets kept from `player`'s side (from both, for a spectator: None) as they stand now, and that
     side's view of log entries, events and results."""
 
-    def __init__(self, table: Table, player: str | None, seed: int) -> None:
+    def __init__(self, table: Table, player: str | None, seed: int, secret: bytes | None) -> None:
         game = table.game
         self.others = [side for side in SEATS if side != player]
         self.seats = [SEATS.index(side) for side in self.others]
@@ -38,7 +38,7 @@ class Secrets:
         self.ids: dict[int, int] = {}
         for side in self.others:
             masked = [f.id for f in game.figures if f.side == side and f.hidden]
-            self.ids |= dict(zip(sorted(masked, key=lambda i: _shuffled(seed, i)), masked, strict=True))
+            self.ids |= dict(zip(sorted(masked, key=lambda i: _shuffled(seed, secret, i)), masked, strict=True))
         tokens = sorted(self.shown_id(f.id) for f in game.figures if f.hidden and f.state != "gone")
         self.labels = {i: word("skirmish.token", token=tokens.index(shown) + 1) if shown in tokens
                        else word("skirmish.token_gone") for i, shown in self.ids.items()}
@@ -131,6 +131,6 @@ def _key(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True) if isinstance(value, dict) else None
 
 
-def _shuffled(seed: int, figure_id: int) -> bytes:
-    """A sort key for the figure that only the seed predicts."""
-    return hashlib.blake2b(f"{seed}:{figure_id}".encode(), digest_size=8).digest()
+def _shuffled(seed: int, secret: bytes | None, figure_id: int) -> bytes:
+    """A sort key for the figure that only the key predicts (the seed, in a game without one)."""
+    return hashlib.blake2b(f"{seed}:{figure_id}".encode(), digest_size=8, key=secret or b"").digest()

@@ -133,14 +133,9 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         self._perform(action)
         self._choices = None
 
-    def _record(self, event: Event, action: tuple[Any, ...]) -> None:
-        self.events.append(event)
-        try:
-            self._run(action)
-        except BaseException:  # the generator cannot be rewound: rebuild from the events that were fine
-            self.events.pop()
-            self.__dict__.update(self.replay(self.params, self.seed, self.events, self.table).__dict__)
-            raise
+    def _recover(self, event: Event) -> None:
+        """The generator cannot be rewound: rebuild from the events that were fine."""
+        self.__dict__.update(self.remade(self.events).__dict__)
 
     def log_entry(self, entry: Any) -> Any:
         """In a duel scenario, the AI duellist's hole cards stay face down until the duel is over (between
@@ -191,7 +186,7 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         return self.params.side if seat == 0 else next(side for side in SEATS if side != self.params.side)
 
     def _secrets(self, side: str | None) -> Secrets:
-        return Secrets(self.table_top, side, self.seed)
+        return Secrets(self.table_top, side, self.seed, self.secret)
 
     # --- the result ------------------------------------------------------------------------------------
     @classmethod
@@ -200,7 +195,8 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         fields added since are taken from its replay, and the rest is checked as usual."""
         if isinstance(data, dict) and isinstance(data.get("scenario"), dict) and "victory" not in data["scenario"]:
             params = cls.check_document(data)
-            session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)))
+            session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)),
+                                 cls.secret_of(data))
             replayed = json.loads(json.dumps(session.result_json()))
             data = dict(data)
             for part, keys in ADDED.items():
