@@ -13,10 +13,11 @@ A game may also have a secret key (`secret`, 256 bits): its results are then dra
 (`rng.KeyedStream`), and nobody can work them out without the key, which no view shows while the rules hide
 something (`docs/secrets.md`).
 
-Undo is a replay without the last event (never, in a game that keeps secrets from a seat, past an event that
-drew a result: it would show what the stream holds next). In table mode, when the rules need a result nobody
-has entered, the action in progress is rolled back and `pending` says what to enter; `choices()` then lists the
-possible results (`enter:1` ... `enter:8`) and entering the last one needed completes the action.
+Undo is a replay without the last event (in a game that keeps secrets from a seat, only of choices after
+which nothing else happened: no result drawn, no other move, nothing shown; `undo`). In table mode, when the
+rules need a result nobody has entered, the action in progress is rolled back and `pending` says what to
+enter; `choices()` then lists the possible results (`enter:1` ... `enter:8`) and entering the last one
+needed completes the action.
 
 A session has no language: what it says (its choices, its questions, its log) it keeps as words
 (`i18n.word`), a message key and its arguments, worded by the faces in the reader's language; the same
@@ -286,15 +287,27 @@ class Session(ABC, Generic[P, S]):
     def _record(self, event: Event, action: tuple[Any, ...]) -> None:
         """Append `event` and run its action; if that fails, the session is as it was before."""
         self.events.append(event)
-        before = self._drawn()
+        before, logged = self._drawn(), len(self.log)
         try:
             self._run(action)
         except BaseException:
             self.events.pop()
             self._recover(event)
             raise
-        if self._drawn() != before and self.has_secrets():
+        if self._drawn() != before or not self.only_its_choice(self.log[logged + 1:]) or self.is_over:
+            self._shown_more()
+
+    def _shown_more(self) -> None:
+        """The last event did more than make its choice (it drew a result, another seat or the AI moved, the
+        rules showed something, the game ended): in a game that keeps secrets from a seat, undo cannot go back
+        past it, since the same choices would draw and show the same again."""
+        if not self.table and self.has_secrets():
             self.undo_floor = len(self.events)
+
+    def only_its_choice(self, entries: list[Any]) -> bool:
+        """Whether the log entries an event added after its choice's own say only that the choice was made:
+        no other move, nothing shown (`undo`). A system that logs its choices' effects says which those are."""
+        return not entries
 
     def _drawn(self) -> int | None:
         """Where the random stream stands (None in table mode, where results are entered)."""
@@ -322,9 +335,9 @@ class Session(ABC, Generic[P, S]):
 
     def undo(self) -> None:
         """Forget the last event by replaying the others. In a game that keeps secrets from a seat, an event
-        that drew a result is never undone: the same choice again would draw the same (the turn and river
-        seen, then a bet made again knowing them; the AI's cards shown at the end, then the game played
-        again from the start)."""
+        that did more than make its choice is never undone, nor any before it (`_shown_more`): the same
+        choices again would draw and show the same (the turn and river seen, then a bet made again knowing
+        them; the AI's cards shown at the end, then the game played again from the start)."""
         if not self.events:
             raise DedaleError("error.nothing_to_undo")
         if len(self.events) <= self.undo_floor:

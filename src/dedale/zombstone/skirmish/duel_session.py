@@ -130,6 +130,11 @@ class DuelSession(BaseSession[DuelParams, DuelState]):
         document is the GM's: each seat's view hides the other's, `shown_log`)."""
         return hide_hole_cards(entry, AI_SEAT) if not self.over and not self.params.human else entry
 
+    def only_its_choice(self, entries: list[Any]) -> bool:
+        """A bet's own entry: what the one seat did (the AI's answer, or a card dealt, is more)."""
+        bettors = {entry.get("args", {}).get("seat") for entry in entries}
+        return len(bettors) <= 1 and all(str(entry.get("note", "")).startswith("duel.did.") for entry in entries)
+
     def has_secrets(self) -> bool:
         return True  # the other duellist's hole cards (and an AI's bluff rolls), until the duel is over
 
