@@ -276,3 +276,17 @@ def test_the_full_record_replays_with_its_key_and_not_without() -> None:
             DuelSession.from_json(changed)
     with pytest.raises(DedaleError, match="secret"):
         DuelSession.from_json({**record, "secret": "00"})
+
+
+def test_a_skirmish_between_two_people_on_the_web_is_keyed(client: TestClient) -> None:
+    """OK Corral through links: each side's hand comes from the key; the seed, which both seats see, deals
+    other hands."""
+    made = client.post("/api/sessions", json={"system": "zombstone", "seed": SEED, "seating": "linked",
+                                              "params": {"scenario": "ok_corral"}}).json()
+    base, mine = f"/api/sessions/{made['id']}", {"X-Seat-Token": made["seat_token"]}
+    real = client.app.state.sessions.get(made["id"])  # type: ignore[attr-defined]
+    assert real.secret is not None and client.get(base, headers=mine).json()["seed"] == SEED
+    view = client.get(f"{base}/export/json", headers=mine).json()
+    assert view["hidden"] and "secret" not in view and real.secret.hex() not in str(view)
+    from_seed = type(real).replay(real.params, SEED, real.events)
+    assert from_seed.to_json()["game"] != real.to_json()["game"]

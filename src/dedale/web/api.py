@@ -144,8 +144,9 @@ def create_session(request: Request, body: NewSession) -> dict[str, Any]:
 
 @router.get("/sessions")
 def list_sessions(request: Request) -> list[dict[str, Any]]:
-    return [{"id": r.id, "system": r.system, "name": r.name, "seed": None if r.hides else r.seed, "steps": r.steps,
-             "over": r.over, "created": r.created, "updated": r.updated} for r in _sessions(request).store.list()]
+    return [{"id": r.id, "system": r.system, "name": r.name, "steps": r.steps, "over": r.over, "created": r.created,
+             "updated": r.updated, "seed": None if r.hides and r.secret is None else r.seed}  # a key: the seed is safe
+            for r in _sessions(request).store.list()]
 
 
 @router.get("/sessions/{session_id}", responses=SESSION)
