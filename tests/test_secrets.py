@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -21,6 +21,7 @@ import dedale
 from dedale.api import Result
 from dedale.core.errors import DedaleError
 from dedale.core.rng import KeyedStream, SeededSource, SplitMix64, check_secret
+from dedale.core.session import Session
 from dedale.crawler.session import CrawlerSession
 from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession
 
@@ -72,23 +73,29 @@ def to_the_flop(session: DuelSession) -> DuelSession:
     return session
 
 
-def seen(view: dict[str, Any]) -> tuple[Any, ...]:
-    """What seat 0 sees of a duel's cards: its own hole cards and the board."""
-    return tuple(view["duel"]["hole"][0]), tuple(view["duel"]["board"])
-
-
-def duel_search(view: dict[str, Any], seeds: Iterable[int]) -> list[int]:
-    """The seeds whose duel, replayed through the view's choices, shows seat 0 what the view shows."""
-    params = DuelSession.params_from_json(view["params"])
+def search(game: type[Session[Any, Any]], seen: Callable[[dict[str, Any]], Any], view: dict[str, Any],
+           seeds: Iterable[int]) -> list[int]:
+    """The seeds whose game, replayed from the seed alone through the view's choices, shows what the view shows
+    (`seen` picks that from a document: a seat's view, or a GM's document seen by the players)."""
+    params = game.params_from_json(view["params"])
     found = []
     for seed in seeds:
         try:
-            replayed = DuelSession.replay(params, seed, view["events"])
+            replayed = game.replay(params, seed, view["events"])
         except DedaleError:
             continue
         if seen(replayed.player_json(0)) == seen(view):
             found.append(seed)
     return found
+
+
+def duel_seen(view: dict[str, Any]) -> tuple[Any, ...]:
+    """What seat 0 sees of a duel's cards: its own hole cards and the board."""
+    return tuple(view["duel"]["hole"][0]), tuple(view["duel"]["board"])
+
+
+def duel_search(view: dict[str, Any], seeds: Iterable[int]) -> list[int]:
+    return search(DuelSession, duel_seen, view, seeds)
 
 
 def test_the_search_finds_the_seed_of_a_duel_drawn_from_its_seed_alone() -> None:
@@ -132,16 +139,7 @@ def crawler_seen(document: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 def crawler_search(document: dict[str, Any], seeds: Iterable[int]) -> list[int]:
     """The seeds whose crawl, through the same choices, lays the rooms the players' view shows."""
-    params = CrawlerSession.params_from_json(document["params"])
-    found = []
-    for seed in seeds:
-        try:
-            replayed = CrawlerSession.replay(params, seed, document["events"])
-        except DedaleError:
-            continue
-        if crawler_seen(replayed.to_json()) == crawler_seen(document):
-            found.append(seed)
-    return found
+    return search(CrawlerSession, crawler_seen, document, seeds)
 
 
 def crawl(secret: bytes | None) -> CrawlerSession:
