@@ -20,6 +20,7 @@ dedale.core.errors.DedaleError: rooms: 120 is out of range; use a whole number f
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Callable
@@ -143,8 +144,8 @@ class Field:
             return isinstance(value, tuple) and len(value) == 2 and all(_whole(v) for v in value)
         if self.shape == "table":
             return isinstance(value, dict) and all(isinstance(k, str) and _whole(v) for k, v in value.items())
-        if self.kind in ("int", "float"):
-            return _whole(value) or (self.kind == "float" and isinstance(value, float))
+        if self.kind in ("int", "float"):  # a float NaN or infinite: no bound would hold it
+            return _whole(value) or (self.kind == "float" and isinstance(value, float) and math.isfinite(value))
         return isinstance(value, bool if self.kind == "bool" else str)
 
     def out_of_range(self, value: Any, web: bool = False) -> DedaleError:
@@ -295,7 +296,6 @@ def _number(value: float | None) -> float | int | None:
 
 def _float(text: str) -> float | None:
     try:
-        number = float(text)
+        return float(text)
     except ValueError:
         return None
-    return number if number == number and abs(number) != float("inf") else None
