@@ -65,7 +65,25 @@ router = APIRouter(prefix="/api", tags=["api"], responses=ANY, route_class=Stric
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not a default
+    # A misspelt field is an error, not a default; a value of the wrong JSON type too (true is not the seed 1,
+    # nor "yes" true), as the schema says.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Session(BaseModel):
+    """A session's state, as the request's seat may see it (more fields than these, by system)."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str = Field(description="The session's id, for `/api/sessions/{session_id}` and the calls under it")
+    system: str
+    name: str
+    seed: int | None = Field(description="None while the game hides something from a seat")
+    over: bool
+    steps: int
+
+
+# A new session: its state, id first, documented for the clients (and fuzzers) that chain calls by the schema.
+CREATED: dict[int | str, dict[str, Any]] = {201: {"model": Session, "description": "The new session"}}
 
 
 def _registry_systems(schema: dict[str, Any]) -> None:
@@ -75,7 +93,9 @@ def _registry_systems(schema: dict[str, Any]) -> None:
 class NewSession(Strict):
     system: str = Field(max_length=100, json_schema_extra=_registry_systems)
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="Random when not given")
+    # < 2**64 rather than <= MAX_SEED: the OpenAPI document writes bounds as floats, and a float holds 2**64
+    # exactly, not 2**64 - 1 (the schema would let 2**64 through)
+    seed: int | None = Field(default=None, ge=0, lt=MAX_SEED + 1, description="Random when not given")
     table_dice: bool = False
     lang: Literal["en", "fr"] = Field(default="en", description="The language of this answer's words (and of the "
                                       "default name): the session itself has none")
@@ -129,7 +149,7 @@ def systems(request: Request) -> dict[str, Any]:
                    for field in forms.form(name, lang_of(request))] for name in names()}
 
 
-@router.post("/sessions", status_code=201, responses=CREATE)
+@router.post("/sessions", status_code=201, response_model=None, responses={**CREATE, **CREATED})
 def create_session(request: Request, body: NewSession) -> dict[str, Any]:
     """A new session; played through links (`seating: "linked"`), its answer carries the creator's seat
     token, to send as the `X-Seat-Token` header."""
@@ -219,7 +239,7 @@ def export(request: Request, session_id: str, fmt: ExportFormat, view: Literal["
         "Content-Disposition": f'attachment; filename="{service.download_name(session, fmt, view)}"'})
 
 
-@router.post("/upload", status_code=201, responses=CHANGE)
+@router.post("/upload", status_code=201, response_model=None, responses={**CHANGE, **CREATED})
 def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """Continue a saved document (at most 8 MiB, UTF-8, UTF-16 or UTF-32): it is replayed from its events,
     checked, and kept as a new session."""
