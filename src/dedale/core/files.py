@@ -53,14 +53,13 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def read_bounded(path: Path, check: Callable[[int, str], None]) -> bytes:
     """The bytes of a file or a pipe, `check(size, name)` raising once there are too many (before a regular
-    file is read, as a pipe is read): a device, a folder or a socket is refused (/dev/zero would be read until
-    memory runs out). A pipe nothing writes to reads as empty rather than waiting forever."""
+    file is read, as a pipe is read): a device, a folder or a socket is refused, and never opened (/dev/zero
+    would be read until memory runs out)."""
     try:
         if not _readable(mode := os.stat(path).st_mode):
             raise DedaleError("error.read_not_a_file", path=str(path), kind=_kind(mode))
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, writer or not
+        fd = os.open(path, os.O_RDONLY)
         try:
-            os.set_blocking(fd, True)
             info = os.fstat(fd)
             if not _readable(info.st_mode):  # replaced since it was looked at
                 raise DedaleError("error.read_not_a_file", path=str(path), kind=_kind(info.st_mode))
