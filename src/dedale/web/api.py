@@ -105,6 +105,13 @@ class NewSession(Strict):
         default="solo", description="One player; two on one screen; or through seat links (the answer then "
         "carries the creator's seat token)")
 
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _one_kind_of_number(cls, value: Any) -> Any:
+        """JSON has one kind of number: 5.0 is the whole number 5, as the schema's "integer" says (true and
+        "5" are not numbers)."""
+        return int(value) if isinstance(value, float) and value.is_integer() else value
+
     @field_validator("system")
     @classmethod
     def _known(cls, value: str) -> str:
