@@ -138,8 +138,8 @@ def serve(
         if not _HOST.fullmatch(name):
             raise DedaleError("error.host_name", param=param, value=name)
     hosts = ", ".join(sorted(allowed_hosts(host, allow_host or ())))
-    run(db, host, port, allow_host or (), lambda: typer.echo(
-        f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; Ctrl-C stops it)", err=True))
+    run(db, host, port, allow_host or (), lambda: typer.echo(one_line(
+        f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; Ctrl-C stops it)"), err=True))
 
 
 @tables_app.command("export")
