@@ -613,6 +613,11 @@ WRONG_TYPES = [
     ("/api/sessions", {"system": "crawler", "autopilot": "true"}, "autopilot"),
     ("/api/sessions", {"system": "crawler", "name": 7}, "name"),
     ("/api/sessions", {"system": "crawler", "params": []}, "params"),
+    ("/api/sessions", {"system": "crawler", "params": {"early_boss": "yes"}}, "params"),
+    ("/api/sessions", {"system": "crawler", "params": {"board": True}}, "params"),
+    ("/api/sessions", {"system": "crawler", "params": {"fill_chance": "0.5"}}, "params"),
+    ("/api/sessions", {"system": "hexcrawl", "params": {"start": [0, 0]}}, "params"),
+    ("/api/sessions", {"system": "crawler", "params": {"tables": "/etc"}}, "params"),  # not offered on the web
     ("autopilot", {"to_end": "yes"}, "to_end"),
     ("autopilot", {"to_end": 1}, "to_end"),
     ("step", {"choice": 1}, "choice"),
@@ -620,7 +625,9 @@ WRONG_TYPES = [
 # JSON has one kind of number: 5.0 is the integer 5 to a JSON Schema, and to the server.
 RIGHT_TYPES = [{"system": "crawler", "seed": 0}, {"system": "crawler", "seed": MAX_SEED, "table_dice": True},
                {"system": "crawler", "seed": 5.0},
-               {"system": "crawler", "autopilot": False, "name": "ok", "params": {}}]
+               {"system": "crawler", "autopilot": False, "name": "ok", "params": {}},
+               {"system": "crawler", "params": {"board": 5.0, "early_boss": False, "size": "2d6", "fill_chance": 1,
+                                                "start_side": None}}]
 
 
 def api_schema(client: TestClient, name: str) -> Any:
@@ -652,6 +659,25 @@ def test_the_schema_is_as_strict_as_the_server(client: TestClient) -> None:
         assert schemas["/api/sessions"].is_valid(body), body
         made = client.post("/api/sessions", json=body)
         assert made.status_code == 201 and made.json()["seed"] == body.get("seed", made.json()["seed"]), body
+
+
+def test_every_parameter_is_typed_and_bounded_alike_by_the_schema_and_the_server(client: TestClient) -> None:
+    from dedale.core.params import fields_of
+    from dedale.systems import names, system
+
+    schema = api_schema(client, "NewSession")
+    for name in names():
+        for field in [field for field in fields_of(system(name).params) if field.spec.web]:
+            wrong = 12 if field.json_type() == "string" else "yes"
+            body = {"system": name, "params": {field.option: wrong}}
+            assert not schema.is_valid(body), body
+            assert client.post("/api/sessions", json=body).status_code == 422, body
+            if field.kind in ("int", "float"):
+                for beyond in (field.spec.low - 1, field.high(web=True) + 1):
+                    body = {"system": name, "params": {field.option: beyond}}
+                    assert not schema.is_valid(body), body
+                    assert client.post("/api/sessions", json=body).status_code == 400, body
+    assert client.get("/api/sessions").json() == []
 
 
 def test_a_201_documents_the_id_it_returns_so_that_calls_can_be_chained(client: TestClient, tmp_path: Path) -> None:

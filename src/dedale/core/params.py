@@ -119,12 +119,19 @@ class Field:
             number = raw if isinstance(raw, int | float) else whole(str(raw).strip(), signed=True)
             if number is None and self.kind == "float":
                 number = _float(str(raw))
+            if isinstance(number, float) and self.kind == "int" and number.is_integer():
+                number = int(number)  # JSON has one kind of number: 5.0 is 5
             if isinstance(number, int | float):
                 return float(number) if self.kind == "float" else number
             raise self.out_of_range(raw)
         if self.kind == "text" and self.spec.parse is not None:
             return self.spec.parse(str(raw))
         return str(raw).strip()
+
+    def json_type(self) -> str:
+        """The JSON type a body (the API) gives this parameter in: a form's text is parsed by `read`, but in
+        JSON true is not a number, nor "yes" true."""
+        return "boolean" if self.kind == "bool" else "number" if self.kind in ("int", "float") else "string"
 
     def check(self, value: Any, web: bool = False) -> None:
         """`value` is of this parameter's type and within its bounds (the web's, with `web`)."""
@@ -175,6 +182,19 @@ class Field:
         if self.optional:
             shape = {"anyOf": [shape, {"type": "null"}]}
         return shape | {"default": _json_value(self.default), "description": self.spec.en}
+
+
+    def form_schema(self) -> dict[str, Any]:
+        """This parameter as a form or the API takes it, by its option name: its JSON type (the text a user
+        types for the others), the web's bounds, its words; null for its default."""
+        shape: dict[str, Any] = {"type": self.json_type()}
+        if self.kind in ("int", "float"):
+            shape = {"type": "integer" if self.kind == "int" else "number"}
+            shape |= {k: _number(v) for k, v in (("minimum", self.spec.low), ("maximum", self.high(web=True)))
+                      if v is not None}
+        elif self.kind == "word" and self.spec.choices is not None:
+            shape = {"enum": list(self.words())}
+        return {"anyOf": [shape, {"type": "null"}], "description": self.spec.en}
 
 
 class Declared:
@@ -239,6 +259,14 @@ class Declared:
             field.check(value, web=True)
 
     @classmethod
+    def form_schema(cls) -> dict[str, Any]:
+        """The JSON Schema of the parameters a form or the API takes (`from_options(values, web=True,
+        strict=True)`), by option name."""
+        offered = [field for field in fields_of(cls) if field.spec.web]
+        return {"type": "object", "properties": {field.option: field.form_schema() for field in offered},
+                "additionalProperties": False}
+
+    @classmethod
     def json_schema(cls) -> dict[str, Any]:
         declared = fields_of(cls)
         return {"type": "object", "properties": {field.name: field.schema() for field in declared},
@@ -272,6 +300,13 @@ def _declared(cls: type) -> tuple[Field, ...]:
             {bool: "bool", int: "int", float: "float"}.get(base, "str")
         found.append(Field(each.name, kind, each.default, optional, spec, shape))
     return tuple(found)
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of a value as `json` reads it."""
+    return "null" if value is None else "boolean" if isinstance(value, bool) else \
+        "number" if isinstance(value, int | float) else "string" if isinstance(value, str) else \
+        "array" if isinstance(value, list) else "object"
 
 
 def _whole(value: Any) -> bool:

@@ -7,15 +7,17 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
+from dedale.core.params import fields_of, json_type
 from dedale.core.rng import MAX_SEED
 from dedale.core.store import Sessions
-from dedale.systems import names
+from dedale.systems import names, system
 from dedale.web import forms, seats, service
 from dedale.web.render import lang_of
 
@@ -90,7 +92,14 @@ def _registry_systems(schema: dict[str, Any]) -> None:
     schema["enum"] = names()  # the registry's systems when the API is described, not when this was imported
 
 
+def _params_by_system(schema: dict[str, Any]) -> None:
+    """Each system's parameters, as the server reads them: their JSON types, bounds and words."""
+    schema["allOf"] = [{"if": {"properties": {"system": {"const": name}}, "required": ["system"]},
+                        "then": {"properties": {"params": system(name).params.form_schema()}}} for name in names()]
+
+
 class NewSession(Strict):
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_params_by_system)
     system: str = Field(max_length=100, json_schema_extra=_registry_systems)
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
     # < 2**64 rather than <= MAX_SEED: the OpenAPI document writes bounds as floats, and a float holds 2**64
@@ -118,6 +127,20 @@ class NewSession(Strict):
         if value not in names():
             raise ValueError(f"not a system; use one of {', '.join(names())}")
         return value
+
+    @field_validator("params")
+    @classmethod
+    def _typed(cls, values: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+        """Each parameter in its JSON type (null: its default); a name the system does not have is refused
+        when the parameters are read."""
+        if info.data.get("system") in names():
+            fields = {field.option: field for field in fields_of(system(info.data["system"]).params)}
+            for name, value in values.items():
+                if name in fields and value is not None and json_type(value) != fields[name].json_type():
+                    raise PydanticCustomError("param_type", "{param} takes a JSON {accepted}, not a JSON {found}",
+                                              {"param": name, "accepted": fields[name].json_type(),
+                                               "found": json_type(value)})
+        return values
 
 
 class LinkBody(Strict):
