@@ -183,7 +183,6 @@ class Field:
             shape = {"anyOf": [shape, {"type": "null"}]}
         return shape | {"default": _json_value(self.default), "description": self.spec.en}
 
-
     def form_schema(self) -> dict[str, Any]:
         """This parameter as a form or the API takes it, by its option name: its JSON type (the text a user
         types for the others), the web's bounds, its words; null for its default."""

@@ -79,7 +79,7 @@ class Session(BaseModel):
     id: str = Field(description="The session's id, for `/api/sessions/{session_id}` and the calls under it")
     system: str
     name: str
-    seed: int | None = Field(description="None while the game hides something from a seat")
+    seed: int | None = Field(description="null while the game hides it from this seat")
     over: bool
     steps: int
 
@@ -99,7 +99,7 @@ def _params_by_system(schema: dict[str, Any]) -> None:
 
 
 class NewSession(Strict):
-    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_params_by_system)
+    model_config = ConfigDict(json_schema_extra=_params_by_system)  # with Strict's own
     system: str = Field(max_length=100, json_schema_extra=_registry_systems)
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
     # < 2**64 rather than <= MAX_SEED: the OpenAPI document writes bounds as floats, and a float holds 2**64
