@@ -233,7 +233,7 @@ def test_upload_refuses_a_tampered_log_or_parameters_beyond_the_web_limits(clien
     ({"system": "crawler", "lang": "de"}, 422, "lang"),
     ({"system": "crawler", "params": {"board": 11}}, 400, "board"),
     ({"system": "crawler", "params": {"size": "99d99"}}, 400, "size"),
-    ({"system": "paper", "params": {"width": "wide"}}, 400, "width"),
+    ({"system": "paper", "params": {"width": "wide"}}, 422, "width"),  # text where JSON has a number
     ({"system": "hexcrawl", "params": {"radius": 41}}, 400, "radius"),
     ({"system": "hexcrawl", "params": {"order": "zigzag"}}, 400, "spiral"),
     ({"system": "keylock", "params": {"unique": 200, "multi": 50, "multi_max_keys": 20, "permanent": 50,

@@ -597,3 +597,108 @@ def test_the_skirmish_hides_the_ai_sides_cards_on_the_web(client: TestClient) ->
     drawn = [e["draw"] for e in document["log"] if e.get("for") == "skirmish.upkeep_draw"
              and e["args"]["side"] == {"t": "skirmish.side.zombies"}]
     assert drawn and set(drawn) == {"??"}
+
+
+# --- Bad input, again (issue 28): the API's types are strict, and its schema says so and documents what a 201
+# made --------------------------------------------------------------------------------------------------------
+MAX_SEED = 2**64 - 1
+# (path, body, the field named): a value of the wrong JSON type was made a value (true the seed 1, "yes" true).
+WRONG_TYPES = [
+    ("/api/sessions", {"system": "crawler", "seed": True}, "seed"),
+    ("/api/sessions", {"system": "crawler", "seed": "5"}, "seed"),
+    ("/api/sessions", {"system": "crawler", "seed": 5.5}, "seed"),
+    ("/api/sessions", {"system": "crawler", "seed": MAX_SEED + 1}, "seed"),
+    ("/api/sessions", {"system": "crawler", "seed": -1}, "seed"),
+    ("/api/sessions", {"system": "crawler", "table_dice": "yes"}, "table_dice"),
+    ("/api/sessions", {"system": "crawler", "table_dice": 1}, "table_dice"),
+    ("/api/sessions", {"system": "crawler", "autopilot": "true"}, "autopilot"),
+    ("/api/sessions", {"system": "crawler", "name": 7}, "name"),
+    ("/api/sessions", {"system": "crawler", "params": []}, "params"),
+    ("/api/sessions", {"system": "crawler", "params": {"early_boss": "yes"}}, "params"),
+    ("/api/sessions", {"system": "crawler", "params": {"board": True}}, "params"),
+    ("/api/sessions", {"system": "crawler", "params": {"fill_chance": "0.5"}}, "params"),
+    ("/api/sessions", {"system": "hexcrawl", "params": {"start": [0, 0]}}, "params"),
+    ("/api/sessions", {"system": "crawler", "params": {"tables": "/etc"}}, "params"),  # not offered on the web
+    ("autopilot", {"to_end": "yes"}, "to_end"),
+    ("autopilot", {"to_end": 1}, "to_end"),
+    ("step", {"choice": 1}, "choice"),
+]
+# JSON has one kind of number: 5.0 is the integer 5 to a JSON Schema, and to the server.
+RIGHT_TYPES = [{"system": "crawler", "seed": 0}, {"system": "crawler", "seed": MAX_SEED, "table_dice": True},
+               {"system": "crawler", "seed": 5.0},
+               {"system": "crawler", "autopilot": False, "name": "ok", "params": {}},
+               {"system": "crawler", "params": {"board": 5.0, "early_boss": False, "size": "2d6", "fill_chance": 1,
+                                                "start_side": None}}]
+
+
+def api_schema(client: TestClient, name: str) -> Any:
+    """A validator of the OpenAPI document's schema `name`, as a schema-driven client reads it."""
+    import jsonschema
+
+    components = client.get("/openapi.json").json()["components"]
+    return jsonschema.Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": components})
+
+
+def test_a_value_of_the_wrong_type_is_a_422_not_a_value(client: TestClient) -> None:
+    session = new(client)
+    before = everything(client)
+    for path, body, field in WRONG_TYPES:
+        url = path if path.startswith("/") else f"/api/sessions/{session['id']}/{path}"
+        response = client.post(url, json=body)
+        assert response.status_code == 422 and response.json()["error"].startswith(f"{field}: "), (body, response.text)
+    assert everything(client) == before
+
+
+def test_the_schema_is_as_strict_as_the_server(client: TestClient) -> None:
+    """What the schema refuses the server refuses, and what it accepts the server takes: the seed's bound
+    among them (the OpenAPI document writes bounds as floats; 2**64 - 1 was written 2**64)."""
+    schemas = {"/api/sessions": api_schema(client, "NewSession"), "autopilot": api_schema(client, "AutopilotBody"),
+               "step": api_schema(client, "StepBody")}
+    for path, body, _ in WRONG_TYPES:
+        assert not schemas[path].is_valid(body), body
+    for body in RIGHT_TYPES:
+        assert schemas["/api/sessions"].is_valid(body), body
+        made = client.post("/api/sessions", json=body)
+        assert made.status_code == 201 and made.json()["seed"] == body.get("seed", made.json()["seed"]), body
+
+
+def test_every_parameter_is_typed_and_bounded_alike_by_the_schema_and_the_server(client: TestClient) -> None:
+    from dedale.core.params import fields_of
+    from dedale.systems import names, system
+
+    schema = api_schema(client, "NewSession")
+    for name in names():
+        for field in [field for field in fields_of(system(name).params) if field.spec.web]:
+            wrong = 12 if field.json_type() == "string" else "yes"
+            body = {"system": name, "params": {field.option: wrong}}
+            assert not schema.is_valid(body), body
+            assert client.post("/api/sessions", json=body).status_code == 422, body
+            if field.kind in ("int", "float"):
+                for beyond in (field.spec.low - 1, field.high(web=True) + 1):
+                    body = {"system": name, "params": {field.option: beyond}}
+                    assert not schema.is_valid(body), body
+                    assert client.post("/api/sessions", json=body).status_code == 400, body
+    assert client.get("/api/sessions").json() == []
+
+
+def test_a_201_documents_the_id_it_returns_so_that_calls_can_be_chained(client: TestClient, tmp_path: Path) -> None:
+    import schemathesis
+
+    paths = client.get("/openapi.json").json()["paths"]
+    made = new(client)
+    document = client.get(f"/api/sessions/{made['id']}/export/json").json()
+    uploaded = client.post("/api/upload", json=document)
+    assert uploaded.status_code == 201
+    for path, answer in (("/api/sessions", made), ("/api/upload", uploaded.json())):
+        created = paths[path]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
+        assert created == {"$ref": "#/components/schemas/Session"}, path
+        api_schema(client, "Session").validate(answer)
+        assert client.get(f"/api/sessions/{answer['id']}").status_code == 200
+    session = client.get("/openapi.json").json()["components"]["schemas"]["Session"]
+    assert session["properties"]["id"]["type"] == "string" and "id" in session["required"]
+    # A fuzzer that infers links from the schema (schemathesis) now takes the id where it is.
+    app = create_app(tmp_path / "links.db", allow_hosts=["testserver"])
+    fuzzed = schemathesis.openapi.from_asgi("/openapi.json", app)
+    fuzzed.as_state_machine()
+    links = fuzzed.raw_schema["paths"]["/api/sessions"]["post"]["responses"]["201"]["links"]
+    assert links["GetSession"]["parameters"] == {"path.session_id": "$response.body#/id"}

@@ -3,6 +3,7 @@ stderr and exit code 2, never a traceback."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -10,7 +11,16 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from dedale.cli.common import Lang, View, current_lang, say, set_lang
+from dedale.cli.common import (
+    Lang,
+    View,
+    current_lang,
+    forget_drawn_seed,
+    one_line,
+    say,
+    say_drawn_seed,
+    set_lang,
+)
 from dedale.core.errors import DedaleError
 from dedale.core.files import write_atomic
 
@@ -44,6 +54,10 @@ class Deferred(TyperCommand):
 
         return command_for(self.name or "").make_context(info_name, args, parent, **extra)
 
+
+# A host name or an address, IPv4 or IPv6 (with its zone, fe80::1%eth0): ASCII, which is what sockets and Host
+# headers take (a name in another script, in its xn-- form).
+_HOST = re.compile(r"[A-Za-z0-9._:%-]{1,253}")
 
 app = typer.Typer(cls=Systems, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False)
 tables_app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -120,9 +134,12 @@ def serve(
 
     if not 0 < port < 65536:
         raise DedaleError("error.range", param="port", value=port, low=1, high=65535)
+    for param, name in (("host", host), *(("allow-host", name) for name in allow_host or ())):
+        if not _HOST.fullmatch(name):
+            raise DedaleError("error.host_name", param=param, value=name)
     hosts = ", ".join(sorted(allowed_hosts(host, allow_host or ())))
-    run(db, host, port, allow_host or (), lambda: typer.echo(
-        f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; Ctrl-C stops it)", err=True))
+    run(db, host, port, allow_host or (), lambda: typer.echo(one_line(
+        f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; Ctrl-C stops it)"), err=True))
 
 
 @tables_app.command("export")
@@ -155,8 +172,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         app(args=argv, prog_name="dedale", standalone_mode=False)
     except DedaleError as exc:
-        typer.echo(f"dedale: {exc.message(current_lang())}", err=True)
-        sys.exit(2)
+        _fail(exc.message(current_lang()), 2)
     except (typer.Abort, KeyboardInterrupt):
         sys.exit(130)
     except typer.Exit as exc:
@@ -169,5 +185,13 @@ def main(argv: list[str] | None = None) -> None:
         if exc.exit_code == 0 or type(exc).__name__ == "NoArgsIsHelpError":
             typer.echo(message)
             sys.exit(0)
-        typer.echo(f"dedale: {message.splitlines()[0] if message else type(exc).__name__}", err=True)
-        sys.exit(exc.exit_code or 2)
+        _fail(message or type(exc).__name__, exc.exit_code or 2)
+    finally:  # made, stopped, or a bug (whose traceback then comes with the seed that remakes it)
+        say_drawn_seed()
+
+
+def _fail(message: str, code: int) -> None:
+    """Bad input: one line on stderr whatever the message quotes (not even the seed drawn), and the exit code."""
+    forget_drawn_seed()
+    typer.echo(f"dedale: {one_line(message)}", err=True)
+    sys.exit(code)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import typer
 
 from dedale.core.errors import DedaleError
-from dedale.core.files import write_atomic
+from dedale.core.files import check_target, write_atomic
 from dedale.core.rng import check_seed, new_seed
 from dedale.i18n import LANGUAGES, check_lang, t
 
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
 
 MAX_COUNT = 100_000
 _lang = ["en"]
+_drawn: list[int] = []  # a seed drawn for the command: said when it ends, unless it ends with an error
+# What would break a message's line: control characters (a line feed, a terminal's escape sequence), line and
+# paragraph separators, and lone surrogates (bytes of a name that are not UTF-8).
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 Lang = Annotated[str, typer.Option("--lang", envvar="DEDALE_LANG", help=f"Language: {', '.join(LANGUAGES)}.")]
 Seed = Annotated[int | None, typer.Option("--seed", help="Seed (random and printed on stderr if not given).")]
@@ -59,8 +64,21 @@ def current_lang() -> str:
 
 
 def say(key: str, **args: Any) -> None:
-    """A message for the user on stderr, in their language."""
-    typer.echo(t(key, current_lang(), **args), err=True)
+    """A message for the user on stderr, in their language, on one line."""
+    typer.echo(one_line(t(key, current_lang(), **args)), err=True)
+
+
+def one_line(text: str) -> str:
+    """`text` on one line, whatever it quotes: what would break the line written as an escape (\\n, \\x1b;
+    an undecodable byte of a file's name as \\xff)."""
+    return _UNPRINTABLE.sub(_escaped, text)
+
+
+def _escaped(found: re.Match[str]) -> str:
+    code = ord(found[0])
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, as Python keeps it (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return repr(found[0])[1:-1] if code < 0x100 else f"\\u{code:04x}"
 
 
 def tables_folder(tables: Path | None, system_name: str) -> str | None:
@@ -72,12 +90,25 @@ def tables_folder(tables: Path | None, system_name: str) -> str | None:
 
 
 def resolve_seed(seed: int | None) -> int:
-    """The seed given, checked, or a new one, printed on stderr so that the result can be remade."""
+    """The seed given, checked, or a new one, said on stderr when the command ends so that the result can be
+    remade (`say_drawn_seed`)."""
     if seed is not None:
         return check_seed(seed)
     seed = new_seed()
-    say("cli.seed", seed=seed)
+    _drawn.append(seed)
     return seed
+
+
+def say_drawn_seed() -> None:
+    """The seed drawn for the command, if any, on stderr: once it has made something, been stopped, or failed on
+    a bug (to remake it)."""
+    while _drawn:
+        say("cli.seed", seed=_drawn.pop())
+
+
+def forget_drawn_seed() -> None:
+    """After bad input, whose one line says what was wrong and nothing else."""
+    _drawn.clear()
 
 
 def check_count(count: int) -> None:
@@ -182,7 +213,9 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
     from dedale.systems import extension_of, json_text
 
     check_count(count)
-    ext = output_format(output, system) if output else None
+    ext = output_format(output, system) if output is not None else None
+    if output is not None and count == 1 and not _is_folder(output):
+        check_target(Path(output))  # said before the work, not after
     seed = resolve_seed(seed)
 
     def target(current: int) -> Path:

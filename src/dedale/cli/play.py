@@ -146,7 +146,10 @@ def play(session_class: type[Session], load: Path | None, make: Callable[[], Ses
          lang: str, show: Callable[[Any, str], str]) -> None:
     """The `SYSTEM play` command: resume a saved session or start one, and play it to the end in `lang`
     (whatever language it was played in before: a session has none)."""
-    from dedale.core.files import read_json
+    from dedale.core.files import check_target, read_json
 
-    session = session_class.from_json(read_json(load)) if load is not None else make()
+    saved = read_json(load) if load is not None else None
+    if (target := save or load) is not None:
+        check_target(target)  # before the game, not when it is saved at its end
+    session = session_class.from_json(saved) if load is not None else make()
     Player(session, show, save or load or Path(f"dedale-{session.system}-{session.seed}.json"), lang).run()

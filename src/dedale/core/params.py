@@ -20,6 +20,7 @@ dedale.core.errors.DedaleError: rooms: 120 is out of range; use a whole number f
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Callable
@@ -118,12 +119,19 @@ class Field:
             number = raw if isinstance(raw, int | float) else whole(str(raw).strip(), signed=True)
             if number is None and self.kind == "float":
                 number = _float(str(raw))
+            if isinstance(number, float) and self.kind == "int" and number.is_integer():
+                number = int(number)  # JSON has one kind of number: 5.0 is 5
             if isinstance(number, int | float):
                 return float(number) if self.kind == "float" else number
             raise self.out_of_range(raw)
         if self.kind == "text" and self.spec.parse is not None:
             return self.spec.parse(str(raw))
         return str(raw).strip()
+
+    def json_type(self) -> str:
+        """The JSON type a body (the API) gives this parameter in: a form's text is parsed by `read`, but in
+        JSON true is not a number, nor "yes" true."""
+        return "boolean" if self.kind == "bool" else "number" if self.kind in ("int", "float") else "string"
 
     def check(self, value: Any, web: bool = False) -> None:
         """`value` is of this parameter's type and within its bounds (the web's, with `web`)."""
@@ -143,8 +151,8 @@ class Field:
             return isinstance(value, tuple) and len(value) == 2 and all(_whole(v) for v in value)
         if self.shape == "table":
             return isinstance(value, dict) and all(isinstance(k, str) and _whole(v) for k, v in value.items())
-        if self.kind in ("int", "float"):
-            return _whole(value) or (self.kind == "float" and isinstance(value, float))
+        if self.kind in ("int", "float"):  # a float NaN or infinite: no bound would hold it
+            return _whole(value) or (self.kind == "float" and isinstance(value, float) and math.isfinite(value))
         return isinstance(value, bool if self.kind == "bool" else str)
 
     def out_of_range(self, value: Any, web: bool = False) -> DedaleError:
@@ -174,6 +182,18 @@ class Field:
         if self.optional:
             shape = {"anyOf": [shape, {"type": "null"}]}
         return shape | {"default": _json_value(self.default), "description": self.spec.en}
+
+    def form_schema(self) -> dict[str, Any]:
+        """This parameter as a form or the API takes it, by its option name: its JSON type (the text a user
+        types for the others), the web's bounds, its words; null for its default."""
+        shape: dict[str, Any] = {"type": self.json_type()}
+        if self.kind in ("int", "float"):
+            shape = {"type": "integer" if self.kind == "int" else "number"}
+            shape |= {k: _number(v) for k, v in (("minimum", self.spec.low), ("maximum", self.high(web=True)))
+                      if v is not None}
+        elif self.kind == "word" and self.spec.choices is not None:
+            shape = {"enum": list(self.words())}
+        return {"anyOf": [shape, {"type": "null"}], "description": self.spec.en}
 
 
 class Declared:
@@ -238,6 +258,14 @@ class Declared:
             field.check(value, web=True)
 
     @classmethod
+    def form_schema(cls) -> dict[str, Any]:
+        """The JSON Schema of the parameters a form or the API takes (`from_options(values, web=True,
+        strict=True)`), by option name."""
+        offered = [field for field in fields_of(cls) if field.spec.web]
+        return {"type": "object", "properties": {field.option: field.form_schema() for field in offered},
+                "additionalProperties": False}
+
+    @classmethod
     def json_schema(cls) -> dict[str, Any]:
         declared = fields_of(cls)
         return {"type": "object", "properties": {field.name: field.schema() for field in declared},
@@ -273,6 +301,13 @@ def _declared(cls: type) -> tuple[Field, ...]:
     return tuple(found)
 
 
+def json_type(value: Any) -> str:
+    """The JSON type of a value as `json` reads it."""
+    return "null" if value is None else "boolean" if isinstance(value, bool) else \
+        "number" if isinstance(value, int | float) else "string" if isinstance(value, str) else \
+        "array" if isinstance(value, list) else "object"
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -295,7 +330,6 @@ def _number(value: float | None) -> float | int | None:
 
 def _float(text: str) -> float | None:
     try:
-        number = float(text)
+        return float(text)
     except ValueError:
         return None
-    return number if number == number and abs(number) != float("inf") else None

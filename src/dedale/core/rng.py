@@ -82,6 +82,8 @@ class Stream:
 
     def below(self, n: int) -> int:
         """Uniform in `0..n-1`, without modulo bias (rejection of the top partial range)."""
+        if not 0 < n <= 1 << 64:  # past 2**64 every draw would be rejected: a loop that never ends
+            raise ValueError(f"below({n}): n must be from 1 to 2**64")
         limit = (1 << 64) - (1 << 64) % n
         while True:
             value = self.next64()

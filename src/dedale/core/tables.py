@@ -34,6 +34,7 @@ from typing import Any
 
 from dedale.core.dice import DiceExpr
 from dedale.core.errors import DedaleError
+from dedale.core.files import read_data
 from dedale.core.rng import Roller
 from dedale.i18n import Word, data_word, given, pick, say
 
@@ -141,8 +142,8 @@ class TableSet:
                 raise DedaleError("error.tables_dir", path=str(user_dir))
             for path in sorted(user_dir.glob("*.toml")):
                 try:
-                    files[path.name] = (str(path), path.read_text(encoding="utf-8"), "")
-                except (OSError, UnicodeDecodeError) as exc:
+                    files[path.name] = (str(path), read_data(path).decode("utf-8"), "")
+                except UnicodeDecodeError as exc:
                     raise DedaleError("table.unreadable", file=str(path), problem=str(exc)) from None
         tables: dict[str, Table] = {}
         for file, text, shipped in sorted(files.values()):

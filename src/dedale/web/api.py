@@ -7,15 +7,17 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
+from dedale.core.params import fields_of, json_type
 from dedale.core.rng import MAX_SEED
 from dedale.core.store import Sessions
-from dedale.systems import names
+from dedale.systems import names, system
 from dedale.web import forms, seats, service
 from dedale.web.render import lang_of
 
@@ -65,17 +67,44 @@ router = APIRouter(prefix="/api", tags=["api"], responses=ANY, route_class=Stric
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not a default
+    # A misspelt field is an error, not a default; a value of the wrong JSON type too (true is not the seed 1,
+    # nor "yes" true), as the schema says.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Session(BaseModel):
+    """A session's state, as the request's seat may see it (more fields than these, by system)."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str = Field(description="The session's id, for `/api/sessions/{session_id}` and the calls under it")
+    system: str
+    name: str
+    seed: int | None = Field(description="null while the game hides it from this seat")
+    over: bool
+    steps: int
+
+
+# A new session: its state, id first, documented for the clients (and fuzzers) that chain calls by the schema.
+CREATED: dict[int | str, dict[str, Any]] = {201: {"model": Session, "description": "The new session"}}
 
 
 def _registry_systems(schema: dict[str, Any]) -> None:
     schema["enum"] = names()  # the registry's systems when the API is described, not when this was imported
 
 
+def _params_by_system(schema: dict[str, Any]) -> None:
+    """Each system's parameters, as the server reads them: their JSON types, bounds and words."""
+    schema["allOf"] = [{"if": {"properties": {"system": {"const": name}}, "required": ["system"]},
+                        "then": {"properties": {"params": system(name).params.form_schema()}}} for name in names()]
+
+
 class NewSession(Strict):
+    model_config = ConfigDict(json_schema_extra=_params_by_system)  # with Strict's own
     system: str = Field(max_length=100, json_schema_extra=_registry_systems)
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="Random when not given")
+    # < 2**64 rather than <= MAX_SEED: the OpenAPI document writes bounds as floats, and a float holds 2**64
+    # exactly, not 2**64 - 1 (the schema would let 2**64 through)
+    seed: int | None = Field(default=None, ge=0, lt=MAX_SEED + 1, description="Random when not given")
     table_dice: bool = False
     lang: Literal["en", "fr"] = Field(default="en", description="The language of this answer's words (and of the "
                                       "default name): the session itself has none")
@@ -85,12 +114,33 @@ class NewSession(Strict):
         default="solo", description="One player; two on one screen; or through seat links (the answer then "
         "carries the creator's seat token)")
 
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _one_kind_of_number(cls, value: Any) -> Any:
+        """JSON has one kind of number: 5.0 is the whole number 5, as the schema's "integer" says (true and
+        "5" are not numbers)."""
+        return int(value) if isinstance(value, float) and value.is_integer() else value
+
     @field_validator("system")
     @classmethod
     def _known(cls, value: str) -> str:
         if value not in names():
             raise ValueError(f"not a system; use one of {', '.join(names())}")
         return value
+
+    @field_validator("params")
+    @classmethod
+    def _typed(cls, values: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+        """Each parameter in its JSON type (null: its default); a name the system does not have is refused
+        when the parameters are read."""
+        if info.data.get("system") in names():
+            fields = {field.option: field for field in fields_of(system(info.data["system"]).params)}
+            for name, value in values.items():
+                if name in fields and value is not None and json_type(value) != fields[name].json_type():
+                    raise PydanticCustomError("param_type", "{param} takes a JSON {accepted}, not a JSON {found}",
+                                              {"param": name, "accepted": fields[name].json_type(),
+                                               "found": json_type(value)})
+        return values
 
 
 class LinkBody(Strict):
@@ -129,7 +179,7 @@ def systems(request: Request) -> dict[str, Any]:
                    for field in forms.form(name, lang_of(request))] for name in names()}
 
 
-@router.post("/sessions", status_code=201, responses=CREATE)
+@router.post("/sessions", status_code=201, response_model=None, responses={**CREATE, **CREATED})
 def create_session(request: Request, body: NewSession) -> dict[str, Any]:
     """A new session; played through links (`seating: "linked"`), its answer carries the creator's seat
     token, to send as the `X-Seat-Token` header."""
@@ -219,7 +269,7 @@ def export(request: Request, session_id: str, fmt: ExportFormat, view: Literal["
         "Content-Disposition": f'attachment; filename="{service.download_name(session, fmt, view)}"'})
 
 
-@router.post("/upload", status_code=201, responses=CHANGE)
+@router.post("/upload", status_code=201, response_model=None, responses={**CHANGE, **CREATED})
 def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """Continue a saved document (at most 8 MiB, UTF-8, UTF-16 or UTF-32): it is replayed from its events,
     checked, and kept as a new session."""

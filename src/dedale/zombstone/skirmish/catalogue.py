@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dedale.core.errors import DedaleError
+from dedale.core.files import read_data
 from dedale.i18n import Word, data_word, given, pick
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
 from dedale.zombstone.skirmish.skills import SKILLS
@@ -191,8 +192,8 @@ def _read(folder: str | None, name: str) -> tuple[str, dict[str, Any]]:
     if folder is not None and os.path.isfile(Path(folder) / name):
         path = Path(folder) / name
         try:
-            file, text = str(path), path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            file, text = str(path), read_data(path).decode("utf-8")
+        except UnicodeDecodeError as exc:
             raise DedaleError("table.unreadable", file=str(path), problem=str(exc)) from None
     else:
         package = "dedale.zombstone" if name == "weapons.toml" else "dedale.zombstone.skirmish"
