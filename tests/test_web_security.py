@@ -132,12 +132,14 @@ def test_tokens_outlive_a_restart_of_the_server(tmp_path: Path) -> None:
 
 
 def test_another_site_may_link_here_but_not_load_the_apps_work(client: TestClient) -> None:
-    """A plot or a download is work: a page elsewhere may not embed it (an image, a fetch), only link to it."""
+    """A plot or a download is work: a page elsewhere may not embed it (an image, a fetch), nor even open it
+    (a hidden frame is a navigation too); it may link to a page."""
     plot = "/zombstone/odds.png?potential=2"
-    for mode in ("no-cors", "cors"):
+    for mode in ("no-cors", "cors", "navigate"):
         embedded = client.get(plot, headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": mode})
         assert embedded.status_code == 403, mode
-    assert client.get(plot, headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}).status_code == 200
+    assert client.get("/zombstone", headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+                      ).status_code == 200
     assert client.get(plot, headers={"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "no-cors"}).status_code == 200
     assert client.get(plot).headers["cross-origin-resource-policy"] == "same-origin"
 
