@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 from uvicorn.protocols.http.flow_control import service_unavailable
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.utils import get_remote_addr
 
 from dedale.i18n import t
 from dedale.web.guard import SECURITY_HEADERS
@@ -54,12 +55,13 @@ def protocol(limits: Limits) -> type[asyncio.Protocol]:
         head: int | None = 0  # the bytes of the request's headers read so far; None once they are complete
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            address = _address_of(self.client)
-            if address is not None and held[address] >= limits.per_address:
+            address = _address_of(get_remote_addr(transport))
+            if address is not None and held[address] >= limits.per_address:  # refused before it counts anywhere
+                self.transport = transport
                 message = t("error.too_many_connections", "en", value=address, high=limits.per_address)
                 self._answer(503, "text/plain; charset=utf-8", message.encode())
                 return
+            super().connection_made(transport)
             if address is not None:
                 self.address = address
                 held[address] += 1
