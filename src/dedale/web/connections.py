@@ -9,7 +9,8 @@ uvicorn closes a connection left idle between two requests, but not one that is 
   at once, before it takes a place. A browser opens at most 6 connections to a host name and port (Chrome,
   Firefox and Safari over HTTP/1.1), the live stream among them: the cap is far above what a player's
   browser opens, even through two names (localhost and 127.0.0.1) and a private window, and a client
-  alone holds no more than a quarter of the server's places;
+  alone holds no more than a quarter of the server's places (one with many addresses, as a program on
+  this machine may use any of 127.0.0.0/8, is bounded by the deadlines alone);
 - uvicorn's own answers (a malformed request's 400, its 503 when every place is taken) carry the security
   headers the app's answers do (`guard.py`), and the 503 says why, in the player's language.
 """
