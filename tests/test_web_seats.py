@@ -133,6 +133,9 @@ def test_the_pages_following_games_live_are_bounded(client: TestClient) -> None:
     from dedale.web.service import MAX_WATCHERS
 
     made = client.post("/api/sessions", json={"system": "crawler"}).json()
-    client.app.state.watchers = MAX_WATCHERS  # type: ignore[attr-defined]
+    places = client.app.state.watchers  # type: ignore[attr-defined]
+    while places.take():  # every place taken
+        pass
+    assert places.taken == MAX_WATCHERS
     refused = client.get(f"/play/{made['id']}/live")
     assert refused.status_code == 503 and "too many" in refused.text

@@ -31,7 +31,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dedale.core.cards import Card
-from dedale.web import service
+from dedale.web import guard, service
 from dedale.web.app import create_app
 from webclient import BASE, page_token, web_client
 from webserver import ENTRY, Server, free_port
@@ -132,12 +132,14 @@ def test_tokens_outlive_a_restart_of_the_server(tmp_path: Path) -> None:
 
 
 def test_another_site_may_link_here_but_not_load_the_apps_work(client: TestClient) -> None:
-    """A plot or a download is work: a page elsewhere may not embed it (an image, a fetch), only link to it."""
+    """A plot or a download is work: a page elsewhere may not embed it (an image, a fetch), nor even open it
+    (a hidden frame is a navigation too); it may link to a page."""
     plot = "/zombstone/odds.png?potential=2"
-    for mode in ("no-cors", "cors"):
+    for mode in ("no-cors", "cors", "navigate"):
         embedded = client.get(plot, headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": mode})
         assert embedded.status_code == 403, mode
-    assert client.get(plot, headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}).status_code == 200
+    assert client.get("/zombstone", headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+                      ).status_code == 200
     assert client.get(plot, headers={"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "no-cors"}).status_code == 200
     assert client.get(plot).headers["cross-origin-resource-policy"] == "same-origin"
 
@@ -702,3 +704,262 @@ def test_a_201_documents_the_id_it_returns_so_that_calls_can_be_chained(client: 
     fuzzed.as_state_machine()
     links = fuzzed.raw_schema["paths"]["/api/sessions"]["post"]["responses"]["201"]["links"]
     assert links["GetSession"]["parameters"] == {"path.session_id": "$response.body#/id"}
+
+
+# --- Issue 28, bounded work again: slow clients, other sites' frames, the live-update limit, uvicorn's answers ---
+# A server of `dedale serve`'s own making (`serving.run`) with limits made short or small for a test.
+TUNED = ("import sys, json; from pathlib import Path; from dedale.web.connections import Limits; "
+         "from dedale.web.serving import run; "
+         "run(Path(sys.argv[1]), '127.0.0.1', int(sys.argv[2]), (), lambda: None, Limits(**json.loads(sys.argv[3])))")
+WAIT = 60.0  # the longest a test waits for the server to act (its deadlines here are a second or two)
+
+
+class _Tuned(Server):
+    def __init__(self, db: Path, **limits: Any) -> None:
+        super().__init__(db)
+        self.limits = limits
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-c", TUNED, str(self.db), str(self.port), json.dumps(self.limits)]
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A server whose requests must arrive within a second: headers, then body."""
+    with _Tuned(tmp_path_factory.mktemp("quick") / "web.db", header_seconds=1, body_seconds=1) as running:
+        yield running
+
+
+def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    """A connection from `source` (any address of 127.0.0.0/8 is this machine's, on Linux)."""
+    conn = socket.socket()
+    conn.settimeout(WAIT)
+    try:
+        conn.bind((source, 0))
+    except OSError:
+        conn.close()
+        pytest.skip(f"{source} is not an address of this machine")
+    conn.connect(("127.0.0.1", port))
+    return conn
+
+
+def _until_closed(conn: socket.socket, start: bytes, more: bytes = b"", pause: float = 0.2) -> bytes:
+    """Send `start`, then `more` every `pause` seconds, until the server closes the connection; what it
+    answered meanwhile. Fails if it is still open after WAIT seconds."""
+    import select
+    import time
+
+    answer = b""
+    conn.sendall(start)
+    until = time.monotonic() + WAIT
+    with conn:
+        while time.monotonic() < until:
+            if select.select([conn], [], [], pause)[0]:
+                try:
+                    chunk = conn.recv(65536)
+                except ConnectionResetError:  # closed with bytes of ours unread
+                    return answer
+                if not chunk:
+                    return answer
+                answer += chunk
+            elif more:
+                try:
+                    conn.sendall(more)
+                except (BrokenPipeError, ConnectionResetError):
+                    return answer
+    raise AssertionError(f"the connection is still open after {WAIT:.0f} s; answered so far: {answer[:300]!r}")
+
+
+def _ask(port: int, request: bytes, source: str = "127.0.0.1") -> bytes:
+    """One whole request; the whole answer (the server closes the connection after it)."""
+    return _until_closed(_connect(port, source), request.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n", 1))
+
+
+def _has_security_headers(answer: bytes) -> bool:
+    lines = answer.split(b"\r\n\r\n", 1)[0].split(b"\r\n")[1:]
+    headers = {name.lower(): value for name, _, value in (line.partition(b": ") for line in lines)}
+    return all(headers.get(name) == value for name, value in guard.SECURITY_HEADERS)
+
+
+GET = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+
+@pytest.mark.parametrize("start, more", [
+    (b"", b""),  # connected, and nothing sent
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", b"a"),  # headers, a byte at a time
+    (GET + b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", b"a"),  # the next request's, on a kept-alive connection
+    (b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 999\r\n\r\n"
+     b'{"system": ', b" "),  # a body, a byte at a time
+])
+def test_a_request_slow_to_arrive_is_closed(quick: Server, start: bytes, more: bytes) -> None:
+    """A client sending a byte every few seconds held its place for as long as it liked: 127 of them held
+    every place. A request's headers must now arrive within a deadline, its body within another (a second
+    each here); the connection is then closed, without an error, and the server serves on."""
+    answer = _until_closed(_connect(quick.port), start, more)
+    assert answer.count(b"HTTP/1.1 ") == start.count(GET), answer[:300]  # only the whole request was answered
+    assert b"HTTP/1.1 200" in _ask(quick.port, GET)
+
+
+def test_headers_too_large_are_refused(quick: Server) -> None:
+    """Headers were read whole, however large (200 MiB of one header took 400 MiB): past 64 KiB, a 431
+    and the connection closed."""
+    answer = _until_closed(_connect(quick.port), b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ", b"a" * 16384, 0)
+    assert answer == b"" or (answer.startswith(b"HTTP/1.1 431") and _has_security_headers(answer))  # b"": reset
+    assert b"HTTP/1.1 200" in _ask(quick.port, GET)
+
+
+def test_uvicorns_own_refusals_carry_the_security_headers(quick: Server) -> None:
+    """What uvicorn answers itself, before the app sees anything: a malformed request."""
+    answer = _ask(quick.port, b"NOT HTTP AT ALL\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 400") and _has_security_headers(answer)
+
+
+@pytest.mark.parametrize("hosts", [[b"127.0.0.1", b"evil.example"], [b"evil.example", b"127.0.0.1"],
+                                   [b"127.0.0.1", b"127.0.0.1"]])
+def test_two_host_headers_are_refused(quick: Server, hosts: list[bytes]) -> None:
+    """The first of two was the one checked: a proxy or a cache could read the other."""
+    request = b"GET /api/systems HTTP/1.1\r\n" + b"".join(b"Host: %s\r\n" % host for host in hosts) + b"\r\n"
+    answer = _ask(quick.port, request)
+    assert answer.startswith(b"HTTP/1.1 400") and b"--allow-host" in answer and _has_security_headers(answer)
+
+
+def test_a_head_is_answered_as_its_get_without_the_body(quick: Server) -> None:
+    head, got = (_ask(quick.port, b"%s / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" % method) for method in (b"HEAD", b"GET"))
+    assert head.startswith(b"HTTP/1.1 200") and head.endswith(b"\r\n\r\n")  # no body
+    length = re.search(rb"content-length: (\d+)", head)
+    assert length and int(length.group(1)) == len(got.split(b"\r\n\r\n", 1)[1]) > 0
+    assert _has_security_headers(head)
+
+
+@pytest.mark.parametrize("host", ["[::1]evil.example", "localhost:evil", "[::1]:evil", "localhost:", "[::1",
+                                  "127.0.0.1:80:80", "localhost:123456", "localhost evil", "[evil]:80"])
+def test_a_host_is_a_name_and_a_numeric_port(client: TestClient, host: str) -> None:
+    response = client.get("/api/systems", headers={"Host": host})
+    assert response.status_code == 400 and "--allow-host" in response.text, host
+
+
+def test_one_address_holds_at_most_its_share_of_the_connections(tmp_path: Path) -> None:
+    """127 connections that send nothing (or a byte now and then) from one address: 32 are held, the others
+    refused at once (503, the security headers, the reason), and a client at another address is served
+    meanwhile; once every place is taken, uvicorn's 503 says why with the same headers. A connection closed
+    gives its address's place back. (The header deadline is long here: nothing is closed for being slow.)"""
+    import select
+
+    with _Tuned(tmp_path / "web.db", header_seconds=120) as server:
+        slow = [_connect(server.port, "127.0.0.2") for _ in range(127)]
+        assert b"HTTP/1.1 200" in _ask(server.port, GET)  # accepted after all of them: they have been seen to
+        refused = [conn for conn in slow if select.select([conn], [], [], 0)[0]]
+        held = [conn for conn in slow if conn not in refused]
+        assert len(held) == 32
+        for conn in refused:
+            answer = _until_closed(conn, b"")
+            assert answer.startswith(b"HTTP/1.1 503") and b"at most 32" in answer and _has_security_headers(answer)
+        assert not select.select(held, [], [], 0)[0]  # still open, the normal client served beside them
+
+        others = [_connect(server.port, f"127.0.0.{n}") for n in (3, 4, 5) for _ in range(32)]  # 128 in all
+        busy = _ask(server.port, b"GET /api/systems HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert busy.startswith(b"HTTP/1.1 503") and _has_security_headers(busy)
+        assert "busy" in json.loads(busy.split(b"\r\n\r\n", 1)[1])["error"]
+
+        for conn in held + others:
+            conn.close()
+        assert b"HTTP/1.1 200" in _served_again(server.port, "127.0.0.2")
+
+
+def _served_again(port: int, source: str) -> bytes:
+    """A request from `source`, asked again until its address has a place (the server sees closed connections
+    soon, not at once)."""
+    import time
+
+    until = time.monotonic() + WAIT
+    while time.monotonic() < until:
+        with contextlib.suppress(ConnectionError):
+            answer = _ask(port, GET, source)
+            if not answer.startswith(b"HTTP/1.1 503"):
+                return answer
+        time.sleep(0.1)
+    raise AssertionError(f"{source} still refused after {WAIT:.0f} s")
+
+
+SITES = [("cross-site", "navigate", "document"), ("cross-site", "navigate", "iframe"),
+         ("cross-site", "no-cors", "image"), ("cross-site", "cors", "empty"), ("same-site", "navigate", "iframe"),
+         ("same-site", "navigate", "document"), ("cross-site", "navigate", "object")]
+
+
+def _fetched(site: str, mode: str, dest: str) -> dict[str, str]:
+    return {"Sec-Fetch-Site": site, "Sec-Fetch-Mode": mode, "Sec-Fetch-Dest": dest}
+
+
+def test_another_site_gets_the_pages_alone_and_in_a_tab(client: TestClient) -> None:
+    """Hidden frames are navigations: 24 frames on another site drew 24 plots. A request another site's page
+    makes is refused (403) for everything that is not a page, whatever the fetch mode: pictures, plots,
+    downloads, the play panel, the live stream, the API; and a page is refused in a frame. A link opens a
+    page in a tab; the app's own pages, an address typed in, and a client naming no site (a program, an old
+    browser) get everything."""
+    session = new(client, "zombstone-duel")
+    play = f"/play/{session['id']}"
+    resources = ["/zombstone/odds.png?potential=2", "/zombstone/duel.png?attacker=1&defender=2", f"{play}/export.svg",
+                 f"{play}/log.txt", f"{play}/panel", f"{play}/live", f"/api/sessions/{session['id']}/export/png",
+                 "/api/zombstone/odds?potential=2", "/api/sessions", "/static/style.css", "/favicon.ico"]
+    pages = ["/", "/zombstone?potential=2&attacker=1&defender=2", play, f"{play}/log", "/sessions", "/upload",
+             "/new/crawler", "/permalink/crawler?seed=1", "/lang/en?next=/", f"/join/{session['id']}/{'x' * 32}"]
+    for path in resources:
+        for site in SITES:
+            response = client.get(path, headers=_fetched(*site))
+            assert response.status_code == 403 and "another site" in response.text, (path, site)
+        response = client.get(path, headers={"Referer": f"{EVIL}/frames.html"})  # an old browser's frame
+        assert response.status_code == 403, path
+    for path in pages:  # a seat link sent in a chat opens from another site (this one's token is wrong: a 403)
+        for site in SITES:
+            in_a_tab = site[1:] == ("navigate", "document")
+            response = client.get(path, headers=_fetched(*site))
+            assert (response.status_code == 403 and "another site" in response.text) is not in_a_tab, (path, site)
+        assert "another site" not in client.get(path, headers={"Referer": f"{EVIL}/links.html"}).text, path
+    for path in (p for p in resources if not p.endswith("/live")):  # the live stream would go on for minutes
+        for headers in (_fetched("same-origin", "no-cors", "image"), _fetched("none", "navigate", "document"),
+                        {"Referer": f"{BASE}/zombstone"}, {}):
+            assert client.get(path, headers=headers).status_code == 200, (path, headers)
+
+
+def test_the_live_update_limit_is_one_for_the_server_and_holds_against_a_burst(tmp_path: Path) -> None:
+    """The limit was checked when a stream was asked for and counted once it ran: a burst all found room
+    (37 of 32 were served). A place is now taken as it is checked, and given back however the stream ends."""
+    import asyncio
+
+    async def burst(app: Any, session_id: str, count: int) -> tuple[list[int], int]:
+        gone = asyncio.Event()
+        statuses: list[int] = []
+
+        async def receive() -> dict[str, Any]:
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                statuses.append(message["status"])
+
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+                 "scheme": "http", "path": f"/play/{session_id}/live", "raw_path": b"", "query_string": b"",
+                 "root_path": "", "headers": [(b"host", b"127.0.0.1")], "client": ("127.0.0.1", 1),
+                 "server": ("127.0.0.1", 80)}
+        watchers = [asyncio.create_task(app(dict(scope), receive, send)) for _ in range(count)]
+        for _ in range(int(WAIT * 10)):
+            if len(statuses) == count:
+                break
+            await asyncio.sleep(0.1)
+        still = app.state.watchers.taken
+        gone.set()
+        await asyncio.wait_for(asyncio.gather(*watchers), WAIT)
+        return statuses, still
+
+    async def run() -> None:
+        app = create_app(tmp_path / "web.db")
+        async with app.router.lifespan_context(app):
+            session_id, _ = service.create(app.state.sessions, "crawler", {}, 1, False, "en")
+            statuses, held = await burst(app, session_id, service.MAX_WATCHERS + 8)
+            assert sorted(statuses) == [200] * service.MAX_WATCHERS + [503] * 8
+            assert held == service.MAX_WATCHERS and app.state.watchers.taken == 0  # every place given back
+            statuses, _ = await burst(app, session_id, service.MAX_WATCHERS)
+            assert statuses == [200] * service.MAX_WATCHERS
+
+    asyncio.run(run())

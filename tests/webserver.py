@@ -50,13 +50,15 @@ class Server:
         for _ in range(3):  # another process may take the free port between free_port() and the bind
             self.port = free_port()
             with self.log.open("ab") as log:
-                self.process = subprocess.Popen(
-                    [sys.executable, "-c", ENTRY, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                     "--db", str(self.db)],
-                    stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+                self.process = subprocess.Popen(self.command(), stdout=log, stderr=log, stdin=subprocess.DEVNULL)
             if self._wait_ready():
                 return self
         raise RuntimeError(f"the server did not start; its log:\n{self.log.read_text(errors='replace')}")
+
+    def command(self) -> list[str]:
+        """The server's command line, on `self.port`."""
+        return [sys.executable, "-c", ENTRY, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db",
+                str(self.db)]
 
     def _wait_ready(self) -> bool:
         """True once the home page answers; False if the process died (a port taken, say)."""

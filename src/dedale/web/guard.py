@@ -1,24 +1,28 @@
 """What stands between the network and the app. A server on 127.0.0.1 is still reachable by every web page
 the player visits, so each request is checked before the app sees it:
 
-- its `Host` must be one the server was started for (a DNS-rebinding page names its own host): else 400;
+- its `Host` must be one the server was started for (a DNS-rebinding page names its own host), exactly, with a
+  numeric port or none, and given once: else 400;
 - a change (any method but GET, HEAD and OPTIONS) must come from the app's own pages: a browser names the
   page's origin (`Origin`, `Referer`, `Sec-Fetch-Site`), and another origin is refused with 403 before its
   body is read. A program calling the API names none and is let through; the pages' forms also carry a
   signed token (`csrf.py`);
-- another site may link to the app (a click opens it), not embed or fetch from it: a picture or a plot is
-  work, so a browser's request from another site that is not a navigation is refused with 403 too;
+- another site may link to the app's pages (a click opens one in a tab), nothing else: a picture, a plot, a
+  download, the play panel or the live stream asked for by another site's page is refused with 403, whatever
+  the fetch mode (a hidden frame is a navigation too: 24 of them drew 24 plots), and so is a page in a frame;
 - a body may not exceed its route's limit, whether its length is declared or not: 413, counting the bytes
   as they arrive and never holding more than the limit. (FastAPI's own `max_body_size` answers a bare
   "Content Too Large" from inside the route, past the app's error pages; this one names the limit in the
   player's language, and refuses before the app does anything.) The API reads a JSON body strictly
   (`api.py`, `core.jsontext`);
+- a HEAD is answered as its GET is, without the body;
 - every answer carries a Content-Security-Policy (the app's own scripts, styles and pictures only) and
   headers that forbid framing it, sniffing types and leaking its addresses to other sites.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from urllib.parse import urlsplit
 
@@ -45,6 +49,16 @@ SECURITY_HEADERS = [
     (b"cross-origin-resource-policy", b"same-origin"),
 ]
 
+# The pages another site may open, in a tab of their own (a link to them): the home page, a system's form,
+# a game and its log, a seat link, the saved sessions, the upload form, a permalink, the odds calculator.
+# Everything else is work done for the app's own pages, or for programs (the API).
+PAGES = re.compile(r"/(?:|lang/[^/]+|new/[^/]+|play/[^/]+(?:/log)?|join/[^/]+/[^/]+|sessions|upload|permalink/[^/]+"
+                   r"|zombstone)")
+# A Host header: a name and an optional numeric port, an IPv6 address in brackets and an optional port, or an
+# IPv6 address alone (it has no port then).
+_HOST = re.compile(r"\[(?P<v6>[0-9a-f:.]+)\](?::[0-9]{1,5})?|(?P<name>[^\[\]:]+)(?::[0-9]{1,5})?"
+                   r"|(?P<bare>[0-9a-f.]*:[0-9a-f:.]*)")
+
 Refuse = Callable[[Request, DedaleError, int], Response]
 
 
@@ -57,12 +71,11 @@ def allowed_hosts(host: str, extra: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(names)
 
 
-def host_name(host_header: str) -> str:
-    """The name in a Host header, without its port ("[::1]:8000" -> "::1")."""
-    value = host_header.strip().lower()
-    if value.startswith("["):
-        return value[1:value.find("]")] if "]" in value else value
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+def host_name(host_header: str) -> str | None:
+    """The name in a Host header, without its port ("[::1]:8000" -> "::1"); None when the header is not a name
+    or an address with a numeric port or none ("[::1]evil.example", "localhost:evil")."""
+    found = _HOST.fullmatch(host_header.strip().lower())
+    return None if found is None else found.group("v6") or found.group("name") or found.group("bare")
 
 
 def _same_place(origin: str, host_header: str) -> bool:
@@ -85,10 +98,13 @@ class Guard:
             return
         send = _with_headers(send)
         request = Request(scope)
+        if scope["method"] == "HEAD":  # the routes take GET; uvicorn leaves out the body of the answer to a HEAD
+            scope = {**scope, "method": "GET"}
         try:
             self._check_host(request)
-            _check_embedding(request)
-            if request.method not in SAFE_METHODS:
+            if request.method in SAFE_METHODS:
+                _check_site(request)
+            else:
                 _check_origin(request)
                 receive = await _read_body(request, receive, BODY_LIMITS.get(request.url.path, BODY_LIMIT))
         except _Refusal as refusal:
@@ -97,9 +113,11 @@ class Guard:
         await self.app(scope, receive, send)
 
     def _check_host(self, request: Request) -> None:
-        header = request.headers.get("host", "")
-        if host_name(header) not in self.hosts:
-            raise _Refusal(400, DedaleError("error.host", value=header, accepted=", ".join(sorted(self.hosts))))
+        """One Host header, naming this server (two: a proxy and the app could each read another)."""
+        headers = request.headers.getlist("host")
+        if len(headers) != 1 or host_name(headers[0]) not in self.hosts:
+            raise _Refusal(400, DedaleError("error.host", value=", ".join(headers),
+                                            accepted=", ".join(sorted(self.hosts))))
 
 
 class _Refusal(Exception):
@@ -117,11 +135,25 @@ def _check_origin(request: Request) -> None:
         raise _Refusal(403, DedaleError("error.origin", value=origin or site))
 
 
-def _check_embedding(request: Request) -> None:
-    """A page elsewhere may link here, not load the app's answers into itself."""
-    if request.headers.get("sec-fetch-site") == "cross-site" and request.headers.get("sec-fetch-mode") not in (
-            None, "navigate"):
-        raise _Refusal(403, DedaleError("error.origin", value=request.headers.get("origin") or "cross-site"))
+def _check_site(request: Request) -> None:
+    """A page elsewhere may open one of the app's pages in a tab (a link), nothing else. A browser names where
+    a request comes from (`Sec-Fetch-Site`: another site, or another port of this one, is foreign; "none" is
+    the user's own doing, a bookmark or a typed address) and what for (`Sec-Fetch-Mode` and `-Dest`: a tab is
+    a "navigate" of a "document"; a frame is a navigate too, of an "iframe"). A request that names none of
+    them (an old browser, a program, and every browser on a plain-http network address: they send them only
+    to https and to this machine) is foreign when its `Origin` or `Referer` names another place, and let
+    through when it names none (a program calling the API, an address typed in)."""
+    headers = request.headers
+    site = headers.get("sec-fetch-site")
+    came_from = headers.get("origin") or headers.get("referer")
+    if site is None:
+        foreign = came_from is not None and not _same_place(came_from, headers.get("host", ""))
+    else:
+        foreign = site not in ("same-origin", "none")
+    in_a_tab = headers.get("sec-fetch-mode", "navigate") == "navigate" and headers.get(
+        "sec-fetch-dest", "document") == "document"
+    if foreign and not (in_a_tab and PAGES.fullmatch(request.url.path)):
+        raise _Refusal(403, DedaleError("error.elsewhere", value=came_from or site))
 
 
 async def _read_body(request: Request, receive: Receive, limit: int) -> Callable[[], Awaitable[Message]]:

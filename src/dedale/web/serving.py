@@ -11,20 +11,21 @@ from pathlib import Path
 
 from dedale.core.errors import DedaleError
 from dedale.web.app import create_app
+from dedale.web.connections import Limits, protocol
 
-# At most 128 connections or requests at once (more get 503: a kept-alive connection counts too), idle
-# connections closed after 5 s.
-CONNECTIONS = 128
-KEEP_ALIVE = 5
+KEEP_ALIVE = 5  # an idle connection closed after 5 s (deadlines, connections at once: `connections.Limits`)
 # How long a thread may hold the interpreter while another waits for it (CPython's default: 5 ms). A click
 # takes turns with whatever else is being served, after each of its reads of the file too: beside key-lock
 # diagrams being made, a click's median was 22 ms at 5 ms, 14 ms at 1 ms; at 20 players, a new session's p95
 # 800-900 ms, then 70-100 ms.
 SWITCH_SECONDS = 0.001
+LIMITS = Limits()
 
 
-def run(db: Path, host: str, port: int, allow_hosts: Sequence[str], announce: Callable[[], None]) -> None:
-    """Serve until stopped; `announce` once the file is open (an error about it comes first)."""
+def run(db: Path, host: str, port: int, allow_hosts: Sequence[str], announce: Callable[[], None],
+        limits: Limits = LIMITS) -> None:
+    """Serve until stopped; `announce` once the file is open (an error about it comes first). `limits`: how
+    long a request may take to arrive, and how many connections are held at once (`connections.py`)."""
     import uvicorn
 
     check_port(host, port)
@@ -32,8 +33,9 @@ def run(db: Path, host: str, port: int, allow_hosts: Sequence[str], announce: Ca
     announce()
     _warm()
     sys.setswitchinterval(SWITCH_SECONDS)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, limit_concurrency=CONNECTIONS,
-                timeout_keep_alive=KEEP_ALIVE)
+    # no WebSocket: the app has none, and a connection handed over to one would leave its address's count
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, http=protocol(limits), ws="none",
+                limit_concurrency=limits.connections, timeout_keep_alive=KEEP_ALIVE)
 
 
 def check_port(host: str, port: int) -> None:
