@@ -31,7 +31,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dedale.core.cards import Card
-from dedale.web import guard, service
+from dedale.web import csrf, guard, service
 from dedale.web.app import create_app
 from webclient import BASE, page_token, web_client
 from webserver import ENTRY, Server, free_port
@@ -919,6 +919,26 @@ def test_another_site_gets_the_pages_alone_and_in_a_tab(client: TestClient) -> N
         for headers in (_fetched("same-origin", "no-cors", "image"), _fetched("none", "navigate", "document"),
                         {"Referer": f"{BASE}/zombstone"}, {}):
             assert client.get(path, headers=headers).status_code == 200, (path, headers)
+
+
+def test_a_browser_naming_no_site_needs_the_apps_cookie_for_its_work(client: TestClient) -> None:
+    """On a plain-http network address (`--host 0.0.0.0`) a browser sends no Sec-Fetch headers, and another
+    site's frame may hide its Referer: a browser's request naming no site then needs the cookie the app's
+    pages give (SameSite=Lax: a frame, a picture or a fetch of another site never carries it) for anything but a
+    page. A program (no browser's User-Agent) still needs nothing."""
+    session = new(client, "zombstone-duel")
+    play = f"/play/{session['id']}"
+    browser = {"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0"}
+    cookie = client.cookies.get(csrf.COOKIE)
+    assert cookie, "the app's pages gave this browser its cookie"
+    for path in ("/zombstone/odds.png?potential=2", f"{play}/export.svg", f"{play}/panel", "/api/sessions"):
+        client.cookies.clear()  # (a refusal's page gives a cookie too: a frame of another site never sends it)
+        refused = client.get(path, headers=browser)
+        assert refused.status_code == 403 and "another site" in refused.text, path
+        assert client.get(path, headers={"User-Agent": "curl/8.5.0"}).status_code == 200, path
+        assert client.get(path, headers=browser, cookies={csrf.COOKIE: cookie}).status_code == 200, path
+    for path in ("/", play, "/sessions"):  # a page opened from a link or typed in: its first visit has no cookie
+        assert client.get(path, headers=browser).status_code == 200, path
 
 
 def test_the_live_update_limit_is_one_for_the_server_and_holds_against_a_burst(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dedale.core.errors import DedaleError
 from dedale.core.numbers import whole
+from dedale.web import csrf
 from dedale.web.service import MAX_UPLOAD
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -141,13 +142,19 @@ def _check_site(request: Request) -> None:
     the user's own doing, a bookmark or a typed address) and what for (`Sec-Fetch-Mode` and `-Dest`: a tab is
     a "navigate" of a "document"; a frame is a navigate too, of an "iframe"). A request that names none of
     them (an old browser, a program, and every browser on a plain-http network address: they send them only
-    to https and to this machine) is foreign when its `Origin` or `Referer` names another place, and let
-    through when it names none (a program calling the API, an address typed in)."""
+    to https and to this machine) is foreign when its `Origin` or `Referer` names another place. When it
+    names no place at all, a browser's (its User-Agent says "Mozilla/", as every browser's does) must carry
+    the cookie the app's pages give it for anything but a page: that cookie is SameSite=Lax, which a frame,
+    a picture or a fetch of another site's page never sends, whatever referrer policy it sets. A program
+    calling the API, or an address typed in, is let through."""
     headers = request.headers
     site = headers.get("sec-fetch-site")
     came_from = headers.get("origin") or headers.get("referer")
-    if site is None:
-        foreign = came_from is not None and not _same_place(came_from, headers.get("host", ""))
+    if site is None and came_from is None:
+        foreign = (headers.get("user-agent", "").startswith("Mozilla/") and csrf.COOKIE not in request.cookies
+                   and not PAGES.fullmatch(request.url.path))
+    elif site is None:
+        foreign = not _same_place(came_from, headers.get("host", ""))
     else:
         foreign = site not in ("same-origin", "none")
     in_a_tab = headers.get("sec-fetch-mode", "navigate") == "navigate" and headers.get(
