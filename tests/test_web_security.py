@@ -495,7 +495,7 @@ def test_two_changes_from_the_same_state_never_both_commit(tmp_path: Path) -> No
 
     store = Store(tmp_path / "s.db")
     one, two = (Sessions(store, service.build) for _ in range(2))
-    session_id, _ = service.create(one, "crawler", {}, 4, False, "en")
+    session_id = service.create(one, "crawler", {}, 4, False, "en")
     two.get(session_id)  # both hold it in memory
     with one.changing(session_id) as session:
         session.step(session.choices()[0].id)
