@@ -10,7 +10,8 @@ reachable by every page the browser opens, so:
    what was wrong; the command line prints one line and exits with 2.
 4. One writer per database: a second server on the same file refuses to start, and a session changed behind
    a server's back is a 409, never a lost step.
-5. Hidden information stays hidden: see `test_hidden_information_on_the_web` at the end.
+5. Hidden information stays hidden: see `test_hidden_information_on_the_web`.
+6. Owners, guests and spectators: whoever made a game alone renames it, deletes it and makes its links.
 
 Tests that need a real server process (a chunked upload, two servers) start one (`webserver.py`).
 """
@@ -33,7 +34,7 @@ from fastapi.testclient import TestClient
 from dedale.core.cards import Card
 from dedale.web import service
 from dedale.web.app import create_app
-from webclient import BASE, page_token, web_client
+from webclient import BASE, page_token, started, web_client
 from webserver import ENTRY, Server, free_port
 
 EVIL = "http://evil.example"
@@ -596,3 +597,241 @@ def test_the_skirmish_hides_the_ai_sides_cards_on_the_web(client: TestClient) ->
     drawn = [e["draw"] for e in document["log"] if e.get("for") == "skirmish.upkeep_draw"
              and e["args"]["side"] == {"t": "skirmish.side.zombies"}]
     assert drawn and set(drawn) == {"??"}
+
+
+# --- 6. Owners, guests and spectators (issue 28) -------------------------------------------------------
+# Whoever made a game owns it: the owner alone renames it, deletes it and makes its links; a player chooses; a
+# spectator watches. The owner is known by its browser (the page that made the game) or by the owner's token
+# (the API's answer, an owner link).
+def _other(app: Any, address: str = "testclient", browser: bool = True) -> TestClient:
+    """Another client of the same server: a browser (its own cookie and form token), or a program (none), from
+    `address`."""
+    other = TestClient(app, base_url=BASE, follow_redirects=False, client=(address, 50000))
+    if browser:
+        other.headers["X-CSRF-Token"] = page_token(other)
+    return other
+
+
+def _seat(token: str) -> dict[str, str]:
+    return {"X-Seat-Token": token}
+
+
+def _administration(session_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every request that administers a session, pages and API: rename, delete, make a link of each role."""
+    roles = ("player", "spectator", "seat1", "owner")
+    return [("PATCH", f"/api/sessions/{session_id}", {"json": {"name": "pwned"}}),
+            ("DELETE", f"/api/sessions/{session_id}", {}),
+            *(("POST", f"/api/sessions/{session_id}/links", {"json": {"role": role}}) for role in roles),
+            ("POST", f"/sessions/{session_id}/rename", {"data": {"name": "pwned"}}),
+            ("POST", f"/sessions/{session_id}/delete", {}),
+            *(("POST", f"/play/{session_id}/share", {"data": {"role": role}}) for role in roles)]
+
+
+def _kept(db: Path, session_id: str) -> tuple[Any, ...]:
+    """What administering a session changes: its name and seating, its links and its owners."""
+    with contextlib.closing(sqlite3.connect(db)) as file:
+        return (file.execute("SELECT name, seating FROM sessions WHERE id = ?", (session_id,)).fetchone(),
+                *(file.execute(query, (session_id,)).fetchall() for query in (
+                    "SELECT seat, token FROM seats WHERE session = ? ORDER BY rowid",
+                    "SELECT digest FROM owners WHERE session = ? ORDER BY digest")))
+
+
+def _refused(client: TestClient, db: Path, session_id: str, headers: dict[str, str] | None = None) -> None:
+    """Every administration of the session is a 403 naming the owner (a page's form sent by a program has no
+    form token: refused for that first), and changes nothing."""
+    before = _kept(db, session_id)
+    for method, path, options in _administration(session_id):
+        answer = client.request(method, path, headers=headers or {}, **options)
+        assert answer.status_code == 403, (method, path, answer.status_code)
+        assert "owner" in answer.text or ("X-CSRF-Token" not in client.headers and not path.startswith("/api/")), path
+    assert _kept(db, session_id) == before and before[0] is not None
+
+
+def _shares(html: str) -> list[str]:
+    return re.findall(r'name="role" value="([^"]+)"', html)
+
+
+def _may_rename(listing: str, session_id: str) -> bool:
+    return f"/sessions/{session_id}/rename" in listing and f"/sessions/{session_id}/delete" in listing
+
+
+def test_a_co_op_players_link_chooses_and_never_administers(client: TestClient, tmp_path: Path) -> None:
+    """A crawl's "player" link opened seat 0, and with it renaming, deleting and sharing the host's game (a
+    guest's DELETE was a 204): the guest now chooses, and every administration is refused, link or no link."""
+    session_id = new(client)["id"]
+    player = client.post(f"/api/sessions/{session_id}/links", json={"role": "player"}).json()["token"]
+    guest = _other(client.app)
+    assert guest.get(f"/join/{session_id}/{player}").status_code == 303
+    state = guest.get(f"/api/sessions/{session_id}").json()
+    assert state["seat"] == 0 and state["choices"]
+    assert guest.post(f"/play/{session_id}/step", data={"choice": state["choices"][0]["id"]}).status_code == 303
+    assert guest.post(f"/api/sessions/{session_id}/undo").status_code == 200  # the players share one side
+    _refused(guest, tmp_path / "web.db", session_id)
+    _refused(guest, tmp_path / "web.db", session_id, _seat(player))  # a program holding the link: the same
+    assert _shares(guest.get(f"/play/{session_id}").text) == []
+    assert not _may_rename(guest.get("/sessions").text, session_id)
+    # the owner's browser does all of it
+    assert _shares(client.get(f"/play/{session_id}").text) == ["player", "spectator", "owner"]
+    assert _may_rename(client.get("/sessions").text, session_id)
+    assert client.post(f"/api/sessions/{session_id}/links", json={"role": "spectator"}).status_code == 201
+    assert client.patch(f"/api/sessions/{session_id}", json={"name": "Host's"}).json()["name"] == "Host's"
+    assert client.delete(f"/api/sessions/{session_id}").status_code == 204
+
+
+@pytest.mark.parametrize("made_by", ["page", "api"])
+def test_a_stranger_can_neither_share_a_solo_game_nor_lock_its_owner_out(client: TestClient, tmp_path: Path,
+                                                                          made_by: str) -> None:
+    """Anyone reaching the server could make a link of someone else's solo game, take seat 0, and leave the
+    owner a 403. Now only the owner makes links. A solo game is still played by whoever reaches the server
+    (pages of other sites are refused by the guard and the form token: see above)."""
+    owner = client if made_by == "page" else _other(client.app, browser=False)
+    if made_by == "page":
+        session_id, token = started(client, "crawler", seed="3"), None
+    else:
+        made = owner.post("/api/sessions", json={"system": "crawler", "seed": 3}).json()
+        session_id, token = made["id"], made["owner_token"]
+    for stranger in (_other(client.app), _other(client.app, browser=False)):
+        _refused(stranger, tmp_path / "web.db", session_id)
+        _refused(stranger, tmp_path / "web.db", session_id, _seat("not-the-owners-token"))
+        state = stranger.get(f"/api/sessions/{session_id}").json()
+        assert stranger.post(f"/api/sessions/{session_id}/step",
+                             json={"choice": state["choices"][0]["id"]}).status_code == 200
+    assert _kept(tmp_path / "web.db", session_id)[0][1] == "solo"
+    mine = _seat(token) if token else {}
+    assert owner.get(f"/api/sessions/{session_id}", headers=mine).status_code == 200
+    link = owner.post(f"/api/sessions/{session_id}/links", json={"role": "player"}, headers=mine)
+    assert link.status_code == 201
+    assert owner.get(f"/api/sessions/{session_id}", headers=mine).json()["seat"] == 0  # still the owner's game
+
+
+def test_the_api_gives_the_owners_token_once_and_keeps_only_its_hash(client: TestClient, tmp_path: Path) -> None:
+    program = _other(client.app, browser=False)
+    made = program.post("/api/sessions", json={"system": "zombstone-duel", "seed": 2, "seating": "linked"}).json()
+    session_id, token = made["id"], made["owner_token"]
+    assert len(token) >= 22 and made["owner_url"] == f"/join/{session_id}/{token}" and made["seat"] == 0
+    assert made["seat_token"] == token  # a linked game's seat 0: the owner's
+    assert program.get(f"/api/sessions/{session_id}").status_code == 403  # a linked game: no token, no game
+    shown = program.get(f"/api/sessions/{session_id}", headers=_seat(token)).json()
+    assert shown["seat"] == 0 and "owner_token" not in shown
+    other = program.post(f"/api/sessions/{session_id}/links", json={"role": "seat1"}, headers=_seat(token)).json()
+    assert program.get(f"/api/sessions/{session_id}", headers=_seat(other["token"])).json()["seat"] == 1
+    _refused(program, tmp_path / "web.db", session_id, _seat(other["token"]))  # the other player: no owner
+    with contextlib.closing(sqlite3.connect(tmp_path / "web.db")) as file:
+        kept = json.dumps([file.execute(f"SELECT * FROM {table}").fetchall() for table in ("seats", "owners")])
+    assert token not in kept and other["token"] not in kept and client.cookies["dedale_browser"] not in kept
+    schema = client.get("/openapi.json").json()
+    for path in ("/api/sessions", "/api/upload"):
+        answer = schema["paths"][path]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
+        assert answer["$ref"].endswith("/Created"), path
+    assert {"id", "owner_token", "owner_url"} <= set(schema["components"]["schemas"]["Created"]["required"])
+    uploaded = program.post("/api/upload", json=client.get(f"/api/sessions/{new(client)['id']}/export/json").json())
+    assert program.patch(f"/api/sessions/{uploaded.json()['id']}", json={"name": "mine"},
+                         headers=_seat(uploaded.json()["owner_token"])).status_code == 200
+
+
+def test_an_owner_link_makes_another_browser_an_owner(client: TestClient, tmp_path: Path) -> None:
+    """Shown once, on the page that made it; opened in another browser (even one that never saw the app), it
+    makes that browser an owner, and seat 0 of a linked game. A seat's link gives no such right."""
+    session_id = started(client, "zombstone-duel", seed="4", seating="linked")
+    made = client.post(f"/play/{session_id}/share", data={"role": "owner"})
+    assert made.status_code == 303 and "role=owner" in made.headers["location"]
+    page = client.get(made.headers["location"]).text
+    assert "Keep this link to yourself" in page
+    link = re.search(r'value="http://127\.0\.0\.1(/join/[^"]+)"', page).group(1)  # type: ignore[union-attr]
+    assert "Keep this link" not in client.get(f"/play/{session_id}").text  # shown once
+    fresh = _other(client.app, browser=False)  # no cookie at all yet
+    opened = fresh.get(link)
+    assert opened.status_code == 303 and "dedale_browser" in opened.headers["set-cookie"]
+    fresh.headers["X-CSRF-Token"] = page_token(fresh)
+    assert "you are player 1" in fresh.get(f"/play/{session_id}").text
+    assert _shares(fresh.get(f"/play/{session_id}").text) == ["seat1", "spectator", "owner"]
+    assert fresh.post(f"/sessions/{session_id}/rename", data={"name": "Ours"}).status_code == 303
+    seat1 = fresh.post(f"/api/sessions/{session_id}/links", json={"role": "seat1"}).json()["url"]
+    guest = _other(client.app)
+    assert guest.get(seat1).status_code == 303 and "you are player 2" in guest.get(f"/play/{session_id}").text
+    _refused(guest, tmp_path / "web.db", session_id)
+    assert guest.get(f"/join/{session_id}/{'x' * 32}").status_code == 403
+    assert _kept(tmp_path / "web.db", session_id)[0][0] == "Ours"
+    assert client.delete(f"/api/sessions/{session_id}").status_code == 204  # the first owner is one still
+
+
+def test_an_owner_opening_a_link_of_its_own_game_keeps_its_seat_and_rights(client: TestClient) -> None:
+    session_id = new(client)["id"]
+    watch = client.post(f"/api/sessions/{session_id}/links", json={"role": "spectator"}).json()["url"]
+    assert client.get(watch).status_code == 303
+    state = client.get(f"/api/sessions/{session_id}").json()
+    assert state["seat"] == 0 and state["choices"]
+    assert client.patch(f"/api/sessions/{session_id}", json={"name": "Still mine"}).status_code == 200
+
+
+def test_a_game_on_one_screen_has_an_owner_link_and_no_other(client: TestClient, tmp_path: Path) -> None:
+    session_id = started(client, "zombstone-duel", seed="4", seating="hot-seat")
+    assert _shares(client.get(f"/play/{session_id}").text) == ["owner"]
+    assert client.post(f"/api/sessions/{session_id}/links", json={"role": "spectator"}).status_code == 400
+    assert client.post(f"/api/sessions/{session_id}/links", json={"role": "owner"}).status_code == 201
+    _refused(_other(client.app), tmp_path / "web.db", session_id)
+
+
+def _digest(token: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def test_sessions_saved_before_owners_open_and_who_administers_them(tmp_path: Path) -> None:
+    """A file written before sessions had owners: its linked games are owned by their first seat-0 token (the
+    creator's, who made or shared the game), the co-op players' later ones only play; its other games have no
+    owner, and are administered from the server's machine alone, until a link made there gives them one."""
+    db = tmp_path / "old.db"
+    with web_client(db) as first:
+        crawl, solo, other = (new(first)["id"] for _ in range(3))
+    creator, player, watcher = (f"token-{n}-" + "x" * 24 for n in range(3))
+    with contextlib.closing(sqlite3.connect(db)) as file, file:  # as a server before owners left it
+        file.execute("DROP TABLE owners")
+        file.execute("UPDATE sessions SET seating = 'linked' WHERE id = ?", (crawl,))
+        file.executemany("INSERT INTO seats VALUES (?, ?, ?)",
+                         [(crawl, 0, _digest(creator)), (crawl, 0, _digest(player)), (crawl, -1, _digest(watcher))])
+    app = create_app(db)
+    with TestClient(app, base_url=BASE, follow_redirects=False) as network:  # another machine
+        for token, seat in ((creator, 0), (player, 0), (watcher, -1)):
+            assert network.get(f"/api/sessions/{crawl}", headers=_seat(token)).json()["seat"] == seat
+        _refused(network, db, crawl, _seat(player))
+        renamed = network.patch(f"/api/sessions/{crawl}", json={"name": "Old crawl"}, headers=_seat(creator))
+        assert renamed.status_code == 200
+        for session_id in (solo, other):
+            state = network.get(f"/api/sessions/{session_id}").json()
+            assert network.post(f"/api/sessions/{session_id}/step",
+                                json={"choice": state["choices"][0]["id"]}).status_code == 200
+            _refused(network, db, session_id)
+            _refused(_other(app), db, session_id)
+        here = _other(app, "127.0.0.1")
+        assert here.patch(f"/api/sessions/{solo}", json={"name": "Renamed here"}).status_code == 200
+        assert here.post(f"/play/{solo}/share", data={"role": "spectator"}).status_code == 303  # now its owner
+        _refused(_other(app, "127.0.0.1"), db, solo)
+        assert here.delete(f"/api/sessions/{solo}").status_code == 204
+        program = _other(app, "::1", browser=False)
+        first_link = program.post(f"/api/sessions/{other}/links", json={"role": "player"})
+        assert first_link.status_code == 403 and "owner link first" in first_link.json()["error"]
+        token = program.post(f"/api/sessions/{other}/links", json={"role": "owner"}).json()["token"]
+        _refused(program, db, other)
+        assert program.post(f"/api/sessions/{other}/links", json={"role": "player"},
+                            headers=_seat(token)).status_code == 201
+    with contextlib.closing(sqlite3.connect(db)) as file:
+        owners = file.execute("SELECT * FROM owners ORDER BY session, digest").fetchall()
+    with web_client(db):  # opened again: no session changes hands
+        pass
+    with contextlib.closing(sqlite3.connect(db)) as file:
+        assert file.execute("SELECT * FROM owners ORDER BY session, digest").fetchall() == owners
+    assert (crawl, _digest(creator)) in owners and (crawl, _digest(player)) not in owners
+
+
+def test_who_made_a_session_by_each_way_owns_it(client: TestClient, tmp_path: Path) -> None:
+    """A game made from a form, a permalink or an upload is its browser's, and no one else's."""
+    document = client.get(f"/api/sessions/{new(client)['id']}/export/json").json()
+    made = [started(client, "paper", seed="2"),
+            client.post("/permalink/hexcrawl", data={"seed": "5", "params": "{}"}).headers["location"].rsplit("/")[-1],
+            client.post("/upload", files={"document": ("d.json", json.dumps(document), "application/json")}
+                        ).headers["location"].rsplit("/")[-1]]
+    for session_id in made:
+        _refused(_other(client.app), tmp_path / "web.db", session_id)
+        assert client.post(f"/sessions/{session_id}/rename", data={"name": "mine"}).status_code == 303
