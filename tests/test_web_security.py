@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import socket
 import sqlite3
@@ -835,3 +836,83 @@ def test_who_made_a_session_by_each_way_owns_it(client: TestClient, tmp_path: Pa
     for session_id in made:
         _refused(_other(client.app), tmp_path / "web.db", session_id)
         assert client.post(f"/sessions/{session_id}/rename", data={"name": "mine"}).status_code == 303
+
+
+def _form_token(page: Any) -> str:
+    """The token this browser's pages send with a change (htmx's header, on every page)."""
+    return page.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token']")  # type: ignore[no-any-return]
+
+
+def _opened_from_a_chat(page: Any, link: str) -> None:
+    page.set_content(f'<a href="{link}">the game</a>')  # a link sent through another site: a chat, a mail
+    page.click("a")
+    page.wait_for_url(re.compile(r"/play/[^/?]+$"))
+
+
+def _row(page: Any, session_id: str) -> Any:
+    page.goto("/sessions")
+    return page.locator(f"li.card:has(a[href='/play/{session_id}'])")
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="no Chromium to drive")
+def test_owners_guests_and_spectators_in_a_browser(browser: Any, server: Server, tmp_path: Path) -> None:
+    """What a player clicks: the host makes a crawl and shares a player's link; the guest, in a second browser,
+    plays but is offered neither renaming, deleting nor sharing, and is refused them when it sends them anyway;
+    the host's owner link, opened in a third browser, gives it the host's rights. Screenshots of the pages this
+    changed, at a laptop's and a phone's width, go to $DEDALE_SCREENSHOTS (else tmp_path)."""
+    from test_web_browser import open_page
+
+    shots = Path(os.environ.get("DEDALE_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    laptop, phone = {"width": 1366, "height": 800}, {"width": 390, "height": 844}
+    host = open_page(browser, server.url, laptop)  # type: ignore[arg-type]
+    host.goto("/new/crawler")
+    host.fill("input[name=seed]", "4")
+    host.click("button.primary")
+    host.wait_for_url(re.compile(r"/play/[^/?]+$"))
+    session_id = host.url.rsplit("/", 1)[1]
+    host.click("form:has(input[value=player]) button")
+    host.wait_for_url(re.compile(r"link="))
+    player_link = host.input_value(".share input")
+
+    guest = open_page(browser, server.url, phone)  # type: ignore[arg-type]
+    _opened_from_a_chat(guest, player_link)
+    assert guest.locator(".share").count() == 0 and guest.locator("#choices button").count()
+    before = guest.locator(".status").inner_text()
+    guest.locator("#choices button").first.click()
+    guest.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before)
+    guest.screenshot(path=str(shots / "owners-guest-play-phone.png"), full_page=True)
+    row = _row(guest, session_id)
+    assert row.count() == 1 and row.locator("form").count() == 0  # resume, nothing else
+    guest.screenshot(path=str(shots / "owners-guest-sessions-phone.png"), full_page=True)
+    token = _form_token(guest)
+    for path, form in ((f"/sessions/{session_id}/rename", {"name": "pwned"}), (f"/sessions/{session_id}/delete", {}),
+                       (f"/play/{session_id}/share", {"role": "player"})):
+        answer = guest.request.post(path, form={**form, "csrf": token}, max_redirects=0)
+        assert answer.status == 403 and "owner" in answer.text(), path
+
+    row = _row(host, session_id)
+    row.locator("input[name=name]").fill("The host's crawl")
+    row.locator("form[action$=rename] button").click()
+    host.wait_for_url(re.compile(r"/sessions$"))
+    assert host.locator("a.name", has_text="The host's crawl").count() == 1
+    host.screenshot(path=str(shots / "owners-host-sessions-laptop.png"), full_page=True)
+    host.goto(f"/play/{session_id}")
+    host.click("form:has(input[value=owner]) button")
+    host.wait_for_url(re.compile(r"role=owner"))
+    assert "Keep this link to yourself" in host.locator(".share").inner_text()
+    owner_link = host.input_value(".share input")
+    for size, viewport in (("laptop", laptop), ("phone", phone)):
+        host.set_viewport_size(viewport)  # type: ignore[arg-type]
+        host.screenshot(path=str(shots / f"owners-owner-link-{size}.png"), full_page=True)
+
+    third = open_page(browser, server.url, laptop)  # type: ignore[arg-type]
+    _opened_from_a_chat(third, owner_link)
+    assert third.locator(".share form").count() == 3 and third.locator("#choices button").count()
+    third.on("dialog", lambda dialog: dialog.accept())  # "delete this game?"
+    _row(third, session_id).locator("form[action$=delete] button").click()
+    third.wait_for_url(re.compile(r"/sessions$"))
+    assert third.locator(f"a[href='/play/{session_id}']").count() == 0
+    assert guest.goto(f"/play/{session_id}").status == 404  # type: ignore[union-attr]
+    for page in (host, guest, third):
+        assert not [p for p in page.problems if "status of 4" not in p], page.problems

@@ -264,7 +264,10 @@ async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
                 if await request.is_disconnected():
                     break
                 await asyncio.sleep(0.1)
-                now = await run_in_threadpool(sessions.store.version, session_id)
+                try:
+                    now = await run_in_threadpool(sessions.store.version, session_id)
+                except DedaleError:  # deleted by its owner: the stream ends (the page's next try is a 404)
+                    break
                 if now != seen:
                     seen = now
                     yield f"event: change\ndata: {now.events}\n\n"
