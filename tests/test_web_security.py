@@ -805,10 +805,10 @@ def test_sessions_saved_before_owners_open_and_who_administers_them(tmp_path: Pa
                                 json={"choice": state["choices"][0]["id"]}).status_code == 200
             _refused(network, db, session_id)
             _refused(_other(app), db, session_id)
-        here = _other(app, "127.0.0.1")
+        here = _other(app, "::ffff:127.0.0.1")  # 127.0.0.1 reaching a server on "::"
         assert here.patch(f"/api/sessions/{solo}", json={"name": "Renamed here"}).status_code == 200
         assert here.post(f"/play/{solo}/share", data={"role": "spectator"}).status_code == 303  # now its owner
-        _refused(_other(app, "127.0.0.1"), db, solo)
+        _refused(_other(app, "127.0.0.1"), db, solo)  # another browser of this machine
         assert here.delete(f"/api/sessions/{solo}").status_code == 204
         program = _other(app, "::1", browser=False)
         first_link = program.post(f"/api/sessions/{other}/links", json={"role": "player"})

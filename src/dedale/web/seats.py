@@ -50,11 +50,13 @@ def _held(request: Request, session_id: str) -> list[str]:
 
 
 def local(request: Request) -> bool:
-    """Whether the request comes from the server's own machine."""
+    """Whether the request comes from the server's own machine (127.0.0.1 reaching a server on "::" is
+    ::ffff:127.0.0.1)."""
     try:
-        return request.client is not None and ipaddress.ip_address(request.client.host).is_loopback
+        address = ipaddress.ip_address(request.client.host) if request.client else None
     except ValueError:
         return False
+    return address is not None and (getattr(address, "ipv4_mapped", None) or address).is_loopback
 
 
 def is_owner(request: Request, sessions: Sessions, session_id: str) -> bool:
