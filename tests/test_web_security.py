@@ -805,7 +805,9 @@ def test_sessions_saved_before_owners_open_and_who_administers_them(tmp_path: Pa
                                 json={"choice": state["choices"][0]["id"]}).status_code == 200
             _refused(network, db, session_id)
             _refused(_other(app), db, session_id)
+        assert not _may_rename(_other(app).get("/sessions").text, solo)
         here = _other(app, "::ffff:127.0.0.1")  # 127.0.0.1 reaching a server on "::"
+        assert _may_rename(here.get("/sessions").text, solo) and not _may_rename(here.get("/sessions").text, crawl)
         assert here.patch(f"/api/sessions/{solo}", json={"name": "Renamed here"}).status_code == 200
         assert here.post(f"/play/{solo}/share", data={"role": "spectator"}).status_code == 303  # now its owner
         _refused(_other(app, "127.0.0.1"), db, solo)  # another browser of this machine

@@ -236,13 +236,9 @@ def saved(request: Request, system: str = Query("", max_length=40), sort: str = 
     if sort not in SORTS:
         raise DedaleError("error.web_list", value=sort, what=t("web.list_sort", lang_of(request)),
                           accepted=", ".join(SORTS))
-    store = _sessions(request).store
-    every = store.list()
+    every = _sessions(request).store.list()
     records = sorted((r for r in every if not system or r.system == system), key=SORTS[sort])
-    owned = store.owned(_browser(request) + [v for k, v in request.cookies.items() if k.startswith("dedale_seat_")
-                                             and len(v) <= seats.MAX_TOKEN])
-    local = seats.local(request)  # what this browser may rename and delete (as `seats.is_owner` says)
-    mine = {r.id for r in every if owned.get(r.id, local)}
+    mine = seats.administered(request, _sessions(request), (r.id for r in records))
     return page(request, "sessions.html", {"records": records, "any": bool(every), "system": system, "sort": sort,
                                            "systems": names(), "sorts": list(SORTS), "when": _when, "mine": mine})
 

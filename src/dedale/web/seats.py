@@ -8,8 +8,9 @@ is shown is what the rules let that seat know (`Session.player_json(seat)`), nev
 
 Every session has an owner, whoever made it: the owner alone renames it, deletes it and makes its links, and in
 a linked game is seat 0's player. The server knows the owner by secrets of 128 random bits or more, kept only
-hashed: the id of the browser that made the game (its `dedale_browser` cookie, `csrf.py`; one cookie for every
-game, where a cookie a game would go with every request), and owner tokens, given once: in the API's answer to
+hashed: the id of the browser that made the game (its `dedale_browser` cookie, `csrf.py`: one cookie for all
+its games, where a cookie a game would go with every request, and a browser keeps only so many), and owner
+tokens, given once: in the API's answer to
 the request that made the game, or as an owner link the owner makes on its play page (opening it makes that
 browser an owner too). A solo or hot-seat game is still played by whoever reaches the server, as before:
 pages of other sites can change nothing (`guard.py`, `csrf.py`), and a game to keep from the others on the
@@ -23,6 +24,7 @@ API client sends its seat or owner token as the `X-Seat-Token` header."""
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
 
 from fastapi import Request, Response
 
@@ -64,6 +66,15 @@ def is_owner(request: Request, sessions: Sessions, session_id: str) -> bool:
     comes from this machine)."""
     owned = sessions.store.owns(session_id, _held(request, session_id))
     return local(request) if owned is None else owned
+
+
+def administered(request: Request, sessions: Sessions, session_ids: Iterable[str]) -> set[str]:
+    """Those of the sessions this browser may rename and delete (as `is_owner` says, for a whole list at once)."""
+    held = [v for k, v in request.cookies.items() if k.startswith(cookie_name("")) and len(v) <= MAX_TOKEN]
+    browser = csrf.browser(request)
+    owned = sessions.store.owned(held if browser is None else [*held, browser])
+    here = local(request)
+    return {session_id for session_id in session_ids if owned.get(session_id, here)}
 
 
 def check_owner(request: Request, sessions: Sessions, session_id: str) -> None:
