@@ -28,7 +28,10 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def new(client: TestClient, system: str, seed: int = 11, **body: Any) -> dict[str, Any]:
     response = client.post("/api/sessions", json={"system": system, "seed": seed, "params": SMALL[system], **body})
     assert response.status_code == 201, response.text
-    return response.json()
+    made = response.json()
+    token = made.pop("owner_token")  # given once, beside the state (the owner's: test_web_security.py)
+    assert made.pop("owner_url") == f"/join/{made['id']}/{token}"
+    return made
 
 
 def play_to_end(client: TestClient, session_id: str, seed: int = 0) -> dict[str, Any]:
@@ -193,7 +196,8 @@ def test_upload_continues_a_document_as_a_new_session(client: TestClient) -> Non
     uploaded = client.post("/api/upload", json=document)
     assert uploaded.status_code == 201
     copy = uploaded.json()
-    assert copy["id"] != state["id"] and {k: v for k, v in copy.items() if k not in ("id", "name")} == {
+    assert copy["id"] != state["id"] and {k: v for k, v in copy.items()
+                                          if k not in ("id", "name", "owner_token", "owner_url")} == {
         k: v for k, v in state.items() if k not in ("id", "name")}
     play_to_end(client, copy["id"])
 

@@ -10,7 +10,8 @@ reachable by every page the browser opens, so:
    what was wrong; the command line prints one line and exits with 2.
 4. One writer per database: a second server on the same file refuses to start, and a session changed behind
    a server's back is a 409, never a lost step.
-5. Hidden information stays hidden: see `test_hidden_information_on_the_web` at the end.
+5. Hidden information stays hidden: see `test_hidden_information_on_the_web`.
+6. Owners, guests and spectators: whoever made a game alone renames it, deletes it and makes its links.
 
 Tests that need a real server process (a chunked upload, two servers) start one (`webserver.py`).
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import socket
 import sqlite3
@@ -33,7 +35,7 @@ from fastapi.testclient import TestClient
 from dedale.core.cards import Card
 from dedale.web import csrf, guard, service
 from dedale.web.app import create_app
-from webclient import BASE, page_token, web_client
+from webclient import BASE, page_token, started, web_client
 from webserver import ENTRY, Server, free_port
 
 EVIL = "http://evil.example"
@@ -497,7 +499,7 @@ def test_two_changes_from_the_same_state_never_both_commit(tmp_path: Path) -> No
 
     store = Store(tmp_path / "s.db")
     one, two = (Sessions(store, service.build) for _ in range(2))
-    session_id, _ = service.create(one, "crawler", {}, 4, False, "en")
+    session_id = service.create(one, "crawler", {}, 4, False, "en")
     two.get(session_id)  # both hold it in memory
     with one.changing(session_id) as session:
         session.step(session.choices()[0].id)
@@ -975,7 +977,7 @@ def test_the_live_update_limit_is_one_for_the_server_and_holds_against_a_burst(t
     async def run() -> None:
         app = create_app(tmp_path / "web.db")
         async with app.router.lifespan_context(app):
-            session_id, _ = service.create(app.state.sessions, "crawler", {}, 1, False, "en")
+            session_id = service.create(app.state.sessions, "crawler", {}, 1, False, "en")
             statuses, held = await burst(app, session_id, service.MAX_WATCHERS + 8)
             assert sorted(statuses) == [200] * service.MAX_WATCHERS + [503] * 8
             assert held == service.MAX_WATCHERS and app.state.watchers.taken == 0  # every place given back
@@ -983,3 +985,323 @@ def test_the_live_update_limit_is_one_for_the_server_and_holds_against_a_burst(t
             assert statuses == [200] * service.MAX_WATCHERS
 
     asyncio.run(run())
+
+
+# --- 6. Owners, guests and spectators (issue 28) -------------------------------------------------------
+# Whoever made a game owns it: the owner alone renames it, deletes it and makes its links; a player chooses; a
+# spectator watches. The owner is known by its browser (the page that made the game) or by the owner's token
+# (the API's answer, an owner link).
+def _other(app: Any, address: str = "testclient", browser: bool = True) -> TestClient:
+    """Another client of the same server: a browser (its own cookie and form token), or a program (none), from
+    `address`."""
+    other = TestClient(app, base_url=BASE, follow_redirects=False, client=(address, 50000))
+    if browser:
+        other.headers["X-CSRF-Token"] = page_token(other)
+    return other
+
+
+def _seat(token: str) -> dict[str, str]:
+    return {"X-Seat-Token": token}
+
+
+def _administration(session_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every request that administers a session, pages and API: rename, delete, make a link of each role."""
+    roles = ("player", "spectator", "seat1", "owner")
+    return [("PATCH", f"/api/sessions/{session_id}", {"json": {"name": "pwned"}}),
+            ("DELETE", f"/api/sessions/{session_id}", {}),
+            *(("POST", f"/api/sessions/{session_id}/links", {"json": {"role": role}}) for role in roles),
+            ("POST", f"/sessions/{session_id}/rename", {"data": {"name": "pwned"}}),
+            ("POST", f"/sessions/{session_id}/delete", {}),
+            *(("POST", f"/play/{session_id}/share", {"data": {"role": role}}) for role in roles)]
+
+
+def _kept(db: Path, session_id: str) -> tuple[Any, ...]:
+    """What administering a session changes: its name and seating, its links and its owners."""
+    with contextlib.closing(sqlite3.connect(db)) as file:
+        return (file.execute("SELECT name, seating FROM sessions WHERE id = ?", (session_id,)).fetchone(),
+                *(file.execute(query, (session_id,)).fetchall() for query in (
+                    "SELECT seat, token FROM seats WHERE session = ? ORDER BY rowid",
+                    "SELECT digest FROM owners WHERE session = ? ORDER BY digest")))
+
+
+def _refused(client: TestClient, db: Path, session_id: str, headers: dict[str, str] | None = None) -> None:
+    """Every administration of the session is a 403 naming the owner (a page's form sent by a program has no
+    form token: refused for that first), and changes nothing."""
+    before = _kept(db, session_id)
+    for method, path, options in _administration(session_id):
+        answer = client.request(method, path, headers=headers or {}, **options)
+        assert answer.status_code == 403, (method, path, answer.status_code)
+        assert "owner" in answer.text or ("X-CSRF-Token" not in client.headers and not path.startswith("/api/")), path
+    assert _kept(db, session_id) == before and before[0] is not None
+
+
+def _shares(html: str) -> list[str]:
+    return re.findall(r'name="role" value="([^"]+)"', html)
+
+
+def _may_rename(listing: str, session_id: str) -> bool:
+    return f"/sessions/{session_id}/rename" in listing and f"/sessions/{session_id}/delete" in listing
+
+
+def test_a_co_op_players_link_chooses_and_never_administers(client: TestClient, tmp_path: Path) -> None:
+    """A crawl's "player" link opened seat 0, and with it renaming, deleting and sharing the host's game (a
+    guest's DELETE was a 204): the guest now chooses, and every administration is refused, link or no link."""
+    session_id = new(client)["id"]
+    player = client.post(f"/api/sessions/{session_id}/links", json={"role": "player"}).json()["token"]
+    guest = _other(client.app)
+    assert guest.get(f"/join/{session_id}/{player}").status_code == 303
+    state = guest.get(f"/api/sessions/{session_id}").json()
+    assert state["seat"] == 0 and state["choices"]
+    assert guest.post(f"/play/{session_id}/step", data={"choice": state["choices"][0]["id"]}).status_code == 303
+    assert guest.post(f"/api/sessions/{session_id}/undo").status_code == 200  # the players share one side
+    _refused(guest, tmp_path / "web.db", session_id)
+    _refused(guest, tmp_path / "web.db", session_id, _seat(player))  # a program holding the link: the same
+    assert _shares(guest.get(f"/play/{session_id}").text) == []
+    assert not _may_rename(guest.get("/sessions").text, session_id)
+    # the owner's browser does all of it
+    assert _shares(client.get(f"/play/{session_id}").text) == ["player", "spectator", "owner"]
+    assert _may_rename(client.get("/sessions").text, session_id)
+    assert client.post(f"/api/sessions/{session_id}/links", json={"role": "spectator"}).status_code == 201
+    assert client.patch(f"/api/sessions/{session_id}", json={"name": "Host's"}).json()["name"] == "Host's"
+    assert client.delete(f"/api/sessions/{session_id}").status_code == 204
+
+
+@pytest.mark.parametrize("made_by", ["page", "api"])
+def test_a_stranger_can_neither_share_a_solo_game_nor_lock_its_owner_out(client: TestClient, tmp_path: Path,
+                                                                          made_by: str) -> None:
+    """Anyone reaching the server could make a link of someone else's solo game, take seat 0, and leave the
+    owner a 403. Now only the owner makes links. A solo game is still played by whoever reaches the server
+    (pages of other sites are refused by the guard and the form token: see above)."""
+    owner = client if made_by == "page" else _other(client.app, browser=False)
+    if made_by == "page":
+        session_id, token = started(client, "crawler", seed="3"), None
+    else:
+        made = owner.post("/api/sessions", json={"system": "crawler", "seed": 3}).json()
+        session_id, token = made["id"], made["owner_token"]
+    for stranger in (_other(client.app), _other(client.app, browser=False)):
+        _refused(stranger, tmp_path / "web.db", session_id)
+        _refused(stranger, tmp_path / "web.db", session_id, _seat("not-the-owners-token"))
+        state = stranger.get(f"/api/sessions/{session_id}").json()
+        assert stranger.post(f"/api/sessions/{session_id}/step",
+                             json={"choice": state["choices"][0]["id"]}).status_code == 200
+    assert _kept(tmp_path / "web.db", session_id)[0][1] == "solo"
+    mine = _seat(token) if token else {}
+    assert owner.get(f"/api/sessions/{session_id}", headers=mine).status_code == 200
+    link = owner.post(f"/api/sessions/{session_id}/links", json={"role": "player"}, headers=mine)
+    assert link.status_code == 201
+    assert owner.get(f"/api/sessions/{session_id}", headers=mine).json()["seat"] == 0  # still the owner's game
+
+
+def test_the_api_gives_the_owners_token_once_and_keeps_only_its_hash(client: TestClient, tmp_path: Path) -> None:
+    program = _other(client.app, browser=False)
+    made = program.post("/api/sessions", json={"system": "zombstone-duel", "seed": 2, "seating": "linked"}).json()
+    session_id, token = made["id"], made["owner_token"]
+    assert len(token) >= 22 and made["owner_url"] == f"/join/{session_id}/{token}" and made["seat"] == 0
+    assert made["seat_token"] == token  # a linked game's seat 0: the owner's
+    assert program.get(f"/api/sessions/{session_id}").status_code == 403  # a linked game: no token, no game
+    shown = program.get(f"/api/sessions/{session_id}", headers=_seat(token)).json()
+    assert shown["seat"] == 0 and "owner_token" not in shown
+    other = program.post(f"/api/sessions/{session_id}/links", json={"role": "seat1"}, headers=_seat(token)).json()
+    assert program.get(f"/api/sessions/{session_id}", headers=_seat(other["token"])).json()["seat"] == 1
+    _refused(program, tmp_path / "web.db", session_id, _seat(other["token"]))  # the other player: no owner
+    with contextlib.closing(sqlite3.connect(tmp_path / "web.db")) as file:
+        kept = json.dumps([file.execute(f"SELECT * FROM {table}").fetchall() for table in ("seats", "owners")])
+    assert token not in kept and other["token"] not in kept and client.cookies["dedale_browser"] not in kept
+    schema = client.get("/openapi.json").json()
+    for path in ("/api/sessions", "/api/upload"):
+        answer = schema["paths"][path]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
+        assert answer["$ref"].endswith("/Created"), path
+    assert {"id", "owner_token", "owner_url"} <= set(schema["components"]["schemas"]["Created"]["required"])
+    uploaded = program.post("/api/upload", json=client.get(f"/api/sessions/{new(client)['id']}/export/json").json())
+    assert program.patch(f"/api/sessions/{uploaded.json()['id']}", json={"name": "mine"},
+                         headers=_seat(uploaded.json()["owner_token"])).status_code == 200
+
+
+def test_an_owner_link_makes_another_browser_an_owner(client: TestClient, tmp_path: Path) -> None:
+    """Shown once, on the page that made it; opened in another browser (even one that never saw the app), it
+    makes that browser an owner, and seat 0 of a linked game. A seat's link gives no such right."""
+    session_id = started(client, "zombstone-duel", seed="4", seating="linked")
+    made = client.post(f"/play/{session_id}/share", data={"role": "owner"})
+    assert made.status_code == 303 and "role=owner" in made.headers["location"]
+    page = client.get(made.headers["location"]).text
+    assert "Keep this link to yourself" in page
+    link = re.search(r'value="http://127\.0\.0\.1(/join/[^"]+)"', page).group(1)  # type: ignore[union-attr]
+    assert "Keep this link" not in client.get(f"/play/{session_id}").text  # shown once
+    fresh = _other(client.app, browser=False)  # no cookie at all yet
+    opened = fresh.get(link)
+    assert opened.status_code == 303 and "dedale_browser" in opened.headers["set-cookie"]
+    fresh.headers["X-CSRF-Token"] = page_token(fresh)
+    assert "you are player 1" in fresh.get(f"/play/{session_id}").text
+    assert _shares(fresh.get(f"/play/{session_id}").text) == ["seat1", "spectator", "owner"]
+    assert fresh.post(f"/sessions/{session_id}/rename", data={"name": "Ours"}).status_code == 303
+    seat1 = fresh.post(f"/api/sessions/{session_id}/links", json={"role": "seat1"}).json()["url"]
+    guest = _other(client.app)
+    assert guest.get(seat1).status_code == 303 and "you are player 2" in guest.get(f"/play/{session_id}").text
+    _refused(guest, tmp_path / "web.db", session_id)
+    assert guest.get(f"/join/{session_id}/{'x' * 32}").status_code == 403
+    assert _kept(tmp_path / "web.db", session_id)[0][0] == "Ours"
+    assert client.delete(f"/api/sessions/{session_id}").status_code == 204  # the first owner is one still
+
+
+def test_an_owner_opening_a_link_of_its_own_game_keeps_its_seat_and_rights(client: TestClient) -> None:
+    session_id = new(client)["id"]
+    watch = client.post(f"/api/sessions/{session_id}/links", json={"role": "spectator"}).json()["url"]
+    assert client.get(watch).status_code == 303
+    state = client.get(f"/api/sessions/{session_id}").json()
+    assert state["seat"] == 0 and state["choices"]
+    assert client.patch(f"/api/sessions/{session_id}", json={"name": "Still mine"}).status_code == 200
+
+
+def test_a_game_on_one_screen_has_an_owner_link_and_no_other(client: TestClient, tmp_path: Path) -> None:
+    session_id = started(client, "zombstone-duel", seed="4", seating="hot-seat")
+    assert _shares(client.get(f"/play/{session_id}").text) == ["owner"]
+    assert client.post(f"/api/sessions/{session_id}/links", json={"role": "spectator"}).status_code == 400
+    assert client.post(f"/api/sessions/{session_id}/links", json={"role": "owner"}).status_code == 201
+    _refused(_other(client.app), tmp_path / "web.db", session_id)
+
+
+def _digest(token: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def test_sessions_saved_before_owners_open_and_who_administers_them(tmp_path: Path) -> None:
+    """A file written before sessions had owners: its linked games are owned by their first seat-0 token (the
+    creator's, who made or shared the game), the co-op players' later ones only play; its other games have no
+    owner, and are administered from the server's machine alone, until a link made there gives them one."""
+    db = tmp_path / "old.db"
+    with web_client(db) as first:
+        crawl, solo, other = (new(first)["id"] for _ in range(3))
+    creator, player, watcher = (f"token-{n}-" + "x" * 24 for n in range(3))
+    with contextlib.closing(sqlite3.connect(db)) as file, file:  # as a server before owners left it
+        file.execute("DROP TABLE owners")
+        file.execute("UPDATE sessions SET seating = 'linked' WHERE id = ?", (crawl,))
+        file.executemany("INSERT INTO seats VALUES (?, ?, ?)",
+                         [(crawl, 0, _digest(creator)), (crawl, 0, _digest(player)), (crawl, -1, _digest(watcher))])
+    app = create_app(db)
+    with TestClient(app, base_url=BASE, follow_redirects=False) as network:  # another machine
+        for token, seat in ((creator, 0), (player, 0), (watcher, -1)):
+            assert network.get(f"/api/sessions/{crawl}", headers=_seat(token)).json()["seat"] == seat
+        _refused(network, db, crawl, _seat(player))
+        renamed = network.patch(f"/api/sessions/{crawl}", json={"name": "Old crawl"}, headers=_seat(creator))
+        assert renamed.status_code == 200
+        for session_id in (solo, other):
+            state = network.get(f"/api/sessions/{session_id}").json()
+            assert network.post(f"/api/sessions/{session_id}/step",
+                                json={"choice": state["choices"][0]["id"]}).status_code == 200
+            _refused(network, db, session_id)
+            _refused(_other(app), db, session_id)
+        assert not _may_rename(_other(app).get("/sessions").text, solo)
+        here = _other(app, "::ffff:127.0.0.1")  # 127.0.0.1 reaching a server on "::"
+        assert _may_rename(here.get("/sessions").text, solo) and not _may_rename(here.get("/sessions").text, crawl)
+        assert here.patch(f"/api/sessions/{solo}", json={"name": "Renamed here"}).status_code == 200
+        assert here.post(f"/play/{solo}/share", data={"role": "spectator"}).status_code == 303  # now its owner
+        _refused(_other(app, "127.0.0.1"), db, solo)  # another browser of this machine
+        assert here.delete(f"/api/sessions/{solo}").status_code == 204
+        program = _other(app, "::1", browser=False)
+        first_link = program.post(f"/api/sessions/{other}/links", json={"role": "player"})
+        assert first_link.status_code == 403 and "owner link first" in first_link.json()["error"]
+        token = program.post(f"/api/sessions/{other}/links", json={"role": "owner"}).json()["token"]
+        _refused(program, db, other)
+        assert program.post(f"/api/sessions/{other}/links", json={"role": "player"},
+                            headers=_seat(token)).status_code == 201
+    with contextlib.closing(sqlite3.connect(db)) as file:
+        owners = file.execute("SELECT * FROM owners ORDER BY session, digest").fetchall()
+    with web_client(db):  # opened again: no session changes hands
+        pass
+    with contextlib.closing(sqlite3.connect(db)) as file:
+        assert file.execute("SELECT * FROM owners ORDER BY session, digest").fetchall() == owners
+    assert (crawl, _digest(creator)) in owners and (crawl, _digest(player)) not in owners
+
+
+def test_who_made_a_session_by_each_way_owns_it(client: TestClient, tmp_path: Path) -> None:
+    """A game made from a form, a permalink or an upload is its browser's, and no one else's."""
+    document = client.get(f"/api/sessions/{new(client)['id']}/export/json").json()
+    made = [started(client, "paper", seed="2"),
+            client.post("/permalink/hexcrawl", data={"seed": "5", "params": "{}"}).headers["location"].rsplit("/")[-1],
+            client.post("/upload", files={"document": ("d.json", json.dumps(document), "application/json")}
+                        ).headers["location"].rsplit("/")[-1]]
+    for session_id in made:
+        _refused(_other(client.app), tmp_path / "web.db", session_id)
+        assert client.post(f"/sessions/{session_id}/rename", data={"name": "mine"}).status_code == 303
+
+
+def _form_token(page: Any) -> str:
+    """The token this browser's pages send with a change (htmx's header, on every page)."""
+    return page.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token']")  # type: ignore[no-any-return]
+
+
+def _opened_from_a_chat(page: Any, link: str) -> None:
+    page.set_content(f'<a href="{link}">the game</a>')  # a link sent through another site: a chat, a mail
+    page.click("a")
+    page.wait_for_url(re.compile(r"/play/[^/?]+$"))
+
+
+def _row(page: Any, session_id: str) -> Any:
+    page.goto("/sessions")
+    return page.locator(f"li.card:has(a[href='/play/{session_id}'])")
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="no Chromium to drive")
+def test_owners_guests_and_spectators_in_a_browser(browser: Any, server: Server, tmp_path: Path) -> None:
+    """What a player clicks: the host makes a crawl and shares a player's link; the guest, in a second browser,
+    plays but is offered neither renaming, deleting nor sharing, and is refused them when it sends them anyway;
+    the host's owner link, opened in a third browser, gives it the host's rights. Screenshots of the pages this
+    changed, at a laptop's and a phone's width, go to $DEDALE_SCREENSHOTS (else tmp_path)."""
+    from test_web_browser import open_page
+
+    shots = Path(os.environ.get("DEDALE_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    laptop, phone = {"width": 1366, "height": 800}, {"width": 390, "height": 844}
+    host = open_page(browser, server.url, laptop)  # type: ignore[arg-type]
+    host.goto("/new/crawler")
+    host.fill("input[name=seed]", "4")
+    host.click("button.primary")
+    host.wait_for_url(re.compile(r"/play/[^/?]+$"))
+    session_id = host.url.rsplit("/", 1)[1]
+    host.click("form:has(input[value=player]) button")
+    host.wait_for_url(re.compile(r"link="))
+    player_link = host.input_value(".share input")
+
+    guest = open_page(browser, server.url, phone)  # type: ignore[arg-type]
+    _opened_from_a_chat(guest, player_link)
+    assert guest.locator(".share").count() == 0 and guest.locator("#choices button").count()
+    before = guest.locator(".status").inner_text()
+    guest.locator("#choices button").first.click()
+    guest.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before)
+    guest.screenshot(path=str(shots / "owners-guest-play-phone.png"), full_page=True)
+    row = _row(guest, session_id)
+    assert row.count() == 1 and row.locator("form").count() == 0  # resume, nothing else
+    guest.screenshot(path=str(shots / "owners-guest-sessions-phone.png"), full_page=True)
+    token = _form_token(guest)
+    for path, form in ((f"/sessions/{session_id}/rename", {"name": "pwned"}), (f"/sessions/{session_id}/delete", {}),
+                       (f"/play/{session_id}/share", {"role": "player"})):
+        answer = guest.request.post(path, form={**form, "csrf": token}, max_redirects=0)
+        assert answer.status == 403 and "owner" in answer.text(), path
+
+    row = _row(host, session_id)
+    row.locator("input[name=name]").fill("The host's crawl")
+    row.locator("form[action$=rename] button").click()
+    host.wait_for_url(re.compile(r"/sessions$"))
+    assert host.locator("a.name", has_text="The host's crawl").count() == 1
+    host.screenshot(path=str(shots / "owners-host-sessions-laptop.png"), full_page=True)
+    host.goto(f"/play/{session_id}")
+    host.click("form:has(input[value=owner]) button")
+    host.wait_for_url(re.compile(r"role=owner"))
+    assert "Keep this link to yourself" in host.locator(".share").inner_text()
+    owner_link = host.input_value(".share input")
+    for size, viewport in (("laptop", laptop), ("phone", phone)):
+        host.set_viewport_size(viewport)  # type: ignore[arg-type]
+        host.screenshot(path=str(shots / f"owners-owner-link-{size}.png"), full_page=True)
+
+    third = open_page(browser, server.url, laptop)  # type: ignore[arg-type]
+    _opened_from_a_chat(third, owner_link)
+    assert third.locator(".share form").count() == 3 and third.locator("#choices button").count()
+    third.on("dialog", lambda dialog: dialog.accept())  # "delete this game?"
+    _row(third, session_id).locator("form[action$=delete] button").click()
+    third.wait_for_url(re.compile(r"/sessions$"))
+    assert third.locator(f"a[href='/play/{session_id}']").count() == 0
+    assert guest.goto(f"/play/{session_id}").status == 404  # type: ignore[union-attr]
+    for page in (host, guest, third):
+        assert not [p for p in page.problems if "status of 4" not in p], page.problems

@@ -60,6 +60,12 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,         -- 0, 1: a player's; -1: a spectator's (sees, never chooses)
     token TEXT NOT NULL PRIMARY KEY  -- the SHA-256 of the link's token: the token itself is never kept
 );
+CREATE TABLE IF NOT EXISTS owners (
+    session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    digest TEXT NOT NULL,          -- the SHA-256 of an owner's token, or of an owner browser's id (never kept)
+    PRIMARY KEY (session, digest)
+);
+CREATE INDEX IF NOT EXISTS owners_by_digest ON owners(digest);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,          -- "secret": the key the web app signs its form tokens with
     value TEXT NOT NULL
@@ -75,6 +81,15 @@ WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session 
 ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0",
          "seating": "TEXT NOT NULL DEFAULT 'solo'",  # solo, hot-seat (one screen) or linked (seat links)
          "revision": "INTEGER NOT NULL DEFAULT 0", "secret": "TEXT"}
+# A linked session of a file written before sessions had owners is owned by its first seat-0 token: the
+# creator's, whether the game was made linked or shared later (either way the creator's seat came first).
+# Only such sessions are linked and ownerless, so this is done at every opening (an older server may have
+# written some since).
+OLD_OWNERS = """
+INSERT INTO owners SELECT seats.session, seats.token FROM seats JOIN sessions ON sessions.id = seats.session
+WHERE seats.rowid IN (SELECT MIN(rowid) FROM seats WHERE seat = 0 GROUP BY session)
+  AND sessions.seating = 'linked' AND NOT EXISTS (SELECT 1 FROM owners WHERE owners.session = seats.session)
+"""
 BUSY_SECONDS = 10.0  # how long a write waits for another process's write to finish
 
 
@@ -138,6 +153,7 @@ class Store:
                 for column, kind in ADDED.items():
                     if column not in present:
                         db.execute(f"ALTER TABLE sessions ADD COLUMN {column} {kind}")
+                db.execute(OLD_OWNERS)
                 reader = _connect(self.path)
                 reader.execute("PRAGMA query_only=ON")
             except sqlite3.Error as exc:
@@ -180,7 +196,9 @@ class Store:
 
     def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool,
                name: str, events: Sequence[Event] = (), over: bool = False,
-               hides: bool = False, seating: str = "solo", secret: bytes | None = None) -> str:
+               hides: bool = False, seating: str = "solo", owners: Sequence[str] = (),
+               secret: bytes | None = None) -> str:
+        """A new session, owned by whoever holds one of the `owners` secrets (a token, a browser's id)."""
         session_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction() as db:
@@ -189,6 +207,7 @@ class Store:
                         int(over), int(hides), seating, None if secret is None else secret.hex()))
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, i, json.dumps(e)) for i, e in enumerate(events)])
+            db.executemany("INSERT INTO owners VALUES (?, ?)", [(session_id, _digest(o)) for o in set(owners)])
         return session_id
 
     def append(self, session_id: str, first: int, events: list[Event], over: bool = False,
@@ -236,12 +255,38 @@ class Store:
     def add_seat(self, session_id: str, seat: int) -> str:
         """A new link's token for `seat` of the session (-1: a spectator's), at least 128 random bits; only
         its hash is kept, so the token is shown once, to whoever asked for the link."""
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         with self._transaction() as db:
             if db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
                 raise DedaleError("error.no_session", value=session_id)
             db.execute("INSERT INTO seats VALUES (?, ?, ?)", (session_id, seat, _digest(token)))
         return token
+
+    def add_owner(self, session_id: str, secret: str) -> None:
+        """One more secret that owns the session (a browser's id, a token): only its hash is kept."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
+                raise DedaleError("error.no_session", value=session_id)
+            db.execute("INSERT OR IGNORE INTO owners VALUES (?, ?)", (session_id, _digest(secret)))
+
+    def owns(self, session_id: str, secrets_held: Sequence[str]) -> bool | None:
+        """Whether one of these secrets owns the session; None when it has no owner (saved before owners)."""
+        digests = [_digest(s) for s in secrets_held]
+        row = self._read_one(f"SELECT (SELECT MAX(digest IN ({', '.join('?' * len(digests))})) FROM owners "
+                             "WHERE session = s.id) FROM sessions s WHERE id = ?", (*digests, session_id))
+        if row is None:
+            raise DedaleError("error.no_session", value=session_id)
+        return None if row[0] is None else bool(row[0])
+
+    def owned(self, secrets_held: Sequence[str]) -> dict[str, bool]:
+        """Every session that has an owner, and whether one of these secrets is one of them (a session left
+        out has none)."""
+        digests = [_digest(s) for s in secrets_held]
+        with self._read_lock:
+            assert self._reader is not None, "the store is closed"
+            rows = self._reader.execute(f"SELECT session, MAX(digest IN ({', '.join('?' * len(digests))}))"
+                                        " FROM owners GROUP BY session", digests).fetchall()
+        return {session: bool(mine) for session, mine in rows}
 
     def seating(self, session_id: str) -> str:
         """Who plays the session (solo, hot-seat, linked): asked at every request, so one indexed lookup."""
@@ -323,6 +368,11 @@ class Store:
         if self._holder is not None:
             os.close(self._holder)  # only once SQLite's connection is closed: closing drops its locks too
             self._holder = None
+
+
+def new_token() -> str:
+    """A link's or an owner's token: 192 random bits."""
+    return secrets.token_urlsafe(24)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -416,9 +466,10 @@ class Sessions:
             old = self.cache.pop(session_id, None)
             self._weight -= 0 if old is None else old.weight
 
-    def add(self, session: Session, name: str, seating: str = "solo") -> str:
+    def add(self, session: Session, name: str, seating: str = "solo", owners: Sequence[str] = ()) -> str:
         session_id = self.store.create(session.system, session.seed, session.params.to_json(), session.table,
-                                       name, session.events, session.is_over, session.hides(), seating, session.secret)
+                                       name, session.events, session.is_over, session.hides(), seating, owners,
+                                       session.secret)
         self._keep(session_id, session, 0)
         return session_id
 

@@ -84,8 +84,18 @@ class Session(BaseModel):
     steps: int
 
 
+class Created(Session):
+    """A new session's state (as `GET /api/sessions/{id}` gives it), with the owner's token, given only here."""
+
+    owner_token: str = Field(description="The owner's token, shown once (only its hash is kept): sent as the "
+                             "X-Seat-Token header, it renames, deletes and makes links, and in a linked game plays "
+                             "seat 0")
+    owner_url: str = Field(description="The owner's link: opened in a browser, it makes that browser an owner")
+    seat_token: str | None = Field(default=None, description="A linked game's: the owner's token again, seat 0's")
+
+
 # A new session: its state, id first, documented for the clients (and fuzzers) that chain calls by the schema.
-CREATED: dict[int | str, dict[str, Any]] = {201: {"model": Session, "description": "The new session"}}
+CREATED: dict[int | str, dict[str, Any]] = {201: {"model": Created, "description": "The new session"}}
 
 
 def _registry_systems(schema: dict[str, Any]) -> None:
@@ -111,8 +121,8 @@ class NewSession(Strict):
     name: str = Field(default="", max_length=service.MAX_NAME)
     autopilot: bool = Field(default=False, description="Let the autopilot play to the end at once")
     seating: Literal["solo", "hot-seat", "linked"] = Field(
-        default="solo", description="One player; two on one screen; or through seat links (the answer then "
-        "carries the creator's seat token)")
+        default="solo", description="One player; two on one screen; or through seat links (the creator, its "
+        "owner, is seat 0)")
 
     @field_validator("seed", mode="before")
     @classmethod
@@ -144,7 +154,11 @@ class NewSession(Strict):
 
 
 class LinkBody(Strict):
-    role: Literal["seat1", "player", "spectator"]
+    role: Literal["seat1", "player", "spectator", "owner"]
+
+
+OWNER = _refusals({403: "Not the owner's request (its browser, or its token as X-Seat-Token), or a change from "
+                        "another site's page"})
 
 
 class StepBody(Strict):
@@ -181,15 +195,22 @@ def systems(request: Request) -> dict[str, Any]:
 
 @router.post("/sessions", status_code=201, response_model=None, responses={**CREATE, **CREATED})
 def create_session(request: Request, body: NewSession) -> dict[str, Any]:
-    """A new session; played through links (`seating: "linked"`), its answer carries the creator's seat
-    token, to send as the `X-Seat-Token` header."""
-    session_id, token = service.create(_sessions(request), body.system, body.params, body.seed, body.table_dice,
-                                       body.lang, body.name, body.autopilot, strict=True, seating=body.seating)
-    if token is None:
-        return _state(request, session_id, body.lang)
+    """A new session, owned by the request: its answer carries the owner's token, to send as the `X-Seat-Token`
+    header (a request from a browser also makes that browser an owner)."""
+    owners, token = seats.creator(request)
+    session_id = service.create(_sessions(request), body.system, body.params, body.seed, body.table_dice,
+                                body.lang, body.name, body.autopilot, strict=True, seating=body.seating, owners=owners)
+    return _made(request, session_id, token, body.lang)
+
+
+def _made(request: Request, session_id: str, token: str, lang: str | None = None) -> dict[str, Any]:
+    """A new session as its owner sees it, with the owner's token (`Created`)."""
     sessions = _sessions(request)
-    shown = service.state(sessions.get(session_id), session_id, sessions.store.record(session_id).name, body.lang, 0)
-    return {**shown, "seat_token": token}
+    linked = sessions.store.seating(session_id) == "linked"
+    shown = service.state(sessions.get(session_id), session_id, sessions.store.record(session_id).name,
+                          lang or lang_of(request), 0 if linked else None)
+    return {**shown, "owner_token": token, "owner_url": f"/join/{session_id}/{token}",
+            **({"seat_token": token} if linked else {})}
 
 
 @router.get("/sessions")
@@ -229,28 +250,31 @@ def undo(request: Request, session_id: str) -> dict[str, Any]:
     return _state(request, session_id)
 
 
-@router.post("/sessions/{session_id}/links", status_code=201, responses={**CHANGE, **SESSION})
+@router.post("/sessions/{session_id}/links", status_code=201, responses={**CHANGE, **SESSION, **OWNER})
 @service.one_at_a_time
-def links(request: Request, session_id: str, body: LinkBody, response: Response) -> dict[str, Any]:
-    """A new seat link: for the other player of a two-sided game (`seat1`), another player of a game with one
-    side (`player`), or a spectator; the token is shown once (only its hash is kept)."""
-    token = seats.share(request, _sessions(request), session_id, body.role, response)
+def links(request: Request, session_id: str, body: LinkBody) -> dict[str, Any]:
+    """A new link, made by the owner: for the other player of a two-sided game (`seat1`), another player of a
+    game with one side (`player`, who chooses but does not administer), a spectator, or the owner itself
+    (`owner`, for another browser or program); the token is shown once (only its hash is kept)."""
+    token = seats.share(request, _sessions(request), session_id, body.role)
     return {"role": body.role, "token": token, "url": f"/join/{session_id}/{token}"}
 
 
-@router.patch("/sessions/{session_id}", responses={**CHANGE, **SESSION})
+@router.patch("/sessions/{session_id}", responses={**CHANGE, **SESSION, **OWNER})
 @service.one_at_a_time
 def rename(request: Request, session_id: str, body: RenameBody) -> dict[str, Any]:
-    service.check_owner(request, _sessions(request), session_id)
+    """The owner's."""
+    seats.check_owner(request, _sessions(request), session_id)
     _sessions(request).store.rename(session_id, service.check_name(body.name))
     return _state(request, session_id)
 
 
-@router.delete("/sessions/{session_id}", status_code=204, responses={**CHANGE, **SESSION})
+@router.delete("/sessions/{session_id}", status_code=204, responses={**CHANGE, **SESSION, **OWNER})
 @service.one_at_a_time
 def delete(request: Request, session_id: str) -> Response:
+    """The owner's."""
     sessions = _sessions(request)
-    service.check_owner(request, sessions, session_id)
+    seats.check_owner(request, sessions, session_id)
     sessions.store.delete(session_id)
     sessions.forget(session_id)
     return Response(status_code=204)
@@ -272,8 +296,9 @@ def export(request: Request, session_id: str, fmt: ExportFormat, view: Literal["
 @router.post("/upload", status_code=201, response_model=None, responses={**CHANGE, **CREATED})
 def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """Continue a saved document (at most 8 MiB, UTF-8, UTF-16 or UTF-32): it is replayed from its events,
-    checked, and kept as a new session."""
-    return _state(request, service.upload_document(_sessions(request), document, lang_of(request)))
+    checked, and kept as a new session, owned by the request (as `POST /api/sessions`)."""
+    owners, token = seats.creator(request)
+    return _made(request, service.upload_document(_sessions(request), document, lang_of(request), owners), token)
 
 
 @router.get("/zombstone/odds")

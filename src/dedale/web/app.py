@@ -26,8 +26,8 @@ from dedale.web.render import lang_of, problem, refusal
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 # The answer to each refusal that is not a plain 400 (bad input).
 STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "error.seat_token": 403,
-          "error.spectator": 403, "error.share_seat": 403, "error.too_many_watchers": 503, "error.conflict": 409,
-          "error.raced": 409, "error.unknown_params": 422, "error.upload_size": 413}
+          "error.spectator": 403, "error.owner": 403, "error.owner_first": 403, "error.too_many_watchers": 503,
+          "error.conflict": 409, "error.raced": 409, "error.unknown_params": 422, "error.upload_size": 413}
 
 
 CACHE_ENTRIES = 400_000  # sessions kept in memory: events and log entries in all (about 1 KiB each)

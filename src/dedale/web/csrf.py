@@ -29,18 +29,28 @@ def _sign(secret: bytes, browser: str) -> str:
     return hmac.new(secret, browser.encode("ascii"), hashlib.sha256).hexdigest()[:32]
 
 
-def _browser(request: Request) -> str | None:
+def browser(request: Request) -> str | None:
+    """This browser's id (128 random bits), if it has one: also what owns the games it made (`seats.py`)."""
     found = request.cookies.get(COOKIE)
     return found if found is not None and _BROWSER.fullmatch(found) else None
 
 
+def identify(request: Request, response: Response) -> str:
+    """This browser's id: a new one, its cookie set on `response`, when it has none yet."""
+    found = browser(request)
+    if found is None:
+        found = secrets.token_urlsafe(16)
+        remember(response, found)
+    return found
+
+
 def page_token(request: Request) -> tuple[str, str | None]:
     """The token a page's forms carry, and the browser cookie to set when the browser has none yet."""
-    browser = _browser(request)
+    known = browser(request)
     new = None
-    if browser is None:
-        browser = new = secrets.token_urlsafe(16)
-    return _sign(request.app.state.secret, browser), new
+    if known is None:
+        known = new = secrets.token_urlsafe(16)
+    return _sign(request.app.state.secret, known), new
 
 
 def remember(response: Response, browser: str) -> None:
@@ -51,10 +61,10 @@ async def check(request: Request) -> None:
     """The pages' dependency: a change must carry this browser's token (a header, or the form's field)."""
     if request.method in _SAFE:
         return
-    browser = _browser(request)
+    known = browser(request)
     sent = request.headers.get(HEADER)
     if sent is None:
         value = (await request.form()).get(FIELD)
         sent = value if isinstance(value, str) else None
-    if browser is None or sent is None or not hmac.compare_digest(sent, _sign(request.app.state.secret, browser)):
+    if known is None or sent is None or not hmac.compare_digest(sent, _sign(request.app.state.secret, known)):
         raise DedaleError("error.csrf")

@@ -150,11 +150,11 @@ def _check_site(request: Request) -> None:
     headers = request.headers
     site = headers.get("sec-fetch-site")
     came_from = headers.get("origin") or headers.get("referer")
-    if site is None and came_from is None:
+    if site is None and came_from is not None:
+        foreign = not _same_place(came_from, headers.get("host", ""))
+    elif site is None:
         foreign = (headers.get("user-agent", "").startswith("Mozilla/") and csrf.COOKIE not in request.cookies
                    and not PAGES.fullmatch(request.url.path))
-    elif site is None:
-        foreign = not _same_place(came_from, headers.get("host", ""))
     else:
         foreign = site not in ("same-origin", "none")
     in_a_tab = headers.get("sec-fetch-mode", "navigate") == "navigate" and headers.get(

@@ -84,19 +84,23 @@ async def create(request: Request, system: str) -> Response:
     form = await request.form()
     values = {key: form.getlist(key)[-1] for key in form if key != csrf.FIELD}  # a checkbox follows its hidden "0"
     seating = str(values.pop("seating", "solo"))
-    session_id, token = await run_in_threadpool(
+    session_id = await run_in_threadpool(
         service.create, _sessions(request), system, values, values.get("seed"), values.get("table_dice") == "1",
-        lang_of(request), str(values.get("name", "")), autopilot=values.get("autopilot") == "1", seating=seating)
-    response = RedirectResponse(f"/play/{session_id}", status_code=303)
-    if token is not None:
-        seats.remember(response, session_id, token)
-    return response
+        lang_of(request), str(values.get("name", "")), autopilot=values.get("autopilot") == "1", seating=seating,
+        owners=_browser(request))
+    return RedirectResponse(f"/play/{session_id}", status_code=303)
+
+
+def _browser(request: Request) -> list[str]:
+    """What owns a session a page makes: the browser's id (a change from a page carries one, `csrf.check`)."""
+    known = csrf.browser(request)
+    return [] if known is None else [known]
 
 
 @router.get("/play/{session_id}", response_class=HTMLResponse)
 @service.one_at_a_time
-def play(request: Request, session_id: str, view: str = "gm", link: str = "", ready: int | None = None
-         ) -> HTMLResponse:
+def play(request: Request, session_id: str, view: str = "gm", link: str = "", role: str = "",
+         ready: int | None = None) -> HTMLResponse:
     sessions = _sessions(request)
     seat = seats.seat_of(request, sessions, session_id)
     session = sessions.get(session_id)
@@ -105,9 +109,11 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", re
                                                ready),
                                "name": record.name, "formats": service.formats_of(session), "view": view,
                                "views": service.has_player_view(session), "seating": record.seating,
-                               "roles": service.roles(session, record.seating, seat)}
+                               "roles": service.roles(session, record.seating,
+                                                      seats.is_owner(request, sessions, session_id))}
     if link.startswith("/join/") and link.isascii() and len(link) < 120:  # just made, for whoever asked
         context["link"] = str(request.base_url).rstrip("/") + link
+        context["owner_link"] = role == "owner"
     context["keyed"] = session.secret is not None
     if context["seed"] is not None and not context["keyed"]:  # a permalink remakes the game from its seed
         context["permalink"] = f"/permalink/{session.system}?" + urlencode(
@@ -153,20 +159,17 @@ async def live(request: Request, session_id: str) -> Response:
 @router.post("/play/{session_id}/share")
 @service.one_at_a_time
 def share(request: Request, session_id: str, role: str = Form(max_length=20)) -> Response:
-    response = RedirectResponse("", status_code=303)
-    token = seats.share(request, _sessions(request), session_id, role, response)
-    response.headers["location"] = f"/play/{session_id}?" + urlencode({"link": f"/join/{session_id}/{token}"})
-    return response
+    token = seats.share(request, _sessions(request), session_id, role)
+    return RedirectResponse(f"/play/{session_id}?" + urlencode({"link": f"/join/{session_id}/{token}", "role": role}),
+                            status_code=303)
 
 
 @router.get("/join/{session_id}/{token}")
 @service.one_at_a_time
 def join(request: Request, session_id: str, token: str) -> Response:
-    """A seat link: its token kept in this browser for the session's pages, then the game."""
-    if len(token) > 100 or _sessions(request).store.seat_of(session_id, token) is None:
-        raise DedaleError("error.seat_token")
+    """A seat's or the owner's link: what it opens kept for this browser (`seats.open_link`), then the game."""
     response = RedirectResponse(f"/play/{session_id}", status_code=303)
-    seats.remember(response, session_id, token)
+    seats.open_link(request, _sessions(request), session_id, token, response)
     return response
 
 
@@ -224,8 +227,9 @@ def saved(request: Request, system: str = Query("", max_length=40), sort: str = 
                           accepted=", ".join(SORTS))
     every = _sessions(request).store.list()
     records = sorted((r for r in every if not system or r.system == system), key=SORTS[sort])
+    mine = seats.administered(request, _sessions(request), (r.id for r in records))
     return page(request, "sessions.html", {"records": records, "any": bool(every), "system": system, "sort": sort,
-                                           "systems": names(), "sorts": list(SORTS), "when": _when})
+                                           "systems": names(), "sorts": list(SORTS), "when": _when, "mine": mine})
 
 
 def _when(moment: float) -> Markup:
@@ -238,7 +242,7 @@ def _when(moment: float) -> Markup:
 @router.post("/sessions/{session_id}/rename")
 @service.one_at_a_time
 def rename(request: Request, session_id: str, name: str = Form(min_length=1, max_length=service.MAX_NAME)) -> Response:
-    service.check_owner(request, _sessions(request), session_id)
+    seats.check_owner(request, _sessions(request), session_id)
     _sessions(request).store.rename(session_id, service.check_name(name))
     return RedirectResponse("/sessions", status_code=303)
 
@@ -247,7 +251,7 @@ def rename(request: Request, session_id: str, name: str = Form(min_length=1, max
 @service.one_at_a_time
 def delete(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
-    service.check_owner(request, sessions, session_id)
+    seats.check_owner(request, sessions, session_id)
     sessions.store.delete(session_id)
     sessions.forget(session_id)
     return RedirectResponse("/sessions", status_code=303)
@@ -261,7 +265,8 @@ def upload_form(request: Request) -> HTMLResponse:
 @router.post("/upload")
 async def upload(request: Request, document: UploadFile) -> Response:
     raw = await document.read(service.MAX_UPLOAD + 1)
-    session_id = await run_in_threadpool(service.upload, _sessions(request), raw, lang_of(request))  # as create's
+    session_id = await run_in_threadpool(service.upload, _sessions(request), raw, lang_of(request),  # as create's
+                                         _browser(request))
     return RedirectResponse(f"/play/{session_id}", status_code=303)
 
 
@@ -278,7 +283,8 @@ def permalink(request: Request, system: str, seed: str, params: str = "{}") -> H
 def make_permalink(request: Request, system: str, seed: str = Form(max_length=40),
                    params: str = Form("{}", max_length=4096)) -> Response:
     parsed, seed_value = service.permalink_values(system, seed, params)
-    session_id = service.create_from_params(_sessions(request), system, parsed, seed_value, lang_of(request))
+    session_id = service.create_from_params(_sessions(request), system, parsed, seed_value, lang_of(request),
+                                            _browser(request))
     return RedirectResponse(f"/play/{session_id}", status_code=303)
 
 

@@ -1,39 +1,100 @@
-"""Who may see and play a session. A session is played by one person (`solo`), by two on one screen
-(`hot-seat`), or through links (`linked`): each link carries a token (at least 128 random bits, kept only
-hashed) that opens one seat, 0 or 1, or a spectator's view (-1), which sees and never chooses. The server
-checks the token on every request of a linked session, pages, API, live updates and downloads alike; what a
-seat is shown is what the rules let that seat know (`Session.player_json(seat)`), never more.
+"""Who may see, play and administer a session.
 
-A page's browser keeps its token in a cookie for that session alone (set when the link is opened); an API
-client sends it as the `X-Seat-Token` header."""
+A session is played by one person (`solo`), by two on one screen (`hot-seat`), or through links (`linked`): each
+link carries a token (at least 128 random bits, kept only hashed) that opens one seat, 0 or 1, or a spectator's
+view (-1), which sees and never chooses; a co-op game's "player" link opens seat 0 beside its owner. The server
+checks the token on every request of a linked session, pages, API, live updates and downloads alike; what a seat
+is shown is what the rules let that seat know (`Session.player_json(seat)`), never more.
+
+Every session has an owner, whoever made it: the owner alone renames it, deletes it and makes its links, and in
+a linked game is seat 0's player. The server knows the owner by secrets of 128 random bits or more, kept only
+hashed: the id of the browser that made the game (its `dedale_browser` cookie, `csrf.py`: one cookie for all
+its games, where a cookie a game would go with every request, and a browser keeps only so many), and owner
+tokens, given once: in the API's answer to
+the request that made the game, or as an owner link the owner makes on its play page (opening it makes that
+browser an owner too). A solo or hot-seat game is still played by whoever reaches the server, as before:
+pages of other sites can change nothing (`guard.py`, `csrf.py`), and a game to keep from the others on the
+network is played through links. A session saved before sessions had owners is administered from the server's
+machine alone (a request from a loopback address), until someone there makes it a link: that browser, or the
+owner token made, then owns it. (A linked one is owned by its first seat-0 token: `store.OLD_OWNERS`.)
+
+A page's browser keeps a seat link's token in a cookie for that session alone (set when the link is opened); an
+API client sends its seat or owner token as the `X-Seat-Token` header."""
 
 from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable
 
 from fastapi import Request, Response
 
 from dedale.core.errors import DedaleError
 from dedale.core.session import Session
-from dedale.core.store import Sessions
+from dedale.core.store import Sessions, new_token
 from dedale.systems import system
+from dedale.web import csrf
 
 SEATINGS = ("solo", "hot-seat", "linked")
 SPECTATOR = -1
 HEADER = "X-Seat-Token"
-ROLES = {"seat1": 1, "player": 0, "spectator": SPECTATOR}  # what a new link opens
+ROLES = {"seat1": 1, "player": 0, "spectator": SPECTATOR}  # the seat a new link opens
+LINKS = (*ROLES, "owner")  # and the owner's own link, for another browser
+MAX_TOKEN = 100  # longer is no token of ours: not even hashed
 
 
 def cookie_name(session_id: str) -> str:
     return f"dedale_seat_{session_id}"
 
 
+def _held(request: Request, session_id: str) -> list[str]:
+    """The secrets a request holds for a session: a token sent by a program, a seat link's cookie, its
+    browser's id."""
+    found = (request.headers.get(HEADER), request.cookies.get(cookie_name(session_id)), csrf.browser(request))
+    return [secret for secret in found if secret and len(secret) <= MAX_TOKEN]
+
+
+def local(request: Request) -> bool:
+    """Whether the request comes from the server's own machine (127.0.0.1 reaching a server on "::" is
+    ::ffff:127.0.0.1)."""
+    try:
+        address = ipaddress.ip_address(request.client.host) if request.client else None
+    except ValueError:
+        return False
+    return address is not None and (getattr(address, "ipv4_mapped", None) or address).is_loopback
+
+
+def is_owner(request: Request, sessions: Sessions, session_id: str) -> bool:
+    """Whether the request speaks for the session's owner (for a session saved before owners: whether it
+    comes from this machine)."""
+    owned = sessions.store.owns(session_id, _held(request, session_id))
+    return local(request) if owned is None else owned
+
+
+def administered(request: Request, sessions: Sessions, session_ids: Iterable[str]) -> set[str]:
+    """Those of the sessions this browser may rename and delete (as `is_owner` says, for a whole list at once)."""
+    held = [v for k, v in request.cookies.items() if k.startswith(cookie_name("")) and len(v) <= MAX_TOKEN]
+    browser = csrf.browser(request)
+    owned = sessions.store.owned(held if browser is None else [*held, browser])
+    here = local(request)
+    return {session_id for session_id in session_ids if owned.get(session_id, here)}
+
+
+def check_owner(request: Request, sessions: Sessions, session_id: str) -> None:
+    """Renaming, deleting and sharing a session are its owner's (403)."""
+    if not is_owner(request, sessions, session_id):
+        raise DedaleError("error.owner")
+
+
 def seat_of(request: Request, sessions: Sessions, session_id: str, seating: str | None = None) -> int | None:
     """The seat this request speaks for: None for a session of this screen (solo or hot-seat, open to the
-    machine as before), else the seat its token opens; no token, or a wrong one, is a 403. (`seating`: the
-    session's, when the caller has read it already.)"""
+    machine as before), else the seat its link's token opens, or seat 0 for the owner; no token, or a wrong
+    one, is a 403. (`seating`: the session's, when the caller has read it already.)"""
     if (seating or sessions.store.seating(session_id)) != "linked":
         return None
     token = request.headers.get(HEADER) or request.cookies.get(cookie_name(session_id))
-    seat = None if not token or len(token) > 100 else sessions.store.seat_of(session_id, token)
+    seat = None if not token or len(token) > MAX_TOKEN else sessions.store.seat_of(session_id, token)
+    if seat is None and sessions.store.owns(session_id, _held(request, session_id)):
+        seat = 0
     if seat is None:
         raise DedaleError("error.seat_token")
     return seat
@@ -59,26 +120,60 @@ def may_play(request: Request, sessions: Sessions, session_id: str, seating: str
     return seat
 
 
-def share(request: Request, sessions: Sessions, session_id: str, role: str, response: Response) -> str:
-    """A new link's token for `role` (the other seat, another player of a co-op game, or a spectator). A solo
-    session becomes linked: its first sharer gets seat 0's token, in a cookie, so as not to be shut out."""
-    if role not in ROLES:
-        raise DedaleError("error.one_of", param="role", value=role, accepted=", ".join(ROLES))
-    seating = sessions.store.seating(session_id)
-    if seating == "hot-seat":
-        raise DedaleError("error.hot_seat_share")
-    session = sessions.get(session_id)
-    if role == "seat1" and not session.two_people():
-        raise DedaleError("error.seat1_solo")
-    if keeps_secrets(session) and session.secret is None:
-        raise DedaleError("error.share_unkeyed")
-    if seating == "linked":
-        if may_play(request, sessions, session_id) != 0:
-            raise DedaleError("error.share_seat")
-    else:
-        sessions.store.set_seating(session_id, "linked")
-        remember(response, session_id, sessions.store.add_seat(session_id, 0))
-    return sessions.store.add_seat(session_id, ROLES[role])
+def share(request: Request, sessions: Sessions, session_id: str, role: str) -> str:
+    """A new link's token, made by the owner: for the other seat, another player of a co-op game, a spectator
+    (a solo session becomes linked), or the owner in another browser."""
+    if role not in LINKS:
+        raise DedaleError("error.one_of", param="role", value=role, accepted=", ".join(LINKS))
+    store = sessions.store
+    owned = store.owns(session_id, _held(request, session_id))
+    if not (local(request) if owned is None else owned):
+        raise DedaleError("error.owner")
+    seating = store.seating(session_id)
+    if role != "owner":
+        session = sessions.get(session_id)
+        if seating == "hot-seat":
+            raise DedaleError("error.hot_seat_share")
+        if role == "seat1" and not session.two_people():
+            raise DedaleError("error.seat1_solo")
+        if keeps_secrets(session) and session.secret is None:
+            raise DedaleError("error.share_unkeyed")
+    browser = csrf.browser(request)
+    if owned is None:  # saved before owners: its first link gives it one, this browser or the owner token
+        if browser is None and role != "owner":
+            raise DedaleError("error.owner_first")
+        if browser is not None:
+            store.add_owner(session_id, browser)
+    if role == "owner":
+        token = new_token()
+        store.add_owner(session_id, token)
+        return token
+    if seating != "linked":
+        store.set_seating(session_id, "linked")
+    return store.add_seat(session_id, ROLES[role])
+
+
+def open_link(request: Request, sessions: Sessions, session_id: str, token: str, response: Response) -> None:
+    """What a link's token does to the browser that opens it: an owner's makes it an owner too; a seat's is
+    kept in a cookie for that session's pages, unless the browser is the owner's (it keeps seat 0 and the
+    rights that go with it, whatever link of its own game it opens)."""
+    store = sessions.store
+    if len(token) > MAX_TOKEN:
+        raise DedaleError("error.seat_token")
+    if store.owns(session_id, [token]):
+        store.add_owner(session_id, csrf.identify(request, response))
+    elif store.seat_of(session_id, token) is None:
+        raise DedaleError("error.seat_token")
+    elif not store.owns(session_id, _held(request, session_id)):
+        remember(response, session_id, token)
+
+
+def creator(request: Request) -> tuple[list[str], str]:
+    """The secrets that will own a session an API request makes: a new owner token (which the answer gives, once)
+    and the request's browser, if it comes from one."""
+    token = new_token()
+    browser = csrf.browser(request)
+    return [token] if browser is None else [token, browser], token
 
 
 def keeps_secrets(session: Session) -> bool:

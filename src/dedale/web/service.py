@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
@@ -75,11 +75,11 @@ def default_name(session: Session, lang: str) -> str:
 
 def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: Any, table_dice: bool,
            lang: str, name: str = "", autopilot: bool = False, strict: bool = False,
-           seating: str = "solo") -> tuple[str, str | None]:
+           seating: str = "solo", owners: Sequence[str] = ()) -> str:
     """A new session from a form's or a body's values (`strict`: a value the system has no field for is
-    refused, as the API does; a page's form also carries its seed, name and token), and, for a game played
-    through links, the creator's seat token (seat 0). The language only names it when no name is given: the
-    session itself has none. A game of two sides on one screen or two browsers is played by two people."""
+    refused, as the API does; a page's form also carries its seed, name and token), owned by the `owners`
+    secrets (`seats.py`). The language only names it when no name is given: the session itself has none. A
+    game of two sides on one screen or two browsers is played by two people."""
     if system_name not in names():
         raise DedaleError("error.system", value=system_name, accepted=", ".join(names()))
     if seating not in SEATINGS:
@@ -93,8 +93,7 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
     if autopilot:
         session.run_autopilot(max_steps=MAX_EVENTS)
     name = check_name(name) if name.strip() else default_name(session, check_lang(lang))
-    session_id = sessions.add(session, name, seating)
-    return session_id, sessions.store.add_seat(session_id, 0) if seating == "linked" else None
+    return sessions.add(session, name, seating, owners)
 
 
 def _keyed(found: System, params: Any, seed: Any, table_dice: bool, linked: bool) -> Session:
@@ -109,18 +108,14 @@ def _keyed(found: System, params: Any, seed: Any, table_dice: bool, linked: bool
     return found.session(params, session.seed, table_dice, new_secret())
 
 
-def roles(session: Session, seating: str, seat: int | None) -> list[str]:
-    """The links this page may make: none for a spectator, a second player's of a two-sided game only once
-    two people play it, and never on one screen."""
-    if seating == "hot-seat" or seat not in (None, 0):
+def roles(session: Session, seating: str, owner: bool) -> list[str]:
+    """The links this page may make: only the owner's, a second player's of a two-sided game only once two
+    people play it, none but the owner's own on one screen."""
+    if not owner:
         return []
-    return ["seat1", "spectator"] if session.two_people() else ["player", "spectator"]
-
-
-def check_owner(request: Any, sessions: Sessions, session_id: str) -> None:
-    """Renaming or deleting a game played through links takes its first player's link."""
-    if seats.seat_of(request, sessions, session_id) not in (None, 0):
-        raise DedaleError("error.share_seat")
+    if seating == "hot-seat":
+        return ["owner"]
+    return ["seat1" if session.two_people() else "player", "spectator", "owner"]
 
 
 def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int]:
@@ -133,11 +128,12 @@ def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int
     return parsed, check_seed(seed)
 
 
-def create_from_params(sessions: Sessions, system_name: str, params: Any, seed: int, lang: str) -> str:
+def create_from_params(sessions: Sessions, system_name: str, params: Any, seed: int, lang: str,
+                       owners: Sequence[str] = ()) -> str:
     """A permalink's result, made by the autopilot."""
     session = system(system_name).session(params, seed, False)
     session.run_autopilot(max_steps=MAX_EVENTS)
-    return sessions.add(session, default_name(session, check_lang(lang)))
+    return sessions.add(session, default_name(session, check_lang(lang)), owners=owners)
 
 
 def _room_for_one_more(session: Session) -> None:
@@ -206,10 +202,10 @@ def has_player_view(session: Session) -> bool:
     return system(session.system).discovered is not None
 
 
-def upload(sessions: Sessions, raw: bytes, lang: str = "en") -> str:
+def upload(sessions: Sessions, raw: bytes, lang: str = "en", owners: Sequence[str] = ()) -> str:
     """A file to continue: at most 8 MiB of JSON (see `upload_document`)."""
     check_upload_size(len(raw))
-    return upload_document(sessions, parse_json(raw, "upload"), lang)
+    return upload_document(sessions, parse_json(raw, "upload"), lang, owners)
 
 
 def check_upload_size(size: int) -> None:
@@ -217,16 +213,16 @@ def check_upload_size(size: int) -> None:
         raise DedaleError("error.upload_size", high=MAX_UPLOAD // 1024)
 
 
-def upload_document(sessions: Sessions, document: Any, lang: str = "en") -> str:
+def upload_document(sessions: Sessions, document: Any, lang: str = "en", owners: Sequence[str] = ()) -> str:
     """A document to continue: its parameters, name and number of events checked against the web's limits
-    before anything is replayed, then replayed from its events, and kept as a new session."""
+    before anything is replayed, then replayed from its events, and kept as a new session (`owners`' own)."""
     found = system_of(document)
     found.session.check_document(document).check_web()
     if len(document["events"]) > MAX_EVENTS:
         raise DedaleError("error.too_many_events", high=MAX_EVENTS)
     name = None if document.get("name") is None else check_name(document["name"])
     session = found.session.from_json(document)
-    return sessions.add(session, name or default_name(session, lang))
+    return sessions.add(session, name or default_name(session, lang), owners=owners)
 
 
 def state(session: Session, session_id: str, record_name: str | None = None, lang: str = "en",
@@ -313,7 +309,10 @@ async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
             if await request.is_disconnected():
                 break
             await asyncio.sleep(0.1)
-            now = await run_in_threadpool(sessions.store.version, session_id)
+            try:
+                now = await run_in_threadpool(sessions.store.version, session_id)
+            except DedaleError:  # deleted by its owner: the stream ends (the page's next try is a 404)
+                break
             if now != seen:
                 seen = now
                 yield f"event: change\ndata: {now.events}\n\n"
