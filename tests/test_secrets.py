@@ -108,7 +108,7 @@ def test_the_search_finds_the_seed_of_a_duel_drawn_from_its_seed_alone() -> None
     assert replayed.to_json()["duel"]["hole"][1] == session.to_json()["duel"]["hole"][1]
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", KEYS, ids=["key 0", "key 1", "key 2"])
 def test_the_search_finds_nothing_in_a_keyed_duel(key: bytes) -> None:
     """The same game with a key: no seed of the space reproduces the view, the game's own seed (which the view
     shows) included."""
