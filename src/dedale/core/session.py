@@ -267,8 +267,8 @@ class Session(ABC, Generic[P, S]):
             raise DedaleError("error.not_your_turn", seat=self.seat_to_act())
         return {"seat": seat}
 
-    def auto_step(self, policy: Policy | None = None, expect: str | None = None) -> None:
-        """Let an autopilot policy make the current choice (table mode may then ask for its dice).
+    def auto_step(self, policy: Policy | str | None = None, expect: str | None = None) -> None:
+        """Let an autopilot policy (or its name) make the current choice (table mode may then ask for its dice).
 
         With `expect` (a replay), the policy must make that choice again.
         """
@@ -276,7 +276,13 @@ class Session(ABC, Generic[P, S]):
             raise DedaleError("error.autopilot_pending")
         if self.is_over:
             raise DedaleError("error.session_over")
-        self._auto(policy or self.autopilot(), expect)
+        self._auto(self._policy(policy), expect)
+
+    def _policy(self, policy: Policy | str | None) -> Policy:
+        """The policy given, or the one its name names (None: the rules' own, "default")."""
+        if policy is None or isinstance(policy, str):
+            return self.autopilot("default" if policy is None else policy)
+        return policy
 
     def _auto(self, policy: Policy, expect: str | None = None) -> None:
         event: Event = {"auto": policy.name}
@@ -325,8 +331,15 @@ class Session(ABC, Generic[P, S]):
             raise DedaleError("error.policy", value=name, accepted=", ".join(self.policies))
         return self.policies[name](self)
 
-    def run_autopilot(self, policy: Policy | None = None, max_steps: int = 10_000) -> Self:
-        policy = policy or self.autopilot()
+    def run_autopilot(self, policy: Policy | str | None = None, max_steps: int = 10_000) -> Self:
+        """Let an autopilot policy (a `Policy`, or its name: "default" is the rules' own; each system documents
+        its others) make every choice until the session is over or asks for a result to enter.
+
+        >>> import dedale
+        >>> dedale.play("zombstone", seed=4, side=None).run_autopilot("aggressive").is_over
+        True
+        """
+        policy = self._policy(policy)
         for _ in range(max_steps):
             if self.pending is not None or self.over:  # auto_step's checks, once a step
                 break
@@ -445,6 +458,11 @@ class Session(ABC, Generic[P, S]):
         from dedale.api import Result
 
         return Result(self.player_json())
+
+    def __repr__(self) -> str:
+        """What a notebook prints: the system, the seed, the steps made, and whether it is over."""
+        where = ", over" if self.is_over else ", a result to enter" if self.pending else ""
+        return f"<dedale {self.system} session seed={self.seed} step {len(self.events)}{where}>"
 
     def _repr_svg_(self) -> str:
         from dedale.systems import system
