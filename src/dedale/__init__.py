@@ -19,25 +19,28 @@ from typing import TYPE_CHECKING, Any
 
 from dedale.core.errors import DedaleError
 
+# Type checkers read the names from here, each with its own type; at run time `__getattr__` loads them when
+# first asked for. They never see that `__getattr__`, which would answer any name, misspelt ones too, with `Any`.
 if TYPE_CHECKING:
-    from dedale.api import Result, generate, load, play, schema, system_names
+    from dedale.api import Result, generate, generate_many, load, play, schema, system_names
     from dedale.core.session import Choice, Session
 
 __version__ = "0.1.0"
-__all__ = ["Choice", "DedaleError", "Result", "Session", "__version__", "generate", "load", "play", "schema",
-           "system_names"]
+__all__ = ["Choice", "DedaleError", "Result", "Session", "__version__", "generate", "generate_many", "load", "play",
+           "schema", "system_names"]
 
-_LAZY = {"Result": "dedale.api", "generate": "dedale.api", "load": "dedale.api", "play": "dedale.api",
-         "schema": "dedale.api", "system_names": "dedale.api", "Choice": "dedale.core.session",
+_LAZY = {"Result": "dedale.api", "generate": "dedale.api", "generate_many": "dedale.api", "load": "dedale.api",
+         "play": "dedale.api", "schema": "dedale.api", "system_names": "dedale.api", "Choice": "dedale.core.session",
          "Session": "dedale.core.session"}
 
+if not TYPE_CHECKING:
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from importlib import import_module
+    def __getattr__(name: str) -> Any:
+        if name in _LAZY:
+            from importlib import import_module
 
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'dedale' has no attribute {name!r}")
+            return getattr(import_module(_LAZY[name]), name)
+        raise AttributeError(f"module 'dedale' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -4,15 +4,100 @@ load a saved document, and draw any of them. The CLI and the web app are faces o
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, Unpack, cast, overload
 
+from dedale.core.errors import DedaleError
 from dedale.core.session import Session
 from dedale.i18n import check_lang
 from dedale.systems import System, extension_of, json_text, names, system, system_of
 
+if TYPE_CHECKING:  # the sessions' types only: `import dedale` loads no system
+    from dedale.core.params import Declared
+    from dedale.crawler.session import CrawlerSession
+    from dedale.hexcrawl.session import HexcrawlSession
+    from dedale.keylock.session import KeylockSession
+    from dedale.paper.session import PaperSession
+    from dedale.zombstone.skirmish.duel_session import DuelSession
+    from dedale.zombstone.skirmish.session import SkirmishSession
 
-class Result:
+SessionT = TypeVar("SessionT", bound=Session[Any, Any], covariant=True)
+Folder = str | PathLike[str]
+
+
+# Each system's parameters as keyword arguments, for type checkers (mypy --strict sees a misspelt one or a value
+# of the wrong type in the caller's code). The declarations in each system's params.py are what the calls check
+# at run time; tests/test_library_typing.py keeps these the same as them.
+class CrawlerOptions(TypedDict, total=False):
+    board: int
+    zone: int
+    size: str | int
+    boss_size: str | None
+    start_zone: str | None
+    start_side: Literal["N", "E", "S", "W"] | None
+    fill_chance: float
+    stock: str | None
+    early_boss: bool
+    passed_boss: Literal["stays", "reroll"]
+    contents: Literal["tables", "dungeon-roll"]
+    tables: Folder | None
+
+
+class PaperOptions(TypedDict, total=False):
+    width: int
+    height: int
+    max_cards: int
+    order: Literal["oldest", "newest", "random"]
+    kings: Literal["reshuffle", "set-aside"]
+    exit_collisions: Literal["move", "drop"]
+    start_size: int
+    tables: Folder | None
+
+
+class HexcrawlOptions(TypedDict, total=False):
+    radius: int
+    order: Literal["spiral", "bfs", "walk", "random-walk"]
+    obstacle_chance: float
+    variant: Literal["rule", "weighted"]
+    start: str
+    sites: bool
+    tables: Folder | None
+
+
+class KeylockOptions(TypedDict, total=False):
+    unique: int
+    multi: int
+    multi_max_locks: int
+    multi_max_keys: int
+    permanent: int
+    permanent_max_locks: int
+    multi_draw: Literal["capped", "seed"]
+    spread: float
+
+
+class ZombstoneOptions(TypedDict, total=False):
+    scenario: str
+    side: Literal["lawmen", "zombies"] | None
+    policy_lawmen: Literal["default", "cautious", "aggressive"]
+    policy_zombies: Literal["default", "cautious", "aggressive"]
+    rounds: int
+    data: Folder | None
+    opponent: Literal["ai", "human"]
+    unarmed_malus: Literal["potential", "first_roll"]
+
+
+class DuelOptions(TypedDict, total=False):
+    added: int
+    ai_added: int
+    style: Literal["cautious", "bold"]
+    opponent: Literal["ai", "human"]
+
+
+class Result(Generic[SessionT]):
     """A result document (what `dedale SYSTEM --json` prints) with the ways to draw it. In Jupyter it shows
     itself as its picture.
 
@@ -74,8 +159,6 @@ class Result:
         return self._system.export(self._document, self._format(ext), options, check_lang(lang))
 
     def _format(self, ext: str) -> str:
-        from dedale.core.errors import DedaleError
-
         ext = ext.lower() if ext.startswith(".") else f".{ext.lower()}"
         if ext not in self._system.extensions:
             raise DedaleError("error.output", value=ext, accepted=" ".join(self._system.extensions))
@@ -94,7 +177,7 @@ class Result:
                            check_lang(lang))
         return target
 
-    def view(self, who: str) -> Result:
+    def view(self, who: Literal["gm", "player"]) -> Result[SessionT]:
         """The result as the GM ("gm": all of it) or a player ("player": what the party has discovered, without
         the GM's key: no room contents, no community not yet seen, no seed or log) sees it; a player's view
         draws and saves like any result, and cannot be continued.
@@ -105,9 +188,30 @@ class Result:
         """
         return Result(self._system.seen_by(self._document, who), self._system)
 
-    def play(self) -> Session:
+    def play(self) -> SessionT:
         """The session again, replayed from the document's events, to continue it."""
-        return self._system.session.from_json(self.to_json())
+        return cast("SessionT", self._system.session.from_json(self.to_json()))
+
+    def records(self, table: str | None = None) -> list[dict[str, Any]]:
+        """A table of the result for pandas (`pandas.DataFrame(result.records())`): one flat row per item of
+        one of the document's lists, by default the system's main one (the crawler's and the paper
+        dungeon's rooms, the hexcrawl's hexes, the key-lock diagram's nodes, the skirmish's figures, the
+        duel's bets), `table` naming another ("doors", "communities", "game.figures"). Each row starts with the
+        system and the seed, so that the rows of many results stack into one table (one row per result is
+        then a `groupby("seed")` away); nested objects become columns named by their path
+        (`contents.kind.id`), lists stay as they are.
+
+        >>> rooms = generate("crawler", seed=4, size="2d6").records()
+        >>> len(rooms), rooms[0]["system"], rooms[0]["seed"], rooms[0]["tile"], rooms[0]["contents.kind.id"]
+        (9, 'crawler', 4, '5x2', 'cellar')
+        >>> generate("crawler", seed=4).records("passages")[0]["length"]
+        2
+        """
+        tables = _tables(self._document)
+        chosen = table or _MAIN_TABLE.get(self.system) or next(iter(tables), "")
+        if chosen not in tables:
+            raise DedaleError("error.records", value=chosen, system=self.system, accepted=", ".join(tables))
+        return [{"system": self.system, "seed": self.seed, **_flat(row)} for row in tables[chosen]]
 
     def _repr_svg_(self) -> str:
         return self.svg()
@@ -125,7 +229,55 @@ def system_names() -> list[str]:
     return names()
 
 
-def play(name: str, seed: int | None = None, *, table: bool = False, **params: Any) -> Session:
+# A system's main table: what its records are by default (`Result.records`).
+_MAIN_TABLE = {"crawler": "rooms", "paper": "rooms", "hexcrawl": "hexes", "keylock": "nodes",
+               "zombstone": "game.figures", "zombstone-duel": "duel.history"}
+
+
+def _tables(document: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The document's lists of objects, by path (`rooms`, `game.figures`), the events and the log left out."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for key, value in document.items():
+        if isinstance(value, dict) and key != "params":
+            found.update({f"{key}.{path}": rows for path, rows in _tables(value).items()})
+        elif isinstance(value, list) and value and all(isinstance(row, dict) for row in value) \
+                and key not in ("events", "log"):
+            found[key] = value
+    return found
+
+
+def _flat(row: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """An object's fields as one level of columns, nested objects' named by their path."""
+    flat: dict[str, Any] = {}
+    for key, value in row.items():
+        if isinstance(value, dict) and value:
+            flat.update(_flat(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+@overload
+def play(name: Literal["crawler"], seed: int | None = None, *, table: bool = False,
+         **params: Unpack[CrawlerOptions]) -> CrawlerSession: ...
+@overload
+def play(name: Literal["paper"], seed: int | None = None, *, table: bool = False,
+         **params: Unpack[PaperOptions]) -> PaperSession: ...
+@overload
+def play(name: Literal["hexcrawl"], seed: int | None = None, *, table: bool = False,
+         **params: Unpack[HexcrawlOptions]) -> HexcrawlSession: ...
+@overload
+def play(name: Literal["keylock"], seed: int | None = None, *, table: bool = False,
+         **params: Unpack[KeylockOptions]) -> KeylockSession: ...
+@overload
+def play(name: Literal["zombstone"], seed: int | None = None, *, table: bool = False,
+         **params: Unpack[ZombstoneOptions]) -> SkirmishSession: ...
+@overload
+def play(name: Literal["zombstone-duel"], seed: int | None = None, *, table: bool = False,
+         **params: Unpack[DuelOptions]) -> DuelSession: ...
+@overload  # a name known at run time only (a loop over `system_names()`): its parameters, if any, as `**a_dict`
+def play(name: str, seed: int | None = None, *, table: bool = False) -> Session[Any, Any]: ...
+def play(name: str, seed: int | None = None, *, table: bool = False, **params: Any) -> Session[Any, Any]:
     """A session of the system, to play choice by choice: `choices()`, `step(choice)`, `undo()`,
     `auto_step()`, `run_autopilot()`, `result()`. Parameters go by the names the CLI's options and the web's
     forms use (`size="2d6"`, `radius=8`); an unknown one is an error. Without a seed, a random one. With
@@ -141,27 +293,132 @@ def play(name: str, seed: int | None = None, *, table: bool = False, **params: A
     >>> hexes.events
     []
     """
+    found = system(name)
+    return found.session(_params(found, params), _seed(seed), table)
+
+
+def _params(found: System, given: dict[str, Any]) -> Declared:
+    """The parameters a call names, checked; None given for one that may be None is None (`side=None`: no
+    player), not its default, as it is for an option nobody typed on the CLI."""
+    return found.params.from_options({name: "" if value is None else value for name, value in given.items()},
+                                     strict=True)
+
+
+def _seed(seed: int | None) -> int:
     from dedale.core.rng import check_seed, new_seed
 
-    found = system(name)
-    made = found.params.from_options(params, strict=True)
-    return found.session(made, new_seed() if seed is None else check_seed(seed), table)
+    return new_seed() if seed is None else check_seed(seed)
 
 
-def generate(name: str, seed: int | None = None, *, policy: str = "default", **params: Any) -> Result:
+@overload
+def generate(name: Literal["crawler"], seed: int | None = None, *, policy: str = "default",
+             **params: Unpack[CrawlerOptions]) -> Result[CrawlerSession]: ...
+@overload
+def generate(name: Literal["paper"], seed: int | None = None, *, policy: str = "default",
+             **params: Unpack[PaperOptions]) -> Result[PaperSession]: ...
+@overload
+def generate(name: Literal["hexcrawl"], seed: int | None = None, *, policy: str = "default",
+             **params: Unpack[HexcrawlOptions]) -> Result[HexcrawlSession]: ...
+@overload
+def generate(name: Literal["keylock"], seed: int | None = None, *, policy: str = "default",
+             **params: Unpack[KeylockOptions]) -> Result[KeylockSession]: ...
+@overload
+def generate(name: Literal["zombstone"], seed: int | None = None, *, policy: str = "default",
+             **params: Unpack[ZombstoneOptions]) -> Result[SkirmishSession]: ...
+@overload
+def generate(name: Literal["zombstone-duel"], seed: int | None = None, *, policy: str = "default",
+             **params: Unpack[DuelOptions]) -> Result[DuelSession]: ...
+@overload
+def generate(name: str, seed: int | None = None, *, policy: str = "default") -> Result[Session[Any, Any]]: ...
+def generate(name: str, seed: int | None = None, *, policy: str = "default",
+             **params: Any) -> Result[Session[Any, Any]]:
     """A result made by the autopilot: the session played to its end by `policy` (each system documents
     its policies; "default" is the rules' own). Parameters as for `play`.
 
     >>> generate("paper", seed=3, max_cards=12).to_json()["format"]
     'dedale/paper'
     """
-    session = play(name, seed, **params)
+    found = system(name)
+    return Result(_generated(name, policy, _params(found, params), _seed(seed)), found)
+
+
+def _generated(name: str, policy: str, params: Declared, seed: int) -> dict[str, Any]:
+    """The document the autopilot makes of one seed, in this process or a batch's worker (a module's function:
+    it pickles; the document, not a `Result`, goes back, since a system's description does not)."""
+    session = system(name).session(params, seed)
     if not session.is_over:  # a key-lock diagram is whole when made: no choice to make
-        session.run_autopilot(session.autopilot(policy))
-    return session.result()
+        session.run_autopilot(policy)
+    return session.player_json()
 
 
-def load(source: str | Path | dict[str, Any]) -> Result:
+@overload
+def generate_many(name: Literal["crawler"], seeds: Iterable[int], *, workers: int | None = 1,
+                  progress: bool = False, policy: str = "default",
+                  **params: Unpack[CrawlerOptions]) -> list[Result[CrawlerSession]]: ...
+@overload
+def generate_many(name: Literal["paper"], seeds: Iterable[int], *, workers: int | None = 1,
+                  progress: bool = False, policy: str = "default",
+                  **params: Unpack[PaperOptions]) -> list[Result[PaperSession]]: ...
+@overload
+def generate_many(name: Literal["hexcrawl"], seeds: Iterable[int], *, workers: int | None = 1,
+                  progress: bool = False, policy: str = "default",
+                  **params: Unpack[HexcrawlOptions]) -> list[Result[HexcrawlSession]]: ...
+@overload
+def generate_many(name: Literal["keylock"], seeds: Iterable[int], *, workers: int | None = 1,
+                  progress: bool = False, policy: str = "default",
+                  **params: Unpack[KeylockOptions]) -> list[Result[KeylockSession]]: ...
+@overload
+def generate_many(name: Literal["zombstone"], seeds: Iterable[int], *, workers: int | None = 1,
+                  progress: bool = False, policy: str = "default",
+                  **params: Unpack[ZombstoneOptions]) -> list[Result[SkirmishSession]]: ...
+@overload
+def generate_many(name: Literal["zombstone-duel"], seeds: Iterable[int], *, workers: int | None = 1,
+                  progress: bool = False, policy: str = "default",
+                  **params: Unpack[DuelOptions]) -> list[Result[DuelSession]]: ...
+@overload
+def generate_many(name: str, seeds: Iterable[int], *, workers: int | None = 1, progress: bool = False,
+                  policy: str = "default") -> list[Result[Session[Any, Any]]]: ...
+def generate_many(name: str, seeds: Iterable[int], *, workers: int | None = 1, progress: bool = False,
+                  policy: str = "default", **params: Any) -> list[Result[Any]]:
+    """`generate` for each seed, the results in the seeds' order, each the same as `generate` gives it
+    wherever it was made: on `workers` local processes (1: this process alone; None: one a core), a
+    progress bar on stderr with `progress`. As with any use of multiprocessing, a script (not a notebook)
+    calling it with workers keeps its work under `if __name__ == "__main__":`.
+
+    >>> dungeons = generate_many("crawler", range(1, 4), size="2d6")
+    >>> [(dungeon.seed, dungeon.to_json()["outcome"]) for dungeon in dungeons]
+    [(1, 'boss'), (2, 'boss'), (3, 'boss')]
+    """
+    from dedale.core.batch import Where, run_batch
+
+    found = system(name)
+    checked, made, where = [_seed(seed) for seed in seeds], _params(found, params), Where(workers)
+    with _progress(progress, len(checked), found.name) as advance:
+        documents = run_batch(partial(_generated, found.name, policy, made), checked, where, advance)
+        return [Result(document, found) for document in documents]
+
+
+@contextmanager
+def _progress(shown: bool, total: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr told how many are done (nothing without `shown`). Refreshed here, not by Rich's
+    own thread: with no other thread running, a batch's local workers can be forks of this process."""
+    if not shown:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), auto_refresh=False) as bar:
+        task = bar.add_task(label, total=total)
+
+        def advance(done: int) -> None:
+            bar.update(task, completed=done, refresh=True)
+
+        yield advance
+
+
+def load(source: str | Path | dict[str, Any]) -> Result[Session[Any, Any]]:
     """A saved document (a file's path, or the document itself), checked as strictly as an upload.
 
     >>> again = load(generate("crawler", seed=4).to_json())

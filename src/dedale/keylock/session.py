@@ -53,7 +53,7 @@ class KeylockSession(Session[KeylockParams, State]):
     def apply(self, choice: Choice) -> None:
         raise AssertionError("a key-lock diagram has no choices")
 
-    def run_autopilot(self, policy: Policy | None = None, max_steps: int = 0) -> Self:
+    def run_autopilot(self, policy: Policy | str | None = None, max_steps: int = 0) -> Self:
         return self
 
     def result_json(self) -> dict[str, Any]:
