@@ -161,7 +161,8 @@ class Result(Generic[SessionT]):
     def _format(self, ext: str) -> str:
         ext = ext.lower() if ext.startswith(".") else f".{ext.lower()}"
         if ext not in self._system.extensions:
-            raise DedaleError("error.output", value=ext, accepted=" ".join(self._system.extensions))
+            raise DedaleError("error.extension", value=ext, system=self.system,
+                              accepted=" ".join(self._system.extensions))
         return ext
 
     def save(self, path: str | Path, lang: str = "en", **options: Any) -> Path:
@@ -203,7 +204,7 @@ class Result(Generic[SessionT]):
 
         >>> rooms = generate("crawler", seed=4, size="2d6").records()
         >>> len(rooms), rooms[0]["system"], rooms[0]["seed"], rooms[0]["tile"], rooms[0]["contents.kind.id"]
-        (9, 'crawler', 4, '5x2', 'cellar')
+        (9, 'crawler', 4, '4x4', 'kitchen')
         >>> generate("crawler", seed=4).records("passages")[0]["length"]
         2
         """
@@ -217,7 +218,8 @@ class Result(Generic[SessionT]):
         return self.svg()
 
     def __repr__(self) -> str:
-        return f"<dedale.Result {self.system} seed={self.seed}>"
+        """What a notebook prints: the system and the seed (none in a view that hides it)."""
+        return f"<dedale {self.system} result seed={self.seed}>"
 
 
 def system_names() -> list[str]:
@@ -235,13 +237,13 @@ _MAIN_TABLE = {"crawler": "rooms", "paper": "rooms", "hexcrawl": "hexes", "keylo
 
 
 def _tables(document: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The document's lists of objects, by path (`rooms`, `game.figures`), the events and the log left out."""
+    """The document's lists of objects (empty ones too: a dungeon without passages), by path (`rooms`,
+    `game.figures`), the events and the log left out."""
     found: dict[str, list[dict[str, Any]]] = {}
     for key, value in document.items():
         if isinstance(value, dict) and key != "params":
             found.update({f"{key}.{path}": rows for path, rows in _tables(value).items()})
-        elif isinstance(value, list) and value and all(isinstance(row, dict) for row in value) \
-                and key not in ("events", "log"):
+        elif isinstance(value, list) and all(isinstance(row, dict) for row in value) and key not in ("events", "log"):
             found[key] = value
     return found
 

@@ -328,7 +328,7 @@ class Session(ABC, Generic[P, S]):
 
     def autopilot(self, name: str = "default") -> Policy:
         if name not in self.policies:
-            raise DedaleError("error.policy", value=name, accepted=", ".join(self.policies))
+            raise DedaleError("error.policy", value=name, system=self.system, accepted=", ".join(self.policies))
         return self.policies[name](self)
 
     def run_autopilot(self, policy: Policy | str | None = None, max_steps: int = 10_000) -> Self:
