@@ -32,8 +32,9 @@ def test_every_public_name_is_documented(item: object) -> None:
 
 
 def test_the_api_names_and_the_classes_carry_runnable_examples() -> None:
-    for item in (dedale.generate, dedale.play, dedale.load, dedale.schema, dedale.system_names, dedale.Result,
-                 dedale.Session, dedale.Choice, dedale.DedaleError, zombstone.odds, zombstone.confrontation):
+    for item in (dedale.generate, dedale.generate_many, dedale.play, dedale.load, dedale.schema, dedale.system_names,
+                 dedale.Result, dedale.Session, dedale.Choice, dedale.DedaleError, zombstone.odds,
+                 zombstone.confrontation):
         assert ">>>" in (inspect.getdoc(item) or ""), item
 
 

@@ -249,11 +249,11 @@ def _tables(document: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 
 
 def _flat(row: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """An object's fields as one level of columns, nested objects' named by their path."""
+    """An object's fields as one level of columns, nested objects' named by their path (an empty one: None)."""
     flat: dict[str, Any] = {}
     for key, value in row.items():
-        if isinstance(value, dict) and value:
-            flat.update(_flat(value, f"{prefix}{key}."))
+        if isinstance(value, dict):
+            flat.update(_flat(value, f"{prefix}{key}.") if value else {f"{prefix}{key}": None})
         else:
             flat[f"{prefix}{key}"] = value
     return flat
