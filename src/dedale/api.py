@@ -1,5 +1,6 @@
-"""The library's front door (re-exported by `dedale`): generate a result, play a session choice by choice,
-load a saved document, and draw any of them. The CLI and the web app are faces over the same calls."""
+"""The library's front door (re-exported by `dedale`): generate a result (or one a seed), play a session choice
+by choice, load a saved document, draw any of them, read one as a table. The CLI and the web app are faces over
+the same calls. The calls are typed for each system (its session, its parameters), for the callers' checkers."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ Folder = str | PathLike[str]
 
 # Each system's parameters as keyword arguments, for type checkers (mypy --strict sees a misspelt one or a value
 # of the wrong type in the caller's code). The declarations in each system's params.py are what the calls check
-# at run time; tests/test_library_typing.py keeps these the same as them.
+# at run time; tests/test_library_tools.py keeps these the same as them.
 class CrawlerOptions(TypedDict, total=False):
     board: int
     zone: int
