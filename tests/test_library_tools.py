@@ -32,6 +32,12 @@ again: HexcrawlSession = dedale.generate("hexcrawl", seed=3, order="walk", obsta
 rows: list[dict[str, Any]] = dedale.generate("paper", seed=3, max_cards=12).records()
 many = dedale.generate_many("keylock", range(3), workers=2, progress=True, unique=4)
 first: dedale.Result[Any] = many[0]
+
+
+def keep(result: dedale.Result) -> dedale.Session[Any, Any]:  # a bare Result: any system's
+    return result.play()
+
+
 dedale.play("zombstone", seed=1, side=None).run_autopilot("aggressive")
 options: dict[str, Any] = {"radius": 2}
 for name in dedale.system_names():

@@ -26,7 +26,12 @@ if TYPE_CHECKING:  # the sessions' types only: `import dedale` loads no system
     from dedale.zombstone.skirmish.duel_session import DuelSession
     from dedale.zombstone.skirmish.session import SkirmishSession
 
-SessionT = TypeVar("SessionT", bound=Session[Any, Any], covariant=True)
+if TYPE_CHECKING:  # a default (PEP 696, typing from Python 3.13): a bare `Result` is any system's result
+    from typing_extensions import TypeVar as DefaultTypeVar
+
+    SessionT = DefaultTypeVar("SessionT", bound=Session[Any, Any], covariant=True, default=Session[Any, Any])
+else:
+    SessionT = TypeVar("SessionT", bound=Session[Any, Any], covariant=True)
 Folder = str | PathLike[str]
 
 
