@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dedale.core.session import Session
-from dedale.i18n import check_lang
+from dedale.core.errors import check_lang
+from dedale.core.session import Faces, Session
 from dedale.systems import System, extension_of, json_text, names, system, system_of
 
 
@@ -114,6 +114,14 @@ class Result:
 
     def __repr__(self) -> str:
         return f"<dedale.Result {self.system} seed={self.seed}>"
+
+
+def _picture(session: Session[Any, Any]) -> str:
+    return system(session.system).picture(session, session.choices(), "en")
+
+
+# A session's `result()` and Jupyter picture, for the rules know no face (core/session.py).
+Session.faces = Faces(lambda session: Result(session.player_json()), _picture)
 
 
 def system_names() -> list[str]:
