@@ -18,12 +18,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dedale.core.errors import DedaleError
+from dedale.core.version import __version__
 
 if TYPE_CHECKING:
     from dedale.api import Result, generate, load, play, schema, system_names
     from dedale.core.session import Choice, Session
 
-__version__ = "0.1.0"
 __all__ = ["Choice", "DedaleError", "Result", "Session", "__version__", "generate", "load", "play", "schema",
            "system_names"]
 
