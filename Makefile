@@ -62,6 +62,7 @@ run: $(STAMP) system-deps
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks conftest.py
 	$(VENV)/bin/mypy
+	$(PY) -m pytest -q -p no:cacheprovider tests/test_layers.py
 
 # Every test, with the property tests' CI examples (tests/budget.py), a process a core (a test file's tests in
 # one: its server and browser are started once); then the wall and CPU time the run took.

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import dedale
 from budget import examples
-from dedale.core import batch
+from dedale.core import batch, version
 from dedale.core.batch import Where, run_batch
 from dedale.core.errors import DedaleError
 
@@ -340,7 +340,7 @@ def test_without_the_cluster_extra_a_scheduler_is_one_line_naming_it(cli, monkey
 @needs_dask
 def test_workers_running_another_version_are_refused(monkeypatch: pytest.MonkeyPatch, cluster: str) -> None:
     running = dedale.__version__
-    monkeypatch.setattr(dedale, "__version__", "0.0.1")  # this process's version, not the worker's
+    monkeypatch.setattr(version, "__version__", "0.0.1")  # this process's version, not the worker's
     with pytest.raises(DedaleError) as raised:
         list(run_batch(square, range(3), Where(scheduler=cluster)))
     assert raised.value.key == "error.scheduler_version" and raised.value.args_["found"] == running

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dedale.i18n import LANGUAGES, _flatten, catalogue, t
+from dedale import i18n
+from dedale.i18n import LANGUAGES, _flatten, catalogue, data_word, register_labels, say, t
 
 SRC = Path(__file__).parents[1] / "src" / "dedale"
 KEY = re.compile(
@@ -84,3 +85,14 @@ def test_counts_are_worded_in_their_number() -> None:
     assert t("crawler.zone_rooms", "en", rooms=3) == "3 rooms there"
     assert t("paper.exits_are", "fr", exits=0) == "0 sortie en plus de la porte d'entrée"
     assert t("paper.exits_are", "fr", exits=2) == "2 sorties en plus de la porte d'entrée"
+
+
+def test_a_data_word_is_worded_by_the_labels_its_system_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words know no system: a system registers how its shipped data is named, and a word of a source
+    nobody registered, or of an item it does not have, is its id."""
+    monkeypatch.setattr(i18n, "_LABELS", dict(i18n._LABELS))  # the registration lasts this test only
+    assert say(data_word("coin", "side", "heads"), "fr") == "heads"
+    register_labels("coin", lambda source, kind, item: {"en": "Heads", "fr": "Pile"} if item == "heads" else None)
+    heads = data_word("coin", "side", "heads")
+    assert say(heads, "fr") == "Pile" and say(heads) == "Heads"
+    assert say(data_word("coin", "side", "edge"), "fr") == "edge"

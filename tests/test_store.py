@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from budget import examples
 from dedale.core.errors import DedaleError
-from dedale.core.store import Sessions, Store
 from dedale.crawler.session import CrawlerSession
 from dedale.web.service import build
+from dedale.web.store import Sessions, Store
 
 
 @pytest.fixture

@@ -83,7 +83,7 @@ def test_a_player_reads_the_whole_log_only_as_the_rules_let_them(client: TestCli
     session_id = start(client, "zombstone", side="lawmen")
     for _ in range(30):
         client.post(f"/play/{session_id}/auto", data={"to": "one"}, headers=HX)
-    from dedale.core.store import Sessions  # the app's own session, as the server holds it
+    from dedale.web.store import Sessions  # the app's own session, as the server holds it
 
     sessions: Sessions = client.app.state.sessions  # type: ignore[attr-defined]
     session = sessions.get(session_id)

@@ -25,6 +25,7 @@ from dedale.zombstone.skirmish import fight, skills, turn, victory
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.battlefield import BASE, CONTACT, Battlefield, Terrain
 from dedale.zombstone.skirmish.catalogue import load_catalogue
+from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishSession
@@ -56,7 +57,8 @@ def table(*figures: tuple[str, float, float], field: Battlefield = OPEN, hands: 
         game.deck.pile = [c for c in game.deck.pile if c not in cards]
     roller = Roller(TableSource(), game.log)
     controllers = {side: AI("default") if side in ai else None for side in ("lawmen", "zombies")}
-    return Table(game, CATALOGUE, dataclasses.replace(CORRAL, battlefield=field), roller, controllers)
+    return Table(game, CATALOGUE, dataclasses.replace(CORRAL, battlefield=field), roller, controllers,
+                 activation=turn.activate)
 
 
 @dataclasses.dataclass
@@ -737,8 +739,9 @@ def test_upkeep_stops_drawing_when_the_deck_is_used_up() -> None:
 def test_the_turn_limit_ends_the_game_by_the_dollars_still_in_play() -> None:
     scenario = dataclasses.replace(CORRAL, turns=1)
     game = Game(scenario=scenario.id)
-    t = Table(game, CATALOGUE, scenario, Roller(SeededSource(11), game.log), {"lawmen": AI(), "zombies": AI()})
-    run(t, turn.play(t))
+    t = Table(game, CATALOGUE, scenario, Roller(SeededSource(11), game.log), {"lawmen": AI(), "zombies": AI()},
+              activation=turn.activate)
+    run(t, play(t))
     worth = {side: sum(t.profile(f).cost for f in game.in_play(side)) for side in game.sides}
     assert game.turn == 1 and game.ending in ("turns", "draw")
     assert game.winner == (max(worth, key=worth.__getitem__) if worth["lawmen"] != worth["zombies"] else None)
@@ -875,8 +878,8 @@ def watched_game(seed: int, scenario: str, lawmen: str, zombies: str, overlap: f
     """An AI-vs-AI game as a session plays it (side None), the table checked at every decision and at the end."""
     game = Game(scenario=scenario)
     t = Table(game, CATALOGUE, CATALOGUE.scenario(scenario), Roller(SeededSource(seed), game.log),
-              {"lawmen": Watched(lawmen, overlap), "zombies": Watched(zombies, overlap)})
-    run(t, turn.play(t))
+              {"lawmen": Watched(lawmen, overlap), "zombies": Watched(zombies, overlap)}, activation=turn.activate)
+    run(t, play(t))
     check_table(t, overlap)
     return game
 
@@ -965,8 +968,8 @@ def test_high_noon_hidden_tokens_are_revealed_when_an_enemy_sees_them(tmp_path: 
     catalogue = load_catalogue(folder)
     game = Game(scenario="high_noon")
     t = Table(game, catalogue, catalogue.scenario("high_noon"), Roller(SeededSource(3), game.log),
-              {"lawmen": None, "zombies": None})
-    ask = next(turn.play(t))  # deployed; the duel's first bet waits for a person
+              {"lawmen": None, "zombies": None}, activation=turn.activate)
+    ask = next(play(t))  # deployed; the duel's first bet waits for a person
     assert isinstance(ask, Ask) and ask.kind == "bet"
     duellists = {"wyatt_earp", "ringo"}
     assert all(f.hidden != (f.profile in duellists) for f in game.figures)

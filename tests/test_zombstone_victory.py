@@ -26,7 +26,7 @@ from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishSession
 from dedale.zombstone.skirmish.table import Ask, Option, Table
-from dedale.zombstone.skirmish.turn import _activation, action_ask
+from dedale.zombstone.skirmish.turn import _activation, action_ask, activate
 from dedale.zombstone.skirmish.view import GameView
 
 CATALOGUE = load_catalogue()
@@ -46,7 +46,8 @@ def table(*figures: tuple[str, float, float], won_by: Victory = DOLLARS) -> Tabl
         stars = any(CATALOGUE.profile(f.profile).status == "star" for f in game.figures if f.side == side)
         game.sides[side] = Side(side, band, had_stars=stars)
     scenario = dataclasses.replace(CATALOGUE.scenario("ok_corral"), battlefield=OPEN, victory=won_by)
-    return Table(game, CATALOGUE, scenario, Roller(SeededSource(1), game.log), {"lawmen": AI(), "zombies": AI()})
+    return Table(game, CATALOGUE, scenario, Roller(SeededSource(1), game.log), {"lawmen": AI(), "zombies": AI()},
+                 activation=activate)
 
 
 def remove(t: Table, figure: Figure, state: str = "out") -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dedale.core.errors import DedaleError
+from dedale.core.version import __version__
 
 # Type checkers read the names from here, each with its own type; at run time `__getattr__` loads them when
 # first asked for. They never see that `__getattr__`, which would answer any name, misspelt ones too, with `Any`.
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from dedale.api import Result, generate, generate_many, load, play, schema, system_names
     from dedale.core.session import Choice, Session
 
-__version__ = "0.1.0"
 __all__ = ["Choice", "DedaleError", "Result", "Session", "__version__", "generate", "generate_many", "load", "play",
            "schema", "system_names"]
 

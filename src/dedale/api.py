@@ -12,9 +12,8 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, Unpack, cast, overload
 
-from dedale.core.errors import DedaleError
-from dedale.core.session import Session
-from dedale.i18n import check_lang
+from dedale.core.errors import DedaleError, check_lang
+from dedale.core.session import Faces, Session
 from dedale.systems import System, extension_of, json_text, names, system, system_of
 
 if TYPE_CHECKING:  # the sessions' types only: `import dedale` loads no system
@@ -226,6 +225,14 @@ class Result(Generic[SessionT]):
     def __repr__(self) -> str:
         """What a notebook prints: the system and the seed (none in a view that hides it)."""
         return f"<dedale {self.system} result seed={self.seed}>"
+
+
+def _picture(session: Session[Any, Any]) -> str:
+    return system(session.system).picture(session, session.choices(), "en")
+
+
+# A session's `result()` and Jupyter picture, for the rules know no face (core/session.py).
+Session.faces = Faces(lambda session: Result(session.player_json()), _picture)
 
 
 def system_names() -> list[str]:

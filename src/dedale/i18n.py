@@ -13,7 +13,6 @@ when shown (`say`), in whatever language the reader asks for:
 
 from __future__ import annotations
 
-import importlib
 import re
 import string
 import tomllib
@@ -24,9 +23,10 @@ from typing import Any
 
 LANGUAGES = ("en", "fr")
 Word = dict[str, Any]
-# Where the shipped data's labels are looked up (`shipped_label(source, kind, id)`), by source: the tables'
-# systems read their TOML tables (core.tables); the skirmish its catalogue.
-_DATA = {"zombstone": "dedale.zombstone.skirmish.catalogue"}
+# A source's shipped labels: (source, kind, id) -> the labels by language, None when it has no such item.
+Labels = Callable[[str, str, str], dict[str, str] | None]
+# Registered by each system (`register_labels`): the words know no system.
+_LABELS: dict[str, Labels] = {}
 
 
 def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
@@ -160,15 +160,15 @@ def say(value: Any, lang: str = "en") -> str:
     if "l" in value:
         return pick(value["l"], lang)
     source, kind, item = value["data"]
-    labels = _shipped_labels(_DATA.get(source, "dedale.core.tables"))(source, kind, item)
+    lookup = _LABELS.get(source)
+    labels = None if lookup is None else lookup(source, kind, item)
     return item if labels is None else pick(labels, lang)
 
 
-@cache
-def _shipped_labels(module: str) -> Callable[[str, str, str], dict[str, str] | None]:
-    """The `shipped_label` of `module`, imported when first asked (a legend looks up every room's labels)."""
-    found: Callable[[str, str, str], dict[str, str] | None] = importlib.import_module(module).shipped_label
-    return found
+def register_labels(source: str, labels: Labels) -> None:
+    """How the words of `data_word(source, ...)` find their labels: each system registers its own shipped data
+    when its package is imported (the tables' systems their TOML tables, the skirmish its catalogue)."""
+    _LABELS[source] = labels
 
 
 def pick(labels: str | dict[str, str], lang: str) -> str:
@@ -176,11 +176,3 @@ def pick(labels: str | dict[str, str], lang: str) -> str:
     if not isinstance(labels, dict):
         return str(labels)
     return str(labels.get(lang) or labels.get("en") or next(iter(labels.values()), ""))
-
-
-def check_lang(lang: str) -> str:
-    from dedale.core.errors import DedaleError
-
-    if lang not in LANGUAGES:
-        raise DedaleError("error.lang", value=lang, accepted=", ".join(LANGUAGES))
-    return lang

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
-from dedale.core.errors import DedaleError
+from dedale.core.errors import DedaleError, check_lang
 from dedale.core.files import check_target, write_atomic
 from dedale.core.rng import check_seed, new_seed
-from dedale.i18n import LANGUAGES, check_lang, t
+from dedale.i18n import LANGUAGES, t
 
 if TYPE_CHECKING:
     from dedale.core.batch import Where

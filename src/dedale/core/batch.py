@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from dedale.core import version
 from dedale.core.errors import DedaleError
 
 if TYPE_CHECKING:
@@ -215,19 +216,16 @@ def _cluster(address: str) -> Iterator[tuple[Executor, int]]:
 
 
 def _dedale_version() -> str:
-    from dedale import __version__
-
-    return __version__
+    return version.__version__
 
 
 def _check_versions(client: Client, address: str) -> None:
     """Every worker runs the version of Dédale this process runs: the same seeds, the same results."""
-    from dedale import __version__
-
+    running = version.__version__
     try:
         found: dict[str, Any] = client.run(_dedale_version)
     except Exception:  # a worker that cannot even load this function has no Dédale at all
         found = {"?": "none"}
-    other = sorted({str(version) for version in found.values()} - {__version__})
+    other = sorted({str(each) for each in found.values()} - {running})
     if other:
-        raise DedaleError("error.scheduler_version", value=address, found=", ".join(other), version=__version__)
+        raise DedaleError("error.scheduler_version", value=address, found=", ".join(other), version=running)

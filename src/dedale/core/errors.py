@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dedale.i18n import LANGUAGES, say, word
+
 
 class DedaleError(Exception):
     """Bad input: an impossible parameter, a malformed file, an illegal choice.
@@ -24,18 +26,21 @@ class DedaleError(Exception):
         self.args_ = args
 
     def message(self, lang: str = "en") -> str:
-        from dedale.i18n import say
-
         return say(self.as_word(), lang)
 
     def as_word(self) -> dict[str, Any]:
         """The message as a word (`i18n.word`), for a message that quotes this one in any language."""
-        from dedale.i18n import word
-
         return word(self.key, **{name: _short(value) for name, value in self.args_.items()})
 
     def __str__(self) -> str:
         return self.message()
+
+
+def check_lang(lang: str) -> str:
+    """`lang` if the catalogues have it, else a DedaleError naming those they have."""
+    if lang not in LANGUAGES:
+        raise DedaleError("error.lang", value=lang, accepted=", ".join(LANGUAGES))
+    return lang
 
 
 def _short(value: Any) -> Any:

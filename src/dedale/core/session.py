@@ -100,6 +100,16 @@ P = TypeVar("P", bound=Declared)
 S = TypeVar("S", bound=State)
 
 
+@dataclass(frozen=True)
+class Faces:
+    """How a session shows itself outside its rules: as a result to draw (`dedale.Result`) and as its live
+    picture. The library (`dedale.api`) sets `Session.faces` when loaded: the rules know no face, registry or
+    API."""
+
+    result: Callable[[Session[Any, Any]], Any]
+    picture: Callable[[Session[Any, Any]], str]
+
+
 class Session(ABC, Generic[P, S]):
     """A game in progress: its state, the legal choices now, and `step` to make one. Each system's session
     implements the rules; this class is the protocol they share (replay, undo, table mode, JSON, the
@@ -129,6 +139,7 @@ class Session(ABC, Generic[P, S]):
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {}
     table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
     policies: ClassVar[Policies] = {}
+    faces: ClassVar[Faces | None] = None  # set by the library (`dedale.api`): `result()` and the Jupyter picture
 
     def __init__(self, params: P, seed: int, table: bool = False, secret: bytes | None = None) -> None:
         if table and not self.table_mode:
@@ -455,19 +466,18 @@ class Session(ABC, Generic[P, S]):
     def result(self) -> Any:
         """The document as it stands, as a `dedale.Result` to draw or save (the player's view while the rules
         hide something)."""
-        from dedale.api import Result
-
-        return Result(self.player_json())
+        if Session.faces is None:
+            raise RuntimeError("a session's result is the library's: import dedale.api (dedale.play does)")
+        return Session.faces.result(self)
 
     def __repr__(self) -> str:
         """What a notebook prints: the system, the seed, the steps made, and whether it is over."""
         where = ", over" if self.is_over else ", a result to enter" if self.pending else ""
         return f"<dedale {self.system} session seed={self.seed} step {len(self.events)}{where}>"
 
-    def _repr_svg_(self) -> str:
-        from dedale.systems import system
-
-        return system(self.system).picture(self, self.choices(), "en")
+    def _repr_svg_(self) -> str | None:
+        """Its live picture in Jupyter (none without the library)."""
+        return None if Session.faces is None else Session.faces.picture(self)
 
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {

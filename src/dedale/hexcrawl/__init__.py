@@ -2,3 +2,8 @@
 
 Rules: docs/rules/hexcrawl.md
 """
+
+from dedale.core.tables import shipped_label
+from dedale.i18n import register_labels
+
+register_labels("hexcrawl", shipped_label)  # the rows of its shipped tables, kept in documents by id

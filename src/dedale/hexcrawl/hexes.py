@@ -1,7 +1,7 @@
 """Hex-grid geometry for flat-topped hexes in axial coordinates (after Red Blob Games' guide).
 
 A hex is `(q, r)`; the third cube coordinate is `s = -q - r`. Flat-topped hexes have a north and a south
-neighbour. A map of radius R holds the hexes with |q|, |r|, |q + r| <= R.
+neighbour. A map of radius R holds the hexes with |q|, |r|, |q + r| <= R. And the reliefs a hex may have.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ DIRECTIONS: tuple[tuple[str, int, int], ...] = (
     ("N", 0, -1), ("NE", 1, -1), ("SE", 1, 0), ("S", 0, 1), ("SW", -1, 1), ("NW", -1, 0))
 DIRECTION_NAMES = tuple(name for name, _, _ in DIRECTIONS)
 STEP = {name: (dq, dr) for name, dq, dr in DIRECTIONS}
+# A hex's relief, lowest first (its index is what the map keeps; the tables' `clashes` name them).
+RELIEFS = ("waters", "shores", "plains", "river_valley", "hills", "plateaus", "low_mountains", "high_mountains")
 
 
 def neighbour(h: Hex, direction: str) -> Hex:

@@ -11,11 +11,9 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.session import check_format
-from dedale.hexcrawl.hexes import DIRECTION_NAMES, Hex, label, on_map
+from dedale.hexcrawl.hexes import DIRECTION_NAMES, RELIEFS, Hex, label, on_map
 from dedale.hexcrawl.params import MAX_RADIUS
 from dedale.i18n import Word, data_word, given, say, word
-
-RELIEFS = ("waters", "shores", "plains", "river_valley", "hills", "plateaus", "low_mountains", "high_mountains")
 
 
 @dataclass(slots=True)

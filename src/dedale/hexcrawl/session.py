@@ -17,6 +17,7 @@ from dedale.core.session import Choice, Policies, Session, State
 from dedale.core.tables import Table
 from dedale.hexcrawl.hexes import (
     DIRECTION_NAMES,
+    RELIEFS,
     Hex,
     distance,
     hex_count,
@@ -26,7 +27,7 @@ from dedale.hexcrawl.hexes import (
     on_map,
     spiral,
 )
-from dedale.hexcrawl.model import RELIEFS, HexMap, HexRecord
+from dedale.hexcrawl.model import HexMap, HexRecord
 from dedale.hexcrawl.params import HexParams
 from dedale.hexcrawl.tables import COMMUNITY_TABLES, ONE_DIE, load_tables
 from dedale.i18n import Word, data_word, word

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dedale.core.errors import DedaleError
 from dedale.core.tables import TableSet, load_system_tables
+from dedale.hexcrawl.hexes import RELIEFS
 
 # Rolled for every hex, as one die each (their dice are kept in the hex's record, not logged again).
 ONE_DIE = ("vegetation", "obstacles")
@@ -19,8 +20,6 @@ CLASHING = (*COMMUNITY_TABLES.values(), "function", "people")  # the rows whose 
 
 
 def check(tables: TableSet) -> TableSet:
-    from dedale.hexcrawl.model import RELIEFS
-
     for name in CLASHING:
         for row in tables[name].rows if name in tables.tables else ():
             clashes = row.get("clashes", [])

@@ -2,3 +2,8 @@
 
 Rules: docs/rules/paper-dungeon.md
 """
+
+from dedale.core.tables import shipped_label
+from dedale.i18n import register_labels
+
+register_labels("paper", shipped_label)  # the rows of its shipped tables, kept in documents by id

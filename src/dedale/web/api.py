@@ -16,10 +16,10 @@ from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
 from dedale.core.params import fields_of, json_type
 from dedale.core.rng import MAX_SEED
-from dedale.core.store import Sessions
 from dedale.systems import names, system
 from dedale.web import forms, seats, service
 from dedale.web.render import lang_of
+from dedale.web.store import Sessions
 
 
 class StrictJson(Request):

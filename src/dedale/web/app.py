@@ -17,11 +17,11 @@ from starlette.types import Scope
 
 from dedale import __version__
 from dedale.core.errors import DedaleError
-from dedale.core.store import Sessions, Store
 from dedale.i18n import t
 from dedale.web import api, pages, service
 from dedale.web.guard import Guard, allowed_hosts
 from dedale.web.render import lang_of, problem, refusal
+from dedale.web.store import Sessions, Store
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 # The answer to each refusal that is not a plain 400 (bad input).

@@ -15,12 +15,12 @@ from starlette.concurrency import run_in_threadpool
 
 from dedale.core.errors import DedaleError
 from dedale.core.session import Session
-from dedale.core.store import Sessions
 from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
 from dedale.systems import system as find
 from dedale.web import csrf, forms, logview, seats, service, views
 from dedale.web.render import lang_of, page
+from dedale.web.store import Sessions
 
 # Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf.check)])

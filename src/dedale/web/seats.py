@@ -30,9 +30,9 @@ from fastapi import Request, Response
 
 from dedale.core.errors import DedaleError
 from dedale.core.session import Session
-from dedale.core.store import Sessions, new_token
 from dedale.systems import system
 from dedale.web import csrf
+from dedale.web.store import Sessions, new_token
 
 SEATINGS = ("solo", "hot-seat", "linked")
 SPECTATOR = -1

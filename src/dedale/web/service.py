@@ -7,15 +7,15 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
-from dedale.core.errors import DedaleError
+from dedale.core.errors import DedaleError, check_lang
 from dedale.core.jsontext import parse_json
 from dedale.core.rng import check_seed, new_secret, new_seed
 from dedale.core.session import Session
-from dedale.core.store import Record, Sessions
-from dedale.i18n import check_lang, t
+from dedale.i18n import t
 from dedale.systems import System, names, system, system_of
 from dedale.web import forms, seats
 from dedale.web.seats import SEATINGS
+from dedale.web.store import Record, Sessions
 
 # The most events a session may have here: each request replays at most that many (an undo, a restarted
 # server), so this bounds what one costs. A game ends well before (a hexcrawl of radius 40 explored by hand

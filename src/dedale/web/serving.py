@@ -1,5 +1,5 @@
 """`dedale serve`: uvicorn running the app in this one process, on one SQLite file it holds alone (its
-advisory lock: a second server on the file refuses to start; `core/store.py`)."""
+advisory lock: a second server on the file refuses to start; `web/store.py`)."""
 
 from __future__ import annotations
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
 
 from dedale.core.errors import DedaleError
+from dedale.zombstone.entries import entries
 
 
 @dataclass(frozen=True)
@@ -21,11 +26,11 @@ class Weapon:
         return found.get(lang) or found.get("en") or self.id
 
 
+@cache
 def weapons() -> dict[str, Weapon]:
-    """The shipped weapons (`data/weapons.toml`), read and checked with the rest of the game's data."""
-    from dedale.zombstone.skirmish.catalogue import load_catalogue  # the catalogue holds weapons as one kind
-
-    return load_catalogue().weapons
+    """The shipped weapons (`data/weapons.toml`), read and checked as the skirmish's catalogue reads a player's."""
+    text = resources.files("dedale.zombstone").joinpath("data", "weapons.toml").read_text("utf-8")
+    return read_weapons("dedale.zombstone:data/weapons.toml", tomllib.loads(text))
 
 
 def weapon(name: str, melee: bool | None = None) -> Weapon:
@@ -33,4 +38,19 @@ def weapon(name: str, melee: bool | None = None) -> Weapon:
     if found is None or (melee is not None and found.melee != melee):
         accepted = [w.id for w in weapons().values() if melee is None or w.melee == melee]
         raise DedaleError("error.weapon", value=name, accepted=", ".join(accepted))
+    return found
+
+
+def read_weapons(file: str, document: dict[str, Any]) -> dict[str, Weapon]:
+    """The weapons of a data file (`file` names it in errors), by id."""
+    found = {}
+    for entry in entries(file, document, "weapon"):
+        melee = entry.get("melee", bool, False)
+        reach = entry.number("range", 0, 100, 0.0, whole=False)
+        if not melee and reach <= 0:
+            raise entry.fail("error.skirmish.range", field="range", value=reach, low=1, high=100)
+        labels = entry.labels("label")
+        found[entry.get("id", str)] = Weapon(entry.get("id", str), tuple(sorted(labels.items())),
+                                             entry.number("damage", -3, 5), melee, entry.get("unarmed", bool, False),
+                                             float(reach))
     return found

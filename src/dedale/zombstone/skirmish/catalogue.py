@@ -19,9 +19,10 @@ from typing import Any
 from dedale.core.errors import DedaleError
 from dedale.core.files import read_data
 from dedale.i18n import Word, data_word, given, pick
+from dedale.zombstone.entries import Entry, entries
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
 from dedale.zombstone.skirmish.skills import SKILLS
-from dedale.zombstone.weapons import Weapon
+from dedale.zombstone.weapons import Weapon, read_weapons
 
 STATUSES = ("star", "supporting", "extra")
 SIDES = ("lawmen", "zombies")
@@ -178,7 +179,7 @@ def shipped_label(source: str, kind: str, item: str) -> dict[str, str] | None:
 @lru_cache(maxsize=8)
 def _load(folder: str | None, stamp: tuple[tuple[str, int], ...]) -> Catalogue:
     documents = {name: _read(folder, name) for name in FILES}
-    weapons = _weapons(*documents["weapons.toml"])
+    weapons = read_weapons(*documents["weapons.toml"])
     profiles = _profiles(*documents["profiles.toml"], weapons)
     bands = _bands(*documents["bands.toml"], profiles)
     return Catalogue(weapons, profiles, bands, _scenarios(*documents["scenarios.toml"], bands, profiles))
@@ -204,82 +205,9 @@ def _read(folder: str | None, name: str) -> tuple[str, dict[str, Any]]:
         raise DedaleError("table.syntax", file=file, problem=str(exc)) from None
 
 
-class _Entry:
-    """One entry of a data file, read field by field with errors that name the file and the entry."""
-
-    def __init__(self, file: str, kind: str, index: int, data: Any) -> None:
-        self.file, self.data = file, data
-        self.where = f"{kind} {index + 1}"
-        if not isinstance(data, dict):
-            raise self.fail("error.skirmish.entry", problem="not a table")
-        if isinstance(data.get("id"), str):
-            self.where += f" ({data['id']})"
-
-    def fail(self, key: str, **args: Any) -> DedaleError:
-        return DedaleError(key, file=self.file, entry=self.where, **args)
-
-    def get(self, name: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
-        """The field `name`, of type `kind` (a TOML true is not a number, though Python says it is an int)."""
-        if name not in self.data:
-            if default is ...:
-                raise self.fail("error.skirmish.missing", field=name)
-            return default
-        value = self.data[name]
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-            raise self.fail("error.skirmish.field", field=name, value=repr(value))
-        return value
-
-    def number(self, name: str, low: float, high: float, default: Any = ..., whole: bool = True) -> Any:
-        value = self.get(name, int if whole else (int, float), default)
-        if not low <= value <= high:
-            raise self.fail("error.skirmish.range", field=name, value=value, low=low, high=high)
-        return value
-
-    def labels(self, name: str, default: Any = ...) -> dict[str, str]:
-        value = self.get(name, (str, dict), default)
-        if isinstance(value, str):
-            return {"en": value}
-        if not value or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-            raise self.fail("error.skirmish.field", field=name, value=repr(value))
-        return dict(value)
-
-    def choice(self, name: str, accepted: tuple[str, ...] | list[str], default: Any = ...) -> str:
-        value = self.get(name, str, default)
-        if value not in accepted:
-            raise self.fail("error.skirmish.one_of", field=name, value=value, accepted=", ".join(accepted))
-        return value
-
-
-def _entries(file: str, document: dict[str, Any], kind: str) -> list[_Entry]:
-    items = document.get(kind, [])
-    if not isinstance(items, list) or not items:
-        raise DedaleError("error.skirmish.no_entries", file=file, kind=kind)
-    entries = [_Entry(file, kind, i, item) for i, item in enumerate(items)]
-    seen = Counter(entry.get("id", str) for entry in entries)
-    twice = [key for key, n in seen.items() if n > 1]
-    if twice:
-        raise DedaleError("error.skirmish.duplicate", file=file, kind=kind, value=twice[0])
-    return entries
-
-
-def _weapons(file: str, document: dict[str, Any]) -> dict[str, Weapon]:
-    found = {}
-    for entry in _entries(file, document, "weapon"):
-        melee = entry.get("melee", bool, False)
-        reach = entry.number("range", 0, 100, 0.0, whole=False)
-        if not melee and reach <= 0:
-            raise entry.fail("error.skirmish.range", field="range", value=reach, low=1, high=100)
-        labels = entry.labels("label")
-        found[entry.get("id", str)] = Weapon(entry.get("id", str), tuple(sorted(labels.items())),
-                                             entry.number("damage", -3, 5), melee, entry.get("unarmed", bool, False),
-                                             float(reach))
-    return found
-
-
 def _profiles(file: str, document: dict[str, Any], weapons: dict[str, Weapon]) -> dict[str, Profile]:
     found = {}
-    for entry in _entries(file, document, "profile"):
+    for entry in entries(file, document, "profile"):
         potential = entry.get("potential", list)
         if not 1 <= len(potential) <= 2 or not all(isinstance(p, int) and -4 <= p <= 5 for p in potential):
             raise entry.fail("error.skirmish.potential", value=repr(potential))
@@ -308,7 +236,7 @@ def _profiles(file: str, document: dict[str, Any], weapons: dict[str, Weapon]) -
 
 def _bands(file: str, document: dict[str, Any], profiles: dict[str, Profile]) -> dict[str, Band]:
     found = {}
-    for entry in _entries(file, document, "band"):
+    for entry in entries(file, document, "band"):
         members = entry.get("members", list)
         if not members:
             raise entry.fail("error.skirmish.field", field="members", value="[]")
@@ -321,7 +249,7 @@ def _bands(file: str, document: dict[str, Any], profiles: dict[str, Profile]) ->
     return found
 
 
-def check_limits(entry: _Entry | None, members: list[Profile]) -> None:
+def check_limits(entry: Entry | None, members: list[Profile]) -> None:
     """At most 2 Stars and 4 Supporting roles a band."""
     counts = Counter(p.status for p in members)
     for status, most in LIMITS.items():
@@ -333,12 +261,12 @@ def check_limits(entry: _Entry | None, members: list[Profile]) -> None:
 def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
                profiles: dict[str, Profile]) -> dict[str, Scenario]:
     found = {}
-    for entry in _entries(file, document, "scenario"):
+    for entry in entries(file, document, "scenario"):
         width = entry.number("width", 6, 120, 36.0, whole=False)
         height = entry.number("height", 6, 120, 36.0, whole=False)
         terrain = []
         for i, piece in enumerate(entry.get("terrain", list, [])):
-            part = _Entry(file, f"{entry.where}: terrain", i, piece)
+            part = Entry(file, f"{entry.where}: terrain", i, piece)
             x, y, w, h = (float(part.number(k, -1000, 1000, whole=False)) for k in "xywh")
             terrain.append(Terrain(part.get("kind", str), x, y, w, h, part.get("name", str, ""),
                                    float(part.number("height", 0, 1000, 1.0, whole=False))))
@@ -360,7 +288,7 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
                 raise entry.fail("error.skirmish.deploy", side=side, value=repr(zone))
         duel = None
         if "duel" in entry.data:
-            part = _Entry(file, f"{entry.where}: duel", 0, entry.get("duel", dict))
+            part = Entry(file, f"{entry.where}: duel", 0, entry.get("duel", dict))
             duellists = {side: part.get(side, str) for side in SIDES}
             for side, duellist in duellists.items():
                 if duellist not in bands[chosen[side]].members:
@@ -376,7 +304,7 @@ def _scenarios(file: str, document: dict[str, Any], bands: dict[str, Band],
     return found
 
 
-def _victory(entry: _Entry, bands: dict[str, Band]) -> Victory:
+def _victory(entry: Entry, bands: dict[str, Band]) -> Victory:
     """`victory`, with the `place` a hold or an escort needs, and the escort's character (`escort`)."""
     kind = entry.choice("victory", VICTORIES, "dollars")
     if kind not in ("hold", "escort"):
@@ -396,10 +324,10 @@ def _victory(entry: _Entry, bands: dict[str, Band]) -> Victory:
     return Victory(kind, _box(place), escort, side)
 
 
-def _favoured(entry: _Entry) -> Favoured | None:
+def _favoured(entry: Entry) -> Favoured | None:
     if "favoured" not in entry.data:
         return None
-    part = _Entry(entry.file, f"{entry.where}: favoured", 0, entry.get("favoured", dict))
+    part = Entry(entry.file, f"{entry.where}: favoured", 0, entry.get("favoured", dict))
     return Favoured(part.choice("side", SIDES), part.labels("why"))
 
 

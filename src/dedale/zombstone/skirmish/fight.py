@@ -425,8 +425,6 @@ def damage(t: Table, figure: Figure, points: int, source: Figure) -> Flow[None]:
 
 def _last_cartridge(t: Table, figure: Figure) -> Flow[None]:
     """The last cartridge: out of play, unless Last Breath (a heart card) gives one free last activation."""
-    from dedale.zombstone.skirmish.turn import activate  # the turn calls fights; a last breath calls a turn
-
     hearts = [c for c in t.game.sides[figure.side].hand if c.suit == "hearts"]
     if t.profile(figure).has("last_breath") and hearts and t.profile(figure).hand > 0:
         options = (Option(f"last_breath:{hearts[0].code}", "skirmish.option.last_breath", {"card": hearts[0].word}),
@@ -437,7 +435,7 @@ def _last_cartridge(t: Table, figure: Figure) -> Flow[None]:
             t.game.sides[figure.side].hand.remove(card)
             t.game.deck.discard(card)
             t.roller.note("skirmish.last_breath", figure=t.who(figure), card=card.code)
-            yield from activate(t, figure, free=True)
+            yield from t.activation(t, figure, True)
     yield from remove(t, figure, "out")
 
 

@@ -20,12 +20,13 @@ from dedale.i18n import Word, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.catalogue import load_catalogue
+from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.hidden import Secrets
 from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Ask, Controller, Flow, Option, Table
-from dedale.zombstone.skirmish.turn import play
+from dedale.zombstone.skirmish.turn import activate
 from dedale.zombstone.skirmish.wording import inches
 
 
@@ -67,7 +68,7 @@ class SkirmishSession(Session[SkirmishParams, Game]):
         controllers: dict[str, Controller | None] = {
             side: None if params.human or side == params.side else AI(params.policy(side)) for side in SEATS}
         self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds,
-                               params.unarmed_malus)
+                               params.unarmed_malus, activation=activate)
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
         self._resume(None)

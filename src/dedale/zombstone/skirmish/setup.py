@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from dedale.core.errors import DedaleError
 from dedale.zombstone.skirmish.model import Figure, Side
-from dedale.zombstone.skirmish.table import Flow, Table
+from dedale.zombstone.skirmish.table import Table
 
 SPACING = 1.6  # inches between the figures of a deployment
 
 
-def setup(t: Table) -> Flow[None]:
+def setup(t: Table) -> None:
     game = t.game
     for side in ("lawmen", "zombies"):
         band = t.catalogue.band(t.scenario.bands[side])
@@ -30,10 +30,6 @@ def setup(t: Table) -> Flow[None]:
         _deploy(t, side, [f for f in game.figures if f.side == side and f.id not in placed])
     t.changed()  # who stands where, and who hides
     t.roller.note("skirmish.deployed", scenario=t.scenario.id)
-    if t.scenario.duel is not None:
-        from dedale.zombstone.skirmish.showdown import showdown
-
-        yield from showdown(t)
 
 
 def duellist(t: Table, side: str) -> Figure:

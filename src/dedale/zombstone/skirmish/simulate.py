@@ -15,10 +15,11 @@ from dedale.core.batch import IN_PROCESS, Where, run_batch
 from dedale.core.rng import Roller, SeededSource, SplitMix64
 from dedale.zombstone.skirmish.ai import AI
 from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
+from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.model import Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.table import Controller, Table
-from dedale.zombstone.skirmish.turn import play
+from dedale.zombstone.skirmish.turn import activate
 
 Z95 = 1.959963984540054
 MELEE = "skirmish.how.melee"  # a confrontation's kind as the log words it
@@ -50,7 +51,7 @@ def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = N
     roller = Roller(SeededSource(seed), game.log)
     controllers: dict[str, Controller | None] = {side: AI(params.policy(side)) for side in SIDES}
     t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds,
-              params.unarmed_malus)
+              params.unarmed_malus, activation=activate)
     for _ in play(t):  # two AIs never suspend the game
         raise AssertionError("an AI game asked for a decision")
     standing = {side: game.in_play(side) for side in SIDES}

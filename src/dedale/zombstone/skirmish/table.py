@@ -92,6 +92,9 @@ class Table:
     controllers: dict[str, Controller | None]  # None: a person plays that side
     rounds: int = 1  # reroll rounds (the rules: one)
     unarmed_malus: str = "potential"  # how a fighter without a melee weapon rolls (`RollSpec.unarmed`)
+    # A figure's activation (`turn.activate`: the table, the figure, free or not), which a fight's Last Breath
+    # calls: given by whoever sets the table, for the turn calls the fights.
+    activation: Callable[[Table, Figure, bool], Flow[None]] = field(kw_only=True, repr=False)
     _names: dict[int, Word] = field(default_factory=dict, repr=False)
     _guns: dict[str, Weapon | None] = field(default_factory=dict, repr=False)
     _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)

@@ -1,6 +1,6 @@
 """The turn (`zombstone.md`): upkeep (hands back up to 5 cards, 3 for a band that lost all its Stars),
 initiative (a poker die each, ties rolled again, or a card played instead), then alternating activations of
-two actions each (move, shoot, melee); and the game around it: deployment, the turn limit, victory.
+two actions each (move, shoot, melee); the whole game around it is `game.play`.
 
 Choices the spec leaves to the project, documented here:
 - The side named first by the scenario declares its initiative first; the other then knows whether the
@@ -33,7 +33,7 @@ from dedale.zombstone.skirmish.battlefield import CONTACT, distance
 from dedale.zombstone.skirmish.fight import COMPASS, _point_id, _rounded, confront, flee, guts, remove
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
-from dedale.zombstone.skirmish.victory import after_move, time_up
+from dedale.zombstone.skirmish.victory import after_move
 from dedale.zombstone.skirmish.wording import moved
 
 MOVE: Final = 4.0  # inches a move action covers
@@ -43,17 +43,6 @@ CHARGE_STOP: Final = CONTACT - 0.05
 REACH: Final = MOVE + CONTACT  # an enemy this close may be charged in one move
 END = Option("end", "skirmish.option.end")
 LOW_CARDS = ("2", "3", "4", "5", "6", "7", "8")
-
-
-def play(t: Table) -> Flow[None]:
-    """The whole game, from deployment to its end."""
-    from dedale.zombstone.skirmish.setup import setup
-
-    yield from setup(t)
-    while not t.over:
-        yield from turn(t)
-        if not t.over and t.game.turn >= t.scenario.turns:
-            time_up(t)
 
 
 def turn(t: Table) -> Flow[None]:
