@@ -121,7 +121,7 @@ def test_undo_returns_to_the_state_before_the_choice(client: TestClient) -> None
 
 
 def test_table_mode_asks_for_each_die_and_applies_it(client: TestClient) -> None:
-    state = new(client, "crawler", table_dice=True)
+    state = new(client, "crawler", table_dice=True, params={})  # the default size: 3d6 rooms
     assert state["pending"] == {"kind": "die", "for": "crawler.size", "roll": "3d6",
                                 "options": ["1", "2", "3", "4", "5", "6"]}
     for face in (6, 1, 2):
