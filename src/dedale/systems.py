@@ -318,10 +318,6 @@ def _already(made: System) -> Callable[[], System]:
     return lambda: made
 
 
-def _factories() -> dict[str, Callable[[], System]]:
-    return _FACTORIES | {name: factory for name, factory in _plugins().items() if name not in _FACTORIES}
-
-
 def _learn_words(made: System) -> None:
     from dedale.i18n import add_messages
 
@@ -333,11 +329,11 @@ _BUILT: dict[str, tuple[Callable[[], System], System]] = {}  # by name: the fact
 
 
 def system(name: str) -> System:
-    """The system, built once (a page asks for it a few times a click) by its factory of now."""
-    factories = _factories()
-    factory = factories.get(name)
+    """The system, built once (a page asks for it a few times a click) by its factory of now. Dédale's own
+    are found without looking at the installed packages (`dedale crawler` does not pay for it)."""
+    factory = _FACTORIES.get(name) or _plugins().get(name)
     if factory is None:
-        raise DedaleError("error.system", value=name, accepted=", ".join(factories))
+        raise DedaleError("error.system", value=name, accepted=", ".join(names()))
     built = _BUILT.get(name)
     if built is None or built[0] is not factory:
         built = _BUILT[name] = (factory, factory())
@@ -348,11 +344,11 @@ def system(name: str) -> System:
 def system_of(document: Any) -> System:
     """The system a JSON document belongs to, from its `format` ("dedale/SYSTEM")."""
     found = document.get("format") if isinstance(document, dict) else None
-    known = names()
-    if not isinstance(found, str) or not found.startswith("dedale/") or found[7:] not in known:
-        expected = " or ".join(f"dedale/{name}" for name in known)
+    name = found[7:] if isinstance(found, str) and found.startswith("dedale/") else None
+    if name is None or (name not in _FACTORIES and name not in _plugins()):
+        expected = " or ".join(f"dedale/{known}" for known in names())
         raise DedaleError("error.format", expected=expected, found=found)
-    return system(found[7:])
+    return system(name)
 
 
 def extension_of(path: str | os.PathLike[str], found: System) -> str:
@@ -365,7 +361,7 @@ def extension_of(path: str | os.PathLike[str], found: System) -> str:
 
 def names() -> list[str]:
     """Every system: Dédale's own, then those of installed packages."""
-    return list(_factories())
+    return [*_FACTORIES, *_plugins()]
 
 
 _COMMANDS = {"zombstone-duel": ("zombstone", "duel")}  # where a system's CLI commands sit, when not `dedale NAME`
@@ -377,10 +373,21 @@ def cli_path(name: str) -> tuple[str, ...]:
 
 
 def top_commands() -> dict[str, str]:
-    """The CLI's system commands and their one-line summaries, without loading any system."""
+    """The CLI's system commands and their one-line summaries, without loading any of Dédale's systems."""
+    return {cli_path(name)[0]: summary(cli_path(name)[0]) for name in names()}
+
+
+def systems_at(top: str) -> list[str]:
+    """The systems whose commands sit at `dedale TOP` (Dédale's own known without looking further)."""
+    own = [name for name in _FACTORIES if cli_path(name)[0] == top]
+    return own or [name for name in _plugins() if cli_path(name)[0] == top]
+
+
+def summary(top: str) -> str:
+    """`dedale TOP`'s one line in --help."""
     from dedale.i18n import t
 
-    return {cli_path(name)[0]: t(f"cli.about.{cli_path(name)[0]}", "en") for name in names()}
+    return t(f"cli.about.{top}", "en")
 
 
 def check_tables(folder: Path) -> list[tuple[Path, int]]:
