@@ -198,3 +198,20 @@ def test_it_keeps_the_contract_every_system_keeps(env: dict[str, str]) -> None:
     assert contract.returncode == 0, contract.stdout + contract.stderr
     summary = contract.stdout.strip().splitlines()[-1]
     assert re.match(r"\d+ passed, \d+ deselected in ", summary), summary  # none skipped, none failed
+
+
+def test_a_broken_package_is_left_out_and_dedales_names_stay_its_own(env: dict[str, str], tmp_path: Path) -> None:
+    """One package that cannot be loaded, or that takes a name Dédale has, does not take the others down."""
+    info = tmp_path / "dedale_broken-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(METADATA.replace("coinflip", "broken"), encoding="utf-8")
+    (info / "entry_points.txt").write_text("[dedale.systems]\nbroken = nowhere:SYSTEM\ncrawler = coinflip:SYSTEM\n",
+                                           encoding="utf-8")
+    env = {**env, "PYTHONPATH": os.pathsep.join([str(tmp_path), env["PYTHONPATH"]])}
+    listed = dedale(env, "--help")
+    assert listed.returncode == 0 and "coinflip" in listed.stdout and "broken" not in listed.stdout
+    assert "the system 'broken' (nowhere:SYSTEM) was left out: No module named 'nowhere'" in listed.stderr
+    crawled = dedale(env, "crawler", "--seed", "4", "--json")
+    assert crawled.returncode == 0 and json.loads(crawled.stdout)["format"] == "dedale/crawler"
+    known = run(env, "-W", "ignore", "-c", "import dedale; print(*dedale.system_names())").stdout.split()
+    assert known.count("crawler") == 1 and "coinflip" in known and "broken" not in known
