@@ -155,7 +155,7 @@ def test_the_cli_lists_generates_and_draws_it(env: dict[str, str], tmp_path: Pat
 
 LIBRARY_AND_WEB = '''
 import dedale
-from webclient import web_client
+from webclient import started, web_client
 
 assert "coinflip" in dedale.system_names()
 result = dedale.generate("coinflip", seed=3, rooms=3)
@@ -182,6 +182,14 @@ with web_client(Path(sys.argv[1])) as client:
     document = client.get(f"/api/sessions/{state['id']}/export/json").json()
     assert document["format"] == "dedale/coinflip" and len(document["rooms"]) == 2
     assert client.post("/api/sessions", json={"system": "coinflip", "params": {"rooms": 10}}).status_code == 400
+
+with web_client(Path(sys.argv[1]), follow_redirects=False) as browser:  # the pages: form, play page, download
+    session_id = started(browser, "coinflip", seed="4", rooms="1")
+    page = browser.get(f"/play/{session_id}").text
+    assert "Coin-flip dungeon" in page and "Enter the next room" in page
+    assert browser.post(f"/play/{session_id}/step", data={"choice": "enter"}).status_code == 303
+    text = browser.get(f"/play/{session_id}/export.txt")
+    assert text.text in ("treasure", "monster") and "dedale-coinflip-4.txt" in text.headers["content-disposition"]
 print("played")
 '''
 
