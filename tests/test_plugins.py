@@ -146,6 +146,8 @@ def test_the_cli_lists_generates_and_draws_it(env: dict[str, str], tmp_path: Pat
         "trésor", "monstre"}
     assert dedale(env, "coinflip", "--seed", "3", "-o", str(tmp_path / "c.svg")).returncode == 0
     assert (tmp_path / "c.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert dedale(env, "coinflip", "--seed", "3", "-o", str(tmp_path / "c.json")).returncode == 0
+    assert dedale(env, "render", str(tmp_path / "c.json")).stdout == dedale(env, "coinflip", "--seed", "3").stdout
     refused = dedale(env, "coinflip", "--rooms", "10")
     assert refused.returncode == 2 and refused.stderr.startswith("dedale: rooms: 10") and "1 to 9" in refused.stderr
     assert dedale(env, "coinflip", "-o", str(tmp_path / "c.pdf")).returncode == 2  # a format it has not
