@@ -5,7 +5,7 @@ API and its JSON Schema, with no face changed."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -16,7 +16,7 @@ import schemas
 from dedale import systems
 from dedale.core.params import Declared, param
 from dedale.core.session import Choice, Session, State
-from dedale.i18n import word
+from dedale.i18n import LANGUAGES, catalogue, t, word
 from webclient import web_client
 
 
@@ -128,3 +128,24 @@ def test_its_schema_is_generated_from_its_declarations(coin: None) -> None:
     schemas.validate(CoinParams().to_json(), schema)
     with pytest.raises(schemas.ValidationError):
         schemas.validate({**CoinParams().to_json(), "flips": 0}, schema)
+
+
+@pytest.mark.parametrize("name", systems.names())
+def test_every_system_brings_its_words_and_its_rules_page(name: str) -> None:
+    """What a system brings besides its rules, named when it lacks it: its title and summary in every
+    language (the home page, `dedale --help`) and its rules page."""
+    found = systems.system(name)
+    keys = [f"web.system.{name}", f"web.about.{name}", *([f"cli.about.{name}"] * (found.cli_path == (name,)))]
+    for lang in LANGUAGES:
+        missing = [key for key in keys if key not in catalogue(lang)]
+        assert not missing, f"{name} has no {missing} in {lang}"
+    assert found.rules, f"{name} names no rules page"
+
+
+def test_a_systems_own_words_never_replace_the_catalogues(monkeypatch: pytest.MonkeyPatch) -> None:
+    worded = replace(coin_system(), words={"en": {"coin": {"flip": "Flip"}, "web": {"system": {"crawler": "Mine"}}}})
+    monkeypatch.setitem(systems._FACTORIES, "coin", lambda: worded)
+    copies = {lang: dict(catalogue(lang)) for lang in LANGUAGES}  # the process's catalogues stay as they are
+    monkeypatch.setattr("dedale.i18n.catalogue", copies.__getitem__)
+    systems.system("coin")
+    assert t("coin.flip") == "Flip" and t("web.system.crawler") == "Crawler dungeon"

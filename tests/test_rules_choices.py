@@ -21,18 +21,22 @@ from pathlib import Path
 import pytest
 
 from dedale.core.params import Field, fields_of
-from dedale.systems import system
+from dedale.systems import names, system
 
 RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 CHOICES = RULES / "choices.md"
 NOT_RULES = {"README.md", "choices.md"}
-SYSTEMS_OF_PAGE = {
-    "crawler.md": ("crawler",),
-    "paper-dungeon.md": ("paper",),
-    "hexcrawl.md": ("hexcrawl",),
-    "keylock.md": ("keylock",),
-    "zombstone.md": ("zombstone", "zombstone-duel"),  # the skirmish and the poker duel alone
-}
+
+def systems_of_pages() -> dict[str, list[str]]:
+    """Dédale's own systems by the rules page each names (the skirmish and the poker duel share one); a
+    system from another package has its rules elsewhere."""
+    pages: dict[str, list[str]] = {}
+    for name in names():
+        if system(name).package.startswith("dedale."):
+            pages.setdefault(str(system(name).rules), []).append(name)
+    return pages
+
+
 MARK = re.compile(r"\*\*Choices?\b")
 PARAMETER = re.compile(r"`([a-z_]+)` / `(--[a-z-]+)`")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
@@ -62,7 +66,7 @@ def table_rows(section: str) -> list[list[str]]:
 
 
 def fields(page: str) -> dict[str, Field]:
-    return {field.name: field for name in SYSTEMS_OF_PAGE[page] for field in fields_of(system(name).params)}
+    return {field.name: field for name in systems_of_pages()[page] for field in fields_of(system(name).params)}
 
 
 def default_text(field: Field) -> str | None:
@@ -78,7 +82,13 @@ def anchor(heading: str) -> str:
 
 
 def test_every_rules_page_has_a_section() -> None:
-    assert set(rules_pages()) == set(SYSTEMS_OF_PAGE) == set(sections())
+    assert set(rules_pages()) == set(systems_of_pages()) == set(sections())
+
+
+def test_every_rules_page_is_in_the_folders_table() -> None:
+    listed = set(re.findall(r"^\| \[([\w-]+\.md)\]", (RULES / "README.md").read_text(encoding="utf-8"), re.M))
+    missing = sorted(set(systems_of_pages()) - listed)
+    assert not missing, f"docs/rules/README.md's table lists no {missing}"
 
 
 @pytest.mark.parametrize("page", rules_pages())

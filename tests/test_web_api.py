@@ -12,11 +12,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from dedale import systems
 from webclient import web_client
 
-SYSTEMS = ("crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel")
-SMALL = {"crawler": {}, "paper": {"max_cards": 12}, "hexcrawl": {"radius": 3}, "keylock": {},
-         "zombstone": {"scenario": "high_noon"}, "zombstone-duel": {}}
+SYSTEMS = systems.names()
 
 
 @pytest.fixture
@@ -26,7 +25,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def new(client: TestClient, system: str, seed: int = 11, **body: Any) -> dict[str, Any]:
-    response = client.post("/api/sessions", json={"system": system, "seed": seed, "params": SMALL[system], **body})
+    params = dict(systems.system(system).example)  # the system's small game
+    response = client.post("/api/sessions", json={"system": system, "seed": seed, "params": params, **body})
     assert response.status_code == 201, response.text
     made = response.json()
     token = made.pop("owner_token")  # given once, beside the state (the owner's: test_web_security.py)
@@ -121,7 +121,7 @@ def test_undo_returns_to_the_state_before_the_choice(client: TestClient) -> None
 
 
 def test_table_mode_asks_for_each_die_and_applies_it(client: TestClient) -> None:
-    state = new(client, "crawler", table_dice=True)
+    state = new(client, "crawler", table_dice=True, params={})  # the default size: 3d6 rooms
     assert state["pending"] == {"kind": "die", "for": "crawler.size", "roll": "3d6",
                                 "options": ["1", "2", "3", "4", "5", "6"]}
     for face in (6, 1, 2):

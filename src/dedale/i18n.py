@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import string
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
@@ -43,6 +43,15 @@ def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
 def catalogue(lang: str) -> dict[str, str]:
     text = resources.files("dedale.locales").joinpath(f"{lang}.toml").read_text(encoding="utf-8")
     return _flatten(tomllib.loads(text))
+
+
+def add_messages(lang: str, messages: Mapping[str, Any]) -> None:
+    """A system's own messages from outside Dédale (nested as in locales/*.toml), beside the catalogue's,
+    whose keys stay as they are."""
+    if lang in LANGUAGES:
+        table = catalogue(lang)
+        for key, text in _flatten(dict(messages)).items():
+            table.setdefault(key, text)
 
 
 def t(key: str, lang: str = "en", /, **args: Any) -> str:

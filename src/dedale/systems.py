@@ -1,13 +1,19 @@
-"""The registry: each system described once (its parameters, session, renderers and file formats, the live
-picture and text of a session being played), built only when asked for. The library, the CLI and the web app
-loop over it; adding a system is one entry in `_FACTORIES` and touches no face (docs/architecture.md)."""
+"""The registry: each system described once, as a `System` (its parameters, session, renderers and file
+formats, the live picture and text of a session being played, a small game for the tests, its rules page),
+built only when asked for. The library, the CLI and the web app loop over it, so a system touches no face.
+
+Dédale's own systems are listed here (`_FACTORIES`), known without any installed metadata; a system from
+another package comes from the entry-point group `dedale.systems` of its distribution (docs/architecture.md,
+"Adding a system")."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +48,12 @@ class System:
     details: Callable[[Any, str], str] | None = None  # more for a page to show beside the picture (an analysis)
     hint: str | None = None  # a message key: how to play on its picture (click a hex)
     discovered: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # a player's view's fields (core/views)
+    # the parameters of a small game, still played through every phase: what the contract tests play
+    example: Mapping[str, Any] = field(default_factory=dict)
+    rules: str | None = None  # its rules page: a file of docs/rules/ for Dédale's own, an address for others
+    # its messages by language, nested as in locales/*.toml (`cli.about.NAME`, `web.system.NAME`,
+    # `web.about.NAME`, its choices' and log's words): a system from outside brings its own
+    words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def package(self) -> str:
@@ -113,7 +125,7 @@ def _crawler() -> System:
         ".pdf": _crawler_pdf,
         **_tabletops("crawler_map"),
     }, lambda d, lang: render_text(d, lang=lang), picture, lambda s, lang: render_text(s.dungeon(), s.focus(), lang),
-        load_tables, cli="dedale.cli.crawler", discovered=discovered)
+        load_tables, cli="dedale.cli.crawler", discovered=discovered, example={"size": "6"}, rules="crawler.md")
 
 
 def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
@@ -156,7 +168,8 @@ def _paper() -> System:
         **_tabletops("paper_map"),
     }, render_text, lambda s, _, lang: render_svg(s.paper_map(), lang=lang),
         lambda s, lang: render_text(s.paper_map(), lang), load_tables,
-        drawing=(("cards", "Draw the card that made each feature."),), discovered=discovered)
+        drawing=(("cards", "Draw the card that made each feature."),), discovered=discovered,
+        example={"max_cards": 12}, rules="paper-dungeon.md")
 
 
 def _hexcrawl() -> System:
@@ -174,7 +187,7 @@ def _hexcrawl() -> System:
     formats = _pictures(render_svg, render_text) | {".foundry.json": _hex_scene}
     return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, formats, render_text, picture,
                   lambda s, lang: render_text(s.hex_map(), lang), load_tables, hint="web.click_hex",
-                  discovered=discovered)
+                  discovered=discovered, example={"radius": 2}, rules="hexcrawl.md")
 
 
 def _hex_scene(hex_map: Any, _: dict[str, Any], lang: str) -> bytes:
@@ -211,7 +224,7 @@ def _keylock() -> System:
         ".dot": lambda d, _, lang: render_dot(d[0], d[1], lang).encode("utf-8"),
     }, lambda d, lang: render_text(d[0], d[1], lang), lambda s, _, lang: render_svg(s.diagram, s.analysis, lang),
         lambda s, lang: render_text(s.diagram, s.analysis, lang), cli="dedale.cli.keylock",
-        details=lambda s, lang: analysis_text(s.diagram, s.analysis, lang))
+        details=lambda s, lang: analysis_text(s.diagram, s.analysis, lang), rules="keylock.md")
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
@@ -242,7 +255,7 @@ def _zombstone() -> System:
 
     return System("zombstone", SkirmishParams, SkirmishSession, GameView.from_json,
                   _pictures(render_svg, render_text), render_text, picture, lambda s, lang: render_text(view(s), lang),
-                  generates=False, cli="dedale.cli.zombstone")
+                  generates=False, cli="dedale.cli.zombstone", rules="zombstone.md")
 
 
 def _duel() -> System:
@@ -254,7 +267,7 @@ def _duel() -> System:
 
     return System("zombstone-duel", DuelParams, DuelSession, load_duel, _pictures(render_svg, render_text),
                   render_text, lambda s, _, lang: render_svg(view(s), lang), lambda s, lang: render_text(view(s), lang),
-                  schema_file="duel_schema.json", generates=False)
+                  schema_file="duel_schema.json", generates=False, rules="zombstone.md")
 
 
 MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers open
@@ -270,32 +283,72 @@ def _pdf(svg_text: str) -> bytes:
     return cairosvg.svg2pdf(bytestring=svg_text.encode("utf-8"), scale=scale)
 
 
-_FACTORIES: dict[str, Callable[[], System]] = {
+_FACTORIES: dict[str, Callable[[], System]] = {  # Dédale's own, known without installed metadata
     "crawler": _crawler, "paper": _paper, "hexcrawl": _hexcrawl, "keylock": _keylock, "zombstone": _zombstone,
     "zombstone-duel": _duel}
+ENTRY_POINTS = "dedale.systems"  # the group where another distribution declares its systems: NAME = "module:attr"
+
+
+@cache
+def _plugins() -> dict[str, Callable[[], System]]:
+    """The systems other installed distributions declare in the entry-point group `dedale.systems`, each a
+    `System` or a function of no argument making one, loaded once (their words are needed as soon as the
+    systems are listed). A name Dédale has stays Dédale's; one that cannot be loaded is left out with a
+    warning, so that a broken package does not take the others down."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, Callable[[], System]] = {}
+    for point in entry_points(group=ENTRY_POINTS):
+        if point.name in _FACTORIES or point.name in found:
+            continue
+        try:
+            loaded = point.load()
+            made = loaded if isinstance(loaded, System) else loaded()
+            if not isinstance(made, System) or made.name != point.name:
+                raise TypeError(f"{point.value} is not a System named {point.name!r}")
+        except Exception as exc:  # whatever a third party's import raises
+            warnings.warn(f"dedale: the system {point.name!r} ({point.value}) was left out: {exc}", stacklevel=2)
+            continue
+        _learn_words(made)
+        found[point.name] = _already(made)
+    return found
+
+
+def _already(made: System) -> Callable[[], System]:
+    return lambda: made
+
+
+def _learn_words(made: System) -> None:
+    from dedale.i18n import add_messages
+
+    for lang, messages in made.words.items():
+        add_messages(lang, messages)
 
 
 _BUILT: dict[str, tuple[Callable[[], System], System]] = {}  # by name: the factory and what it built
 
 
 def system(name: str) -> System:
-    """The system, built once (a page asks for it a few times a click) by its factory of now."""
-    factory = _FACTORIES.get(name)
+    """The system, built once (a page asks for it a few times a click) by its factory of now. Dédale's own
+    are found without looking at the installed packages (`dedale crawler` does not pay for it)."""
+    factory = _FACTORIES.get(name) or _plugins().get(name)
     if factory is None:
-        raise DedaleError("error.system", value=name, accepted=", ".join(_FACTORIES))
+        raise DedaleError("error.system", value=name, accepted=", ".join(names()))
     built = _BUILT.get(name)
     if built is None or built[0] is not factory:
         built = _BUILT[name] = (factory, factory())
+        _learn_words(built[1])
     return built[1]
 
 
 def system_of(document: Any) -> System:
     """The system a JSON document belongs to, from its `format` ("dedale/SYSTEM")."""
     found = document.get("format") if isinstance(document, dict) else None
-    if not isinstance(found, str) or not found.startswith("dedale/") or found[7:] not in _FACTORIES:
-        expected = " or ".join(f"dedale/{name}" for name in _FACTORIES)
+    name = found[7:] if isinstance(found, str) and found.startswith("dedale/") else None
+    if name is None or (name not in _FACTORIES and name not in _plugins()):
+        expected = " or ".join(f"dedale/{known}" for known in names())
         raise DedaleError("error.format", expected=expected, found=found)
-    return system(found[7:])
+    return system(name)
 
 
 def extension_of(path: str | os.PathLike[str], found: System) -> str:
@@ -307,7 +360,8 @@ def extension_of(path: str | os.PathLike[str], found: System) -> str:
 
 
 def names() -> list[str]:
-    return list(_FACTORIES)
+    """Every system: Dédale's own, then those of installed packages."""
+    return [*_FACTORIES, *_plugins()]
 
 
 _COMMANDS = {"zombstone-duel": ("zombstone", "duel")}  # where a system's CLI commands sit, when not `dedale NAME`
@@ -319,10 +373,21 @@ def cli_path(name: str) -> tuple[str, ...]:
 
 
 def top_commands() -> dict[str, str]:
-    """The CLI's system commands and their one-line summaries, without loading any system."""
+    """The CLI's system commands and their one-line summaries, without loading any of Dédale's systems."""
+    return {cli_path(name)[0]: summary(cli_path(name)[0]) for name in names()}
+
+
+def systems_at(top: str) -> list[str]:
+    """The systems whose commands sit at `dedale TOP` (Dédale's own known without looking further)."""
+    own = [name for name in _FACTORIES if cli_path(name)[0] == top]
+    return own or [name for name in _plugins() if cli_path(name)[0] == top]
+
+
+def summary(top: str) -> str:
+    """`dedale TOP`'s one line in --help."""
     from dedale.i18n import t
 
-    return {cli_path(name)[0]: t(f"cli.about.{cli_path(name)[0]}", "en") for name in names()}
+    return t(f"cli.about.{top}", "en")
 
 
 def check_tables(folder: Path) -> list[tuple[Path, int]]:

@@ -35,10 +35,10 @@ class Systems(TyperGroup):
         return list(dict.fromkeys([*top_commands(), *super().list_commands(ctx)]))
 
     def get_command(self, ctx: Any, name: str) -> Any:
-        from dedale.systems import top_commands
+        from dedale.systems import summary, systems_at
 
-        if name in top_commands():
-            return Deferred(name, top_commands()[name])
+        if systems_at(name):
+            return Deferred(name, summary(name))
         return super().get_command(ctx, name)
 
 

@@ -30,12 +30,12 @@ from dedale.cli.common import (
 )
 from dedale.core.params import Field, fields_of
 from dedale.core.views import check_view
-from dedale.systems import System, cli_path, names, system
+from dedale.systems import System, system, systems_at
 
 
 def command_for(top: str) -> Any:
     """The click command of `dedale TOP`: the systems whose commands sit there, with their own ones."""
-    specs = [system(name) for name in names() if cli_path(name)[0] == top]
+    specs = [system(name) for name in systems_at(top)]
     main = next((spec for spec in specs if len(spec.cli_path) == 1), None)
     app = system_app(main) if main else typer.Typer(no_args_is_help=True)
     for inner in specs:
