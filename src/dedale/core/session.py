@@ -149,7 +149,7 @@ class Session(ABC, Generic[P, S]):
         self.table = table
         self.secret = None if table else secret
         self.events: list[Event] = []
-        self.undo_floor = 0  # the events undo may not go below (secrets: the last that drew a result)
+        self.undo_floor = 0  # the events undo may not go below (`core.hiding`: the last that showed more)
         self.pending: Request | None = None
         self._source: SeededSource | TableSource = TableSource() if table else SeededSource(seed, self.secret)
         self.state = self.new_state()
@@ -216,18 +216,8 @@ class Session(ABC, Generic[P, S]):
 
     def has_secrets(self) -> bool:
         """Whether the rules keep anything from a seat during play (an AI's or the other seat's cards, bluff
-        rolls, hidden tokens). Most systems keep nothing."""
+        rolls, hidden tokens). Most systems keep nothing; one that does is a `core.hiding.Hiding`."""
         return False
-
-    def shown_log(self, entries: list[LogEntry], seat: int = 0) -> list[LogEntry]:
-        """Log entries (as `log_entry` gives them) as `seat` may see them now (`SPECTATOR`: what neither seat
-        could keep secret): masked, or left out. Called only while `hides(seat)`."""
-        return entries
-
-    def shown_result(self, result: dict[str, Any], seat: int = 0) -> dict[str, Any]:
-        """`result_json()` as `seat` may see it now; called only while `hides(seat)`. The result may share
-        lists with the state: return a changed copy, never change it."""
-        return result
 
     def choices(self) -> list[Choice]:
         if self.pending is not None:
@@ -304,31 +294,23 @@ class Session(ABC, Generic[P, S]):
     def _record(self, event: Event, action: tuple[Any, ...]) -> None:
         """Append `event` and run its action; if that fails, the session is as it was before."""
         self.events.append(event)
-        before, logged = self._drawn(), len(self.log)
+        watched = self._watch()
         try:
             self._run(action)
         except BaseException:
             self.events.pop()
             self._recover(event)
             raise
-        if self._drawn() != before or not self.only_its_choice(self.log[logged + 1:]) or self.is_over:
-            self._shown_more()
+        if watched is not None:
+            self._watched(watched)
 
-    def _shown_more(self) -> None:
-        """The last event did more than make its choice (it drew a result, another seat or the AI moved, the
-        rules showed something, the game ended): in a game that keeps secrets from a seat, undo cannot go back
-        past it, since the same choices would draw and show the same again."""
-        if not self.table and self.has_secrets():
-            self.undo_floor = len(self.events)
+    def _watch(self) -> Any:
+        """What to compare once an event has run, to tell what it showed (None: nothing to watch; a session
+        that keeps secrets watches: `core.hiding`)."""
+        return None
 
-    def only_its_choice(self, entries: list[Any]) -> bool:
-        """Whether the log entries an event added after its choice's own say only that the choice was made:
-        no other move, nothing shown (`undo`). A system that logs its choices' effects says which those are."""
-        return not entries
-
-    def _drawn(self) -> int | None:
-        """Where the random stream stands (None in table mode, where results are entered)."""
-        return None if isinstance(self._source, TableSource) else self._source.gen.mark()
+    def _watched(self, before: Any) -> None:
+        """The event has run; `before` is what `_watch` gave before it."""
 
     def _recover(self, event: Event) -> None:
         """After `event` failed (and was dropped), the session as it was before it."""
@@ -427,40 +409,27 @@ class Session(ABC, Generic[P, S]):
         self.apply(choice)
 
     # --- what a seat may see ----------------------------------------------------------------
-    # The player is seat 0 unless a face says otherwise; with two people at one game, seats 0 and 1 each
-    # see their own secrets and not the other's, and `SPECTATOR` neither seat's.
+    # The faces ask every session what a seat may see (seat 0 unless a face says otherwise; `SPECTATOR`, one
+    # who watches): all of it, unless the rules keep something from a seat (`core.hiding.Hiding`).
     def hides(self, seat: int = 0) -> bool:
-        """True while something is hidden from `seat` (an AI's or the other seat's cards, bluff rolls,
-        hidden tokens). Table mode hides nothing (the players deal and roll everything at the table), and
-        once the session is over nothing is hidden."""
-        return not self.table and not self.is_over and self.has_secrets()
+        """True while something is hidden from `seat` (never, in a session that keeps no secrets)."""
+        return False
 
     def player_log(self, start: int = 0, seat: int = 0) -> list[LogEntry]:
-        """The log from entry `start` on as `seat` may see it now, each entry as `log_entry` gives it,
-        masked or left out while `hides(seat)`."""
-        entries = [self.log_entry(entry) for entry in self.log[start:]]
-        return self.shown_log(entries, seat) if self.hides(seat) else entries
+        """The log from entry `start` on as `seat` may see it now, each entry as `log_entry` gives it."""
+        return [self.log_entry(entry) for entry in self.log[start:]]
 
     def player_seed(self, seat: int = 0) -> int | None:
-        """The seed, unless it would give away what is hidden from `seat` (without a key, it remakes every
-        card; with one, it tells nothing)."""
-        return None if self.hides(seat) and self.secret is None else self.seed
+        """The seed, unless it would give away what is hidden from `seat`."""
+        return self.seed
 
     def player_result(self, seat: int = 0) -> dict[str, Any]:
         """`result_json()` as `seat` may see it now."""
-        result = self.result_json()
-        return self.shown_result(result, seat) if self.hides(seat) else result
+        return self.result_json()
 
     def player_json(self, seat: int = 0) -> dict[str, Any]:
-        """The document as `seat` may see it: `to_json()` when nothing is hidden; otherwise with that seat's
-        log and result, no seed (it would give every hidden card away) and `"hidden": true`. Such a view is
-        for reading and drawing: it cannot be continued (`check_document` refuses it)."""
-        document = self.to_json()
-        if not self.hides(seat):
-            return document
-        document.pop("secret", None)
-        return {**document, **self.player_result(seat), "seed": self.player_seed(seat),
-                "log": self.player_log(seat=seat), "hidden": True}
+        """The document as `seat` may see it: `to_json()`, when nothing is hidden."""
+        return self.to_json()
 
     # --- JSON and pictures ----------------------------------------------------------------------
     def result(self) -> Any:

@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 
 from dedale.core.cards import Deck
 from dedale.core.errors import DedaleError
+from dedale.core.hiding import Hiding
 from dedale.core.params import Declared, param
 from dedale.core.session import SPECTATOR, Choice, Policies, State
-from dedale.core.session import Session as BaseSession
 from dedale.i18n import Word, word
 from dedale.zombstone.skirmish import duel as poker
 from dedale.zombstone.skirmish.duel import STYLES
@@ -73,7 +73,7 @@ def _bettor(style: str) -> Callable[[DuelSession], AutoBettor]:
     return lambda session: AutoBettor(style)
 
 
-class DuelSession(BaseSession[DuelParams, DuelState]):
+class DuelSession(Hiding[DuelParams, DuelState]):
     system = "zombstone-duel"
     version = 2  # version 2's winnings are what was won from the other; version 1's were the whole pot
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {1: ("fame_points", "left")}  # what winnings buy

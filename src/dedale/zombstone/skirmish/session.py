@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar, Self
 
+from dedale.core.hiding import Hiding
 from dedale.core.rng import Request
-from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies, Session
+from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies
 from dedale.i18n import Word, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish.ai import AI, POLICIES
@@ -49,7 +50,7 @@ def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
 ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields added by issue 16 (no version bump)
 
 
-class SkirmishSession(Session[SkirmishParams, Game]):
+class SkirmishSession(Hiding[SkirmishParams, Game]):
     system = "zombstone"
     # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices:
     # a version-1 document is replayed and checked without its log's words.
