@@ -21,6 +21,7 @@ from dedale.systems import names
 from dedale.systems import system as find
 from dedale.web import csrf, forms, logview, seats, service, views
 from dedale.web.render import lang_of, page
+from dedale.zombstone.hands import POTENTIALS, check_potential
 
 # Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf.check)])
@@ -304,11 +305,11 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
                   "reaction": reaction, "attacker_weapon": attacker_weapon or "",
                   "defender_weapon": defender_weapon or ""}
     if potential is not None:
-        service.check_potential(potential, "potential")
+        check_potential(potential, "potential")
         odds = calculator.odds_document(potential, objective, target or None, card or None)
     if attacker is not None and defender is not None:
-        service.check_potential(attacker, "attacker")
-        service.check_potential(defender, "defender")
+        check_potential(attacker, "attacker")
+        check_potential(defender, "defender")
         duel = calculator.duel_document(attacker, defender, melee, cover or None, reaction, attacker_weapon or None,
                                         defender_weapon or None, "win")
     return page(request, "zombstone.html", {
@@ -316,6 +317,7 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
         "duel_heading": calculator.duel_heading(duel, lang) if duel else None,
         "weapons": [(w.id, w.label(lang), w.melee) for w in weapons().values()],
         "hands": [(h, t(f"zombstone.hand.{h}", lang)) for h in HANDS[1:]], "faces": [(f, f) for f in FACES],
+        "potentials": (POTENTIALS[0], POTENTIALS[-1]),
         "odds_plot": "/zombstone/odds.png?" + urlencode(odds_query),
         "duel_plot": "/zombstone/duel.png?" + urlencode(duel_query)})
 
@@ -325,7 +327,7 @@ def zombstone_odds_plot(request: Request, potential: int, objective: str = "rank
                         card: str | None = None) -> Response:
     from dedale.web import zombstone as calculator
 
-    service.check_potential(potential, "potential")
+    check_potential(potential, "potential")
     png = calculator.odds_plot(potential, objective, target or None, card or None, lang_of(request))
     return Response(png, media_type="image/png")
 
@@ -336,8 +338,8 @@ def zombstone_duel_plot(request: Request, attacker: int, defender: int, melee: b
                         defender_weapon: str | None = None) -> Response:
     from dedale.web import zombstone as calculator
 
-    service.check_potential(attacker, "attacker")
-    service.check_potential(defender, "defender")
+    check_potential(attacker, "attacker")
+    check_potential(defender, "defender")
     png = calculator.duel_plot(lang_of(request), attacker, defender, melee, cover or None, reaction,
                                attacker_weapon or None, defender_weapon or None, "win")
     return Response(png, media_type="image/png")
