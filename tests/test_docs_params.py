@@ -24,7 +24,8 @@ LIST = re.compile(r"Its parameters: ((?:`\w+`,?\s*)+)\.", re.S)
 
 
 def test_every_system_has_its_table() -> None:
-    assert sorted(name for tables in PAGES.values() for name in tables) == sorted(names())
+    own = [name for name in names() if system(name).package.startswith("dedale.")]  # not an installed package's
+    assert sorted(name for tables in PAGES.values() for name in tables) == sorted(own)
 
 
 def option(field: Field) -> str:
