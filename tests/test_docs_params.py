@@ -1,7 +1,7 @@
 """The rules pages' parameter tables and docs/api.md's parameter lists follow the declarations (`param(...)` in
 each system's params.py): a row for every declared parameter and none other, in the declared order, each with
 its option and its default as the code has them; a row's meaning is the page's own words, but it names every
-word the parameter accepts. `python tests/test_docs_params.py --write` rewrites the rows from the declarations
+word the parameter accepts, and the bounds it gives (the web's too) are the declared ones. `python tests/test_docs_params.py --write` rewrites the rows from the declarations
 (keeping each row's meaning; a new row takes the declaration's help) and api.md's lists."""
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ HEADER = "| field (JSON `params`) | option | default | meaning |"
 PAGES = {"crawler.md": ["crawler"], "paper-dungeon.md": ["paper"], "hexcrawl.md": ["hexcrawl"],
          "keylock.md": ["keylock"], "zombstone.md": ["zombstone", "zombstone-duel"]}
 LIST = re.compile(r"Its parameters: ((?:`\w+`,?\s*)+)\.", re.S)
+NUMBER = r"(-?[\d,]*\.?\d+)"
+BOUNDS = re.compile(NUMBER + " to " + NUMBER)  # a meaning's "(2 to 12", and the web's "web: 40" or "10 on the web"
+WEB = re.compile("web: " + NUMBER + "|" + NUMBER + " on the web")
 
 
 def test_every_system_has_its_table() -> None:
@@ -80,10 +83,24 @@ def drift(name: str, rows: list[str]) -> list[str]:
             wrong.append(f"{name} `{field.name}`: option {flag}, declared {option(field)}")
         if default(field) is not None and value != default(field):
             wrong.append(f"{name} `{field.name}`: default {value}, declared {default(field)}")
+        wrong += [f"{name} `{field.name}`: {said}" for said in bounds(field, meaning)]
         unnamed = [w for w in field.words() if f"`{w}`" not in meaning and f"`{w}`" not in value]
         if field.spec.choices is not None and unnamed:
             wrong.append(f"{name} `{field.name}`: its meaning does not name {unnamed}")
     return wrong
+
+
+def bounds(field: Field, meaning: str) -> list[str]:
+    """What a meaning says of the bounds that the declaration does not (it may leave them out)."""
+    said = []
+    stated, web = BOUNDS.search(meaning), WEB.search(meaning)
+    if stated is not None and field.kind in ("int", "float"):
+        low, high = (float(n.replace(",", "")) for n in stated.groups())
+        if (low, high) != (field.spec.low, field.spec.high):
+            said.append(f"{stated.group(0)}, declared {field.spec.low} to {field.spec.high}")
+    if web is not None and float(next(n for n in web.groups() if n).replace(",", "")) != field.spec.web_high:
+        said.append(f"{web.group(0)}, declared the web's {field.spec.web_high}")
+    return said
 
 
 @pytest.mark.parametrize("page", list(PAGES))
@@ -100,7 +117,10 @@ def test_a_table_that_drifted_is_named_by_its_row() -> None:
     declared = fields_of(system("keylock").params)
     rows = [row(f, "") for f in declared if f.name != "spread"]
     rows[0] = rows[0].replace("| 3 |", "| 4 |")
+    rows[1] = rows[1].replace("|  |", "| multi-key sets (0 to 5000; web: 60) |")
     assert drift("keylock", rows) == ["keylock: no row for `spread`", "keylock `unique`: default 4, declared 3",
+                                      "keylock `multi`: 0 to 5000, declared 0 to 10000",
+                                      "keylock `multi`: web: 60, declared the web's 50",
                                       "keylock `multi_draw`: its meaning does not name ['seed']"]
     swapped = [row(f, "") for f in (declared[1], declared[0], *declared[2:])]
     assert drift("keylock", swapped) == [
