@@ -1,8 +1,9 @@
 """The rules pages' parameter tables and docs/api.md's parameter lists follow the declarations (`param(...)` in
 each system's params.py): a row for every declared parameter and none other, in the declared order, each with
 its option and its default as the code has them; a row's meaning is the page's own words, but it names every
-word the parameter accepts, and the bounds it gives (the web's too) are the declared ones. `python tests/test_docs_params.py --write` rewrites the rows from the declarations
-(keeping each row's meaning; a new row takes the declaration's help) and api.md's lists."""
+word the parameter accepts, and the bounds it gives (the web's too) are the declared ones.
+`python tests/test_docs_params.py --write` rewrites the rows from the declarations (keeping each row's
+meaning; a new row takes the declaration's help) and api.md's lists."""
 
 from __future__ import annotations
 

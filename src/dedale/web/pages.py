@@ -21,7 +21,6 @@ from dedale.systems import names
 from dedale.systems import system as find
 from dedale.web import csrf, forms, logview, seats, service, views
 from dedale.web.render import lang_of, page
-from dedale.zombstone.hands import POTENTIALS, check_potential
 
 # Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf.check)])
@@ -295,7 +294,7 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
               melee: bool = False, cover: str | None = None, reaction: str = "dodge",
               attacker_weapon: str | None = None, defender_weapon: str | None = None) -> HTMLResponse:
     from dedale.web import zombstone as calculator
-    from dedale.zombstone.hands import FACES, HANDS
+    from dedale.zombstone.hands import FACES, HANDS, POTENTIALS, check_potential
     from dedale.zombstone.weapons import weapons
 
     lang = lang_of(request)
@@ -326,6 +325,7 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
 def zombstone_odds_plot(request: Request, potential: int, objective: str = "rank", target: str | None = None,
                         card: str | None = None) -> Response:
     from dedale.web import zombstone as calculator
+    from dedale.zombstone.hands import check_potential
 
     check_potential(potential, "potential")
     png = calculator.odds_plot(potential, objective, target or None, card or None, lang_of(request))
@@ -337,6 +337,7 @@ def zombstone_duel_plot(request: Request, attacker: int, defender: int, melee: b
                         cover: str | None = None, reaction: str = "dodge", attacker_weapon: str | None = None,
                         defender_weapon: str | None = None) -> Response:
     from dedale.web import zombstone as calculator
+    from dedale.zombstone.hands import check_potential
 
     check_potential(attacker, "attacker")
     check_potential(defender, "defender")
