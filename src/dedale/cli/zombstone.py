@@ -47,8 +47,8 @@ app = typer.Typer()  # the commands below, added to the system's own app by `ext
 
 PotentialOption = Annotated[int, typer.Option("--potential", help=f"Potential, {POTENTIALS[0]} to {POTENTIALS[-1]}.")]
 Objective = Annotated[str, typer.Option("--objective", help="target, rank, win or damage.")]
-Target = Annotated[str | None, typer.Option("--target", help="The hand to reach (target): pair ... five.")]
-Card = Annotated[str | None, typer.Option("--card", help="A card in hand, added after the roll: 9 10 J Q K A.")]
+Target = Annotated[str | None, typer.Option("--target", help=f"The hand to reach (target): {', '.join(HANDS[1:])}.")]
+Card = Annotated[str | None, typer.Option("--card", help=f"A card in hand, added after the roll: {' '.join(FACES)}.")]
 Rounds = Annotated[int, typer.Option("--rounds", help="Reroll rounds (the rules: 1).")]
 OutputFile = Annotated[Path | None, typer.Option("-o", "--output", help="Write .json, or .png plots.")]
 
