@@ -19,7 +19,6 @@ from dedale.i18n import t
 from dedale.zombstone.advice import advise as advise_options
 from dedale.zombstone.chances import GUTS, OBJECTIVES, odds, terminal_values
 from dedale.zombstone.charts import (
-    POTENTIALS,
     confrontation_tables,
     goal_for,
     guts,
@@ -32,8 +31,10 @@ from dedale.zombstone.confront import confront, damage_table
 from dedale.zombstone.hands import (
     FACES,
     HANDS,
+    POTENTIALS,
     Counts,
     category,
+    check_potential,
     counts_of,
     describe,
     parse_face,
@@ -44,24 +45,18 @@ from dedale.zombstone.policy import MAX_ROUNDS, RollSpec, categories, final_coun
 
 app = typer.Typer()  # the commands below, added to the system's own app by `extend`
 
-PotentialOption = Annotated[int, typer.Option("--potential", help="Potential, -4 to 5.")]
+PotentialOption = Annotated[int, typer.Option("--potential", help=f"Potential, {POTENTIALS[0]} to {POTENTIALS[-1]}.")]
 Objective = Annotated[str, typer.Option("--objective", help="target, rank, win or damage.")]
-Target = Annotated[str | None, typer.Option("--target", help="The hand to reach (target): pair ... five.")]
-Card = Annotated[str | None, typer.Option("--card", help="A card in hand, added after the roll: 9 10 J Q K A.")]
+Target = Annotated[str | None, typer.Option("--target", help=f"The hand to reach (target): {', '.join(HANDS[1:])}.")]
+Card = Annotated[str | None, typer.Option("--card", help=f"A card in hand, added after the roll: {' '.join(FACES)}.")]
 Rounds = Annotated[int, typer.Option("--rounds", help="Reroll rounds (the rules: 1).")]
 OutputFile = Annotated[Path | None, typer.Option("-o", "--output", help="Write .json, or .png plots.")]
-
-
-def _potential(value: int, param: str = "potential") -> int:
-    if not -4 <= value <= 5:
-        raise DedaleError("error.potential", param=param, value=value)
-    return value
 
 
 def _spec(potential: int, card: str | None, rounds: int) -> RollSpec:
     if not 1 <= rounds <= MAX_ROUNDS:
         raise DedaleError("error.range", param="rounds", value=rounds, low=1, high=MAX_ROUNDS)
-    return spec_for(_potential(potential), None if card is None else parse_face(card), rounds)
+    return spec_for(check_potential(potential), None if card is None else parse_face(card), rounds)
 
 
 def _pct(value: Fraction) -> str:
@@ -135,8 +130,8 @@ def duel_odds(
 ) -> None:
     """Win, tie, loss and expected damage of a confrontation, both sides rerolling optimally."""
     set_lang(lang)
-    situation = situation_for(_potential(attacker, "attacker"), _potential(defender, "defender"), melee, cover,
-                              reaction, attacker_weapon, defender_weapon, objective, unarmed_malus)
+    situation = situation_for(check_potential(attacker, "attacker"), check_potential(defender, "defender"), melee,
+                              cover, reaction, attacker_weapon, defender_weapon, objective, unarmed_malus)
     outcome = confront(situation)
     document = outcome.to_json()
 
@@ -171,7 +166,7 @@ def _goal(spec: RollSpec, objective: str, target: str | None, against: int | Non
         known[index_of(other.dice)[faces]] = 1
         counts, scale = known, 1
     else:
-        other = spec_for(_potential(against if against is not None else 0, "against"))
+        other = spec_for(check_potential(against if against is not None else 0, "against"))
         counts, scale = final_counts(optimise(other, terminal_values(other, "rank"))), total_ways(other)
     damage = damage_table(categories(spec), categories(other), 0)
     return terminal_values(spec, objective, opponent=(other, counts), damage=damage), scale

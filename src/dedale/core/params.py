@@ -269,7 +269,8 @@ class Declared:
     def json_schema(cls) -> dict[str, Any]:
         declared = fields_of(cls)
         return {"type": "object", "properties": {field.name: field.schema() for field in declared},
-                "required": [field.name for field in declared if not field.spec.omit_default]}
+                "required": [field.name for field in declared if not field.spec.omit_default],
+                "additionalProperties": False}
 
 
 def fields_of(cls: type) -> tuple[Field, ...]:

@@ -20,6 +20,7 @@ from dedale.systems import names, system
 from dedale.web import forms, seats, service
 from dedale.web.render import lang_of
 from dedale.web.store import Sessions
+from dedale.zombstone.hands import FACES, HANDS, POTENTIALS
 
 
 class StrictJson(Request):
@@ -301,18 +302,25 @@ def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dic
     return _made(request, service.upload_document(_sessions(request), document, lang_of(request), owners), token)
 
 
+def _one_of(words: tuple[str, ...]) -> Any:
+    """A query parameter that is one of `words` (the zombstone package's declaration)."""
+    return Query(pattern="^(" + "|".join(words) + ")$", description="One of: " + ", ".join(words))
+
+
+Potential = Annotated[int, Query(ge=POTENTIALS[0], le=POTENTIALS[-1])]
+
+
 @router.get("/zombstone/odds")
-def zombstone_odds(potential: Annotated[int, Query(ge=-4, le=5)],
-                   objective: Literal["target", "rank"] = "rank",
-                   target: Literal["pair", "two_pairs", "three", "full", "four", "five"] | None = None,
-                   card: Literal["9", "10", "J", "Q", "K", "A"] | None = None) -> dict[str, Any]:
+def zombstone_odds(potential: Potential, objective: Literal["target", "rank"] = "rank",
+                   target: Annotated[str | None, _one_of(HANDS[1:])] = None,
+                   card: Annotated[str | None, _one_of(FACES)] = None) -> dict[str, Any]:
     from dedale.web.zombstone import odds_document
 
     return odds_document(potential, objective, target, card)
 
 
 @router.get("/zombstone/duel-odds")
-def zombstone_duel(attacker: Annotated[int, Query(ge=-4, le=5)], defender: Annotated[int, Query(ge=-4, le=5)],
+def zombstone_duel(attacker: Potential, defender: Potential,
                    melee: bool = False, cover: Literal["light", "heavy"] | None = None,
                    reaction: Literal["dodge", "return"] = "dodge", attacker_weapon: str | None = None,
                    defender_weapon: str | None = None,

@@ -294,7 +294,7 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
               melee: bool = False, cover: str | None = None, reaction: str = "dodge",
               attacker_weapon: str | None = None, defender_weapon: str | None = None) -> HTMLResponse:
     from dedale.web import zombstone as calculator
-    from dedale.zombstone.hands import FACES, HANDS
+    from dedale.zombstone.hands import FACES, HANDS, POTENTIALS, check_potential
     from dedale.zombstone.weapons import weapons
 
     lang = lang_of(request)
@@ -304,11 +304,11 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
                   "reaction": reaction, "attacker_weapon": attacker_weapon or "",
                   "defender_weapon": defender_weapon or ""}
     if potential is not None:
-        service.check_potential(potential, "potential")
+        check_potential(potential, "potential")
         odds = calculator.odds_document(potential, objective, target or None, card or None)
     if attacker is not None and defender is not None:
-        service.check_potential(attacker, "attacker")
-        service.check_potential(defender, "defender")
+        check_potential(attacker, "attacker")
+        check_potential(defender, "defender")
         duel = calculator.duel_document(attacker, defender, melee, cover or None, reaction, attacker_weapon or None,
                                         defender_weapon or None, "win")
     return page(request, "zombstone.html", {
@@ -316,6 +316,7 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
         "duel_heading": calculator.duel_heading(duel, lang) if duel else None,
         "weapons": [(w.id, w.label(lang), w.melee) for w in weapons().values()],
         "hands": [(h, t(f"zombstone.hand.{h}", lang)) for h in HANDS[1:]], "faces": [(f, f) for f in FACES],
+        "potentials": (POTENTIALS[0], POTENTIALS[-1]),
         "odds_plot": "/zombstone/odds.png?" + urlencode(odds_query),
         "duel_plot": "/zombstone/duel.png?" + urlencode(duel_query)})
 
@@ -324,8 +325,9 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
 def zombstone_odds_plot(request: Request, potential: int, objective: str = "rank", target: str | None = None,
                         card: str | None = None) -> Response:
     from dedale.web import zombstone as calculator
+    from dedale.zombstone.hands import check_potential
 
-    service.check_potential(potential, "potential")
+    check_potential(potential, "potential")
     png = calculator.odds_plot(potential, objective, target or None, card or None, lang_of(request))
     return Response(png, media_type="image/png")
 
@@ -335,9 +337,10 @@ def zombstone_duel_plot(request: Request, attacker: int, defender: int, melee: b
                         cover: str | None = None, reaction: str = "dodge", attacker_weapon: str | None = None,
                         defender_weapon: str | None = None) -> Response:
     from dedale.web import zombstone as calculator
+    from dedale.zombstone.hands import check_potential
 
-    service.check_potential(attacker, "attacker")
-    service.check_potential(defender, "defender")
+    check_potential(attacker, "attacker")
+    check_potential(defender, "defender")
     png = calculator.duel_plot(lang_of(request), attacker, defender, melee, cover or None, reaction,
                                attacker_weapon or None, defender_weapon or None, "win")
     return Response(png, media_type="image/png")

@@ -245,11 +245,6 @@ def formats_of(session: Session) -> list[str]:
     return [ext[1:] for ext in system(session.system).extensions]
 
 
-def check_potential(value: int, param: str) -> None:
-    if not -4 <= value <= 5:
-        raise DedaleError("error.potential", param=param, value=value)
-
-
 MAX_WATCHERS = 32  # pages following games live at once, in the whole server: each holds a connection
 LIVE_SECONDS = 600  # then the browser reconnects (EventSource does it by itself)
 

@@ -53,13 +53,12 @@ def odds(potential: int, objective: str = "rank", target: str | None = None, car
     """
     from dedale.zombstone.chances import odds as solve
     from dedale.zombstone.charts import goal_for, spec_for
-    from dedale.zombstone.hands import HANDS, parse_face
+    from dedale.zombstone.hands import HANDS, check_potential, parse_face
     from dedale.zombstone.policy import MAX_ROUNDS
 
     if objective not in ("target", "rank"):
         raise DedaleError("error.one_of", param="objective", value=objective, accepted="target, rank")
-    if isinstance(potential, bool) or not isinstance(potential, int) or not -4 <= potential <= 5:
-        raise DedaleError("error.potential", param="potential", value=potential)
+    check_potential(potential)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
         raise DedaleError("error.range", param="rounds", value=rounds, low=1, high=MAX_ROUNDS)
     goal = goal_for(objective, target)

@@ -8,10 +8,9 @@ from typing import Any
 
 from dedale.zombstone.chances import GUTS, Odds, odds
 from dedale.zombstone.confront import Situation, confront
-from dedale.zombstone.hands import FACES, HANDS, counts_of, parse_hand
+from dedale.zombstone.hands import FACES, HANDS, POTENTIALS, counts_of, parse_hand
 from dedale.zombstone.policy import RollSpec
 
-POTENTIALS = range(-4, 6)
 SHOOTING_WEAPONS = ("light_colt", "heavy_colt", "shotgun")  # damage +0, +1, +2
 MELEE_WEAPONS = ("fists", "improvised", "sabre", "spear")  # -1 (and a die fewer), 0, +1, +2
 

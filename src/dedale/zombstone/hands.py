@@ -18,6 +18,16 @@ from dedale.core.errors import DedaleError
 FACES = ("9", "10", "J", "Q", "K", "A")
 HANDS = ("nothing", "pair", "two_pairs", "three", "full", "four", "five")
 Counts = tuple[int, int, int, int, int, int]  # how many of each face, 9 to Ace
+# A Potential: from -4 (a die fewer for each point under 0) to 5 rerolls. With FACES and HANDS, the odds
+# calculator's inputs, read by the library, the CLI, the web's pages and API, and the data files' checks.
+POTENTIALS = range(-4, 6)
+
+
+def check_potential(value: object, param: str = "potential") -> int:
+    """`value`, if it is a Potential; else an error naming `param` and what is accepted."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in POTENTIALS:
+        raise DedaleError("error.potential", param=param, value=value)
+    return value
 
 
 def parse_face(text: str) -> int:

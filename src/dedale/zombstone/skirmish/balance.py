@@ -11,12 +11,13 @@ from typing import Any
 
 from dedale.core.batch import IN_PROCESS, Where, run_batch
 from dedale.core.errors import DedaleError
+from dedale.zombstone.hands import POTENTIALS
 from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.simulate import DECIDED, Outcome, game_seed, play_game, wilson
 
 # field -> (lowest, highest, whole number): the bounds the data files accept
-PROFILE_FIELDS = {"potential": (-4, 5, True), "hand": (0, 5, True), "cartridges": (1, 12, True),
+PROFILE_FIELDS = {"potential": (POTENTIALS[0], POTENTIALS[-1], True), "hand": (0, 5, True), "cartridges": (1, 12, True),
                   "red": (1, 12, True), "cost": (0, 10_000, True)}
 WEAPON_FIELDS = {"damage": (-3, 5, True), "range": (1, 100, False)}
 MAX_VALUES = 20

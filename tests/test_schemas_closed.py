@@ -1,0 +1,159 @@
+"""Every document's JSON Schema is closed: each object whose keys are fixed says `additionalProperties: false`,
+and the maps (keyed by ids or names) say what their values are. So a field added to a document and forgotten in
+its schema fails here: documents of many seeds, of every system, mid-game and finished, as the GM and as each
+seat or a player sees them, at the table too, and the documents of older versions that still load."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dedale
+import schemas
+from budget import examples
+from dedale.core.rng import new_secret
+from dedale.core.session import SPECTATOR, Session
+from dedale.systems import names, system
+
+DATA = Path(__file__).parent / "data"
+COMBINED = ("anyOf", "oneOf", "allOf")
+# Parameters worth a document of their own (the others at their defaults): small games, every shape of result.
+# A system not listed (an installed package's) is played at its defaults.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "crawler": [{"size": "6"}, {"size": "2d6", "passed_boss": "reroll", "contents": "dungeon-roll"}],
+    "paper": [{"max_cards": 12}, {"max_cards": 30, "kings": "set-aside"}],
+    "hexcrawl": [{"radius": 2}, {"radius": 4, "sites": False}],
+    "keylock": [{}, {"unique": 5, "multi": 2, "permanent": 2}],
+    "zombstone": [{}, {"side": "zombies"}, {"side": None}, {"scenario": "high_noon"}, {"opponent": "human"}],
+    "zombstone-duel": [{}, {"style": "bold", "added": 3}, {"opponent": "human"}],
+}
+
+
+def test_every_system_of_dedale_has_its_variants() -> None:
+    assert set(VARIANTS) == {name for name in names() if system(name).package.startswith("dedale.")}
+
+
+def open_objects(schema: Any, where: str = "", partial: bool = False) -> Iterator[str]:
+    """Where `schema` has an object that says nothing of the keys it does not declare. A branch of anyOf,
+    oneOf or allOf without a type of its own only adds to its object's rules (required keys): not an object."""
+    if isinstance(schema, list):
+        for n, sub in enumerate(schema):
+            yield from open_objects(sub, f"{where}/{n}")
+        return
+    if not isinstance(schema, dict):
+        return
+    kinds = schema.get("type")
+    is_object = "object" in (kinds if isinstance(kinds, list) else [kinds]) or ("properties" in schema and not partial)
+    if is_object and "additionalProperties" not in schema and "patternProperties" not in schema:
+        yield where or "/"
+    for key, sub in schema.items():
+        if key in ("properties", "$defs", "patternProperties"):
+            for name, each in sub.items():
+                yield from open_objects(each, f"{where}/{name}")
+        elif key in COMBINED:
+            for n, branch in enumerate(sub):
+                yield from open_objects(branch, f"{where}/{key}/{n}", partial=True)
+        elif key in ("items", "additionalProperties", "not", "prefixItems"):
+            yield from open_objects(sub, f"{where}/{key}")
+
+
+@pytest.mark.parametrize("name", names())
+def test_every_object_of_the_schema_is_closed_or_a_typed_map(name: str) -> None:
+    assert list(open_objects(dedale.schema(name))) == []
+
+
+def test_an_object_left_open_is_found() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {}}}},
+              "additionalProperties": False}
+    assert list(open_objects(schema)) == ["/a"]
+
+
+def views(session: Session[Any, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The document as the GM has it and as each reader may see it: a player's view of what the party has
+    discovered, and each seat's (and a spectator's) while the rules hide something."""
+    found = system(session.system)
+    document = session.to_json()
+    yield "gm", document
+    if found.discovered is not None:
+        yield "player", found.seen_by(document, "player")
+    for seat in (0, 1, SPECTATOR) if session.has_secrets() else ():
+        yield f"seat {seat}", session.player_json(seat)
+
+
+def follows(session: Session[Any, Any], when: str) -> None:
+    schema = dedale.schema(session.system)
+    for view, document in views(session):
+        try:
+            schemas.validate(json.loads(json.dumps(document)), schema)
+        except schemas.ValidationError as error:
+            raise AssertionError(f"{session.system} seed {session.seed} {when}, {view}'s view: {error}") from None
+
+
+def dealing(session: Session[Any, Any]) -> bool:
+    """A duel at the table while its hole cards are being entered has no document yet (`to_json` fails: a
+    known defect, left to its own fix)."""
+    return session.system == "zombstone-duel" and session.table and session.pending is not None \
+        and session.pending.purpose == "duel.hole"
+
+
+@pytest.mark.parametrize("name", names())
+@settings(max_examples=examples(10))
+@given(seed=st.integers(0, 2**32 - 1), variant=st.integers(0, 9), steps=st.integers(0, 12),
+       table=st.booleans(), keyed=st.booleans())
+def test_documents_have_no_field_their_schema_does_not_declare(name: str, seed: int, variant: int, steps: int,
+                                                               table: bool, keyed: bool) -> None:
+    found = system(name)
+    variants = VARIANTS.get(name, [{}])
+    params = found.params.from_options(variants[variant % len(variants)], strict=True)
+    table = table and found.session.table_mode
+    session = found.session(params, seed, table)
+    if keyed and (session.has_secrets() or found.discovered is not None):  # as the web keys them (docs/secrets.md)
+        session = found.session(params, seed, table, new_secret())
+    pick = random.Random(seed)
+    for _ in range(steps):
+        if session.is_over:
+            break
+        session.step(pick.choice(session.choices()))
+    if not dealing(session):
+        follows(session, f"after {len(session.events)} events")
+    for _ in range(2000):
+        if session.is_over:
+            break
+        session.step(pick.choice(session.choices()))
+    assert session.is_over
+    follows(session, "finished")
+
+
+@pytest.mark.parametrize("path", [path for pattern in ("old/*.json", "zombstone/*.json", "hexcrawl/version*.json",
+                                                     "crawler/pins/*.json") for path in sorted(DATA.glob(pattern))],
+                         ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_documents_of_older_versions_follow_the_schema(path: Path) -> None:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    schemas.validate(document, dedale.schema(document["generator"]))
+
+
+@pytest.mark.parametrize("name", names())
+def test_a_field_the_schema_does_not_declare_is_refused_wherever_it_is(name: str) -> None:
+    """At the top and in each list's objects: one unknown key, and the document no longer follows its schema."""
+    schema = dedale.schema(name)
+    document = json.loads(json.dumps(dedale.generate(name, seed=2, **VARIANTS.get(name, [{}])[0]).to_json()))
+    places = [("/", document)] + [(f"/{key}/0", value[0]) for key, value in document.items()
+                                  if isinstance(value, list) and value and isinstance(value[0], dict)]
+    assert len(places) > 1
+    for where, part in places:
+        part["no_such_field"] = 1
+        try:
+            schemas.validate(document, schema)
+        except schemas.ValidationError as error:
+            assert "no_such_field" in str(error), where
+        else:
+            pytest.fail(f"{name}: a field at {where} that the schema does not declare passed")
+        del part["no_such_field"]
+        schemas.validate(document, schema)
