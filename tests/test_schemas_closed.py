@@ -96,13 +96,6 @@ def follows(session: Session[Any, Any], when: str) -> None:
             raise AssertionError(f"{session.system} seed {session.seed} {when}, {view}'s view: {error}") from None
 
 
-def dealing(session: Session[Any, Any]) -> bool:
-    """A duel at the table while its hole cards are being entered has no document yet (`to_json` fails: a
-    known defect, left to its own fix)."""
-    return session.system == "zombstone-duel" and session.table and session.pending is not None \
-        and session.pending.purpose == "duel.hole"
-
-
 @pytest.mark.parametrize("name", names())
 @settings(max_examples=examples(10))
 @given(seed=st.integers(0, 2**32 - 1), variant=st.integers(0, 9), steps=st.integers(0, 12),
@@ -121,8 +114,7 @@ def test_documents_have_no_field_their_schema_does_not_declare(name: str, seed: 
         if session.is_over:
             break
         session.step(pick.choice(session.choices()))
-    if not dealing(session):
-        follows(session, f"after {len(session.events)} events")
+    follows(session, f"after {len(session.events)} events")  # a duel at the table too, its hole cards entered
     for _ in range(2000):
         if session.is_over:
             break

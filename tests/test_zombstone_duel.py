@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import StandardHighHand
 
+import dedale
 from budget import examples
 from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
@@ -265,3 +266,14 @@ def test_at_the_table_the_ai_asks_for_its_bluff_roll() -> None:
     with pytest.raises(NeedInput) as need:
         ai_action(table.duel, table.roller)
     assert need.value.request.purpose == "duel.bluff" and need.value.request.args == {"seat": 0}
+
+
+def test_a_duel_at_the_table_has_a_document_while_its_hole_cards_are_entered() -> None:
+    """The duel is seated before its deal: its document (and its picture) exist from the first card asked
+    (the web's page, downloads and API answered 500 there)."""
+    session = dedale.play("zombstone-duel", 0, table=True)
+    assert session.pending is not None and session.pending.purpose == "duel.hole"
+    assert session.to_json()["duel"]["hole"] == [[], []]
+    session.step("enter:AH")
+    assert session.to_json()["duel"]["hole"] == [["AH"], []]
+    assert "<svg" in dedale.load(session.to_json()).svg()

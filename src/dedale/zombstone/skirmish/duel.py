@@ -133,6 +133,13 @@ class Duel:
 def start(roller: Roller, deck: Deck, stakes: tuple[int, int] = (15, 15), ante: int = 1) -> Duel:
     """Both ante, and the hole cards are dealt from `deck` (a fresh 52-card deck). `stakes`: each one's $15
     plus what its player adds from the band's reserve."""
+    duel = seated(stakes, ante)
+    deal(duel, roller, deck)
+    return duel
+
+
+def seated(stakes: tuple[int, int] = (15, 15), ante: int = 1) -> Duel:
+    """A duel before its deal: the stakes and antes in, no card yet."""
     if ante < 0:
         raise DedaleError("error.count_param", param="ante", value=ante, low=0)
     for stake in stakes:
@@ -142,12 +149,16 @@ def start(roller: Roller, deck: Deck, stakes: tuple[int, int] = (15, 15), ante: 
                 contributed=[ante, ante], pot=2 * ante, hole=[[], []], board=[], street="preflop", to_act=None,
                 acted=[False, False], last_raise=max(ante, 1), folded=None, winner=None, over=False,
                 payout=[0, 0], hands=[], best=[], history=[])
-    if ante:
-        roller.note("duel.ante", ante=ante)
+    return duel
+
+
+def deal(duel: Duel, roller: Roller, deck: Deck) -> None:
+    """The antes noted and the hole cards dealt; then the first to act."""
+    if duel.ante:
+        roller.note("duel.ante", ante=duel.ante)
     for seat in (0, 1, 0, 1):
         duel.hole[seat].append(_draw(deck, roller, "duel.hole", seat=seat))
     _advance(duel, roller, deck, after=1)
-    return duel
 
 
 def actions(duel: Duel) -> list[Action]:

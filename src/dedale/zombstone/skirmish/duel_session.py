@@ -84,7 +84,9 @@ class DuelSession(Hiding[DuelParams, DuelState]):
         return DuelState()
 
     def start(self) -> None:
-        self.state.duel = poker.start(self.roller, self.state.deck, self.params.stakes)
+        # seated before the deal: in table mode, while the hole cards are entered, the duel so far is shown
+        self.state.duel = poker.seated(self.params.stakes)
+        poker.deal(self.state.duel, self.roller, self.state.deck)
         self._ai_turns()
 
     def _ai_turns(self) -> None:
