@@ -1,5 +1,5 @@
-"""A player sees only what the rules let them know. While a session `hides()` something, `player_log`,
-`player_result` and `player_json` leave out or mask the AI's secrets: its hole cards and bluff rolls in the poker
+"""A player sees only what the rules let them know. While a session `hides()` something, `seat_log`,
+`seat_result` and `seat_json` leave out or mask the AI's secrets: its hole cards and bluff rolls in the poker
 duel, its hand of inspiration cards and its hidden tokens in a skirmish. The saved document (`to_json`) stays
 whole, to be continued; a player's view cannot be."""
 
@@ -62,16 +62,16 @@ def test_duel_while_it_is_played_the_player_sees_neither_the_ais_cards_nor_its_b
     session = DuelSession(DuelParams(style=style), seed)
     while not session.is_over:
         assert session.hides()
-        log, full = session.player_log(), session.to_json()["log"]
+        log, full = session.seat_log(), session.to_json()["log"]
         assert not bluffs(log, AI_SEAT) and hole_draws(log, AI_SEAT) == HIDDEN
         assert len(full) - len(log) == len(bluffs(full, AI_SEAT))  # the whole log keeps them
-        document = session.player_json()
+        document = session.seat_json()
         assert document["seed"] is None and document["hidden"] is True and document["log"] == log
         assert document["duel"]["hole"][AI_SEAT] == HIDDEN
         text = json.dumps(document)
         assert not [card.code for card in session.state.duel.hole[AI_SEAT] if shows(text, card.code)]
         session.auto_step(session.autopilot(autopilot))
-    assert not session.hides() and session.player_json() == session.to_json()
+    assert not session.hides() and session.seat_json() == session.to_json()
 
 
 def test_duel_the_ais_bluff_rolls_are_left_out_the_players_own_autopilots_kept() -> None:
@@ -80,14 +80,14 @@ def test_duel_the_ais_bluff_rolls_are_left_out_the_players_own_autopilots_kept()
         session = DuelSession(DuelParams(style="bold"), seed)
         while not session.is_over:
             left_out += len(bluffs(session.to_json()["log"], AI_SEAT))
-            kept += len(bluffs(session.player_log(), PLAYER))
+            kept += len(bluffs(session.seat_log(), PLAYER))
             session.auto_step(session.autopilot("bold"))
     assert left_out and kept
 
 
 def test_duel_a_players_view_follows_the_schema_and_draws_the_ais_cards_face_down() -> None:
     session = DuelSession(DuelParams(), 7)
-    document = saved(session.player_json())
+    document = saved(session.seat_json())
     schemas.validate(document, json.loads(system("zombstone-duel").schema()))
     picture, text = duel_svg.render_svg(load_duel(document)), duel_svg.render_text(load_duel(document))
     assert picture.count('fill="url(#back)"') == 2
@@ -113,7 +113,7 @@ def high_noon_duel(side: str, ending: str) -> SkirmishSession:
     for seed in range(40):
         session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side), seed)
         while session.state.duel is None:
-            log = session.player_log()
+            log = session.seat_log()
             assert hole_draws(log, SEATS.index(other(side))) == HIDDEN and not bluffs(log, SEATS.index(other(side)))
             session.step(bet(ENDINGS[ending], [c.id for c in session.choices()]))
         folded = session.state.duel["folded"]
@@ -137,14 +137,14 @@ def test_skirmish_the_ai_duellists_cards_stay_hidden_unless_shown_down(side: str
     hole = session.state.duel["hole"][seat]
     for _ in range(12):  # the skirmish goes on
         shown = hole if ending == "a showdown" else HIDDEN
-        assert hole_draws(session.player_log(), seat) == shown
-        assert session.player_result()["game"]["duel"]["hole"][seat] == shown
+        assert hole_draws(session.seat_log(), seat) == shown
+        assert session.seat_result()["game"]["duel"]["hole"][seat] == shown
         assert hole_draws(session.to_json()["log"], seat) == hole  # the saved log, as it always was
-        text = duel_text(session.player_json())
+        text = duel_text(session.seat_json())
         assert ending == "a showdown" or not [code for code in hole if shows(text, code)]
         session.auto_step()
     session.run_autopilot()
-    assert not session.hides() and session.player_json() == session.to_json()
+    assert not session.hides() and session.seat_json() == session.to_json()
 
 
 def test_skirmish_the_ai_duellists_bluff_rolls_are_left_out() -> None:
@@ -155,7 +155,7 @@ def test_skirmish_the_ai_duellists_bluff_rolls_are_left_out() -> None:
             session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side), seed)
             while session.state.duel is None:
                 session.auto_step()
-            assert not bluffs(session.player_log(), seat) and bluffs(session.player_log(), 1 - seat) == bluffs(
+            assert not bluffs(session.seat_log(), seat) and bluffs(session.seat_log(), 1 - seat) == bluffs(
                 session.log, 1 - seat)
             left_out += len(bluffs(session.log, seat))
     assert left_out
@@ -167,7 +167,7 @@ def test_skirmish_the_ai_sides_hand_and_draws_are_masked_the_players_own_shown(s
     ai = other(side)
     for _ in range(80):
         hands = {s: [card.code for card in session.state.sides[s].hand] for s in SEATS}
-        document = session.player_json()
+        document = session.seat_json()
         sides = document["game"]["sides"]
         assert sides[ai]["hand"] == ["??"] * len(hands[ai]) and sides[side]["hand"] == hands[side]
         draws = {s: [e["draw"] for e in document["log"] if e.get("for") == "skirmish.upkeep_draw"
@@ -218,7 +218,7 @@ def test_skirmish_the_ais_hidden_tokens_are_anonymous_until_spotted(hidden_token
     tokens = masked(session)
     secrets = secret_words(session, tokens)
     assert tokens and session.ask.kind == "bet" and secrets
-    document = saved(session.player_json())
+    document = saved(session.seat_json())
     schemas.validate(document, json.loads(system("zombstone").schema()))
     view = GameView.from_json(document)
     for where, text in (("json", json.dumps(document, ensure_ascii=False)),
@@ -231,7 +231,7 @@ def test_skirmish_the_ais_hidden_tokens_are_anonymous_until_spotted(hidden_token
     while all(f.hidden for f in tokens):
         session.auto_step()
     spotted = [f for f in tokens if not f.hidden]
-    document = session.player_json()
+    document = session.seat_json()
     text = render_text(GameView.from_json(document))
     log = "\n".join(describe(entry) for entry in document["log"])
     for figure in spotted:
@@ -248,13 +248,13 @@ def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy
                 tokens = masked(session)
                 secrets = secret_words(session, tokens, ids=False)
                 named += sum(shows(describe(entry), w) for entry in session.log for w in secrets)
-                seen = "\n".join([describe(e) for e in session.player_log()] + [say(session.question() or "")]
+                seen = "\n".join([describe(e) for e in session.seat_log()] + [say(session.question() or "")]
                                  + [choice.label() for choice in session.choices()])
                 assert not [w for w in secrets if shows(seen, w)]
                 assert not [c.id for c in session.choices() if c.data.get("figure") in {f.id for f in tokens}]
                 shooter = session.ask.about.get("shooter")
                 if shooter in {f.id for f in tokens}:  # the token shown shooting is the one that shoots
-                    result = session.player_result()
+                    result = session.seat_result()
                     drawn = result["game"]["figures"][result["waiting"]["about"]["shooter"]]
                     figure = session.state.figure(shooter)
                     assert drawn["profile"] is None and (drawn["x"], drawn["y"]) == (round(figure.x, 3),
@@ -269,7 +269,7 @@ def test_skirmish_a_tokens_place_in_the_list_does_not_tell_who_it_is(hidden_toke
     orders = set()
     for seed in range(6):
         session = SkirmishSession(SkirmishParams(scenario="high_noon", side="lawmen", data=hidden_tokens), seed)
-        drawn = {(f["x"], f["y"]): f["id"] for f in session.player_result()["game"]["figures"] if f["profile"] is None}
+        drawn = {(f["x"], f["y"]): f["id"] for f in session.seat_result()["game"]["figures"] if f["profile"] is None}
         order = tuple(drawn[(round(f.x, 3), round(f.y, 3))] for f in masked(session))
         assert sorted(order) == [f.id for f in masked(session)]
         orders.add(order)
@@ -277,7 +277,7 @@ def test_skirmish_a_tokens_place_in_the_list_does_not_tell_who_it_is(hidden_toke
     token, target = masked(session)[0], session.state.figure(0)  # a shot from a token that stays hidden (rare)
     session.state.fire.append({"from": token.id, "to": target.id, "kind": "dodge", "turn": 0, "won": None,
                                "line": [token.x, token.y, target.x, target.y]})
-    result = session.player_result()
+    result = session.seat_result()
     drawn = result["game"]["figures"][result["game"]["fire"][-1]["from"]]
     assert drawn["profile"] is None and (drawn["x"], drawn["y"]) == (round(token.x, 3), round(token.y, 3))
 
@@ -289,7 +289,7 @@ def test_a_players_view_cannot_be_continued_the_saved_document_can() -> None:
     skirmish.auto_step()
     for session in (duel, skirmish):
         with pytest.raises(DedaleError) as raised:
-            type(session).from_json(saved(session.player_json()))
+            type(session).from_json(saved(session.seat_json()))
         assert raised.value.key == "error.hidden_view"
         assert "cannot be continued" in raised.value.message("en")
         assert "ne peut pas être poursuivi" in raised.value.message("fr")
@@ -303,7 +303,7 @@ def test_table_mode_hides_nothing() -> None:
     skirmish = SkirmishSession(SkirmishParams(scenario="high_noon", side="lawmen"), 0, table=True)
     for session in (duel, skirmish):
         assert not session.is_over and session.has_secrets() and not session.hides()
-        assert session.player_json() == session.to_json() and session.player_log() == session.to_json()["log"]
+        assert session.seat_json() == session.to_json() and session.seat_log() == session.to_json()["log"]
 
 
 def test_a_game_between_two_ais_and_a_system_without_secrets_hide_nothing() -> None:
@@ -312,14 +312,14 @@ def test_a_game_between_two_ais_and_a_system_without_secrets_hide_nothing() -> N
     crawler.auto_step()
     for session in (ais, crawler):
         assert not session.has_secrets() and not session.hides()
-        assert session.player_json() == session.to_json() and session.player_result() == session.result_json()
+        assert session.seat_json() == session.to_json() and session.seat_result() == session.result_json()
 
 
-def test_the_player_log_from_an_entry_on() -> None:
+def test_the_seat_log_from_an_entry_on() -> None:
     session = DuelSession(DuelParams(style="bold"), 3)
     session.run_autopilot()
     session = session.remade(session.events[:-1])  # one step before the end: the AI's cards still hidden
-    assert session.player_log(4) == session.player_log()[4:] and len(session.player_log(4)) > 0
+    assert session.seat_log(4) == session.seat_log()[4:] and len(session.seat_log(4)) > 0
 
 
 # --- the terminal --------------------------------------------------------------------------------------------------

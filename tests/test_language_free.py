@@ -52,9 +52,9 @@ def new_session(name: str, seed: int) -> Session:
 def shown(session: Session, lang: str) -> str:
     """Everything a face shows of a session, in `lang`: its log, question, choices, picture and text view."""
     found = system(session.system)
-    document = session.player_json()
+    document = session.seat_json()
     pictures = [found.export(document, ext, lang=lang).decode() for ext in (".svg", ".txt")]
-    return "\n".join([*(describe(entry, lang) for entry in session.player_log()), say(session.question() or "", lang),
+    return "\n".join([*(describe(entry, lang) for entry in session.seat_log()), say(session.question() or "", lang),
                       *(choice.label(lang) for choice in session.choices()), *pictures])
 
 

@@ -84,7 +84,7 @@ def views(session: Session[Any, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     if found.discovered is not None:
         yield "player", found.seen_by(document, "player")
     for seat in (0, 1, SPECTATOR) if session.has_secrets() else ():
-        yield f"seat {seat}", session.player_json(seat)
+        yield f"seat {seat}", session.seat_json(seat)
 
 
 def follows(session: Session[Any, Any], when: str) -> None:

@@ -48,8 +48,8 @@ def replays(session: Session[Any, Any]) -> None:
 def duel_secrets_kept(session: Session[Any, Any]) -> None:
     hole = session.to_json()["duel"]["hole"]
     for seat in VIEWERS:
-        assert session.hides(seat) and session.player_seed(seat) is None
-        view = session.player_json(seat)
+        assert session.hides(seat) and session.seat_seed(seat) is None
+        view = session.seat_json(seat)
         text = json.dumps(view)
         for other in others(seat):
             assert view["duel"]["hole"][other] == [HIDDEN_CARD, HIDDEN_CARD]
@@ -74,7 +74,7 @@ def test_duel_between_two_people(seed: int) -> None:
         refused(session, rng)
         session.step(rng.choice(session.choices()), seat=seat)
     assert session.seat_to_act() is None and not session.hides(1)
-    assert session.player_json(1) == session.player_json(SPECTATOR) == session.to_json()
+    assert session.seat_json(1) == session.seat_json(SPECTATOR) == session.to_json()
     replays(session)
     with pytest.raises(DedaleError) as error:
         session.step("check", seat=0)
@@ -140,7 +140,7 @@ def skirmish_secrets_kept(session: Session[Any, Any]) -> None:
     holes = {entry["args"]["seat"]: entry["draw"] for entry in full["log"] if entry.get("for") == "duel.hole"}
     duel_on = game["duel"] is None and bool(holes)
     for seat in VIEWERS:
-        view = session.player_json(seat)
+        view = session.seat_json(seat)
         text = json.dumps(view)
         hidden_sides = [SEATS[other] for other in others(seat)]
         masked = {f["id"] for f in game["figures"] if f["side"] in hidden_sides and f["hidden"]}

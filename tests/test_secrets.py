@@ -84,7 +84,7 @@ def search(game: type[Session[Any, Any]], seen: Callable[[dict[str, Any]], Any],
             replayed = game.replay(params, seed, view["events"])
         except DedaleError:
             continue
-        if seen(replayed.player_json(0)) == seen(view):
+        if seen(replayed.seat_json(0)) == seen(view):
             found.append(seed)
     return found
 
@@ -101,7 +101,7 @@ def duel_search(view: dict[str, Any], seeds: Iterable[int]) -> list[int]:
 def test_the_search_finds_the_seed_of_a_duel_drawn_from_its_seed_alone() -> None:
     """As every duel on the web was dealt before: the seat's view pins the seed, which gives the AI's cards."""
     session = to_the_flop(DuelSession(DuelParams(), SEED))
-    view = session.player_json(0)
+    view = session.seat_json(0)
     assert view["hidden"] and view["seed"] is None and "??" in view["duel"]["hole"][1]
     assert duel_search(view, REDUCED) == [SEED]
     replayed = DuelSession.replay(session.params, SEED, view["events"])
@@ -113,7 +113,7 @@ def test_the_search_finds_nothing_in_a_keyed_duel(key: bytes) -> None:
     """The same game with a key: no seed of the space reproduces the view, the game's own seed (which the view
     shows) included."""
     session = to_the_flop(DuelSession(DuelParams(), SEED, secret=key))
-    view = session.player_json(0)
+    view = session.seat_json(0)
     assert view["seed"] == SEED and "secret" not in view and key.hex() not in str(view)
     assert duel_search(view, REDUCED) == []
 

@@ -88,7 +88,7 @@ def test_a_player_reads_the_whole_log_only_as_the_rules_let_them(client: TestCli
     sessions: Sessions = client.app.state.sessions  # type: ignore[attr-defined]
     session = sessions.get(session_id)
     assert session.hides()
-    seen = [describe(entry, "en") for entry in session.player_log(0, 0)]
+    seen = [describe(entry, "en") for entry in session.seat_log(0, 0)]
     assert [line for _, line in whole_log(client, session_id)] == seen
     text = client.get(f"/play/{session_id}/log.txt").text
     assert [line.split(". ", 1)[1] for line in text.splitlines() if re.match(r"\d+\. ", line)] == seen
@@ -109,7 +109,7 @@ def test_each_seat_of_a_game_played_by_links_reads_its_own_log(client: TestClien
     assert session.hides(0) and session.hides(1)
     for seat, token in tokens.items():
         text = client.get(f"/play/{made['id']}/log.txt", headers={"X-Seat-Token": token}).text
-        seen = [describe(entry, "en") for entry in session.player_log(0, seat)]
+        seen = [describe(entry, "en") for entry in session.seat_log(0, seat)]
         assert [line.split(". ", 1)[1] for line in text.splitlines() if re.match(r"\d+\. ", line)] == seen
         page = client.get(f"/play/{made['id']}/log", headers={"X-Seat-Token": token}).text
         assert [line for _, line in numbered(page)] == seen

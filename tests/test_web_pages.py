@@ -294,7 +294,7 @@ def test_the_panels_log_is_the_log_worded_afresh(name: str, table: bool, params:
         else:
             session.step(pick.choice(session.choices()))
         for lang in ("en", "fr"):
-            entries = session.player_log()
+            entries = session.seat_log()
             newest = [describe(entry, lang) for entry in reversed(entries[-views.LOG_LINES:])]
             assert views.log_lines(session, lang) == (newest, len(entries))
 

@@ -232,7 +232,7 @@ def _picture(session: Session[Any, Any]) -> str:
 
 
 # A session's `result()` and Jupyter picture, for the rules know no face (core/session.py).
-Session.faces = Faces(lambda session: Result(session.player_json()), _picture)
+Session.faces = Faces(lambda session: Result(session.seat_json()), _picture)
 
 
 def system_names() -> list[str]:
@@ -363,7 +363,7 @@ def _generated(name: str, policy: str, params: Declared, seed: int) -> dict[str,
     session = system(name).session(params, seed)
     if not session.is_over:  # a key-lock diagram is whole when made: no choice to make
         session.run_autopilot(policy)
-    return session.player_json()
+    return session.seat_json()
 
 
 @overload

@@ -247,7 +247,7 @@ def _zombstone() -> System:
     from dedale.zombstone.skirmish.view import GameView
 
     def view(session: Any) -> GameView:
-        return GameView.from_json(session.player_result())
+        return GameView.from_json(session.seat_result())
 
     def picture(session: Any, listed: list[Choice], lang: str) -> str:
         links = {c.id: {**c.data, "label": c.label(lang)} for c in listed if "to" in c.data or "figure" in c.data}
@@ -263,7 +263,7 @@ def _duel() -> System:
     from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession, load_duel
 
     def view(session: Any) -> dict[str, Any]:
-        return {**session.player_result(), "seed": session.player_seed()}
+        return {**session.seat_result(), "seed": session.seat_seed()}
 
     return System("zombstone-duel", DuelParams, DuelSession, load_duel, _pictures(render_svg, render_text),
                   render_text, lambda s, _, lang: render_svg(view(s), lang), lambda s, lang: render_text(view(s), lang),

@@ -1,7 +1,7 @@
 """Solo play in the terminal, for any system's session: show the state, list the legal choices numbered,
 read one, show each roll and what it decided. In table mode, ask for each die or card instead of rolling.
 `u` undoes, `a` lets the autopilot make one choice, `s` saves, `q` quits; Ctrl-C saves and quits. The player sees
-what the rules let them see (`Session.player_log`); a save keeps the whole session, to be continued."""
+what the rules let them see (`Session.seat_log`); a save keeps the whole session, to be continued."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ class Player:
         something: an AI's cards, its bluff rolls)."""
         log = self.session.log
         self.shown = min(self.shown, len(log))
-        for entry in self.session.player_log(self.shown):
+        for entry in self.session.seat_log(self.shown):
             typer.echo("  " + describe(entry, self.lang))
         self.shown = len(log)
 

@@ -1,9 +1,9 @@
 """Sessions whose rules keep something from a seat: an AI's or the other person's cards, bluff rolls, hidden
 tokens (the Zombstone duel and skirmish). A system opts in by making its session a `Hiding` and saying what
 it hides (`has_secrets`) and how a seat sees its log and result (`shown_log`, `shown_result`); every other
-session shows every seat everything (`Session.player_json` is its document).
+session shows every seat everything (`Session.seat_json` is its document).
 
-While the session `hides(seat)`, what that seat is shown (`player_log`, `player_result`, `player_json`) is
+While the session `hides(seat)`, what that seat is shown (`seat_log`, `seat_result`, `seat_json`) is
 masked; the document (`to_json`) stays the GM's, with both sides' secrets. Seats 0 and 1 each see their own
 secrets and not the other's; `SPECTATOR` sees neither. Table mode hides nothing (the players deal and roll
 everything at the table), and once the session is over nothing is hidden.
@@ -45,21 +45,21 @@ class Hiding(Session[P, S]):
     def hides(self, seat: int = 0) -> bool:
         return not self.table and not self.is_over and self.has_secrets()
 
-    def player_log(self, start: int = 0, seat: int = 0) -> list[LogEntry]:
+    def seat_log(self, start: int = 0, seat: int = 0) -> list[LogEntry]:
         """The log from entry `start` on as `seat` may see it now: masked or left out while `hides(seat)`."""
-        entries = super().player_log(start, seat)
+        entries = super().seat_log(start, seat)
         return self.shown_log(entries, seat) if self.hides(seat) else entries
 
-    def player_seed(self, seat: int = 0) -> int | None:
+    def seat_seed(self, seat: int = 0) -> int | None:
         """Without a key, the seed remakes every card: held back while something is hidden. With one, it
         tells nothing (`docs/secrets.md`)."""
         return None if self.hides(seat) and self.secret is None else self.seed
 
-    def player_result(self, seat: int = 0) -> dict[str, Any]:
+    def seat_result(self, seat: int = 0) -> dict[str, Any]:
         result = self.result_json()
         return self.shown_result(result, seat) if self.hides(seat) else result
 
-    def player_json(self, seat: int = 0) -> dict[str, Any]:
+    def seat_json(self, seat: int = 0) -> dict[str, Any]:
         """While something is hidden from `seat`: its log and result, no secret key, the seed only where a key
         keeps it harmless, and `"hidden": true`. Such a view is for reading and drawing: it cannot be
         continued (`check_document` refuses it)."""
@@ -67,8 +67,8 @@ class Hiding(Session[P, S]):
         if not self.hides(seat):
             return document
         document.pop("secret", None)
-        return {**document, **self.player_result(seat), "seed": self.player_seed(seat),
-                "log": self.player_log(seat=seat), "hidden": True}
+        return {**document, **self.seat_result(seat), "seed": self.seat_seed(seat),
+                "log": self.seat_log(seat=seat), "hidden": True}
 
     # --- undo never goes back past what was shown -------------------------------------------------------
     def _watch(self) -> tuple[int | None, int]:

@@ -415,19 +415,19 @@ class Session(ABC, Generic[P, S]):
         """True while something is hidden from `seat` (never, in a session that keeps no secrets)."""
         return False
 
-    def player_log(self, start: int = 0, seat: int = 0) -> list[LogEntry]:
+    def seat_log(self, start: int = 0, seat: int = 0) -> list[LogEntry]:
         """The log from entry `start` on as `seat` may see it now, each entry as `log_entry` gives it."""
         return [self.log_entry(entry) for entry in self.log[start:]]
 
-    def player_seed(self, seat: int = 0) -> int | None:
+    def seat_seed(self, seat: int = 0) -> int | None:
         """The seed, unless it would give away what is hidden from `seat`."""
         return self.seed
 
-    def player_result(self, seat: int = 0) -> dict[str, Any]:
+    def seat_result(self, seat: int = 0) -> dict[str, Any]:
         """`result_json()` as `seat` may see it now."""
         return self.result_json()
 
-    def player_json(self, seat: int = 0) -> dict[str, Any]:
+    def seat_json(self, seat: int = 0) -> dict[str, Any]:
         """The document as `seat` may see it: `to_json()`, when nothing is hidden."""
         return self.to_json()
 

@@ -36,7 +36,7 @@ class LogPage:
 
 def log_page(session: Session, lang: str, page: int = 1, seat: int = 0) -> LogPage:
     """Page `page` of the log (clamped to the pages there are), its entries worded in `lang`."""
-    entries = session.player_log(0, seat)  # masked, or with entries left out, while something is hidden
+    entries = session.seat_log(0, seat)  # masked, or with entries left out, while something is hidden
     pages = pages_of(len(entries))
     page = min(max(page, 1), pages)
     start = (page - 1) * PAGE_ENTRIES
@@ -58,7 +58,7 @@ def log_text(session: Session, lang: str, seat: int = 0) -> str:
     """The whole log as text: a heading a step, then its entries, numbered as on the page."""
     lines: list[str] = [t("web.log_start", lang)]
     step = 0
-    for number, entry in enumerate(session.player_log(0, seat), 1):
+    for number, entry in enumerate(session.seat_log(0, seat), 1):
         if _is_choice(entry):
             step += 1
             lines.append("")

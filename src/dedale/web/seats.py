@@ -4,7 +4,7 @@ A session is played by one person (`solo`), by two on one screen (`hot-seat`), o
 link carries a token (at least 128 random bits, kept only hashed) that opens one seat, 0 or 1, or a spectator's
 view (-1), which sees and never chooses; a co-op game's "player" link opens seat 0 beside its owner. The server
 checks the token on every request of a linked session, pages, API, live updates and downloads alike; what a seat
-is shown is what the rules let that seat know (`Session.player_json(seat)`), never more.
+is shown is what the rules let that seat know (`Session.seat_json(seat)`), never more.
 
 Every session has an owner, whoever made it: the owner alone renames it, deletes it and makes its links, and in
 a linked game is seat 0's player. The server knows the owner by secrets of 128 random bits or more, kept only

@@ -69,7 +69,7 @@ def default_name(session: Session, lang: str) -> str:
     """A session's name when the player gives none: "crawler 4", its system and seed; only the system's
     name (in the language of the page that made it) while the seed is held back (a name is shown everywhere,
     and kept)."""
-    seed = session.player_seed()
+    seed = session.seat_seed()
     return f"{session.system} {seed}" if seed is not None else t(f"web.system.{session.system}", lang)
 
 
@@ -180,19 +180,19 @@ def undo(sessions: Sessions, session_id: str, seat: int | None = None) -> Sessio
 
 def export(session: Session, fmt: str, options: dict[str, Any] | None = None, lang: str = "en",
            view: str = "gm", seat: int | None = None) -> tuple[bytes, str]:
-    """The result as the player may see it now (`Session.player_json`), as `view` sees it (the GM's, or a
+    """The result as the player may see it now (`Session.seat_json`), as `view` sees it (the GM's, or a
     player's: what the party has discovered), in a format it downloads in (a picture's words in `lang`)."""
     found = system(session.system)
     ext = "." + fmt
     if fmt not in EXPORTS or ext not in found.extensions:
         raise DedaleError("error.web_format", value=fmt, accepted=" ".join(formats_of(session)))
-    return found.export(session.player_json(seat or 0), ext, options, lang, view), EXPORTS[fmt]
+    return found.export(session.seat_json(seat or 0), ext, options, lang, view), EXPORTS[fmt]
 
 
 def download_name(session: Session, fmt: str, view: str = "gm", part: str = "") -> str:
     """`dedale-SYSTEM-SEED.EXT` (a player's view says so, and a `part` of the session, its log; a seed the
     rules hide is left out)."""
-    seed = session.player_seed() if view == "gm" else None
+    seed = session.seat_seed() if view == "gm" else None
     parts = ["dedale", session.system, *([] if seed is None else [str(seed)]), *(["player"] if view != "gm" else []),
              *([part] if part else [])]
     return "-".join(parts) + "." + fmt
@@ -232,7 +232,7 @@ def state(session: Session, session_id: str, record_name: str | None = None, lan
     pending = session.pending
     mine = seat is None or session.seat_to_act() == seat
     return {"id": session_id, "system": session.system, "name": record_name,
-            "seed": session.player_seed(seat or 0), "seat": seat, "to_act": session.seat_to_act(),
+            "seed": session.seat_seed(seat or 0), "seat": seat, "to_act": session.seat_to_act(),
             "over": session.is_over, "steps": len(session.events),
             "pending": None if pending is None else {"kind": pending.kind, "for": pending.purpose,
                                                      "roll": pending.expr, "options": list(pending.options)},

@@ -29,7 +29,7 @@ def log_lines(session: Session, lang: str, seat: int = 0) -> tuple[list[str], in
     """The newest lines of the log as `seat` may see it, newest first, and how many entries that log has (the
     newest line's number, as the whole log numbers it)."""
     if session.hides(seat):  # what a seat may see of an entry changes as the game goes (a card shown at the end)
-        entries = session.player_log(0, seat)  # some are left out: only the whole log says how many are left
+        entries = session.seat_log(0, seat)  # some are left out: only the whole log says how many are left
         return [describe(entry, lang) for entry in reversed(entries[-LOG_LINES:])], len(entries)
     with _wording:
         worded = _worded.setdefault(session, {}).get(lang)
@@ -99,13 +99,13 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
         seat = to_act
     if view != "gm":
         found = system(session.system)
-        seen = found.seen_by(session.player_json(seat or 0), view)
+        seen = found.seen_by(session.seat_json(seat or 0), view)
         return _shown(session, session_id, lang, found.export(seen, ".svg", {}, lang).decode("utf-8"))
     if two_sided or seat == SPECTATOR:
         return _seated(session, session_id, lang, seat or 0)
     listed = choices(session)
     return {**_shown(session, session_id, lang, picture(session, listed, lang)), **_playing(session, listed, lang),
-            **_log(session, lang), "seed": session.player_seed(), "analysis": details(session, lang),
+            **_log(session, lang), "seed": session.seat_seed(), "analysis": details(session, lang),
             "hint": system(session.system).hint,
             "regenerate": None if session.policies else forms.filled(session.params)}  # nothing to play: another
 
@@ -135,12 +135,12 @@ def _seated(session: Session, session_id: str, lang: str, seat: int) -> dict[str
     """What one seat of a two-sided game (or a spectator) is shown: the game as the rules let it see it,
     its choices when it is its turn (else that it waits), the log it may read."""
     found = system(session.system)
-    document = {**session.player_json(seat), "player": max(seat, 0)}  # the table seen from this seat
+    document = {**session.seat_json(seat), "player": max(seat, 0)}  # the table seen from this seat
     svg = found.export(document, ".svg", {}, lang).decode("utf-8")
     mine = not session.is_over and session.seat_to_act() == seat
     waiting = None if mine or session.is_over or seat == SPECTATOR else t("web.waiting", lang)
     return {**_shown(session, session_id, lang, svg, waiting=waiting, seat=seat, shared=True,
-                     seed=session.player_seed(seat)),
+                     seed=session.seat_seed(seat)),
             **_playing(session, choices(session) if mine else [], lang), **_log(session, lang, seat)}
 
 

@@ -161,10 +161,10 @@ class SkirmishSession(Hiding[SkirmishParams, Game]):
     def shown_result(self, result: dict[str, Any], seat: int = 0) -> dict[str, Any]:
         return self._secrets(self._side(seat)).result(result)
 
-    def player_json(self, seat: int = 0) -> dict[str, Any]:
+    def seat_json(self, seat: int = 0) -> dict[str, Any]:
         """As every session's, and with the choices that name a hidden figure of the other side (the other
         person's, between two) naming it by its token's id."""
-        document = super().player_json(seat)
+        document = super().seat_json(seat)
         if self.params.human and self.hides(seat):
             secrets = self._secrets(self._side(seat))
             document["events"] = [secrets.event(event) for event in document["events"]]
