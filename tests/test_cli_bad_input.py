@@ -77,7 +77,7 @@ def test_every_number_parameter_is_bounded_and_refuses_nan_and_the_infinities(pa
     for value in (math.nan, math.inf, -math.inf, "nan", "NaN", "inf", "-Infinity", "1e999"):
         with pytest.raises(DedaleError) as refused:
             params.from_options({field.option: value})
-        assert field.flag[2:] in refused.value.message(), value
+        assert field.option in refused.value.message(), value  # the library's name (the CLI says its flag)
 
 
 def test_below_refuses_a_range_no_draw_could_fall_in() -> None:
@@ -338,3 +338,13 @@ def test_whatever_the_arguments_a_failure_is_one_line_and_exit_2(playground: Pat
         code, err = run(line)
     assert code == 0 or one_line(code, err), (line, code, err)
     assert "Traceback" not in err, (line, err)
+
+
+def test_a_parameter_is_named_as_each_face_spells_it(cli) -> None:  # type: ignore[no-untyped-def]
+    """The library, the forms and the API say `fill_chance`; the command line says `fill-chance`, as typed."""
+    from dedale.crawler.params import CrawlerParams
+
+    with pytest.raises(DedaleError, match=r"^fill_chance: 2\.0 is out of range"):
+        CrawlerParams.from_options({"fill_chance": 2.0})
+    code, _, err = cli("crawler", "--fill-chance", "2")
+    assert code == 2 and "fill-chance: 2.0 is out of range" in err and "fill_chance" not in err

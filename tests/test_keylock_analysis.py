@@ -290,7 +290,7 @@ def test_the_cap_counts_the_objects_made() -> None:
         KeylockParams(unique=10_000, multi=0, permanent=1)
     assert KeylockParams(unique=10_000, multi=0, permanent=0).least_objects == MAX_OBJECTS  # the bound itself
     # A set's largest draw is bounded too: a die of more faces than 2**64 was never rolled (it hung).
-    with pytest.raises(DedaleError, match="multi-max-keys: 10000000000000000000000 is out of range; use a whole "
+    with pytest.raises(DedaleError, match="multi_max_keys: 10000000000000000000000 is out of range; use a whole "
                                           "number from 1 to 20000"):
         KeylockParams(multi_max_keys=10**22)
 

@@ -168,11 +168,20 @@ def tables_check(folder: Annotated[Path, typer.Argument(help="A folder of table 
         say("table.ok", path=str(path), count=count)
 
 
+def _as_typed(error: DedaleError) -> DedaleError:
+    """An error naming a parameter as the command line spells it (`fill-chance`, typed `--fill-chance`), where
+    the library, the forms and the API spell it `fill_chance`."""
+    param = error.args_.get("param")
+    if not isinstance(param, str) or "_" not in param:
+        return error
+    return DedaleError(error.key, **{**error.args_, "param": param.replace("_", "-")})
+
+
 def main(argv: list[str] | None = None) -> None:
     try:
         app(args=argv, prog_name="dedale", standalone_mode=False)
     except DedaleError as exc:
-        _fail(exc.message(current_lang()), 2)
+        _fail(_as_typed(exc).message(current_lang()), 2)
     except (typer.Abort, KeyboardInterrupt):
         sys.exit(130)
     except typer.Exit as exc:

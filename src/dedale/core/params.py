@@ -112,7 +112,7 @@ class Field:
                 return raw
             if str(raw).lower() in ("1", "true", "on", "yes", "0", "false", "off", "no"):
                 return str(raw).lower() in ("1", "true", "on", "yes")
-            raise DedaleError("error.one_of", param=self.flag[2:], value=raw, accepted="true, false")
+            raise DedaleError("error.one_of", param=self.option, value=raw, accepted="true, false")
         if self.kind in ("int", "float") and not isinstance(raw, bool):
             from dedale.core.numbers import whole
 
@@ -139,12 +139,12 @@ class Field:
             return
         if not self._typed(value):
             raise self.out_of_range(value) if self.kind in ("int", "float") else \
-                DedaleError("error.param_type", param=self.flag[2:], value=value)
+                DedaleError("error.param_type", param=self.option, value=value)
         low, high = self.spec.low, self.high(web)
         if self.kind in ("int", "float") and ((low is not None and value < low) or (high is not None and value > high)):
             raise self.out_of_range(value, web)
         if self.kind == "word" and value not in self.words() and not (value is None and self.optional):
-            raise DedaleError("error.one_of", param=self.flag[2:], value=value, accepted=", ".join(self.words()))
+            raise DedaleError("error.one_of", param=self.option, value=value, accepted=", ".join(self.words()))
 
     def _typed(self, value: Any) -> bool:
         if self.shape == "pair":
@@ -158,9 +158,9 @@ class Field:
     def out_of_range(self, value: Any, web: bool = False) -> DedaleError:
         low, high = _number(self.spec.low), _number(self.high(web))
         if high is None:
-            return DedaleError("error.at_least", param=self.flag[2:], value=value, low=low)
+            return DedaleError("error.at_least", param=self.option, value=value, low=low)
         key = "error.range" if self.kind == "int" else "error.number_range"
-        return DedaleError(key, param=self.flag[2:], value=value, low=low, high=high)
+        return DedaleError(key, param=self.option, value=value, low=low, high=high)
 
     def schema(self) -> dict[str, Any]:
         """This parameter's JSON Schema."""
