@@ -111,7 +111,7 @@ def test_unknown_or_out_of_range_parameters_are_refused_by_name(name: str) -> No
     for field in numbers:
         with pytest.raises(DedaleError) as too_big:
             dedale.play(name, 1, **{field.option: int(field.spec.high) + 1})
-        assert field.flag[2:] in str(too_big.value)
+        assert str(too_big.value).startswith(f"{field.option}: ")  # as the library spells it
 
 
 @pytest.mark.parametrize("name", SYSTEMS)
