@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from conftest import CHROMIUM
 from webserver import Server, api
@@ -100,6 +101,22 @@ def click_step(page: Page, target: Locator) -> None:
     before = steps_shown(page)
     target.click()
     expect_steps(page, before + 1)
+
+
+def reachable_target(page: Page, rng: random.Random) -> Locator | None:
+    """One of the map's targets, at random, among those a pointer reaches (one target may still be drawn over
+    another, as a shot's over the aimed shot at the same figure: issue 30); None when the map offers none.
+    The skirmish's cards come from a key the server draws (`docs/secrets.md`): a seed does not fix the game."""
+    targets = page.locator("#board [data-choice]")
+    order = list(range(targets.count()))
+    rng.shuffle(order)
+    for index in order:
+        try:
+            targets.nth(index).click(trial=True, timeout=2_000)
+        except PlaywrightTimeoutError:
+            continue
+        return targets.nth(index)
+    return None
 
 
 def choice_buttons(page: Page) -> Locator:
@@ -431,9 +448,9 @@ def test_a_skirmish_against_the_ai(page: Page, server: Server, shots: Path, tmp_
     rng = random.Random(77)
     clicked_map = False
     for _ in range(25):
-        targets = page.locator("#board [data-choice]")
-        if targets.count() and rng.random() < 0.5:
-            click_step(page, targets.nth(rng.randrange(targets.count())))
+        target = reachable_target(page, rng) if rng.random() < 0.5 else None
+        if target is not None:
+            click_step(page, target)
             clicked_map = True
         else:
             buttons = choice_buttons(page)
