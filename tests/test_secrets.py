@@ -288,3 +288,15 @@ def test_a_skirmish_between_two_people_on_the_web_is_keyed(client: TestClient) -
     assert view["hidden"] and "secret" not in view and real.secret.hex() not in str(view)
     from_seed = type(real).replay(real.params, SEED, real.events)
     assert from_seed.to_json()["game"] != real.to_json()["game"]
+
+
+def test_a_file_carrying_a_key_of_a_game_still_hiding_something_is_refused(client: TestClient) -> None:
+    """No view gives the key while something is hidden, so such a file was made with a key of its maker's
+    choosing: kept here, it could be shared with someone whose every card its maker knows."""
+    crafted = to_the_flop(DuelSession(DuelParams(opponent="human"), SEED, secret=KEYS[0])).to_json()
+    refused = client.post("/api/upload", json=crafted)
+    assert refused.status_code == 400 and "secret key" in refused.json()["error"]
+    fresh = DuelSession(DuelParams(opponent="human"), SEED, secret=KEYS[0]).to_json()  # before any choice
+    assert client.post("/api/upload", json=fresh).status_code == 400
+    finished = DuelSession(DuelParams(), SEED, secret=KEYS[0]).run_autopilot().to_json()
+    assert client.post("/api/upload", json=finished).status_code == 201  # over: nothing left to hide

@@ -222,6 +222,8 @@ def upload_document(sessions: Sessions, document: Any, lang: str = "en", owners:
         raise DedaleError("error.too_many_events", high=MAX_EVENTS)
     name = None if document.get("name") is None else check_name(document["name"])
     session = found.session.from_json(document)
+    if session.secret is not None and session.hides():  # a key its uploader chose: it could be shared (`seats`)
+        raise DedaleError("error.upload_keyed")
     return sessions.add(session, name or default_name(session, lang), owners=owners)
 
 
