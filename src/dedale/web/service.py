@@ -8,12 +8,13 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 from dedale.core.errors import DedaleError, check_lang
+from dedale.core.hiding import Hiding
 from dedale.core.jsontext import parse_json
 from dedale.core.rng import check_seed, new_secret, new_seed
 from dedale.core.session import Session
 from dedale.i18n import t
 from dedale.systems import System, names, system, system_of
-from dedale.web import forms, seats
+from dedale.web import forms
 from dedale.web.seats import SEATINGS
 from dedale.web.store import Record, Sessions
 
@@ -98,14 +99,14 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
 
 def _keyed(found: System, params: Any, seed: Any, table_dice: bool, linked: bool) -> Session:
     """A new game, with a secret key when it keeps something from someone who plays or watches it
-    (`docs/secrets.md`): a game whose rules hide something from a seat (cards, bluffs, hidden tokens), whatever
-    its seed; a map with a players' view, unless its seed was chosen for a game of this screen (the player then
-    wants the map that seed makes, as the command line makes it; such a map is not shared: `seats.share`)."""
+    (`docs/secrets.md`): a game of a system whose rules may hide something from a seat (cards, bluffs, hidden
+    tokens), whatever its seed; a map with a players' view, unless its seed was chosen for a game of this screen
+    (the player then wants the map that seed makes, as the command line makes it; such a map is not shared:
+    `seats.share`). Decided before the game is made: its start is made once."""
     chosen = not (seed is None or seed == "")
-    session = found.session(params, seed_of(seed), table_dice)
-    if not seats.keeps_secrets(session) or (chosen and not linked and not session.has_secrets()):
-        return session
-    return found.session(params, session.seed, table_dice, new_secret())
+    hiding = issubclass(found.session, Hiding)
+    keyed = not table_dice and (hiding or (found.discovered is not None and (linked or not chosen)))
+    return found.session(params, seed_of(seed), table_dice, new_secret() if keyed else None)
 
 
 def roles(session: Session, seating: str, owner: bool) -> list[str]:
