@@ -54,8 +54,11 @@ def step(base: str, played: Played, rng: random.Random) -> None:
 
 def burst(base: str, played: Played, rng: random.Random, acks: list[int], lock: threading.Lock,
           refused: list[str]) -> None:
-    """Step until the server dies (or BURST_MOST steps). A refusal (an HTTP error) is a bug, kept to fail on."""
+    """Step until the server dies, the game ends (a game the web keys is not fixed by its seed) or BURST_MOST
+    steps. A refusal (an HTTP error) is a bug, kept to fail on."""
     for _ in range(BURST_MOST):
+        if not played.state["choices"]:
+            return
         try:
             step(base, played, rng)
         except urllib.error.HTTPError as error:
