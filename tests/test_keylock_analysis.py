@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budget import examples
+from dedale.core.documents import dump
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
 from dedale.keylock import needs
@@ -221,7 +222,7 @@ def walk_params(draw: st.DrawFn) -> KeylockParams:
 def walked(diagram: Diagram) -> dict[str, Any] | str:
     """The one-pass walk, or "unsolvable" where it refuses the diagram."""
     try:
-        return walk(diagram).to_json()
+        return dump(walk(diagram).figures())
     except DedaleError as error:
         assert error.key == "error.keylock_unsolvable"
         return "unsolvable"

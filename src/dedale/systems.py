@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dedale.core.documents import DocumentKind
 from dedale.core.errors import DedaleError
 from dedale.core.extras import need
 
@@ -41,6 +42,7 @@ class System:
     picture: Picture  # what a page shows of a live session, choices marked on it
     show: Callable[[Any, str], str]  # what the terminal shows of a live session
     tables: Callable[[str | None], TableSet] | None = None  # the player's folder (or None) -> checked tables
+    document: DocumentKind | None = None  # its documents' shape (else: the JSON Schema in `schema_file`)
     schema_file: str = "schema.json"
     generates: bool = True  # the CLI's `dedale SYSTEM` generates by the autopilot (else: `play` and extras)
     cli: str | None = None  # a module adding commands of its own: `extend(app)`
@@ -93,6 +95,8 @@ class System:
     def schema(self) -> str:
         """The JSON Schema of its documents: the result's shape from the package, the parameters' from their
         declarations (never written twice)."""
+        if self.document is not None:
+            return json.dumps(self.document.schema(self.name, self.params.json_schema()), ensure_ascii=False, indent=2)
         schema = json.loads(resources.files(self.package).joinpath(self.schema_file).read_text(encoding="utf-8"))
         schema["properties"]["params"] = self.params.json_schema()
         return json.dumps(schema, ensure_ascii=False, indent=2)
@@ -209,6 +213,7 @@ def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict
 
 
 def _keylock() -> System:
+    from dedale.keylock.model import DOCUMENT
     from dedale.keylock.params import KeylockParams, check_pdf_size
     from dedale.keylock.session import KeylockSession
     from dedale.render.keylock_dot import render_dot
@@ -224,19 +229,22 @@ def _keylock() -> System:
         ".dot": lambda d, _, lang: render_dot(d[0], d[1], lang).encode("utf-8"),
     }, lambda d, lang: render_text(d[0], d[1], lang), lambda s, _, lang: render_svg(s.diagram, s.analysis, lang),
         lambda s, lang: render_text(s.diagram, s.analysis, lang), cli="dedale.cli.keylock",
-        details=lambda s, lang: analysis_text(s.diagram, s.analysis, lang), rules="keylock.md")
+        details=lambda s, lang: analysis_text(s.diagram, s.analysis, lang), rules="keylock.md", document=DOCUMENT)
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
     """A diagram and its analysis (worked out again if the document has none, or an older one)."""
+    from dedale.core.documents import load
     from dedale.keylock.analysis import analyse
-    from dedale.keylock.model import Diagram
+    from dedale.keylock.model import Analysis, Diagram
     from dedale.keylock.session import KeylockSession
 
     diagram = Diagram.from_json(document)
     analysis = document.get("analysis")
-    current = isinstance(analysis, dict) and document.get("version") == KeylockSession.version
-    return diagram, analysis if current else analyse(diagram)
+    if isinstance(analysis, dict) and document.get("version") == KeylockSession.version:
+        load(Analysis, analysis)
+        return diagram, analysis
+    return diagram, analyse(diagram)
 
 
 def _zombstone() -> System:

@@ -8,9 +8,10 @@ from typing import Annotated
 import typer
 
 from dedale.cli.common import AsJson, Lang, render, set_lang
+from dedale.core.documents import dump
 from dedale.core.files import read_json, write_atomic
 from dedale.keylock.analysis import analyse
-from dedale.keylock.model import Diagram
+from dedale.keylock.model import Diagram, KeylockResult
 from dedale.keylock.nest import nest as nest_diagrams
 from dedale.keylock.session import KeylockSession
 from dedale.render.keylock_text import analysis_text
@@ -54,9 +55,9 @@ def nest(
     outer_data = read_json(outer)
     nested = nest_diagrams(Diagram.from_json(outer_data), Diagram.from_json(read_json(inner)), edge)
     document = {"format": "dedale/keylock", "version": KeylockSession.version, "generator": "keylock",
-                "seed": outer_data.get("seed"), "params": outer_data.get("params"), "nested": True,
-                "sets": [s.to_json() for s in nested.sets], "nodes": [n.to_json() for n in nested.nodes],
-                "analysis": analyse(nested), "events": [], "log": []}
+                "seed": outer_data.get("seed"), "params": outer_data.get("params"),
+                **dump(KeylockResult(nested=True, sets=nested.sets, nodes=nested.nodes)), "analysis": analyse(nested),
+                "events": [], "log": []}
     write_atomic(Path(output), render(document, ext, found))
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from dedale.core.collector import collector_paused
-from dedale.keylock.model import Diagram
+from dedale.core.documents import UNSET, dump
+from dedale.keylock.model import Analysis, Diagram
 from dedale.keylock.needs import keys_needed
 from dedale.keylock.walk import walk
 
@@ -33,14 +34,11 @@ def _analyse(diagram: Diagram) -> dict[str, Any]:
     locks = [n.id for n in diagram.nodes if n.type == "lock" and n.id not in shut]
     figure = {lock: needs.figure(lock) for lock in locks}
     ranked = sorted(locks, key=lambda i: (-figure[i], -walked.first_passed[i], i))
-    analysis: dict[str, Any] = {
-        "empty_locks": [i for i in locks if not diagram.kids(i)],
-        "end_candidates": ranked,
-        "keys_needed": {str(i): figure[i] for i in locks},
-    }
-    if never:  # the original text's multi-key draw: locks needing more keys than their set has
-        analysis["never_open"] = never
-    if needs.unproven:  # too hard to prove within the search's budget: the fewest found, and at least
-        analysis["keys_needed_unproven"] = {str(i): list(bounds) for i, bounds in sorted(needs.unproven.items())}
-    analysis["walk"] = walked.to_json()
-    return analysis
+    return dump(Analysis(
+        empty_locks=[i for i in locks if not diagram.kids(i)], end_candidates=ranked,
+        keys_needed={str(i): figure[i] for i in locks},
+        # the original text's multi-key draw: locks needing more keys than their set has
+        never_open=never or UNSET,
+        # too hard to prove within the search's budget: the fewest found, and at least
+        keys_needed_unproven={str(i): list(bounds) for i, bounds in sorted(needs.unproven.items())} or UNSET,
+        walk=walked.figures()))

@@ -21,7 +21,7 @@ from typing import Protocol
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
 from dedale.keylock.fenwick import Fenwick
-from dedale.keylock.model import KeySet, Node
+from dedale.keylock.model import KeySet, Kind, Node
 from dedale.keylock.params import MAX_OBJECTS, KeylockParams
 
 
@@ -44,7 +44,7 @@ def make_sets(params: KeylockParams, roller: Roller) -> tuple[list[KeySet], list
     sets: list[KeySet] = []
     nodes = [Node(0, "start", None, None, 0)]
 
-    def add(kind: str, keys: int, requirements: list[int]) -> None:
+    def add(kind: Kind, keys: int, requirements: list[int]) -> None:
         number = len(sets) + 1
         sets.append(KeySet(number, kind, keys, len(requirements), requirements))
         first = len(nodes)

@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any, ClassVar, Self
 
 from dedale.core.collector import collector_paused
+from dedale.core.documents import dump
 from dedale.core.session import Choice, Policies, Policy, Session, State
 from dedale.keylock.analysis import analyse
 from dedale.keylock.generator import grow, make_sets
-from dedale.keylock.model import Diagram
+from dedale.keylock.model import Diagram, KeylockResult
 from dedale.keylock.params import KeylockParams
 
 
@@ -59,5 +60,4 @@ class KeylockSession(Session[KeylockParams, State]):
     def result_json(self) -> dict[str, Any]:
         assert self.diagram is not None
         with collector_paused():
-            return {"sets": [s.to_json() for s in self.diagram.sets],
-                    "nodes": [n.to_json() for n in self.diagram.nodes], "analysis": self.analysis}
+            return {**dump(KeylockResult(sets=self.diagram.sets, nodes=self.diagram.nodes)), "analysis": self.analysis}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
 
 from dedale.core.errors import DedaleError
-from dedale.keylock.model import Diagram
+from dedale.keylock.model import Diagram, Walked
 
 
 @dataclass
@@ -29,9 +29,9 @@ class Walk:
     lines_walked_again: list[int]  # a line is named by its lower node
     first_passed: dict[int, int]  # lock id: the steps walked when the walk got through it
 
-    def to_json(self) -> dict[str, object]:
-        return {"steps": self.steps, "revisits": self.revisits, "order": self.order,
-                "lines_walked_again": self.lines_walked_again}
+    def figures(self) -> Walked:
+        """What a document says of it."""
+        return Walked(self.steps, self.revisits, self.order, self.lines_walked_again)
 
 
 def walk(diagram: Diagram) -> Walk:
