@@ -65,7 +65,22 @@ def test_filling_and_boss_are_not_told_by_colour_alone() -> None:
 
 def test_highlights_for_solo_play() -> None:
     svg_text = render_svg(dungeon(), [Highlight(Rect(0, 0, 2, 2), "7")])
-    assert "7" in texts(svg_text) and 'stroke-dasharray="5 3"' in svg_text
+    assert "7" in texts(svg_text) and f'stroke="{svg.CANDIDATE}"' in svg_text
+    assert "where a room may go" in " ".join(texts(svg_text))  # the key says what the dashed places are
+    assert svg.CANDIDATE != svg.PASSAGE and "where a room may go" not in " ".join(texts(render_svg(dungeon())))
+
+
+def test_a_places_number_is_above_every_place_so_a_click_on_it_is_its_own() -> None:
+    """Places laid over one another (a 5x2 and a 2x5 through one spot): every place's rectangle is drawn
+    before any number, so no number is ever under another place, and each number carries its own choice."""
+    over = [Highlight(Rect(10, 20, 5, 2), "1", "place:a", "one"), Highlight(Rect(11, 19, 2, 5), "2", "place:b", "two"),
+            Highlight(Rect(10, 19, 3, 3), "3", "place:c", "three")]
+    root = ElementTree.fromstring(render_svg(dungeon(), over))
+    marks = [(g.get("class"), g.get("data-choice")) for g in root.iter(f"{SVG}g") if g.get("data-choice")]
+    assert marks == [("choice place", "place:a"), ("choice place", "place:b"), ("choice place", "place:c"),
+                     ("choice number", "place:a"), ("choice number", "place:b"), ("choice number", "place:c")]
+    numbers = [g for g in root.iter(f"{SVG}g") if g.get("class") == "choice number"]
+    assert ["".join(g.itertext()).strip() for g in numbers] == ["one1", "two2", "three3"]
 
 
 def test_png_is_a_picture() -> None:
@@ -145,6 +160,6 @@ def test_places_over_one_another_keep_their_numbers_apart_on_the_board() -> None
     listed = session.choices()
     assert len(listed) == 5  # a 5x2 and four 2x5 strips, all over one spot of zone 2,4
     picture = system("crawler").picture(session, listed, "en")
-    badges = re.findall(r'<g class="choice" data-choice="[^"]+"><title>[^<]*</title><rect [^>]*/><circle cx="([\d.]+)" '
+    badges = re.findall(r'<g class="choice number" data-choice="[^"]+"><title>[^<]*</title><circle cx="([\d.]+)" '
                         r'cy="([\d.]+)"', picture)
     assert len(badges) == 5 and len(set(badges)) == 5

@@ -44,12 +44,16 @@ def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, lege
     body += _entrance(dungeon, ox, oy, lang)
     body += _labels(dungeon, ox, oy)
     highlights = highlights or []
-    for h, cell in zip(highlights, label_cells([h.rect for h in highlights]), strict=True):
-        body.append(_highlight(h, cell, ox, oy))
+    # Every place first, then every number above them all: a number is never under another place, so a
+    # click on it makes its own choice, and a click elsewhere the place drawn there (the one lit under the
+    # pointer).
+    body += [_place(h, ox, oy) for h in highlights]
+    body += [_number(h, cell, ox, oy) for h, cell in zip(highlights, label_cells([h.rect for h in highlights]),
+                                                          strict=True)]
     width = ox + board_px + MARGIN
     height = oy + board_px + MARGIN
     if legend:  # a group of its own, drawn from its corner: a page may place it below the board
-        lines, legend_height = _legend(dungeon, 0, 0, lang)
+        lines, legend_height = _legend(dungeon, 0, 0, lang, bool(highlights))
         body.append(f'<g id="crawler-legend" transform="translate({width} {oy})" data-width="{LEGEND}" '
                     f'data-height="{legend_height}" data-map-width="{width}" data-map-height="{height}">'
                     f'{"".join(lines)}</g>')
@@ -189,22 +193,32 @@ def label_cells(rects: list[Rect]) -> list[Cell]:
     return chosen
 
 
-def _highlight(h: Highlight, label: Cell, ox: int, oy: int) -> str:
+def _clickable(h: Highlight, kind: str) -> str:
+    """What makes a place's mark a choice in a browser (app.js): its id and its words."""
+    if not h.choice:
+        return f'<g class="{kind}">'
+    return f'<g class="choice {kind}" data-choice="{escape(h.choice)}"><title>{escape(h.title)}</title>'
+
+
+def _place(h: Highlight, ox: int, oy: int) -> str:
     """A place a room may go: faint, so that places over one another stay apart; the page lights the one
-    pointed at (style.css, app.js). Its number sits in its own cell (`label_cells`)."""
+    pointed at (style.css, app.js)."""
     r = h.rect
     x, y = ox + r.x * CELL, oy + r.y * CELL
+    return (_clickable(h, "place") + f'<rect x="{x + 2}" y="{y + 2}" width="{r.w * CELL - 4}" '
+            f'height="{r.h * CELL - 4}" fill="{svg.CANDIDATE}" fill-opacity="0.08" stroke="{svg.CANDIDATE}" '
+            f'stroke-width="1.5" stroke-dasharray="2 3"/></g>')
+
+
+def _number(h: Highlight, label: Cell, ox: int, oy: int) -> str:
+    """A place's number, in its own cell (`label_cells`)."""
     cx, cy = ox + label[0] * CELL + CELL / 2, oy + label[1] * CELL + CELL / 2
-    clickable = (f' class="choice" data-choice="{escape(h.choice)}"'
-                 f'><title>{escape(h.title)}</title') if h.choice else ""
-    return (f'<g{clickable}><rect x="{x + 2}" y="{y + 2}" width="{r.w * CELL - 4}" height="{r.h * CELL - 4}" '
-            f'fill="{svg.PASSAGE}" fill-opacity="0.08" stroke="{svg.PASSAGE}" stroke-width="1.5" '
-            f'stroke-dasharray="5 3"/>'
-            f'<circle cx="{cx:g}" cy="{cy:g}" r="9" fill="white" stroke="{svg.PASSAGE}" stroke-width="1.5"/>'
-            + svg.text(cx, cy + 4, h.label, 11, "middle", "bold", fill=svg.PASSAGE) + "</g>")
+    return (_clickable(h, "number") + f'<circle cx="{cx:g}" cy="{cy:g}" r="9" fill="white" '
+            f'stroke="{svg.CANDIDATE}" stroke-width="1.5"/>'
+            + svg.text(cx, cy + 4, h.label, 11, "middle", "bold", fill=svg.INK) + "</g>")
 
 
-def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str) -> tuple[list[str], int]:
+def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str, places: bool = False) -> tuple[list[str], int]:
     out = [svg.text(x0, y0 + 4, t("render.legend", lang), 14, weight="bold")]
     y = y0 + 26
     for room in dungeon.rooms:
@@ -220,8 +234,8 @@ def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str) -> tuple[list[str], i
             out.append(svg.text(x0 + 24, y, line, 11))
         y += 22
     y += 4
-    out.append(_key(x0, y, lang))
-    return out, y + len(_KEYS) * 20 - y0
+    out.append(_key(x0, y, lang, places))
+    return out, y + (len(_KEYS) + places) * 20 - y0
 
 
 _KEYS = ("render.key_room", "render.key_filling", "render.key_boss", "render.key_door", "render.key_passage",
@@ -229,8 +243,8 @@ _KEYS = ("render.key_room", "render.key_filling", "render.key_boss", "render.key
 
 
 @lru_cache(maxsize=256)
-def _key(x0: int, y: int, lang: str) -> str:
-    """The key to the picture's marks, its first line at `y`."""
+def _key(x0: int, y: int, lang: str, places: bool = False) -> str:
+    """The key to the picture's marks, its first line at `y` (and where a room may go, while it is chosen)."""
     shapes = [
         _swatch(x0, y, svg.ROOM),
         _swatch(x0, y, "url(#filling)"),
@@ -242,8 +256,13 @@ def _key(x0: int, y: int, lang: str) -> str:
         f'<line x1="{x0}" y1="{y - 3}" x2="{x0 + 16}" y2="{y - 3}" stroke="{svg.ENTRANCE}" stroke-width="3.5"/>'
         f'<polygon points="{x0 + 22},{y - 3} {x0 + 14},{y - 8} {x0 + 14},{y + 2}" fill="{svg.ENTRANCE}"/>',
     ]
+    keys = list(_KEYS)
+    if places:
+        shapes.append(f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="{svg.CANDIDATE}" '
+                      f'fill-opacity="0.15" stroke="{svg.CANDIDATE}" stroke-width="1.5" stroke-dasharray="2 3"/>')
+        keys.append("render.key_place")
     out = []
-    for i, (shape, key) in enumerate(zip(shapes, _KEYS, strict=True)):
+    for i, (shape, key) in enumerate(zip(shapes, keys, strict=True)):
         dy = i * 20
         out.append(f'<g transform="translate(0 {dy})">{shape}</g>')
         out.append(svg.text(x0 + 30, y + dy + 1, t(key, lang), 11))

@@ -20,6 +20,7 @@ BOSS = "#f3b79a"  # a pale vermillion, always with a hatch
 PASSAGE = "#0072b2"  # Okabe-Ito blue
 ENTRANCE = "#009e73"  # Okabe-Ito bluish green
 ACCENT = "#d55e00"  # Okabe-Ito vermillion
+CANDIDATE = "#cc79a7"  # Okabe-Ito reddish purple: where a choice may put something (not a passage's blue)
 
 
 def text(x: float, y: float, content: str, size: float = 12, anchor: str = "start", weight: str = "normal",
