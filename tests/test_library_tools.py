@@ -129,13 +129,13 @@ def test_a_session_and_a_result_say_their_system_seed_and_step() -> None:
     assert repr(table) == "<dedale crawler session seed=4 step 0, a result to enter>"
     assert repr(session.run_autopilot()).endswith(", over>")
     assert repr(dedale.generate("keylock", seed=2)) == "<dedale keylock result seed=2>"
-    assert repr(dedale.generate("crawler", seed=2).view("player")) == "<dedale crawler result seed=None>"
+    assert repr(dedale.generate("crawler", seed=2).view("party")) == "<dedale crawler result seed=None>"
 
 
 @pytest.mark.parametrize("call", [
     lambda: dedale.generate("crawler", seed=1).export(".gif"),
     lambda: dedale.generate("crawler", seed=1).save("map.gif"),
-    lambda: dedale.generate("keylock", seed=1).view("player"),
+    lambda: dedale.generate("keylock", seed=1).view("party"),
     lambda: dedale.play("keylock", seed=1, table=True),
     lambda: dedale.generate("crawlr", seed=1),
     lambda: dedale.schema("crawlr"),

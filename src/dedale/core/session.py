@@ -112,8 +112,8 @@ class Faces:
 
 class Session(ABC, Generic[P, S]):
     """A game in progress: its state, the legal choices now, and `step` to make one. Each system's session
-    implements the rules; this class is the protocol they share (replay, undo, table mode, JSON, the
-    player's view). A system's session names its parameters and state types, `Session[CrawlerParams,
+    implements the rules; this class is the protocol they share (replay, undo, table mode, JSON, what
+    each seat may see). A system's session names its parameters and state types, `Session[CrawlerParams,
     CrawlerState]`, which `params` and `state` then have.
 
     >>> import dedale
@@ -433,8 +433,8 @@ class Session(ABC, Generic[P, S]):
 
     # --- JSON and pictures ----------------------------------------------------------------------
     def result(self) -> Any:
-        """The document as it stands, as a `dedale.Result` to draw or save (the player's view while the rules
-        hide something)."""
+        """The document as it stands, as a `dedale.Result` to draw or save (what seat 0 may see while the
+        rules hide something)."""
         if Session.faces is None:
             raise RuntimeError("a session's result is the library's: import dedale.api (dedale.play does)")
         return Session.faces.result(self)
@@ -497,11 +497,12 @@ class Session(ABC, Generic[P, S]):
 
     @classmethod
     def check_document(cls, data: Any) -> P:
-        """A document of this system and version, with a seed and a list of events (not a player's view):
-        its parameters (nothing replayed yet, so that a caller may refuse them first)."""
+        """A document of this system and version, with a seed and a list of events (not a view: a seat's, the
+        party's): its parameters (nothing replayed yet, so that a caller may refuse them first)."""
         check_format(data, cls.system)
-        if data.get("hidden"):
-            raise DedaleError("error.hidden_view")
+        if data.get("hidden"):  # the party view ("player" before it was so named), or a seat's
+            raise DedaleError("error.party_view_kept" if data.get("view") in ("party", "player")
+                              else "error.hidden_view")
         version = data.get("version")
         if version != cls.version and version not in cls.worded_before and version not in cls.recomputed_before:
             raise DedaleError("error.version", found=data.get("version"), supported=cls.version)
