@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 import budget
 import dedale
-import dedale.api  # (a session's `result()` is the library's: `Session.faces`, filled by dedale.api)
 from budget import examples
 from dedale.core import jsontext
 from dedale.core.errors import DedaleError

@@ -232,8 +232,9 @@ def _picture(session: Session[Any, Any]) -> str:
     return system(session.system).picture(session, session.choices(), "en")
 
 
-# A session's `result()` and Jupyter picture, for the rules know no face (core/session.py).
-Session.faces = Faces(lambda session: Result(session.seat_json()), _picture)
+# A session's `result()` and Jupyter picture, for the rules know no face (core/session.py): `dedale` (its
+# `__init__`) hands them to every session.
+FACES = Faces(lambda session: Result(session.seat_json()), _picture)
 
 
 def system_names() -> list[str]:

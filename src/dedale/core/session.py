@@ -103,8 +103,8 @@ S = TypeVar("S", bound=State)
 @dataclass(frozen=True)
 class Faces:
     """How a session shows itself outside its rules: as a result to draw (`dedale.Result`) and as its live
-    picture. The library (`dedale.api`) sets `Session.faces` when loaded: the rules know no face, registry or
-    API."""
+    picture. The library sets `Session.faces` (`dedale`'s `__init__`, which any import of a session runs
+    first): the rules know no face, registry or API."""
 
     result: Callable[[Session[Any, Any]], Any]
     picture: Callable[[Session[Any, Any]], str]
@@ -139,7 +139,7 @@ class Session(ABC, Generic[P, S]):
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {}
     table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
     policies: ClassVar[Policies] = {}
-    faces: ClassVar[Faces | None] = None  # set by the library (`dedale.api`): `result()` and the Jupyter picture
+    faces: ClassVar[Faces]  # set by the library (`dedale`): `result()` and the Jupyter picture
 
     def __init__(self, params: P, seed: int, table: bool = False, secret: bytes | None = None) -> None:
         if table and not self.table_mode:
@@ -435,8 +435,6 @@ class Session(ABC, Generic[P, S]):
     def result(self) -> Any:
         """The document as it stands, as a `dedale.Result` to draw or save (what seat 0 may see while the
         rules hide something)."""
-        if Session.faces is None:
-            raise RuntimeError("a session's result is the library's: import dedale.api (dedale.play does)")
         return Session.faces.result(self)
 
     def __repr__(self) -> str:
@@ -444,9 +442,9 @@ class Session(ABC, Generic[P, S]):
         where = ", over" if self.is_over else ", a result to enter" if self.pending else ""
         return f"<dedale {self.system} session seed={self.seed} step {len(self.events)}{where}>"
 
-    def _repr_svg_(self) -> str | None:
-        """Its live picture in Jupyter (none without the library)."""
-        return None if Session.faces is None else Session.faces.picture(self)
+    def _repr_svg_(self) -> str:
+        """Its live picture in Jupyter."""
+        return Session.faces.picture(self)
 
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
