@@ -151,6 +151,21 @@ def test_the_librarys_errors_name_its_own_parameters_not_the_command_lines(call:
         assert not re.search(r"(^|\s)-{1,2}[a-z]|--help", message), message
 
 
+@pytest.mark.parametrize(("params", "named"), [
+    ({"boss_size": "big"}, "boss_size: 'big'"),
+    ({"boss_size": "6x6"}, "boss_size: 6x6"),
+    ({"start_zone": "a"}, "start_zone: 'a'"),
+    ({"start_zone": "9,9"}, "start_zone: zone 9,9"),
+    ({"start_zone": "2,2", "start_side": "N"}, "start_zone: zone 2,2"),
+])
+def test_an_error_names_the_parameter_as_the_call_spells_it(params: dict[str, str], named: str) -> None:
+    """`boss_size` in the library, where the command line says `--boss-size` (tests/test_cli.py)."""
+    with pytest.raises(dedale.DedaleError) as raised:
+        dedale.generate("crawler", seed=1, **params)  # type: ignore[arg-type]
+    assert raised.value.message("en").startswith(named)
+    assert raised.value.message("fr").startswith(named.split(":")[0] + " :")
+
+
 def test_none_for_a_parameter_that_may_be_none_is_none() -> None:
     """`side=None` is a game between two AIs, as documented, not the default side."""
     assert dedale.generate("zombstone", seed=4, side=None).to_json()["params"]["side"] is None
