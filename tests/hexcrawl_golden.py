@@ -59,11 +59,11 @@ def session_for(seed: int, params: dict[str, Any], moves: list[str], autopilot: 
 
 def outputs(seed: int, params: dict[str, Any], moves: list[str], autopilot: bool) -> dict[str, bytes]:
     """What the faces write of a case: the document (as the CLI's --json and -o map.json write it), the
-    player's view, the text in two languages, the SVG."""
+    party view, the text in two languages, the SVG."""
     hexcrawl = system("hexcrawl")
     document = session_for(seed, params, moves, autopilot).to_json()
     made = {"json": hexcrawl.export(document, ".json"),
-            "player.json": hexcrawl.export(document, ".json", view="player"),
+            "party.json": hexcrawl.export(document, ".json", view="party"),
             "en.txt": hexcrawl.export(document, ".txt"), "fr.txt": hexcrawl.export(document, ".txt", lang="fr")}
     if params.get("radius", 12) <= 30:
         made["svg"] = hexcrawl.export(document, ".svg")

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 import budget
 import dedale
-import dedale.api  # (a session's `result()` is the library's: `Session.faces`, filled by dedale.api)
 from budget import examples
 from dedale.core import jsontext
 from dedale.core.errors import DedaleError
@@ -36,7 +35,7 @@ def document_text(session: HexcrawlSession) -> str:
 
 # --- the same outputs as the code before -------------------------------------------------------------------
 def test_documents_text_and_pictures_are_those_the_code_made_before() -> None:
-    """Recorded from main before the change (tests/hexcrawl_golden.py): documents, players' views, text in two
+    """Recorded from main before the change (tests/hexcrawl_golden.py): documents, party views, text in two
     languages and SVG, byte for byte."""
     made = digests()
     expected = json.loads(GOLDEN.read_text())

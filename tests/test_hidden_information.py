@@ -1,7 +1,7 @@
 """A player sees only what the rules let them know. While a session `hides()` something, `seat_log`,
 `seat_result` and `seat_json` leave out or mask the AI's secrets: its hole cards and bluff rolls in the poker
 duel, its hand of inspiration cards and its hidden tokens in a skirmish. The saved document (`to_json`) stays
-whole, to be continued; a player's view cannot be."""
+whole, to be continued; a seat's view cannot be."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ ENDINGS = {"the AI folds": "shove", "the player folds": "fold", "a showdown": "c
 
 
 def high_noon_duel(side: str, ending: str) -> SkirmishSession:
-    """A High Noon whose duel ended as `ending` says, just after it, the player's view checked at each bet."""
+    """A High Noon whose duel ended as `ending` says, just after it, seat 0's view checked at each bet."""
     for seed in range(40):
         session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side), seed)
         while session.state.duel is None:

@@ -54,6 +54,20 @@ def test_import_dedale_loads_no_system() -> None:
     assert "dedale.crawler" not in loaded and "numpy" not in loaded and "dedale.systems" not in loaded
 
 
+def test_a_sessions_result_needs_no_import_of_the_library() -> None:
+    """A session made from its class, in a program that never imported `dedale.api`, still gives its result
+    and its picture: `import dedale`, which any import of a session runs first, hands them over."""
+    program = ("import sys\n"
+               "from dedale.crawler.session import CrawlerSession\n"
+               "session = CrawlerSession(seed=4)\n"
+               "assert 'dedale.api' not in sys.modules\n"
+               "session.run_autopilot()\n"
+               "print(repr(session.result()), session.result().to_json() == session.to_json(),"
+               " session._repr_svg_().startswith('<svg'))")
+    shown = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
+    assert shown.split() == ["<dedale", "crawler", "result", "seed=4>", "True", "True"]
+
+
 def test_a_result_draws_saves_and_continues(tmp_path: Path) -> None:
     result = dedale.generate("paper", seed=3, max_cards=10)
     assert result._repr_svg_() == result.svg() and result.svg(cards=True) != result.svg()

@@ -129,13 +129,13 @@ def test_a_session_and_a_result_say_their_system_seed_and_step() -> None:
     assert repr(table) == "<dedale crawler session seed=4 step 0, a result to enter>"
     assert repr(session.run_autopilot()).endswith(", over>")
     assert repr(dedale.generate("keylock", seed=2)) == "<dedale keylock result seed=2>"
-    assert repr(dedale.generate("crawler", seed=2).view("player")) == "<dedale crawler result seed=None>"
+    assert repr(dedale.generate("crawler", seed=2).view("party")) == "<dedale crawler result seed=None>"
 
 
 @pytest.mark.parametrize("call", [
     lambda: dedale.generate("crawler", seed=1).export(".gif"),
     lambda: dedale.generate("crawler", seed=1).save("map.gif"),
-    lambda: dedale.generate("keylock", seed=1).view("player"),
+    lambda: dedale.generate("keylock", seed=1).view("party"),
     lambda: dedale.play("keylock", seed=1, table=True),
     lambda: dedale.generate("crawlr", seed=1),
     lambda: dedale.schema("crawlr"),
@@ -149,6 +149,21 @@ def test_the_librarys_errors_name_its_own_parameters_not_the_command_lines(call:
     for lang in ("en", "fr"):
         message = raised.value.message(lang)
         assert not re.search(r"(^|\s)-{1,2}[a-z]|--help", message), message
+
+
+@pytest.mark.parametrize(("params", "named"), [
+    ({"boss_size": "big"}, "boss_size: 'big'"),
+    ({"boss_size": "6x6"}, "boss_size: 6x6"),
+    ({"start_zone": "a"}, "start_zone: 'a'"),
+    ({"start_zone": "9,9"}, "start_zone: zone 9,9"),
+    ({"start_zone": "2,2", "start_side": "N"}, "start_zone: zone 2,2"),
+])
+def test_an_error_names_the_parameter_as_the_call_spells_it(params: dict[str, str], named: str) -> None:
+    """`boss_size` in the library, where the command line says `--boss-size` (tests/test_cli.py)."""
+    with pytest.raises(dedale.DedaleError) as raised:
+        dedale.generate("crawler", seed=1, **params)  # type: ignore[arg-type]
+    assert raised.value.message("en").startswith(named)
+    assert raised.value.message("fr").startswith(named.split(":")[0] + " :")
 
 
 def test_none_for_a_parameter_that_may_be_none_is_none() -> None:

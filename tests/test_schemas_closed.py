@@ -76,13 +76,13 @@ def test_an_object_left_open_is_found() -> None:
 
 
 def views(session: Session[Any, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The document as the GM has it and as each reader may see it: a player's view of what the party has
-    discovered, and each seat's (and a spectator's) while the rules hide something."""
+    """The document as the GM has it and as each reader may see it: the party view (what the party has
+    discovered), and each seat's (and a spectator's) while the rules hide something."""
     found = system(session.system)
     document = session.to_json()
     yield "gm", document
-    if found.discovered is not None:
-        yield "player", found.seen_by(document, "player")
+    if found.party_view is not None:
+        yield "party", found.in_view(document, "party")
     for seat in (0, 1, SPECTATOR) if session.has_secrets() else ():
         yield f"seat {seat}", session.seat_json(seat)
 
@@ -107,7 +107,7 @@ def test_documents_have_no_field_their_schema_does_not_declare(name: str, seed: 
     params = found.params.from_options(variants[variant % len(variants)], strict=True)
     table = table and found.session.table_mode
     session = found.session(params, seed, table)
-    if keyed and (session.has_secrets() or found.discovered is not None):  # as the web keys them (docs/secrets.md)
+    if keyed and (session.has_secrets() or found.party_view is not None):  # as the web keys them (docs/secrets.md)
         session = found.session(params, seed, table, new_secret())
     pick = random.Random(seed)
     for _ in range(steps):

@@ -133,12 +133,12 @@ def test_the_search_finds_nothing_in_a_duel_made_on_the_web(client: TestClient) 
 
 
 def crawler_seen(document: dict[str, Any]) -> list[tuple[Any, ...]]:
-    view = Result(document).view("player").to_json()
+    view = Result(document).view("party").to_json()
     return [(room["tile"], room["rolled"], room["x"], room["y"], room["w"], room["h"]) for room in view["rooms"]]
 
 
 def crawler_search(document: dict[str, Any], seeds: Iterable[int]) -> list[int]:
-    """The seeds whose crawl, through the same choices, lays the rooms the players' view shows."""
+    """The seeds whose crawl, through the same choices, lays the rooms the party view shows."""
     return search(CrawlerSession, crawler_seen, document, seeds)
 
 
@@ -149,14 +149,14 @@ def crawl(secret: bytes | None) -> CrawlerSession:
     return session
 
 
-def test_a_crawls_players_view_pins_its_seed_without_a_key_and_not_with_one() -> None:
+def test_a_crawls_party_view_pins_its_seed_without_a_key_and_not_with_one() -> None:
     """The players (of a co-op crawl, or watching) see the rooms laid and know the choices made: without a key
     the rooms pin the seed, which gives every room's contents; with one, nothing."""
     plain = crawl(None)
     assert crawler_search(plain.to_json(), REDUCED) == [SEED]
     keyed = crawl(KEYS[0])
-    player = Result(keyed.to_json()).view("player").to_json()
-    assert player["seed"] is None and "secret" not in player
+    party = Result(keyed.to_json()).view("party").to_json()
+    assert party["seed"] is None and "secret" not in party
     assert crawler_search(keyed.to_json(), REDUCED) == []
 
 
@@ -232,7 +232,7 @@ def test_a_step_that_drew_nothing_is_undone(client: TestClient) -> None:
     assert client.get(base).json() == start
 
 
-# --- what a shared screen and a player's view download ------------------------------------------------------
+# --- what a shared screen and a party view download ----------------------------------------------------------
 def test_a_shared_screen_downloads_neither_seats_cards(client: TestClient) -> None:
     """Two people on one screen: the device may be passed at any moment, so downloads and the log show neither
     hand, whoever's turn it is."""
@@ -253,14 +253,14 @@ def test_a_shared_screen_downloads_neither_seats_cards(client: TestClient) -> No
 
 
 @pytest.mark.parametrize("system", ["crawler", "paper", "hexcrawl"])
-def test_a_players_view_never_carries_the_key(client: TestClient, system: str) -> None:
+def test_a_party_view_never_carries_the_key(client: TestClient, system: str) -> None:
     made = client.post("/api/sessions", json={"system": system}).json()
     base = f"/api/sessions/{made['id']}"
     client.post(f"{base}/autopilot", json={})
     gm = client.get(f"{base}/export/json").json()
-    player = client.get(f"{base}/export/json?view=player").json()
-    assert len(gm["secret"]) == 64 and "secret" not in player and gm["secret"] not in str(player)
-    assert player["seed"] is None
+    party = client.get(f"{base}/export/json?view=party").json()
+    assert len(gm["secret"]) == 64 and "secret" not in party and gm["secret"] not in str(party)
+    assert party["seed"] is None
 
 
 # --- the record --------------------------------------------------------------------------------------------

@@ -577,8 +577,8 @@ def test_hidden_information_on_the_web(client: TestClient) -> None:
     assert state["seed"] == document["seed"] == full["seed"] and document["hidden"] is True
     assert "secret" not in document
     assert "permalink" not in html  # a keyed game is not remade from its seed
-    refused = client.post("/api/upload", json=document)  # a player's view is not a game to continue
-    assert refused.status_code == 400 and "player's view" in refused.json()["error"]
+    refused = client.post("/api/upload", json=document)  # a seat's view is not a game to continue
+    assert refused.status_code == 400 and "one seat's view" in refused.json()["error"]
 
     client.post(f"/api/sessions/{session_id}/autopilot", json={"to_end": True})
     after = client.get(f"/api/sessions/{session_id}/export/json").json()

@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dedale.core.errors import DedaleError
+from dedale.core.session import Faces as _Faces
+from dedale.core.session import Session as _Session
 from dedale.core.version import __version__
 
 # Type checkers read the names from here, each with its own type; at run time `__getattr__` loads them when
@@ -41,6 +43,18 @@ if not TYPE_CHECKING:
 
             return getattr(import_module(_LAZY[name]), name)
         raise AttributeError(f"module 'dedale' has no attribute {name!r}")
+
+
+def _faces() -> _Faces:
+    from dedale.api import FACES
+
+    return FACES
+
+
+# A session's `result()` and Jupyter picture are the library's (the rules know no face: core/session.py). Any
+# import of a session's module runs this file first: they work however the session was made, the library's
+# modules loaded when first asked for.
+_Session.faces = _Faces(lambda session: _faces().result(session), lambda session: _faces().picture(session))
 
 
 def __dir__() -> list[str]:

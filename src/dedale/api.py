@@ -183,16 +183,17 @@ class Result(Generic[SessionT]):
                            check_lang(lang))
         return target
 
-    def view(self, who: Literal["gm", "player"]) -> Result[SessionT]:
-        """The result as the GM ("gm": all of it) or a player ("player": what the party has discovered, without
-        the GM's key: no room contents, no community not yet seen, no seed or log) sees it; a player's view
-        draws and saves like any result, and cannot be continued.
+    def view(self, who: Literal["gm", "party", "player"]) -> Result[SessionT]:
+        """The result in the GM's view ("gm": all of it) or the party view ("party": what the party has
+        discovered, without the GM's key: no room contents, no community not yet seen, no seed or log); the
+        party view draws and saves like any result, and cannot be continued. "player", its former name, is
+        read as "party".
 
-        >>> shown = generate("crawler", seed=4).view("player")
+        >>> shown = generate("crawler", seed=4).view("party")
         >>> shown.to_json()["rooms"][0]["contents"], shown.seed
         (None, None)
         """
-        return Result(self._system.seen_by(self._document, who), self._system)
+        return Result(self._system.in_view(self._document, who), self._system)
 
     def play(self) -> SessionT:
         """The session again, replayed from the document's events, to continue it."""
@@ -231,8 +232,9 @@ def _picture(session: Session[Any, Any]) -> str:
     return system(session.system).picture(session, session.choices(), "en")
 
 
-# A session's `result()` and Jupyter picture, for the rules know no face (core/session.py).
-Session.faces = Faces(lambda session: Result(session.seat_json()), _picture)
+# A session's `result()` and Jupyter picture, for the rules know no face (core/session.py): `dedale` (its
+# `__init__`) hands them to every session.
+FACES = Faces(lambda session: Result(session.seat_json()), _picture)
 
 
 def system_names() -> list[str]:

@@ -49,7 +49,7 @@ class System:
     drawing: tuple[tuple[str, str], ...] = ()  # options of its pictures: (name, help), e.g. the paper's cards
     details: Callable[[Any, str], str] | None = None  # more for a page to show beside the picture (an analysis)
     hint: str | None = None  # a message key: how to play on its picture (click a hex)
-    discovered: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # a player's view's fields (core/views)
+    party_view: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # its party view's fields (core/views)
     # the parameters of a small game, still played through every phase: what the contract tests play
     example: Mapping[str, Any] = field(default_factory=dict)
     rules: str | None = None  # its rules page: a file of docs/rules/ for Dédale's own, an address for others
@@ -63,9 +63,9 @@ class System:
 
     def export(self, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None,
                lang: str = "en", view: str = "gm") -> bytes:
-        """A result document in a file format, as `view` sees it (the GM's: all of it; a player's: what the
+        """A result document in a file format, as `view` sees it (the GM's: all of it; the party's: what the
         party has discovered): .json as it is, the others drawn in `lang`."""
-        document = self.seen_by(document, view)
+        document = self.in_view(document, view)
         if ext == ".json":
             return json_text(document).encode("utf-8")
         return self.formats[ext](self.load(document), options or {}, lang)
@@ -82,11 +82,11 @@ class System:
         """What its results can be written as: .json (the document itself), then its formats."""
         return [".json", *self.formats]
 
-    def seen_by(self, document: dict[str, Any], view: str) -> dict[str, Any]:
-        """The document as the GM or a player sees it."""
-        from dedale.core.views import as_seen
+    def in_view(self, document: dict[str, Any], view: str) -> dict[str, Any]:
+        """The document in the GM's view or the party view."""
+        from dedale.core.views import in_view
 
-        return as_seen(document, view, self.name, self.discovered)
+        return in_view(document, view, self.name, self.party_view)
 
     @property
     def cli_path(self) -> tuple[str, ...]:
@@ -110,7 +110,7 @@ def json_text(document: dict[str, Any]) -> str:
 def _crawler() -> System:
     from dedale.core.grid import Rect
     from dedale.crawler.contents import load_tables
-    from dedale.crawler.model import Dungeon, discovered
+    from dedale.crawler.model import Dungeon, party_view
     from dedale.crawler.params import CrawlerParams
     from dedale.crawler.session import CrawlerSession
     from dedale.render.crawler_svg import Highlight, render_svg
@@ -129,7 +129,7 @@ def _crawler() -> System:
         ".pdf": _crawler_pdf,
         **_tabletops("crawler_map"),
     }, lambda d, lang: render_text(d, lang=lang), picture, lambda s, lang: render_text(s.dungeon(), s.focus(), lang),
-        load_tables, cli="dedale.cli.crawler", discovered=discovered, example={"size": "6"}, rules="crawler.md")
+        load_tables, cli="dedale.cli.crawler", party_view=party_view, example={"size": "6"}, rules="crawler.md")
 
 
 def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
@@ -157,7 +157,7 @@ def _tabletops(plan: str) -> dict[str, Callable[[Any, dict[str, Any], str], byte
 
 def _paper() -> System:
     from dedale.paper.contents import load_tables
-    from dedale.paper.model import PaperMap, discovered
+    from dedale.paper.model import PaperMap, party_view
     from dedale.paper.params import PaperParams
     from dedale.paper.session import PaperSession
     from dedale.render.paper_svg import render_svg
@@ -172,12 +172,12 @@ def _paper() -> System:
         **_tabletops("paper_map"),
     }, render_text, lambda s, _, lang: render_svg(s.paper_map(), lang=lang),
         lambda s, lang: render_text(s.paper_map(), lang), load_tables,
-        drawing=(("cards", "Draw the card that made each feature."),), discovered=discovered,
+        drawing=(("cards", "Draw the card that made each feature."),), party_view=party_view,
         example={"max_cards": 12}, rules="paper-dungeon.md")
 
 
 def _hexcrawl() -> System:
-    from dedale.hexcrawl.model import HexMap, discovered
+    from dedale.hexcrawl.model import HexMap, party_view
     from dedale.hexcrawl.params import HexParams
     from dedale.hexcrawl.session import HexcrawlSession
     from dedale.hexcrawl.tables import load_tables
@@ -191,7 +191,7 @@ def _hexcrawl() -> System:
     formats = _pictures(render_svg, render_text) | {".foundry.json": _hex_scene}
     return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, formats, render_text, picture,
                   lambda s, lang: render_text(s.hex_map(), lang), load_tables, hint="web.click_hex",
-                  discovered=discovered, example={"radius": 2}, rules="hexcrawl.md")
+                  party_view=party_view, example={"radius": 2}, rules="hexcrawl.md")
 
 
 def _hex_scene(hex_map: Any, _: dict[str, Any], lang: str) -> bytes:

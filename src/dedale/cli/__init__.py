@@ -107,7 +107,7 @@ def render_file(
     set_lang(lang)
     saved = read_json(document)
     found = system_of(saved)
-    data = found.seen_by(saved, view)
+    data = found.in_view(saved, view)
     formats = [output_format(path, found) for path in output or []]
     if not output:
         typer.echo(found.text(found.load(data), lang))

@@ -51,7 +51,8 @@ Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Run on a Dask cluster: its scheduler's address, tcp://HOST:PORT (pip install "
     "'dedale[cluster]' here and on its workers, with this version of Dédale).")]
 View = Annotated[str, typer.Option(
-    "--view", help="gm (everything) or player (what the party has discovered, without the GM's key).")]
+    "--view", help="gm (everything) or party (what the party has discovered, without the GM's key; "
+    "formerly player, still accepted).")]
 
 
 def set_lang(lang: str) -> str:
@@ -198,7 +199,7 @@ class Generation:
         from dedale.systems import system
 
         spec = system(self.system)
-        document = spec.seen_by(spec.session(self.params, seed).run_autopilot().to_json(), self.view)
+        document = spec.in_view(spec.session(self.params, seed).run_autopilot().to_json(), self.view)
         data = None if self.file_format is None else spec.export(document, self.file_format, self.drawing, self.lang)
         if self.line == "json":
             return data, json.dumps(document, ensure_ascii=False)  # one line each
@@ -223,7 +224,7 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
         return Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
 
     if count == 1:
-        document = system.seen_by(system.session(params, seed).run_autopilot().to_json(), view)
+        document = system.in_view(system.session(params, seed).run_autopilot().to_json(), view)
         if output is not None:
             path = target(seed)
             write(path, document, extension_of(path, system) or str(ext), system, options)

@@ -76,7 +76,7 @@ def _generate_command(spec: System) -> Callable[..., None]:
         set_lang(lang)
         drawing = {name: values.pop(name) for name, _ in spec.drawing}
         params = spec.params.from_options(values)
-        check_view(view, spec.name, spec.discovered is not None)  # before anything is made
+        check_view(view, spec.name, spec.party_view is not None)  # before anything is made
         generate(spec, params, seed, count, as_json, output, drawing, view, Where(workers, scheduler))
 
     return with_params(command, spec, [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=False,

@@ -103,8 +103,8 @@ S = TypeVar("S", bound=State)
 @dataclass(frozen=True)
 class Faces:
     """How a session shows itself outside its rules: as a result to draw (`dedale.Result`) and as its live
-    picture. The library (`dedale.api`) sets `Session.faces` when loaded: the rules know no face, registry or
-    API."""
+    picture. The library sets `Session.faces` (`dedale`'s `__init__`, which any import of a session runs
+    first): the rules know no face, registry or API."""
 
     result: Callable[[Session[Any, Any]], Any]
     picture: Callable[[Session[Any, Any]], str]
@@ -112,8 +112,8 @@ class Faces:
 
 class Session(ABC, Generic[P, S]):
     """A game in progress: its state, the legal choices now, and `step` to make one. Each system's session
-    implements the rules; this class is the protocol they share (replay, undo, table mode, JSON, the
-    player's view). A system's session names its parameters and state types, `Session[CrawlerParams,
+    implements the rules; this class is the protocol they share (replay, undo, table mode, JSON, what
+    each seat may see). A system's session names its parameters and state types, `Session[CrawlerParams,
     CrawlerState]`, which `params` and `state` then have.
 
     >>> import dedale
@@ -139,7 +139,7 @@ class Session(ABC, Generic[P, S]):
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {}
     table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
     policies: ClassVar[Policies] = {}
-    faces: ClassVar[Faces | None] = None  # set by the library (`dedale.api`): `result()` and the Jupyter picture
+    faces: ClassVar[Faces]  # set by the library (`dedale`): `result()` and the Jupyter picture
 
     def __init__(self, params: P, seed: int, table: bool = False, secret: bytes | None = None) -> None:
         if table and not self.table_mode:
@@ -433,10 +433,8 @@ class Session(ABC, Generic[P, S]):
 
     # --- JSON and pictures ----------------------------------------------------------------------
     def result(self) -> Any:
-        """The document as it stands, as a `dedale.Result` to draw or save (the player's view while the rules
-        hide something)."""
-        if Session.faces is None:
-            raise RuntimeError("a session's result is the library's: import dedale.api (dedale.play does)")
+        """The document as it stands, as a `dedale.Result` to draw or save (what seat 0 may see while the
+        rules hide something)."""
         return Session.faces.result(self)
 
     def __repr__(self) -> str:
@@ -444,9 +442,9 @@ class Session(ABC, Generic[P, S]):
         where = ", over" if self.is_over else ", a result to enter" if self.pending else ""
         return f"<dedale {self.system} session seed={self.seed} step {len(self.events)}{where}>"
 
-    def _repr_svg_(self) -> str | None:
-        """Its live picture in Jupyter (none without the library)."""
-        return None if Session.faces is None else Session.faces.picture(self)
+    def _repr_svg_(self) -> str:
+        """Its live picture in Jupyter."""
+        return Session.faces.picture(self)
 
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
@@ -497,11 +495,12 @@ class Session(ABC, Generic[P, S]):
 
     @classmethod
     def check_document(cls, data: Any) -> P:
-        """A document of this system and version, with a seed and a list of events (not a player's view):
-        its parameters (nothing replayed yet, so that a caller may refuse them first)."""
+        """A document of this system and version, with a seed and a list of events (not a view: a seat's, the
+        party's): its parameters (nothing replayed yet, so that a caller may refuse them first)."""
         check_format(data, cls.system)
-        if data.get("hidden"):
-            raise DedaleError("error.hidden_view")
+        if data.get("hidden"):  # the party view ("player" before it was so named), or a seat's
+            raise DedaleError("error.party_view_kept" if data.get("view") in ("party", "player")
+                              else "error.hidden_view")
         version = data.get("version")
         if version != cls.version and version not in cls.worded_before and version not in cls.recomputed_before:
             raise DedaleError("error.version", found=data.get("version"), supported=cls.version)

@@ -23,7 +23,7 @@ class Room:
     filling: bool
     boss: bool
     entered_from: int | None
-    contents: dict[str, Any] | None = field(default_factory=dict)  # None: not shown (a player's view)
+    contents: dict[str, Any] | None = field(default_factory=dict)  # None: not shown (the party view)
 
     def to_json(self) -> dict[str, Any]:
         r = self.rect
@@ -107,7 +107,7 @@ class Dungeon:
             raise DedaleError("error.bad_document", field="rooms/doors/passages") from None
 
 
-def discovered(document: dict[str, Any]) -> dict[str, Any]:
-    """What the party knows of a dungeon: every room laid (it went in), each without its contents (the GM's
+def party_view(document: dict[str, Any]) -> dict[str, Any]:
+    """The party view of a dungeon: every room laid (it went in), each without its contents (the GM's
     key), and the doors and secret passages found."""
     return {"rooms": [{**room, "contents": None} for room in document["rooms"]]}

@@ -117,13 +117,15 @@ class CrawlerParams(Declared):
                               high=MAX_SIDE)
         w, h = self.boss
         if not (2 <= w <= self.zone_cells and 2 <= h <= self.zone_cells):
-            raise DedaleError("error.boss_size", value=f"{w}x{h}", cells=self.zone_cells)
+            raise DedaleError("error.boss_size", param="boss_size", value=f"{w}x{h}", cells=self.zone_cells)
         zone = self.start_zone
         if zone is not None and not self.board.on_board(zone):
-            raise DedaleError("error.start_zone", value=f"{zone[0]},{zone[1]}", high=self.board_zones - 1)
+            raise DedaleError("error.start_zone", param="start_zone", value=f"{zone[0]},{zone[1]}",
+                              high=self.board_zones - 1)
         start_zone, start_side = self.start
         if self.board.leads(start_zone, start_side):
-            raise DedaleError("error.start_rim", zone=f"{start_zone[0]},{start_zone[1]}", side=start_side.name)
+            raise DedaleError("error.start_rim", param="start_zone", zone=f"{start_zone[0]},{start_zone[1]}",
+                              side=start_side.name)
         if self.tables is not None:
             from dedale.crawler.contents import load_tables
 
@@ -147,7 +149,7 @@ def _parse_size(text: str) -> tuple[int, int]:
     w, sep, h = text.strip().lower().partition("x")
     width, height = whole(w), whole(h)
     if not sep or width is None or height is None:
-        raise DedaleError("error.boss_size_syntax", value=text)
+        raise DedaleError("error.boss_size_syntax", param="boss_size", value=text)
     return width, height
 
 
@@ -155,5 +157,5 @@ def _parse_zone(text: str) -> tuple[int, int]:
     """`ZX,ZY`."""
     parts = [whole(p.strip(), signed=True) for p in text.split(",")]
     if len(parts) != 2 or parts[0] is None or parts[1] is None:
-        raise DedaleError("error.start_syntax", value=text)
+        raise DedaleError("error.start_syntax", param="start_zone", value=text)
     return parts[0], parts[1]

@@ -142,8 +142,8 @@ class HexMap:
             raise DedaleError("error.bad_document", field="hexes/communities") from None
 
 
-def discovered(document: dict[str, Any]) -> dict[str, Any]:
-    """What the party knows of the land: the hexes explored, and only the communities and sites on them
+def party_view(document: dict[str, Any]) -> dict[str, Any]:
+    """The party view of the land: the hexes explored, and only the communities and sites on them
     (the others were placed before play, for the GM)."""
     seen = {(h["q"], h["r"]) for h in document["hexes"]}
     return {"communities": [c for c in document["communities"] if (c["q"], c["r"]) in seen],

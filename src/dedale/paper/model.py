@@ -105,7 +105,7 @@ def _room(r: dict[str, Any]) -> Room:
                 None if r.get("contents", {}) is None else dict(r.get("contents") or {}))
 
 
-def discovered(document: dict[str, Any]) -> dict[str, Any]:
-    """What the party knows of a paper dungeon: every corridor and room drawn, the rooms without their
+def party_view(document: dict[str, Any]) -> dict[str, Any]:
+    """The party view of a paper dungeon: every corridor and room drawn, the rooms without their
     contents (the GM's key)."""
     return {"rooms": [{**room, "contents": None, "contents_roll": None} for room in document["rooms"]]}

@@ -50,7 +50,7 @@ def room_title(room: Room, lang: str) -> str:
 @lru_cache(maxsize=4096)
 def _title(kind: str, w: int, h: int, unknown: bool, boss: bool, filling: bool, lang: str) -> str:
     size = f"{w}x{h}"
-    if unknown:  # a player's view: its kind is the GM's to say
+    if unknown:  # the party view: its kind is the GM's to say
         return t("render.boss_unknown" if boss else "render.room_unknown", lang, size=size)
     if boss:
         return t("render.boss_title", lang, kind=kind, size=size)
@@ -58,7 +58,7 @@ def _title(kind: str, w: int, h: int, unknown: bool, boss: bool, filling: bool, 
 
 
 def room_details(room: Room, lang: str) -> str:
-    """Who and what is in the room ("" when its contents are not shown: a player's view)."""
+    """Who and what is in the room ("" when its contents are not shown: the party view)."""
     if room.contents is None:
         return ""
     tables = contents_tables(room.contents, room.boss)

@@ -93,7 +93,7 @@ def _pot(duel: dict[str, Any]) -> int:
 
 
 def _seed(document: dict[str, Any]) -> Any:
-    """The seed, or a dash (a player's view made during play has none)."""
+    """The seed, or a dash (a seat's view made during play has none)."""
     seed = document.get("seed")
     return "-" if seed is None else seed
 

@@ -155,6 +155,6 @@ def paper_plan(paper: PaperMap, lang: str) -> FloorPlan:
 
 
 def _note(room: Room, lang: str) -> str:
-    """"1. Cellar (2x5) — Giant spiders ×3", or without the contents in a player's view."""
+    """"1. Cellar (2x5) — Giant spiders ×3", or without the contents in the party view."""
     details = room_details(room, lang)
     return f"{room.number}. {room_title(room, lang)}" + (f" — {details}" if details else "")

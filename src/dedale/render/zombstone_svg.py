@@ -652,7 +652,7 @@ def _roster(view: GameView, x0: float, y0: float, lang: str) -> tuple[list[str],
 
 def _roster_line(view: GameView, figure: FigureView, x0: float, y: float, lang: str) -> str:
     """A character's piece (its token while hidden), name, status, cartridges and state; of a masked figure (the
-    other side's hidden one, in a player's view) only what the table shows: its token and state."""
+    other side's hidden one, in a seat's view) only what the table shows: its token and state."""
     ink = svg.INK if figure.in_play else MUTED
     piece = _token(figure.side, 0, 0, view.token(figure)) if figure.hidden and figure.on_table else ""
     known = ""

@@ -282,11 +282,14 @@ def delete(request: Request, session_id: str) -> Response:
 
 
 ExportFormat = Literal["json", "svg", "png", "pdf", "txt", "dot", "dd2vtt", "uvtt", "foundry.json"]
+ViewName = Annotated[Literal["gm", "party", "player"], Query(
+    description="gm (everything) or party (what the party has discovered, without the GM's key; player, its "
+                "former name, is still accepted)")]
 
 
 @router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
 @service.one_at_a_time
-def export(request: Request, session_id: str, fmt: ExportFormat, view: Literal["gm", "player"] = "gm") -> Response:
+def export(request: Request, session_id: str, fmt: ExportFormat, view: ViewName = "gm") -> Response:
     sessions = _sessions(request)
     session, seat = seats.reader(request, sessions, session_id)
     content, media = service.export(session, fmt, lang=lang_of(request), view=view, seat=seat)

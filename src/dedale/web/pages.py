@@ -105,10 +105,11 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     seat = seats.seat_of(request, sessions, session_id)
     session = sessions.get(session_id)
     record = sessions.store.record(session_id)
+    view = service.view_of(session, view)
     context: dict[str, Any] = {**views.context(session, session_id, lang_of(request), view, seat, record.seating,
                                                ready),
                                "name": record.name, "formats": service.formats_of(session), "view": view,
-                               "views": service.has_player_view(session), "seating": record.seating,
+                               "views": service.has_party_view(session), "seating": record.seating,
                                "roles": service.roles(session, record.seating,
                                                       seats.is_owner(request, sessions, session_id))}
     if link.startswith("/join/") and link.isascii() and len(link) < 120:  # just made, for whoever asked

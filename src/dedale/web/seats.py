@@ -178,8 +178,8 @@ def creator(request: Request) -> tuple[list[str], str]:
 
 def keeps_secrets(session: Session) -> bool:
     """Whether the game keeps something from someone who plays or watches it: a seat's secrets, or the GM's key
-    of a map with a players' view (table mode keeps nothing: the table rolls and draws)."""
-    return not session.table and (session.has_secrets() or system(session.system).discovered is not None)
+    of a map with a party view (table mode keeps nothing: the table rolls and draws)."""
+    return not session.table and (session.has_secrets() or system(session.system).party_view is not None)
 
 
 def remember(response: Response, session_id: str, token: str) -> None:

@@ -12,6 +12,7 @@ from dedale.core.hiding import Hiding
 from dedale.core.jsontext import parse_json
 from dedale.core.rng import check_seed, new_secret, new_seed
 from dedale.core.session import Session
+from dedale.core.views import View, check_view
 from dedale.i18n import t
 from dedale.systems import System, names, system, system_of
 from dedale.web import forms
@@ -100,12 +101,12 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
 def _keyed(found: System, params: Any, seed: Any, table_dice: bool, linked: bool) -> Session:
     """A new game, with a secret key when it keeps something from someone who plays or watches it
     (`docs/secrets.md`): a game of a system whose rules may hide something from a seat (cards, bluffs, hidden
-    tokens), whatever its seed; a map with a players' view, unless its seed was chosen for a game of this screen
+    tokens), whatever its seed; a map with a party view, unless its seed was chosen for a game of this screen
     (the player then wants the map that seed makes, as the command line makes it; such a map is not shared:
     `seats.share`). Decided before the game is made: its start is made once."""
     chosen = not (seed is None or seed == "")
     hiding = issubclass(found.session, Hiding)
-    keyed = not table_dice and (hiding or (found.discovered is not None and (linked or not chosen)))
+    keyed = not table_dice and (hiding or (found.party_view is not None and (linked or not chosen)))
     return found.session(params, seed_of(seed), table_dice, new_secret() if keyed else None)
 
 
@@ -181,8 +182,8 @@ def undo(sessions: Sessions, session_id: str, seat: int | None = None) -> Sessio
 
 def export(session: Session, fmt: str, options: dict[str, Any] | None = None, lang: str = "en",
            view: str = "gm", seat: int | None = None) -> tuple[bytes, str]:
-    """The result as the player may see it now (`Session.seat_json`), as `view` sees it (the GM's, or a
-    player's: what the party has discovered), in a format it downloads in (a picture's words in `lang`)."""
+    """The result as the player may see it now (`Session.seat_json`), as `view` sees it (the GM's, or the
+    party view: what the party has discovered), in a format it downloads in (a picture's words in `lang`)."""
     found = system(session.system)
     ext = "." + fmt
     if fmt not in EXPORTS or ext not in found.extensions:
@@ -191,16 +192,21 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None, la
 
 
 def download_name(session: Session, fmt: str, view: str = "gm", part: str = "") -> str:
-    """`dedale-SYSTEM-SEED.EXT` (a player's view says so, and a `part` of the session, its log; a seed the
+    """`dedale-SYSTEM-SEED.EXT` (a party view says so, and a `part` of the session, its log; a seed the
     rules hide is left out)."""
     seed = session.seat_seed() if view == "gm" else None
-    parts = ["dedale", session.system, *([] if seed is None else [str(seed)]), *(["player"] if view != "gm" else []),
+    parts = ["dedale", session.system, *([] if seed is None else [str(seed)]), *(["party"] if view != "gm" else []),
              *([part] if part else [])]
     return "-".join(parts) + "." + fmt
 
 
-def has_player_view(session: Session) -> bool:
-    return system(session.system).discovered is not None
+def has_party_view(session: Session) -> bool:
+    return system(session.system).party_view is not None
+
+
+def view_of(session: Session, view: str) -> View:
+    """The view a page asks for ("player", the party view's former name, from old links too)."""
+    return check_view(view, session.system, has_party_view(session))
 
 
 def upload(sessions: Sessions, raw: bytes, lang: str = "en", owners: Sequence[str] = ()) -> str:

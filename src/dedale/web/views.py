@@ -90,7 +90,7 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
             seating: str = "solo", ready: int | None = None) -> dict[str, Any]:
     """Everything the play page's panel needs, for whoever looks: this screen's player (seat None), a seat or
     a spectator of a game played through links, the seat to act on a shared screen (once it says it is
-    there: `ready`), or the players' view of what the party has discovered."""
+    there: `ready`), or the party view: what the party has discovered."""
     two_sided = session.two_people()
     if seating == "hot-seat" and two_sided:
         to_act = session.seat_to_act()
@@ -99,7 +99,7 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
         seat = to_act
     if view != "gm":
         found = system(session.system)
-        seen = found.seen_by(session.seat_json(seat or 0), view)
+        seen = found.in_view(session.seat_json(seat or 0), view)
         return _shown(session, session_id, lang, found.export(seen, ".svg", {}, lang).decode("utf-8"))
     if two_sided or seat == SPECTATOR:
         return _seated(session, session_id, lang, seat or 0)
@@ -111,7 +111,7 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
 
 
 def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) -> dict[str, Any]:
-    """A panel with a picture and nothing to click: a players' view, a seat waiting for its turn. The
+    """A panel with a picture and nothing to click: a party view, a seat waiting for its turn. The
     picture's legend goes apart, below the map (at its own size on a phone)."""
     drawn = legend.split(svg)
     return {"id": session_id, "session": session, "system": session.system, "seed": None, "picture": drawn.map,

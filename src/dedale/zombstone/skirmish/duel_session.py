@@ -21,7 +21,7 @@ from dedale.zombstone.skirmish import duel as poker
 from dedale.zombstone.skirmish.duel import STYLES
 
 PLAYER, AI_SEAT = 0, 1
-HIDDEN_CARD = "??"  # a card the player may not see, in a log entry or a player's view
+HIDDEN_CARD = "??"  # a card the player may not see, in a log entry or a seat's view
 BASE_STAKE = 15  # each duellist's $15, plus what its player adds
 MAX_ADDED = 200
 
@@ -190,7 +190,7 @@ def load_duel(document: Any) -> dict[str, Any]:
     duel = document.get("duel") if isinstance(document, dict) else None
     try:
         assert isinstance(duel, dict)
-        hole = [code for cards in duel["hole"] for code in cards if code != HIDDEN_CARD]  # a player's view
+        hole = [code for cards in duel["hole"] for code in cards if code != HIDDEN_CARD]  # a seat's view
         for code in (*hole, *duel["board"]):
             Card.parse(code)
         for key in ("stacks", "bets", "payout"):

@@ -7,7 +7,7 @@ neither side's secrets.
 
 A hidden token keeps its place on the table and its state, not its id: figures are listed in their band's
 order, so an id would tell who a token is. A side's hidden figures swap ids among themselves, in an order
-drawn from the game's secret key (in a game without one, from its seed, which a player's view does not
+drawn from the game's secret key (in a game without one, from its seed, which a seat's view does not
 carry); a choice naming one (`activate:3`) names it by the swapped id."""
 
 from __future__ import annotations

@@ -270,7 +270,7 @@ DUEL_TABLE = ("pot", "board", "stacks", "bets", "hole", "street", "to_act", "ove
 
 
 def _plain(about: dict[str, Any]) -> dict[str, Any]:
-    """What an ask is about, as JSON (a duel in progress as its table: what a player's view shows of it, the
+    """What an ask is about, as JSON (a duel in progress as its table: what a seat's view shows of it, the
     other's hole cards face down, `hidden.py` says)."""
     found: dict[str, Any] = {}
     for key, value in about.items():

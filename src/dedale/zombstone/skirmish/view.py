@@ -38,7 +38,7 @@ class ProfileView:
 @dataclass(frozen=True)
 class FigureView:
     id: int
-    profile: str | None  # None: a hidden figure of the other side, in a player's view (who it is is unknown)
+    profile: str | None  # None: a hidden figure of the other side, in a seat's view (who it is is unknown)
     side: str
     x: float
     y: float
@@ -60,7 +60,7 @@ class FigureView:
 
     @property
     def masked(self) -> bool:
-        """A token the viewer may not know: its profile is left out of the player's view."""
+        """A token the viewer may not know: its profile is left out of the seat's view."""
         return self.profile is None
 
 
