@@ -153,6 +153,7 @@ def test_generation_writes_the_same_files_in_this_process_on_two_local_workers_a
     places = {"one": ["--workers", "1"], "two": ["--workers", "2"], "cluster": ["--scheduler", cluster]}
     for name, where in places.items():
         # the language and the drawing's options travel with the job: the workers draw in French, with cards
+        (tmp_path / name).mkdir()
         code, out, err = cli("paper", "--seed", "5", "--count", "12", "--json", "--cards", "--lang", "fr", "-o",
                              str(tmp_path / name / "map-{seed}.svg"), *where)
         assert code == 0, err

@@ -58,6 +58,7 @@ def test_output_format_by_extension(cli, tmp_path: Path, ext: str) -> None:  # t
 
 
 def test_batches_name_files_by_seed(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "out").mkdir()
     cli("crawler", "--seed", "7", "--count", "2", "-o", f"{tmp_path}/out/")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["crawler-7.json", "crawler-8.json"]
     cli("crawler", "--seed", "7", "--count", "2", "-o", str(tmp_path / "map-{seed}.svg"))
@@ -261,3 +262,47 @@ def test_a_disk_that_fills_up_half_way_leaves_no_file(cli, tmp_path: Path,  # ty
     code, _, err = cli("hexcrawl", "--seed", "1", "--radius", "3", "-o", str(tmp_path / "map.json"))
     assert code == 2 and err.count("\n") == 1 and "No space left on device" in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+# --- files the CLI writes, and what it says of them (issue 30) -------------------------------------------------
+def test_output_into_a_missing_folder_is_refused_before_any_work(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A misspelt folder is bad input (exit 2, the folder named), never made silently; nothing is written."""
+    for args in (["crawler", "--seed", "3", "-o", str(tmp_path / "nope" / "d.svg")],
+                 ["crawler", "--seed", "3", "--count", "3", "-o", str(tmp_path / "nope") + "/"],
+                 ["paper", "--seed", "3", "--count", "2", "-o", str(tmp_path / "nope" / "p-{seed}.json")]):
+        code, out, err = cli(*args)
+        assert code == 2 and out == ""
+        assert f"no folder '{tmp_path / 'nope'}'" in err and err.count("\n") == 1, err
+    assert not (tmp_path / "nope").exists()
+
+
+def test_every_file_written_is_named_on_stderr(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("crawler", "--seed", "3", "-o", str(tmp_path / "d.svg"))
+    assert code == 0 and out == "" and f"wrote {tmp_path / 'd.svg'}" in err
+    code, out, err = cli("keylock", "--count", "3", "--seed", "1", "-o", str(tmp_path) + "/")
+    assert code == 0 and f"wrote 3 files, {tmp_path / 'keylock-1.json'} to {tmp_path / 'keylock-3.json'}" in err
+    assert sorted(p.name for p in tmp_path.glob("keylock-*.json")) == ["keylock-1.json", "keylock-2.json",
+                                                                        "keylock-3.json"]
+
+
+def test_a_batch_without_a_terminal_says_how_far_it_is(cli, monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Without a terminal (a log file, a job), a line of progress now and then: every time, here."""
+    monkeypatch.setattr("dedale.cli.common.QUIET_EVERY", 0.0)
+    code, _, err = cli("keylock", "--count", "25", "--seed", "1", "--unique", "2", "--multi", "0",
+                         "-o", str(tmp_path) + "/")
+    lines = [line for line in err.splitlines() if line.startswith("Generating: ")]
+    assert code == 0 and lines and lines[-1] == "Generating: 24 of 25" and all(" of 25" in line for line in lines)
+
+
+@pytest.mark.parametrize("command", [[], ["crawler"], ["crawler", "play"], ["zombstone"], ["zombstone", "odds"],
+                                     ["render"], ["serve"], ["tables", "export"]])
+def test_help_fits_100_columns_in_a_wide_terminal(command: list[str]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {key: value for key, value in os.environ.items() if key != "TERMINAL_WIDTH"}
+    shown = subprocess.run([sys.executable, "-c", "import sys; from dedale.cli import main; main(sys.argv[1:])",
+                            *command, "--help"], capture_output=True, text=True, env={**env, "COLUMNS": "200"},
+                           check=True).stdout
+    assert shown.strip() and max(map(len, shown.splitlines())) <= 100

@@ -3,7 +3,9 @@ stderr and exit code 2, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -98,8 +100,7 @@ def render_file(
     lang: Lang = "en",
     view: View = "gm",
 ) -> None:
-    """Render a saved result again, in any format (no replay: the document is drawn as it is), as the GM or
-    a player sees it."""
+    """Render a saved result again in any format, as the GM or the party sees it (drawn as saved, not replayed)."""
     from dedale.cli.common import output_format, write
     from dedale.core.files import read_json
     from dedale.systems import system_of
@@ -152,6 +153,11 @@ def tables_export(folder: Annotated[Path, typer.Argument(help="Where to write th
     set_lang(lang)
     for each in map(system, names()):
         if each.tables is not None:
+            try:  # the one command that makes folders: FOLDER/SYSTEM/ is what it was asked to write
+                (folder / each.name).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DedaleError("error.write", path=str(folder / each.name), problem=exc.strerror or str(exc)) \
+                    from None
             for name, text in shipped_files(each.package):
                 write_atomic(folder / each.name / name, text.encode("utf-8"))
     say("table.exported", path=str(folder))
@@ -177,7 +183,12 @@ def _as_typed(error: DedaleError) -> DedaleError:
     return DedaleError(error.key, **{**error.args_, "param": param.replace("_", "-")})
 
 
+HELP_COLUMNS = 100  # help reads best within this, however wide the terminal
+
+
 def main(argv: list[str] | None = None) -> None:
+    if "TERMINAL_WIDTH" not in os.environ:  # Typer draws its help this wide (its own setting, read when it draws)
+        os.environ["TERMINAL_WIDTH"] = str(min(shutil.get_terminal_size().columns, HELP_COLUMNS))
     try:
         app(args=argv, prog_name="dedale", standalone_mode=False)
     except DedaleError as exc:

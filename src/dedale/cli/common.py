@@ -153,15 +153,36 @@ def render(document: dict[str, Any], ext: str, system: System, options: dict[str
 def write(path: Path, document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None
           ) -> None:
     """A document written in a file format, its words in the language the command was given (`--lang`)."""
-    system.write(path, document, ext, options, current_lang())
+    write_file(path, system.export(document, ext, options, current_lang()))
+
+
+def write_file(path: Path, data: bytes, named: bool = True) -> None:
+    """Write a file atomically and, unless `named` is False (one of a batch, named once it is done), say so on
+    stderr: the user sees where it went."""
+    write_atomic(path, data)
+    if named:
+        say("cli.wrote", path=str(path))
+
+
+QUIET_EVERY = 5.0  # seconds between progress lines without a terminal
 
 
 @contextmanager
 def progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr for long batches, on a terminal only (the output stays clean in a pipe or a
-    test); it is told how many items are done."""
-    if total < 20 or not sys.stderr.isatty():
+    """A progress bar on stderr for long batches, told how many items are done; without a terminal (a log
+    file, a job), a line of progress every `QUIET_EVERY` seconds instead."""
+    if total < 20:
         yield lambda _: None
+        return
+    if not sys.stderr.isatty():
+        last = [time.monotonic()]
+
+        def tell(done: int) -> None:
+            if time.monotonic() - last[0] >= QUIET_EVERY and done < total:
+                last[0] = time.monotonic()
+                say("cli.done", label=label, done=done, total=total)
+
+        yield tell
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -238,9 +259,13 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
     job = Generation(system.name, params, view, ext, "json" if as_json else "text" if output is None else None,
                      options or {}, current_lang())
     seeds = range(seed, seed + count)
+    if output is not None:  # before the work: the folder the files go into exists
+        check_target(target(seed))
     with progress(count, t("cli.generating", current_lang())) as advance:
         for current, (data, line) in zip(seeds, run_batch(job, seeds, where or IN_PROCESS, advance), strict=True):
             if data is not None:
-                write_atomic(target(current), data)
+                write_file(target(current), data, named=False)
             if line is not None:
                 typer.echo(line)
+    if output is not None:
+        say("cli.wrote_many", count=count, first=str(target(seed)), last=str(target(seed + count - 1)))

@@ -7,9 +7,8 @@ from typing import Annotated
 
 import typer
 
-from dedale.cli.common import Lang, set_lang
+from dedale.cli.common import Lang, set_lang, write_file
 from dedale.core.errors import DedaleError
-from dedale.core.files import write_atomic
 
 BossSize = Annotated[str | None, typer.Option(
     "--boss-size", help="The boss room's size, WxH (default 5x5).")]
@@ -31,7 +30,7 @@ def tiles(
     if not 1 <= copies <= 20:
         raise DedaleError("error.range", param="copies", value=copies, low=1, high=20)
     params = CrawlerParams.from_options({"boss_size": boss_size})
-    write_atomic(output, tiles_pdf(params.boss, lang, copies))
+    write_file(output, tiles_pdf(params.boss, lang, copies))
 
 
 def extend(app: typer.Typer) -> None:

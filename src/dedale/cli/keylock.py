@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from dedale.cli.common import AsJson, Lang, render, set_lang
+from dedale.cli.common import AsJson, Lang, render, set_lang, write_file
 from dedale.core.documents import dump
-from dedale.core.files import read_json, write_atomic
+from dedale.core.files import read_json
 from dedale.keylock.analysis import analyse
 from dedale.keylock.model import Diagram, KeylockResult
 from dedale.keylock.nest import nest as nest_diagrams
@@ -58,7 +58,7 @@ def nest(
                 "seed": outer_data.get("seed"), "params": outer_data.get("params"),
                 **dump(KeylockResult(nested=True, sets=nested.sets, nodes=nested.nodes)), "analysis": analyse(nested),
                 "events": [], "log": []}
-    write_atomic(Path(output), render(document, ext, found))
+    write_file(Path(output), render(document, ext, found))
 
 
 def extend(app: typer.Typer) -> None:

@@ -9,9 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from dedale.cli.common import AsJson, Lang, Scheduler, Seed, Workers, progress, resolve_seed, say, set_lang
+from dedale.cli.common import AsJson, Lang, Scheduler, Seed, Workers, progress, resolve_seed, say, set_lang, write_file
 from dedale.core.errors import DedaleError
-from dedale.core.files import write_atomic
 from dedale.i18n import t
 
 Scenario = Annotated[str, typer.Option(
@@ -60,11 +59,11 @@ def simulate(
     result = summary(params, run_seed, outcomes)
     if output is not None:
         if output.suffix.lower() == ".json":
-            write_atomic(output, (json.dumps(result, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+            write_file(output, (json.dumps(result, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
         else:
             from dedale.render.zombstone_plot import simulation_plot
 
-            write_atomic(output, simulation_plot(result, lang))
+            write_file(output, simulation_plot(result, lang))
         say("skirmish.written", path=str(output))
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False))
@@ -133,11 +132,11 @@ def balance(
         result = sweep(params, tweaks, games, run_seed, where, advance)
     if output is not None:
         if output.suffix.lower() == ".json":
-            write_atomic(output, (json.dumps(result, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+            write_file(output, (json.dumps(result, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
         else:
             from dedale.render.zombstone_plot import balance_plot
 
-            write_atomic(output, balance_plot(result, lang, output.suffix.lower().lstrip(".")))
+            write_file(output, balance_plot(result, lang, output.suffix.lower().lstrip(".")))
         say("skirmish.written", path=str(output))
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False))

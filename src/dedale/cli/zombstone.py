@@ -11,9 +11,8 @@ import numpy as np
 import typer
 
 from dedale.cli import skirmish
-from dedale.cli.common import AsJson, Lang, Seed, resolve_seed, set_lang
+from dedale.cli.common import AsJson, Lang, Seed, resolve_seed, set_lang, write_file
 from dedale.core.errors import DedaleError
-from dedale.core.files import write_atomic
 from dedale.core.rng import Roller, SeededSource
 from dedale.i18n import t
 from dedale.zombstone.advice import advise as advise_options
@@ -72,9 +71,9 @@ def _output(path: Path | None, data: dict[str, Any], plot: Any) -> bool:
     if path is None:
         return False
     if path.suffix.lower() == ".json":
-        write_atomic(path, (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+        write_file(path, (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     elif path.suffix.lower() == ".png":
-        write_atomic(path, plot())
+        write_file(path, plot())
     else:
         raise DedaleError("error.output", value=str(path), accepted=".json .png")
     return True

@@ -25,7 +25,11 @@ def check_target(path: Path) -> None:
         raise DedaleError("error.path_text", path=str(path))
     try:
         mode = os.stat(path).st_mode
-    except OSError:  # nothing there (or a dangling link): a new file; any other problem, the write says
+    except OSError:  # nothing there (or a dangling link): a new file, in a folder that must exist (a misspelt
+        # folder would otherwise be made silently); any other problem, the write says
+        folder = path.parent
+        if not folder.is_dir():
+            raise DedaleError("error.no_folder", path=str(path), folder=str(folder)) from None
         return
     if not stat.S_ISREG(mode):
         raise DedaleError("error.write_not_a_file", path=str(path), kind=_kind(mode))
@@ -35,7 +39,6 @@ def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` through a temporary file and a rename: a failed run never leaves a half-written file."""
     check_target(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as out:
