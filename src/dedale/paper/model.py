@@ -45,9 +45,8 @@ class Drawn(Shape, omit_defaults=True):
     suit: Suit | UnsetType = UNSET
     reshuffle: Literal[True] | UnsetType = UNSET
 
-    def __post_init__(self) -> None:
-        card = self.rank is not UNSET and self.suit is not UNSET
-        if card == (self.reshuffle is not UNSET) or (self.rank is UNSET) != (self.suit is UNSET):
+    def __post_init__(self) -> None:  # on loading too: a rank goes with a suit, and a card is no reshuffle
+        if (self.rank is UNSET) != (self.suit is UNSET) or (self.rank is UNSET) == (self.reshuffle is UNSET):
             raise ValueError("a card drawn (rank and suit) or a reshuffle")
 
 
