@@ -7,6 +7,7 @@ from collections import deque
 
 from dedale.core.grid import DIRS
 from dedale.paper.layout import wall_squares
+from dedale.paper.model import Drawn
 from dedale.paper.rules import adjust_size
 from dedale.paper.session import PaperSession
 
@@ -25,72 +26,73 @@ def check(session: PaperSession) -> None:
     seen: set[tuple[str, str]] = set()
     kings_aside = 0
     for draw in state.draws:
-        if draw.get("reshuffle"):
+        if draw.reshuffle:
             seen.clear()
             continue
-        card = (draw["rank"], draw["suit"])
+        card = (draw.rank, draw.suit)
         assert card not in seen, card
         seen.add(card)
-    non_kings = sum(1 for d in state.draws if not d.get("reshuffle") and d["rank"] != "K")
+    non_kings = sum(1 for d in state.draws if not d.reshuffle and d.rank != "K")
     assert non_kings == state.cards_used <= params.max_cards
     if params.kings == "set-aside":
         for draw in state.draws:
-            if draw.get("reshuffle"):
+            if draw.reshuffle:
                 assert kings_aside == 4  # the fourth King reshuffles
                 kings_aside = 0
-            elif draw["rank"] == "K":
+            elif draw.rank == "K":
                 kings_aside += 1
     else:
-        kings = [i for i, d in enumerate(state.draws) if not d.get("reshuffle") and d["rank"] == "K"]
-        assert all(state.draws[i + 1] == {"reshuffle": True} for i in kings)
+        kings = [i for i, d in enumerate(state.draws) if not d.reshuffle and d.rank == "K"]
+        assert all(state.draws[i + 1] == Drawn(reshuffle=True) for i in kings)
 
     # Rooms: rule B always holds; the room as laid is no larger than its size; its squares are its own.
     for room in state.rooms:
         if room.size_dice is not None:
-            assert room.size == adjust_size(*room.size_dice)
-            along = room.rect.w if room.entry.dx == 0 else room.rect.h
-            depth = room.rect.h if room.entry.dx == 0 else room.rect.w
+            assert tuple(room.size) == adjust_size(*room.size_dice)
+            along = room.rect.w if room.heading.dx == 0 else room.rect.h
+            depth = room.rect.h if room.heading.dx == 0 else room.rect.w
             assert along <= room.size[0] and depth <= room.size[1]
             assert len(room.exits) == room.exits_roll - 1 or (state.work and state.work.room == room.id)
             assert room.contents_roll is not None or (state.work and state.work.room == room.id)
         for cell in room.rect.cells():
             assert cells[cell] == ("room", room.feature)
-        assert room.rect.contains(room.door[1]) and not room.rect.contains(room.door[0])
+        before, inside = map(tuple, room.door)  # the door: the square outside, the room's
+        assert room.rect.contains(inside) and not room.rect.contains(before)
         for exit_ in room.exits:  # an exit is on its wall, never on a corner of a wall longer than 2
-            cell = tuple(exit_["cell"])
-            assert cell in wall_squares(room.rect, room.entry, exit_["wall"])
-            outside = tuple(exit_["outside"])
-            placed = exit_["result"] in ("open", "joined")
-            door = any({cell, outside} == set(d.cells) for d in state.doors)
-            assert placed == door or exit_["result"] in ("taken", "lost")  # a square's door may be another's
-            if exit_["result"] == "off_page":
+            cell = tuple(exit_.cell)
+            assert cell in wall_squares(room.rect, room.heading, exit_.wall)
+            outside = tuple(exit_.outside)
+            placed = exit_.result in ("open", "joined")
+            door = any({cell, outside} == set(d.squares) for d in state.doors)
+            assert placed == door or exit_.result in ("taken", "lost")  # a square's door may be another's
+            if exit_.result == "off_page":
                 assert not page.on_page(outside)
 
     # Corridors: one square wide and straight, X squares unless cut short by the map or the page.
     for feature in state.features:
-        if feature["kind"] not in CORRIDOR_KINDS or not feature["cells"]:
+        if feature.kind not in CORRIDOR_KINDS or not feature.cells:
             continue
-        run = [tuple(c) for c in feature["cells"]]
+        run = [(x, y) for x, y in feature.cells]
         assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in itertools.pairwise(run))
         assert len({c[0] for c in run}) == 1 or len({c[1] for c in run}) == 1
-        assert len(run) <= feature["dice"]["x"]
-        if feature["outcome"] == "complete":
-            assert len(run) == feature["dice"]["x"]
-        if feature["kind"] == "trap_corridor":
+        assert len(run) <= feature.dice.x
+        if feature.outcome == "complete":
+            assert len(run) == feature.dice.x
+        if feature.kind == "trap_corridor":
             assert sum(cells[c][0] == "trap" for c in run) == 1
 
     # Doors join edge-adjacent squares in use (the entrance comes from off the page; a room's exit door
     # may open on an open end not explored yet).
     ends = {end.cell for end in state.open_ends} | ({state.work.end.cell} if state.work else set())
     for door in state.doors:
-        a, b = door.cells
+        a, b = door.squares
         assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
         assert b in cells or (door.kind == "door" and b in ends)
         assert a in cells or (door.kind == "entrance" and not page.on_page(a))
 
     # Open ends: free squares on the page, next to the square they come from.
     for end in state.open_ends:
-        assert page.free(end.cell) and end.behind in cells and end.dir.step(end.behind) == end.cell
+        assert page.free(end.cell) and end.back in cells and end.heading.step(end.back) == end.cell
 
     # Every feature is connected to the start (one-way secret doors count as a way).
     assert _connected(session)
@@ -100,10 +102,10 @@ def _connected(session: PaperSession) -> bool:
     cells = session.page.cells
     ways: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for door in session.state.doors:
-        a, b = door.cells
+        a, b = door.squares
         ways.setdefault(a, []).append(b)
         ways.setdefault(b, []).append(a)
-    start = session.state.rooms[0].door[1]
+    start = session.state.rooms[0].door[1][0], session.state.rooms[0].door[1][1]
     seen = {start}
     queue = deque([start])
     while queue:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
 
 import schemas
+from dedale.core.errors import DedaleError
 from dedale.paper.model import PaperMap
 from dedale.paper.params import PaperParams
 from dedale.paper.session import PaperSession
@@ -95,6 +97,24 @@ def test_a_loaded_document_renders_like_the_session() -> None:
     loaded = PaperMap.from_json(json.loads(json.dumps(session.to_json())))
     assert render_svg(loaded) == render_svg(session.paper_map())
     assert render_text(loaded) == render_text(session.paper_map())
+
+
+@pytest.mark.parametrize(("part", "where"), [
+    (lambda d: d["rooms"][1].update(colour=1), "$.rooms[1].colour"),
+    (lambda d: d["rooms"][0]["exits"][2].update(colour=1), "$.rooms[0].exits[2].colour"),
+    (lambda d: d["features"][3]["dice"].update(colour=1), "$.features[3].dice.colour"),
+    (lambda d: d["draws"][0].update(reshuffle=True), "$.draws[0]"),
+    (lambda d: d["open_ends"].insert(0, {"id": 99}), "$.open_ends[0].x"),
+    (lambda d: d["cells"][0].update(kind="lava"), "$.cells[0].kind"),
+    (lambda d: d.pop("searched"), "$.searched"),
+])
+def test_a_document_with_a_field_out_of_its_shape_is_refused_where_it_is(part: Any, where: str) -> None:
+    document = json.loads(json.dumps(PaperSession(PaperParams(), 3).run_autopilot().to_json()))
+    PaperMap.from_json(document)
+    part(document)
+    with pytest.raises(DedaleError) as refused:
+        PaperMap.from_json(document)
+    assert refused.value.key == "error.bad_document" and refused.value.args_ == {"field": where}
 
 
 def test_french() -> None:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import schemas
 from budget import examples
+from dedale.core.documents import UNSET
 from dedale.paper.layout import WALLS, wall_squares
 from dedale.paper.params import PaperParams
 from dedale.paper.rules import adjust_size
@@ -126,21 +127,21 @@ def test_every_rolled_exit_is_drawn_or_said_to_be_impossible(seed: int, collisio
         if room.exits_roll is None:
             continue
         assert len(room.exits) == room.exits_roll - 1
-        drawn = [e for e in room.exits if e["result"] in ("open", "joined")]
-        places = [(e["cell"], e["side"]) for e in drawn]
+        drawn = [e for e in room.exits if e.result in ("open", "joined")]
+        places = [(e.cell, e.side) for e in drawn]
         assert len(set(map(str, places))) == len(places)  # never two exits on one square's side
         if collisions == "move":
-            assert {e["result"] for e in room.exits} <= {"open", "joined", "lost"}
+            assert {e.result for e in room.exits} <= {"open", "joined", "lost"}
             for e in room.exits:
-                if e["result"] == "lost":  # every square of every wall was taken or off the page
+                if e.result == "lost":  # every square of every wall was taken or off the page
                     assert all(not session._exit_fits(room, wall, position)
                                for wall in WALLS for position in range(1, 1 + len(
-                                   wall_squares(room.rect, room.entry, wall))))
+                                   wall_squares(room.rect, room.heading, wall))))
         else:
-            assert not any("rolled" in e or e["result"] == "lost" for e in room.exits)
-    moved = sum("rolled" in e for room in session.state.rooms for e in room.exits)
+            assert not any(e.rolled is not UNSET or e.result == "lost" for e in room.exits)
+    moved = sum(e.rolled is not UNSET for room in session.state.rooms for e in room.exits)
     assert notes.count("paper.exit_moved") == moved and notes.count("paper.exit_lost") == sum(
-        e["result"] == "lost" for room in session.state.rooms for e in room.exits)
+        e.result == "lost" for room in session.state.rooms for e in room.exits)
 
 
 def test_an_exit_goes_to_the_nearest_free_square_of_its_wall() -> None:
@@ -148,9 +149,9 @@ def test_an_exit_goes_to_the_nearest_free_square_of_its_wall() -> None:
         session = PaperSession(PaperParams(), seed).run_autopilot()
         for room in session.state.rooms:
             for e in room.exits:
-                if "rolled" in e and e["rolled"]["wall"] == e["wall"]:
-                    squares = wall_squares(room.rect, room.entry, e["wall"])
-                    rolled, placed = squares[e["rolled"]["position"] - 1], squares[e["position"] - 1]
+                if e.rolled is not UNSET and e.rolled.wall == e.wall:
+                    squares = wall_squares(room.rect, room.heading, e.wall)
+                    rolled, placed = squares[e.rolled.position - 1], squares[e.position - 1]
                     gap = max(abs(rolled[0] - placed[0]), abs(rolled[1] - placed[1]))
                     assert gap >= 1
                     return
@@ -171,7 +172,7 @@ def test_an_exit_that_cannot_be_drawn_is_marked_on_the_map() -> None:
     from dedale.render.paper_svg import lost_exit_mark, render_svg
 
     session = PaperSession(PaperParams(), 15).run_autopilot()  # room 7's third exit: no square left for it
-    lost = [e for room in session.state.rooms for e in room.exits if e["result"] == "lost"]
+    lost = [e for room in session.state.rooms for e in room.exits if e.result == "lost"]
     assert len(lost) == 1
     picture = render_svg(session.paper_map())
     mark = lost_exit_mark(0, 0).split(" cx=")[0]

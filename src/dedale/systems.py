@@ -157,7 +157,7 @@ def _tabletops(plan: str) -> dict[str, Callable[[Any, dict[str, Any], str], byte
 
 def _paper() -> System:
     from dedale.paper.contents import load_tables
-    from dedale.paper.model import PaperMap, party_view
+    from dedale.paper.model import DOCUMENT, PaperMap, party_view
     from dedale.paper.params import PaperParams
     from dedale.paper.session import PaperSession
     from dedale.render.paper_svg import render_svg
@@ -173,7 +173,7 @@ def _paper() -> System:
     }, render_text, lambda s, _, lang: render_svg(s.paper_map(), lang=lang),
         lambda s, lang: render_text(s.paper_map(), lang), load_tables,
         drawing=(("cards", "Draw the card that made each feature."),), party_view=party_view,
-        example={"max_cards": 12}, rules="paper-dungeon.md")
+        example={"max_cards": 12}, rules="paper-dungeon.md", document=DOCUMENT)
 
 
 def _hexcrawl() -> System:

@@ -2,30 +2,33 @@
 
 A draw takes a uniformly random card from the draw pile, which is the same as drawing the top card of a
 shuffled pile, and lets table mode ask "which card did you draw?" among the cards still in the pile.
-The pile is kept in a canonical order, so a deck's state is plain data that serialises as it is.
+The pile is kept in a canonical order, so a deck's state is plain data that serialises as it is. A card is a
+document's shape (`core.documents`): a document that holds one writes its rank and suit.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from dedale.core.documents import Shape
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
 from dedale.i18n import Word, word
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("hearts", "diamonds", "spades", "clubs")
+Rank = Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+Suit = Literal["hearts", "diamonds", "spades", "clubs"]
+RANKS: tuple[Rank, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[Suit, ...] = ("hearts", "diamonds", "spades", "clubs")
 _COURT = ("A", "K", "Q", "J")  # the ranks named in words (the others by their number)
-_SUIT_LETTER = {"hearts": "H", "diamonds": "D", "spades": "S", "clubs": "C"}
+_SUIT_LETTER: dict[Suit, str] = {"hearts": "H", "diamonds": "D", "spades": "S", "clubs": "C"}
 SUIT_SYMBOLS = {"hearts": "♥", "diamonds": "♦", "spades": "♠", "clubs": "♣"}
-_LETTER_SUIT = {letter: suit for suit, letter in _SUIT_LETTER.items()}
+_LETTER_SUIT: dict[str, Suit] = {letter: suit for suit, letter in _SUIT_LETTER.items()}
 
 
-@dataclass(frozen=True, order=True)
-class Card:
-    rank: str
-    suit: str
+class Card(Shape, frozen=True, order=True):  # type: ignore[misc]  # msgspec freezes a shape; mypy's dataclass rule
+    rank: Rank
+    suit: Suit
 
     @property
     def code(self) -> str:
@@ -54,9 +57,6 @@ class Card:
         if rank not in RANKS or letter not in _LETTER_SUIT:
             raise DedaleError("error.card", value=code)
         return cls(rank, _LETTER_SUIT[letter])
-
-    def to_json(self) -> dict[str, str]:
-        return {"rank": self.rank, "suit": self.suit}
 
 
 def standard_deck() -> list[Card]:
@@ -104,6 +104,3 @@ class Deck:
         self.pile = sorted(back, key=_order)
         self.discards = []
         roller.log.append({"reshuffle": True, "cards": len(self.pile)})
-
-    def to_json(self) -> dict[str, list[str]]:
-        return {"pile": [c.code for c in self.pile], "discards": [c.code for c in self.discards]}

@@ -11,8 +11,9 @@
 from __future__ import annotations
 
 from dedale.core.grid import Cell, Dir, Rect
+from dedale.paper.model import Outcome, SquareKind, Wall
 
-WALLS = ("left", "facing", "right")
+WALLS: tuple[Wall, ...] = ("left", "facing", "right")
 
 
 class Page:
@@ -21,7 +22,7 @@ class Page:
     def __init__(self, width: int, height: int) -> None:
         self.width = width
         self.height = height
-        self.cells: dict[Cell, tuple[str, int]] = {}
+        self.cells: dict[Cell, tuple[SquareKind, int]] = {}
 
     def on_page(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
@@ -34,14 +35,14 @@ class Page:
             return False
         return not any(cell in self.cells for cell in rect.cells())
 
-    def put(self, cell: Cell, kind: str, feature: int) -> None:
+    def put(self, cell: Cell, kind: SquareKind, feature: int) -> None:
         self.cells[cell] = (kind, feature)
 
     def owner(self, cell: Cell) -> int | None:
         found = self.cells.get(cell)
         return None if found is None else found[1]
 
-    def run(self, start: Cell, d: Dir, length: int) -> tuple[list[Cell], str]:
+    def run(self, start: Cell, d: Dir, length: int) -> tuple[list[Cell], Outcome]:
         """The squares a corridor of `length` from `start` can take, and how it ends: "complete",
         "joined" (the next square is in use) or "edge" (the next square is off the page)."""
         cells: list[Cell] = []

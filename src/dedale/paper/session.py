@@ -13,16 +13,40 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from dedale.core.cards import Card, Deck
+from dedale.core.documents import UNSET, dump
 from dedale.core.grid import DIRS, Cell, Dir, Rect
 from dedale.core.session import Choice, Policies, Session, State
 from dedale.i18n import Word, word
 from dedale.paper.autopilot import DefaultPolicy
 from dedale.paper.contents import load_tables, roll_contents
 from dedale.paper.layout import WALLS, Page, fit_room, wall_side, wall_squares
-from dedale.paper.model import Door, OpenEnd, PaperMap, Room
+from dedale.paper.model import (
+    Contents,
+    Dice,
+    DirName,
+    Door,
+    DoorKind,
+    DoorWay,
+    Drawn,
+    Ending,
+    Exit,
+    ExitResult,
+    Feature,
+    FeatureKind,
+    OpenEnd,
+    PaperMap,
+    PaperResult,
+    Phase,
+    Rolled,
+    Room,
+    Square,
+    SquareKind,
+    Wall,
+    named,
+)
 from dedale.paper.params import PaperParams
 from dedale.paper.rules import CARD_KIND, EXIT_WALL, SECRET_WAY, SUIT_DIE, T_JUNCTION, adjust_size, trap_square
 
@@ -30,12 +54,9 @@ from dedale.paper.rules import CARD_KIND, EXIT_WALL, SECRET_WAY, SUIT_DIE, T_JUN
 TURNS: dict[str, tuple[str, ...]] = {"corridor": ("straight",), "trap_corridor": ("straight",),
                                      "crossroads": ("left", "right", "straight"), "bend_right": ("right",),
                                      "bend_left": ("left",)}
-END_SQUARES = {"stairs_up", "stairs_down", "exit", "dead_end"}
+END_SQUARES: dict[FeatureKind, SquareKind] = {"stairs_up": "stairs_up", "stairs_down": "stairs_down", "exit": "exit",
+                                               "dead_end": "dead_end"}
 _AROUND = tuple((d, d.opposite, d.dx, d.dy) for d in DIRS)
-
-# What the player is asked (the module's docstring draws the phases); a document's "phase"
-Phase = Literal["explore", "stairs_or_exit", "queen", "room_exit", "over"]
-Ending = Literal["budget", "stopped", "complete"]  # the cards ran out, the player stopped, nothing left open
 
 
 @dataclass
@@ -43,7 +64,7 @@ class Work:
     """The open end being worked, and the room being finished on it."""
 
     end: OpenEnd
-    feature: dict[str, Any] = field(default_factory=dict)
+    feature: Feature | None = None
     room: int | None = None
     exits_left: int = 0
 
@@ -52,15 +73,15 @@ class Work:
 class PaperState(State):
     page: Page | None = None
     deck: Deck = field(default_factory=Deck)
-    features: list[dict[str, Any]] = field(default_factory=list)
+    features: list[Feature] = field(default_factory=list)
     rooms: list[Room] = field(default_factory=list)
     doors: list[Door] = field(default_factory=list)
     open_ends: list[OpenEnd] = field(default_factory=list)
     next_end: int = 1
-    draws: list[dict[str, Any]] = field(default_factory=list)
+    draws: list[Drawn] = field(default_factory=list)
     cards_used: int = 0
     kings_aside: int = 0
-    searched: set[tuple[int, str]] = field(default_factory=set)
+    searched: set[tuple[int, DirName]] = field(default_factory=set)
     ways: set[frozenset[Cell]] = field(default_factory=set)  # the squares each door joins
     links: set[frozenset[int | None]] = field(default_factory=set)  # the features a door or opening joins
     # Room walls and dead ends that adjoin another feature no door links them to: the squares on each
@@ -121,10 +142,9 @@ class PaperSession(Session[PaperParams, PaperState]):
         self._after()
 
     # --- cards --------------------------------------------------------------------------------------
-    def _feature(self, card: Card | None, kind: str) -> dict[str, Any]:
+    def _feature(self, card: Card | None, kind: FeatureKind) -> Feature:
         work = self.state.work
-        feature: dict[str, Any] = {"id": len(self.state.features), "card": None if card is None else card.to_json(),
-                                   "kind": kind, "dice": {}, "end": None if work is None else work.end.id, "cells": []}
+        feature = Feature(len(self.state.features), card, kind, Dice(), None if work is None else work.end.id, [])
         self.state.features.append(feature)
         return feature
 
@@ -139,7 +159,7 @@ class PaperSession(Session[PaperParams, PaperState]):
             return
         card = state.deck.draw(self.roller, "paper.card", end=state.work.end.id)
         assert card is not None  # a King reshuffles before the pile can run out
-        state.draws.append(card.to_json())
+        state.draws.append(Drawn(card.rank, card.suit))
         kind = CARD_KIND[card.rank]
         if kind == "king":
             self._king(card)
@@ -167,70 +187,73 @@ class PaperSession(Session[PaperParams, PaperState]):
             state.kings_aside = 0
         self._feature(card, "reshuffle")
         state.deck.reshuffle(self.roller)
-        state.draws.append({"reshuffle": True})
+        state.draws.append(Drawn(reshuffle=True))
 
     # --- corridors ----------------------------------------------------------------------------------
-    def _x(self, card: Card, feature: dict[str, Any]) -> int:
-        roll = self.roller.roll(SUIT_DIE[card.suit], "paper.x", feature=feature["id"])
-        feature["dice"]["x"] = roll.total
+    def _x(self, card: Card, feature: Feature) -> int:
+        roll = self.roller.roll(SUIT_DIE[card.suit], "paper.x", feature=feature.id)
+        feature.dice.x = roll.total
         return roll.total
 
-    def _corridor(self, card: Card, kind: str) -> None:
+    def _corridor(self, card: Card, kind: FeatureKind) -> None:
         """X squares of corridor from the open end, then what the card makes at its end."""
         state, page = self.state, self.page
         work = state.work
         assert work is not None
         end, feature = work.end, work.feature
-        feature["kind"] = kind
+        assert feature is not None
+        feature.kind = kind
         length = self._x(card, feature)
-        cells, how = page.run(end.cell, end.dir, length)
-        feature["dir"] = end.dir.name
-        self._occupy(cells, "corridor", feature["id"])
-        feature["cells"] = [list(c) for c in cells]
-        self._connect(end.behind, cells[0], "opening")
+        heading = end.heading
+        cells, how = page.run(end.cell, heading, length)
+        feature.dir = end.dir
+        self._occupy(cells, "corridor", feature.id)
+        feature.cells = [list(c) for c in cells]
+        self._connect(end.back, cells[0], "opening")
         self._claim(cells)
         last = cells[-1]
-        feature["outcome"] = how
+        feature.outcome = how
         if kind == "trap_corridor":
-            trap = self.roller.roll("1d6", "paper.trap", feature=feature["id"])
-            feature["dice"]["trap"] = trap.total
-            feature["trap"] = "pit" if trap.total <= 3 else "other"
-            trap.decide(f"paper.trap_{feature['trap']}")
-            page.put(cells[trap_square(len(cells))], "trap", feature["id"])
+            trap = self.roller.roll("1d6", "paper.trap", feature=feature.id)
+            feature.dice.trap = trap.total
+            feature.trap = "pit" if trap.total <= 3 else "other"
+            trap.decide(f"paper.trap_{feature.trap}")
+            page.put(cells[trap_square(len(cells))], "trap", feature.id)
         if how == "edge":
             self._dead_end(last, feature)
         elif how == "joined":
-            self._connect(last, end.dir.step(last), "opening")
+            self._connect(last, heading.step(last), "opening")
         elif kind in END_SQUARES:
-            page.put(last, kind, feature["id"])
+            page.put(last, END_SQUARES[kind], feature.id)
         else:
             turns = TURNS.get(kind)
             if turns is None:  # the T junction
-                roll = self.roller.roll("1d6", "paper.t_junction", feature=feature["id"])
-                feature["dice"]["t"] = roll.total
+                roll = self.roller.roll("1d6", "paper.t_junction", feature=feature.id)
+                feature.dice.t = roll.total
                 turns = T_JUNCTION[roll.total]
                 roll.decide("paper.t_ways", ways=word(f"paper.ways.{'_'.join(turns)}"))
             for turn in turns:
-                d = {"left": end.dir.left, "right": end.dir.right, "straight": end.dir}[turn]
+                d = {"left": heading.left, "right": heading.right, "straight": heading}[turn]
                 self._open_end(d.step(last), d, last, feature)
-        self.roller.note("paper.laid", feature=feature["id"], kind=word(f"paper.kind.{kind}"),
+        self.roller.note("paper.laid", feature=feature.id, kind=word(f"paper.kind.{kind}"),
                          length=len(cells), how=word(f"paper.how.{how}"))
         self._done()
 
-    def _dead_end(self, cell: Cell, feature: dict[str, Any]) -> None:
+    def _dead_end(self, cell: Cell, feature: Feature) -> None:
         if self.page.cells[cell][0] == "corridor":
-            self.page.put(cell, "dead_end", feature["id"])
-            ahead = Dir[feature["dir"]]
+            self.page.put(cell, "dead_end", feature.id)
+            assert feature.dir is not UNSET
+            ahead = Dir[feature.dir]
             other = self.page.owner(ahead.step(cell))
-            if other is not None and other != feature["id"]:
-                self._adjoin(feature["id"], ahead, cell, other)
+            if other is not None and other != feature.id:
+                self._adjoin(feature.id, ahead, cell, other)
 
-    def _occupy(self, cells: list[Cell], kind: str, feature: int) -> None:
+    def _occupy(self, cells: list[Cell], kind: SquareKind, feature: int) -> None:
         """Put a feature's squares on the page, and note which room walls and dead ends they adjoin."""
         features, squares = self.state.features, self.page.cells
         for cell in cells:
             squares[cell] = (kind, feature)
-        is_room = "room" in features[feature]
+        is_room = features[feature].room is not UNSET
         for x, y in cells:
             for d, back, dx, dy in _AROUND:
                 beyond = (x + dx, y + dy)
@@ -240,7 +263,7 @@ class PaperSession(Session[PaperParams, PaperState]):
                 other = found[1]
                 if is_room:
                     self._adjoin(feature, d, (x, y), other)
-                if "room" in features[other] or (found[0] == "dead_end" and features[other]["dir"] == back.name):
+                if features[other].room is not UNSET or (found[0] == "dead_end" and features[other].dir == back.name):
                     self._adjoin(other, back, beyond, feature)
 
     def _adjoin(self, feature: int, side: Dir, cell: Cell, other: int) -> None:
@@ -248,7 +271,7 @@ class PaperSession(Session[PaperParams, PaperState]):
         if frozenset((feature, other)) not in self.state.links:
             self.state.walls.setdefault(feature, {}).setdefault(side.name, set()).add((cell, side.step(cell)))
 
-    def _open_end(self, cell: Cell, d: Dir, behind: Cell, feature: dict[str, Any]) -> None:
+    def _open_end(self, cell: Cell, d: Dir, behind: Cell, feature: Feature) -> None:
         """A new open end, unless the page ends there (a dead end) or the map is already there (a join)."""
         page = self.page
         if not page.on_page(cell):
@@ -256,7 +279,7 @@ class PaperSession(Session[PaperParams, PaperState]):
         elif not page.free(cell):
             self._connect(behind, cell, "opening")
         else:
-            self.state.open_ends.append(OpenEnd(self.state.next_end, cell, d, behind, feature["id"]))
+            self.state.open_ends.append(OpenEnd(self.state.next_end, *cell, named(d), list(behind), feature.id))
             self.state.next_end += 1
 
     def _claim(self, cells: list[Cell]) -> None:
@@ -264,15 +287,15 @@ class PaperSession(Session[PaperParams, PaperState]):
         covered = set(cells)
         for end in [e for e in self.state.open_ends if e.cell in covered]:
             self.state.open_ends.remove(end)
-            self._connect(end.behind, end.cell, "opening")
+            self._connect(end.back, end.cell, "opening")
 
-    def _connect(self, a: Cell, b: Cell, kind: str, way: str = "both") -> None:
+    def _connect(self, a: Cell, b: Cell, kind: DoorKind, way: DoorWay = "both") -> None:
         """A way between two squares (once), and the two features it links (a room's exit door may be
         there before the feature beyond it: the link is made when that feature is laid)."""
         state, page = self.state, self.page
         if frozenset((a, b)) not in state.ways:
             state.ways.add(frozenset((a, b)))
-            state.doors.append(Door((a, b), kind, way))
+            state.doors.append(Door([list(a), list(b)], kind, way))
         pair = (page.owner(a), page.owner(b))
         if frozenset(pair) in state.links:
             return
@@ -290,19 +313,19 @@ class PaperSession(Session[PaperParams, PaperState]):
     def _room(self, card: Card) -> None:
         state = self.state
         work = state.work
-        assert work is not None
+        assert work is not None and work.feature is not None
         sides = int(SUIT_DIE[card.suit][2:])
-        roll = self.roller.roll(f"2d{sides}", "paper.room_size", feature=work.feature["id"])
+        roll = self.roller.roll(f"2d{sides}", "paper.room_size", feature=work.feature.id)
         a, b = roll.dice
         size = adjust_size(a, b)
         roll.decide("paper.rule_b", w=size[0], h=size[1])
-        work.feature["dice"]["size"] = [a, b]
-        fit = fit_room(self.page, work.end.cell, work.end.dir, *size)
+        work.feature.dice.size = [a, b]
+        fit = fit_room(self.page, work.end.cell, work.end.heading, *size)
         assert fit is not None  # an open end's square is free: a 1 x 1 room always fits
         rect, w, h = fit
         if (w, h) != size:
             self.roller.note("paper.shrunk", w=w, h=h)
-        room = self._lay_room(work.feature, rect, work.end.behind, work.end.cell, work.end.dir, (a, b), size)
+        room = self._lay_room(work.feature, rect, work.end.back, work.end.cell, work.end.heading, (a, b), size)
         work.room = room.id
         exits = self.roller.roll("1d4", "paper.exits", room=room.id)
         room.exits_roll = exits.total
@@ -313,69 +336,70 @@ class PaperSession(Session[PaperParams, PaperState]):
         else:
             self._finish_room()
 
-    def _lay_room(self, feature: dict[str, Any], rect: Rect, outside: Cell, entry: Cell, d: Dir,
-                  dice: tuple[int, int] | None, size: tuple[int, int], door: str = "door") -> Room:
-        room = Room(len(self.state.rooms) + 1, feature["id"], rect, d, (outside, entry), dice, size)
+    def _lay_room(self, feature: Feature, rect: Rect, outside: Cell, entry: Cell, d: Dir,
+                  dice: tuple[int, int] | None, size: tuple[int, int], door: DoorKind = "door") -> Room:
+        room = Room(len(self.state.rooms) + 1, feature.id, rect.x, rect.y, rect.w, rect.h, named(d),
+                    [list(outside), list(entry)], None if dice is None else list(dice), list(size), None, [], None,
+                    Contents())
         self.state.rooms.append(room)
-        feature["room"] = room.id
-        feature["cells"] = [list(c) for c in rect.cells()]
-        self._occupy(rect.cells(), "room", feature["id"])
+        feature.room = room.id
+        feature.cells = [list(c) for c in rect.cells()]
+        self._occupy(rect.cells(), "room", feature.id)
         self._connect(outside, entry, door)
         self._claim(rect.cells())
         return room
 
-    def _position(self, room: Room, wall: str) -> int:
+    def _position(self, room: Room, wall: Wall) -> int:
         """Where along the wall: one die with a face for each square it may take (no roll for one)."""
-        squares = len(wall_squares(room.rect, room.entry, wall))
+        squares = len(wall_squares(room.rect, room.heading, wall))
         if squares == 1:
             return 1
         return self.roller.roll(f"1d{squares}", "paper.exit_position", room=room.id,
                                 wall=word(f"paper.wall.{wall}")).total
 
-    def _place_exit(self, room: Room, wall: str, position: int, wall_roll: int | None) -> None:
+    def _place_exit(self, room: Room, wall: Wall, position: int, wall_roll: int | None) -> None:
         rolled, lost = (wall, position), False
         if self.params.exit_collisions == "move" and not self._exit_fits(room, wall, position):
             moved = self._nearest_free_square(room, wall, position)
             lost = moved is None  # every square of every wall has an exit or is off the page
             wall, position = moved or rolled
-        side = wall_side(room.entry, wall)
-        cell = wall_squares(room.rect, room.entry, wall)[position - 1]
+        side = wall_side(room.heading, wall)
+        cell = wall_squares(room.rect, room.heading, wall)[position - 1]
         outside = side.step(cell)
-        exit_: dict[str, Any] = {"wall": wall, "side": side.name, "position": position, "cell": list(cell),
-                                 "outside": list(outside), "wall_roll": wall_roll}
-        if (wall, position) != rolled:
-            exit_["rolled"] = {"wall": rolled[0], "position": rolled[1]}
+        elsewhere = (wall, position) != rolled
+        if elsewhere:
             self.roller.note("paper.exit_moved", room=room.id, wall=word(f"paper.wall.{rolled[0]}"),
                              position=rolled[1], to_wall=word(f"paper.wall.{wall}"), to_position=position)
+        result: ExitResult
         if lost:
-            exit_["result"] = "lost"
+            result = "lost"
         elif _has_exit(room, side, cell):
-            exit_["result"] = "taken"
+            result = "taken"
         elif not self.page.on_page(outside):
-            exit_["result"] = "off_page"
+            result = "off_page"
         else:
-            exit_["result"] = "open" if self.page.free(outside) else "joined"
+            result = "open" if self.page.free(outside) else "joined"
             self._connect(cell, outside, "door")
-            if exit_["result"] == "open":
+            if result == "open":
                 feature = self.state.features[room.feature]
                 self._open_end(outside, side, cell, feature)
-        room.exits.append(exit_)
-        self.roller.note(f"paper.exit_{exit_['result']}", room=room.id, wall=word(f"paper.wall.{wall}"),
-                         position=position)
+        room.exits.append(Exit(wall=wall, side=named(side), position=position, cell=list(cell), outside=list(outside),
+                               wall_roll=wall_roll, rolled=Rolled(*rolled) if elsewhere else UNSET, result=result))
+        self.roller.note(f"paper.exit_{result}", room=room.id, wall=word(f"paper.wall.{wall}"), position=position)
 
-    def _exit_fits(self, room: Room, wall: str, position: int) -> bool:
+    def _exit_fits(self, room: Room, wall: Wall, position: int) -> bool:
         """The square can take a new exit: none there yet, and the page goes on beyond it."""
-        side = wall_side(room.entry, wall)
-        cell = wall_squares(room.rect, room.entry, wall)[position - 1]
+        side = wall_side(room.heading, wall)
+        cell = wall_squares(room.rect, room.heading, wall)[position - 1]
         return not _has_exit(room, side, cell) and self.page.on_page(side.step(cell))
 
-    def _nearest_free_square(self, room: Room, wall: str, position: int) -> tuple[str, int] | None:
+    def _nearest_free_square(self, room: Room, wall: Wall, position: int) -> tuple[Wall, int] | None:
         """Where an exit that cannot go on its square goes instead (issue 18, following step C): the nearest
         square of the same wall that can take it, else of the nearest wall; nearest by squares apart, the
         later square on a tie."""
-        rolled = wall_squares(room.rect, room.entry, wall)[position - 1]
+        rolled = wall_squares(room.rect, room.heading, wall)[position - 1]
         found = [(other != wall, max(abs(cell[0] - rolled[0]), abs(cell[1] - rolled[1])), -index, other, index)
-                 for other in WALLS for index, cell in enumerate(wall_squares(room.rect, room.entry, other), 1)
+                 for other in WALLS for index, cell in enumerate(wall_squares(room.rect, room.heading, other), 1)
                  if self._exit_fits(room, other, index)]
         if not found:
             return None
@@ -401,7 +425,7 @@ class PaperSession(Session[PaperParams, PaperState]):
 
     def _search(self, feature: int, d: Dir) -> None:
         target = next(f for f in self.search_targets() if f[0] == feature and f[1] is d)
-        self.state.searched.add((feature, d.name))
+        self.state.searched.add((feature, named(d)))
         roll = self.roller.roll("1d6", "paper.search", feature=feature, dir=d.name)
         if roll.total != 1:
             roll.decide("paper.search_failed")
@@ -446,12 +470,12 @@ class PaperSession(Session[PaperParams, PaperState]):
 
     def _end_choice(self, end: OpenEnd) -> Choice:
         return Choice(f"end:{end.id}", lambda: word("paper.choice.end", id=end.id, x=end.cell[0], y=end.cell[1],
-                                                    dir=word(f"dir.{end.dir.name}")),
+                                                    dir=word(f"dir.{end.dir}")),
                       {"kind": "end", "end": end.id, "cell": list(end.cell)})
 
     def _search_choice(self, target: tuple[int, Dir, Cell, Cell]) -> Choice:
         feature, d, cell, _ = target
-        room = self.state.features[feature].get("room")
+        room = self.state.features[feature].room
         says = (word("paper.choice.search_room", room=room, dir=word(f"dir.{d.name}")) if room
                 else word("paper.choice.search_dead_end", x=cell[0], y=cell[1]))
         return Choice(f"search:{feature}:{d.name}", says, {"kind": "search", "feature": feature, "dir": d.name})
@@ -462,8 +486,8 @@ class PaperSession(Session[PaperParams, PaperState]):
         room = self.state.rooms[work.room - 1]
         choices = [self._roll_exit_choice()]
         for wall in WALLS:
-            side = wall_side(room.entry, wall)
-            for position, cell in enumerate(wall_squares(room.rect, room.entry, wall), 1):
+            side = wall_side(room.heading, wall)
+            for position, cell in enumerate(wall_squares(room.rect, room.heading, wall), 1):
                 if self.page.on_page(side.step(cell)):
                     choices.append(Choice(f"wall:{wall}:{position}", partial(_wall_says, wall, position, cell),
                                           {"kind": "wall", "wall": wall, "position": position}))
@@ -488,11 +512,11 @@ class PaperSession(Session[PaperParams, PaperState]):
             assert work is not None
             self._stairs_or_exit(kind, work)
         elif kind == "dead-end":
-            assert work is not None
+            assert work is not None and work.feature is not None
             self._corridor(_card(work.feature), "dead_end")
         elif kind == "draw-again":
-            assert work is not None
-            work.feature["kind"] = "draw_again"
+            assert work is not None and work.feature is not None
+            work.feature.kind = "draw_again"
             self._draw()
         else:  # a room exit: rolled, or placed by the player
             assert work is not None and work.room is not None
@@ -509,9 +533,10 @@ class PaperSession(Session[PaperParams, PaperState]):
                 self._finish_room()
 
     def _stairs_or_exit(self, kind: str, work: Work) -> None:
-        stairs = work.feature["kind"]
+        assert work.feature is not None
+        stairs = work.feature.kind
         if kind == "roll":
-            roll = self.roller.roll("1d6", "paper.stairs_or_exit", feature=work.feature["id"])
+            roll = self.roller.roll("1d6", "paper.stairs_or_exit", feature=work.feature.id)
             kind = "stairs" if roll.total <= 3 else "exit"
             roll.decide(f"paper.chose_{kind}")
         self._corridor(_card(work.feature), stairs if kind == "stairs" else "exit")
@@ -546,30 +571,22 @@ class PaperSession(Session[PaperParams, PaperState]):
 
     def result_json(self) -> dict[str, Any]:
         state = self.state
-        return {
-            "phase": state.phase,
-            "ended": state.ended,
-            "cards_used": state.cards_used,
-            "draws": state.draws,
-            "features": state.features,
-            "rooms": [room.to_json() for room in state.rooms],
-            "cells": [{"x": x, "y": y, "kind": kind, "feature": feature}
-                      for (x, y), (kind, feature) in sorted(self.page.cells.items(), key=lambda c: (c[0][1], c[0][0]))],
-            "doors": [door.to_json() for door in state.doors],
-            "open_ends": [end.to_json() for end in state.open_ends],
-            "searched": [[feature, side] for feature, side in sorted(state.searched)],
-        }
+        squares = sorted(self.page.cells.items(), key=lambda c: (c[0][1], c[0][0]))
+        return dump(PaperResult(
+            state.phase, state.ended, state.cards_used, state.draws, state.features, state.rooms,
+            [Square(x, y, kind, feature) for (x, y), (kind, feature) in squares], state.doors, state.open_ends,
+            [[feature, side] for feature, side in sorted(state.searched)]))
 
 
 def _wall_says(wall: str, position: int, cell: Cell) -> Word:
     return word("paper.choice.wall", wall=word(f"paper.wall.{wall}"), position=position, x=cell[0], y=cell[1])
 
 
-def _card(feature: dict[str, Any]) -> Card:
-    return Card(feature["card"]["rank"], feature["card"]["suit"])
+def _card(feature: Feature) -> Card:
+    assert feature.card is not None
+    return feature.card
 
 
 def _has_exit(room: Room, side: Dir, cell: Cell) -> bool:
     """The room has an exit drawn through that side of that square."""
-    return any(e["cell"] == list(cell) and e["side"] == side.name and e["result"] in ("open", "joined")
-               for e in room.exits)
+    return any(e.cell == list(cell) and e.side == side.name and e.result in ("open", "joined") for e in room.exits)

@@ -144,9 +144,9 @@ def paper_plan(paper: PaperMap, lang: str) -> FloorPlan:
             plan.marks[cell] = PAPER_MARKS[kind]
     for door in paper.doors:
         if door.kind == "opening":
-            plan.openings.add(frozenset(door.cells))
+            plan.openings.add(frozenset(door.squares))
         else:
-            plan.doors.append(DoorEdge(door.cells, "secret" if door.kind == "secret" else "door"))
+            plan.doors.append(DoorEdge(door.squares, "secret" if door.kind == "secret" else "door"))
     for room in paper.rooms:
         r = room.rect
         plan.labels.append(Label(str(room.id), (r.x + r.w / 2, r.y + r.h / 2), f"{room.id}. {room_line(room, lang)}",

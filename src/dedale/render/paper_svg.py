@@ -9,12 +9,10 @@ function as on the map (`cell_mark`, `door_mark`, `secret_mark`, `open_end_mark`
 
 from __future__ import annotations
 
-from typing import Any
-
-from dedale.core.cards import SUIT_SYMBOLS
+from dedale.core.documents import UNSET
 from dedale.i18n import t
 from dedale.paper.contents import contents_labels
-from dedale.paper.model import Door, PaperMap, Room
+from dedale.paper.model import Door, Exit, PaperMap, Room
 from dedale.render import svg
 
 CELL = 18
@@ -40,8 +38,8 @@ def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en") -> str:
     body.append(_walls(paper, ox, oy))
     body += [_door(door, ox, oy) for door in paper.doors if door.kind in ("door", "secret", "entrance")]
     body += _open_ends(paper, ox, oy)
-    body += [lost_exit_mark(ox + (e["cell"][0] + e["outside"][0] + 1) * CELL / 2,
-                            oy + (e["cell"][1] + e["outside"][1] + 1) * CELL / 2) for e in _lost_exits(paper)]
+    body += [lost_exit_mark(ox + (e.cell[0] + e.outside[0] + 1) * CELL / 2,
+                            oy + (e.cell[1] + e.outside[1] + 1) * CELL / 2) for e in _lost_exits(paper)]
     body += _room_numbers(paper, ox, oy)
     if cards:
         body += _cards(paper, ox, oy)
@@ -88,12 +86,12 @@ def _squares(paper: PaperMap, ox: int, oy: int) -> list[str]:
     marks of the special squares."""
     out = []
     for feature in paper.features:
-        cells = feature.get("cells")
+        cells = feature.cells
         if cells:
             xs, ys = [c[0] for c in cells], [c[1] for c in cells]
             x, y = ox + min(xs) * CELL, oy + min(ys) * CELL
             w, h = (max(xs) - min(xs) + 1) * CELL, (max(ys) - min(ys) + 1) * CELL
-            out.append(room_floor(x, y, w, h) if "room" in feature else
+            out.append(room_floor(x, y, w, h) if feature.room is not UNSET else
                        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{CORRIDOR}"/>')
     for (x, y), (kind, _) in paper.cells.items():
         if kind not in ("room", "corridor"):
@@ -131,7 +129,7 @@ def cell_mark(kind: str, px: float, py: float) -> str:
 def _walls(paper: PaperMap, ox: int, oy: int) -> str:
     """A wall between a square and its neighbour when that is empty, off the page, or another feature with
     no open way between them (doors are drawn on top; secret doors keep their wall)."""
-    ways = {frozenset(door.cells) for door in paper.doors if door.kind != "secret"}
+    ways = {frozenset(door.squares) for door in paper.doors if door.kind != "secret"}
     cells = paper.cells
     path: list[str] = []
     room_path: list[str] = []
@@ -190,8 +188,8 @@ def lost_exit_mark(cx: float, cy: float) -> str:
             f'stroke-width="1.4"/>')
 
 
-def _lost_exits(paper: PaperMap) -> list[dict[str, Any]]:
-    return [e for room in paper.rooms for e in room.exits if e.get("result") == "lost"]
+def _lost_exits(paper: PaperMap) -> list[Exit]:
+    return [e for room in paper.rooms for e in room.exits if e.result == "lost"]
 
 
 def room_number(cx: float, cy: float, number: int) -> str:
@@ -211,12 +209,11 @@ def _room_numbers(paper: PaperMap, ox: int, oy: int) -> list[str]:
 def _cards(paper: PaperMap, ox: int, oy: int) -> list[str]:
     out = []
     for feature in paper.features:
-        card, cells = feature.get("card"), feature.get("cells")
-        if not card or not cells or feature.get("room"):
+        card, cells = feature.card, feature.cells
+        if card is None or not cells or feature.room is not UNSET:
             continue
         x, y = cells[0]
-        out.append(svg.text(ox + x * CELL + 1, oy + y * CELL + 6, card["rank"] + SUIT_SYMBOLS[card["suit"]], 5.5,
-                            fill=svg.ZONE))
+        out.append(svg.text(ox + x * CELL + 1, oy + y * CELL + 6, card.shown, 5.5, fill=svg.ZONE))
     return out
 
 
@@ -258,7 +255,7 @@ def room_line(room: Room, lang: str) -> str:
     r = room.rect
     if room.contents is None:
         return f"{r.w}x{r.h}"
-    if not room.contents:
+    if room.contents.id is UNSET:  # the starting room (or one whose exits are being placed)
         return f"{r.w}x{r.h} — {t('render.paper_start', lang)}"
     what, *details = contents_labels(room.contents, lang)
     return f"{r.w}x{r.h} — {what}" + (f": {', '.join(details)}" if details else "")
