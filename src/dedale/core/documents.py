@@ -22,6 +22,7 @@ dedale.core.errors.DedaleError: the document's '$.hinges' is missing or malforme
 
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Generic, Literal, TypeVar
@@ -77,8 +78,13 @@ def _where(message: str) -> str:
 
 
 def schema_of(kind: Any) -> dict[str, Any]:
-    """The JSON Schema of a shape (its parts under `$defs`), each object closed to unknown fields."""
-    return msgspec.json.schema(kind)
+    """The JSON Schema of a shape (its parts under `$defs`), each object closed to unknown fields; a shape's
+    docstring is its description, on one line."""
+    made = msgspec.json.schema(kind)
+    for part in made.get("$defs", {}).values():
+        if "description" in part:
+            part["description"] = " ".join(inspect.cleandoc(part["description"]).split())
+    return made
 
 
 # --- the envelope every document shares ------------------------------------------------------------------------
