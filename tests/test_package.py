@@ -104,7 +104,7 @@ def test_the_sdist_carries_what_its_tests_and_docs_need(sdist: Path) -> None:
     with tarfile.open(sdist) as archive:
         inside = {name.partition("/")[2] for name in archive.getnames()}
     assert {"conftest.py", "Makefile", "docs/architecture.md", "docs/rules/crawler.md", "tests/conftest.py",
-            "tests/test_package.py", "src/dedale/crawler/schema.json", "LICENSE"} <= inside
+            "tests/test_package.py", "src/dedale/crawler/data/tables/contents.toml", "LICENSE"} <= inside
     assert not [name for name in inside if name.endswith((".c", ".so", ".pyd", ".pyc"))]
 
 
@@ -121,7 +121,7 @@ def test_the_sdist_builds_a_pure_python_wheel_with_a_broken_compiler_and_none(sd
     with zipfile.ZipFile(wheel) as archive:
         inside = archive.namelist()
         text = archive.read(next(name for name in inside if name.endswith(".dist-info/METADATA"))).decode()
-    assert {"dedale/py.typed", "dedale/crawler/schema.json", "dedale/locales/fr.toml"} <= set(inside)
+    assert {"dedale/py.typed", "dedale/crawler/data/tables/contents.toml", "dedale/locales/fr.toml"} <= set(inside)
     assert not [name for name in inside if name.endswith((".c", ".h", ".so", ".pyd", ".pyi"))]
     requires = [line for line in text.splitlines() if line.startswith("Requires-Dist:")]
     base = [line for line in requires if "extra ==" not in line]

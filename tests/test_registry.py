@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import pytest
 
 import dedale
 import schemas
 from dedale import systems
+from dedale.core.documents import DocumentKind, Meta, Shape
 from dedale.core.params import Declared, param
 from dedale.core.session import Choice, Session, State
 from dedale.i18n import LANGUAGES, catalogue, t, word
@@ -70,6 +71,10 @@ class CoinSession(Session):
         return CoinParams.from_json(data)
 
 
+class CoinResult(Shape):
+    faces: list[Annotated[int, Meta(ge=1, le=2)]]
+
+
 def coin_system() -> systems.System:
     def svg(faces: list[int]) -> str:
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>{faces}</text></svg>'
@@ -79,14 +84,12 @@ def coin_system() -> systems.System:
         {".svg": lambda faces, _, lang: svg(faces).encode(), ".txt": lambda faces, _, lang: str(faces).encode()},
         lambda faces, lang: str(faces), lambda session, _, lang: svg(session.state.faces),
         lambda session, lang: str(session.state.faces),
-        schema_file="schema.json")
+        document=DocumentKind(CoinResult, title="Coin flips", description="The faces flipped.", versions={1: "first"}))
 
 
 @pytest.fixture
 def coin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(systems._FACTORIES, "coin", coin_system)
-    # its schema file is the package's; the crawler's stands in, with the parameters' part generated
-    monkeypatch.setattr(systems.System, "package", property(lambda self: "dedale.crawler"))
 
 
 def test_the_library_generates_and_plays_it(coin: None) -> None:

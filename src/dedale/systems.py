@@ -110,7 +110,7 @@ def json_text(document: dict[str, Any]) -> str:
 def _crawler() -> System:
     from dedale.core.grid import Rect
     from dedale.crawler.contents import load_tables
-    from dedale.crawler.model import Dungeon, party_view
+    from dedale.crawler.model import DOCUMENT, Dungeon, party_view
     from dedale.crawler.params import CrawlerParams
     from dedale.crawler.session import CrawlerSession
     from dedale.render.crawler_svg import Highlight, render_svg
@@ -129,7 +129,8 @@ def _crawler() -> System:
         ".pdf": _crawler_pdf,
         **_tabletops("crawler_map"),
     }, lambda d, lang: render_text(d, lang=lang), picture, lambda s, lang: render_text(s.dungeon(), s.focus(), lang),
-        load_tables, cli="dedale.cli.crawler", party_view=party_view, example={"size": "6"}, rules="crawler.md")
+        load_tables, cli="dedale.cli.crawler", party_view=party_view, example={"size": "6"}, rules="crawler.md",
+        document=DOCUMENT)
 
 
 def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:

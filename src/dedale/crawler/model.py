@@ -1,17 +1,132 @@
-"""What a crawler dungeon is made of: rooms, doors, secret passages. Plain data that the session builds,
-the renderers draw, and the JSON carries (field names fixed by the JSON contract)."""
+"""What a crawler dungeon is made of: rooms, doors, secret passages. Plain data that the session builds and
+the renderers draw; the document's shapes (`core.documents`), declared once below, are its codec and its JSON
+Schema, and each model class converts to and from its shape in one place (`shape`, `of`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal, TypeGuard, cast
 
+from dedale.core.documents import UNSET, DocumentKind, Meta, Shape, UnsetType, dump, load
 from dedale.core.errors import DedaleError
-from dedale.core.grid import Cell, Dir, Rect
+from dedale.core.grid import BY_NAME, Cell, Dir, Rect
 from dedale.core.session import check_format
 from dedale.crawler.board import Zone
 
+# Where the generation stands (`session.py` draws the phases); a document's "phase"
+Phase = Literal["explore", "boss_failed", "fill_or_beyond", "place", "door", "passage", "over"]
+Outcome = Literal["boss", "stuck"]  # the boss room laid, or no way on
+Tile = Literal["5x5", "4x4", "5x3", "3x3", "3x2", "2x2", "5x2", "boss"]  # `tiles.TILE_NAMES`, D8 faces 1 to 8
+Side = Literal["N", "E", "S", "W"]  # a `Dir` by name
+SIDES: dict[Dir, Side] = {Dir.N: "N", Dir.E: "E", Dir.S: "S", Dir.W: "W"}
+Id = Annotated[int, Meta(ge=1)]  # rooms are numbered from 1
+Pair = Annotated[list[int], Meta(min_length=2, max_length=2)]  # a cell (x, y) or a zone (zx, zy)
+Label = Annotated[str | dict[str, str], Meta(description=(
+    "Only for a row of the player's own tables: its label as their file gives it (one text, or a text by "
+    "language). A shipped row has none: its label is looked up by id, in the reader's language."))]
 
+
+# --- the document's shapes ----------------------------------------------------------------------------------
+class Kind(Shape):
+    """What a room is: a row of the room kinds' table, kept by its id (`Row.item`)."""
+
+    id: str
+    label: Label | UnsetType = UNSET
+
+
+class Item(Shape, kw_only=True):
+    """Creatures or treasure in a room: a row of their table, kept by its id (`Row.item`), and how many."""
+
+    id: str
+    label: Label | UnsetType = UNSET
+    number: Annotated[int, Meta(ge=0)]
+
+
+class Contents(Shape):
+    """What is in a room (`contents.py`); empty while its rolls wait for dice rolled at the table."""
+
+    kind: Kind | UnsetType = UNSET
+    creatures: list[Item] | UnsetType = UNSET
+    treasure: list[Item] | UnsetType = UNSET
+    dungeon_dice: Annotated[list[str], Meta(
+        description="The Dungeon Roll variant: the faces of the dice thrown, by id")] | UnsetType = UNSET
+
+
+class RoomShape(Shape):
+    """A room laid, as a document writes it (`Room`: its rectangle flattened to x, y, w, h)."""
+
+    id: Id
+    number: Annotated[int, Meta(ge=1, description="The room counter when it was laid")]
+    tile: Annotated[Tile, Meta(description="The tile laid, after any fallback or stock substitution")]
+    rolled: Annotated[Tile | None, Meta(
+        description="The tile the D8 showed (null: the boss forced as room N, or laid to end)")]
+    x: Annotated[int, Meta(ge=0)]
+    y: Annotated[int, Meta(ge=0)]
+    w: Annotated[int, Meta(ge=1)]
+    h: Annotated[int, Meta(ge=1)]
+    zone: Annotated[Pair, Meta(description="The zone it lies in (zx, zy)")]
+    filling: Annotated[bool, Meta(description="Laid by filling beside the rooms, not beyond an exit")]
+    boss: bool
+    entered_from: Annotated[Id | None, Meta(description="The room its door opens from (null: the entrance)")]
+    contents: Annotated[Contents | None, Meta(description="null in a party's view (the GM's key)")]
+
+
+class DoorRooms(Shape, array_like=True):
+    """The two rooms a door joins: (null, the first room) for the dungeon entrance."""
+
+    before: Id | None
+    after: Id
+
+
+class DoorShape(Shape):
+    """A door, as a document writes it (`Door`)."""
+
+    rooms: DoorRooms
+    cells: Annotated[list[Pair], Meta(min_length=2, max_length=2, description=(
+        "The two edge-adjacent cells it separates; the first off the board for the entrance"))]
+
+
+class PassageShape(Shape):
+    """A secret passage, as a document writes it (`Passage`: with its length, and its face by name)."""
+
+    room: Annotated[Id, Meta(description="The room it starts from")]
+    to_room: Annotated[Id, Meta(description="The room laid at its end")]
+    cells: Annotated[list[Pair], Meta(min_length=1, max_length=3, description="From the room's face outwards")]
+    length: Annotated[int, Meta(ge=1, le=3)]
+    face: Annotated[Side, Meta(description="The room's face it leaves by")]
+
+
+class ClosedExit(Shape, array_like=True):
+    """An exit closed: no room fitted beyond it (room, side)."""
+
+    room: Id
+    side: Side
+
+
+class Search(Shape):
+    """A wall searched for a secret passage."""
+
+    room: Id
+    face: Side
+    found: bool
+
+
+class CrawlerResult(Shape):
+    """A crawler document's own fields."""
+
+    size: Annotated[int, Meta(ge=0, description="N, the number of rooms rolled (0 before it is rolled in table mode)")]
+    outcome: Annotated[Outcome | None, Meta(description="The boss room laid, or no way on (null: being explored)")]
+    phase: Annotated[Phase, Meta(description="Where the generation stands")]
+    rooms: list[RoomShape]
+    doors: list[DoorShape]
+    passages: list[PassageShape]
+    closed_exits: list[ClosedExit]
+    searches: list[Search]
+    stock_left: Annotated[dict[str, int] | None, Meta(
+        description="The tiles left in each limited pile, by tile (null: no pile is limited)")]
+
+
+# --- the model ------------------------------------------------------------------------------------------------
 @dataclass
 class Room:
     id: int
@@ -25,17 +140,16 @@ class Room:
     entered_from: int | None
     contents: dict[str, Any] | None = field(default_factory=dict)  # None: not shown (the party view)
 
-    def to_json(self) -> dict[str, Any]:
+    def shape(self) -> RoomShape:
         r = self.rect
-        return {"id": self.id, "number": self.number, "tile": self.tile, "rolled": self.rolled,
-                "x": r.x, "y": r.y, "w": r.w, "h": r.h, "zone": list(self.zone), "filling": self.filling,
-                "boss": self.boss, "entered_from": self.entered_from, "contents": self.contents}
+        contents = None if self.contents is None else load(Contents, self.contents)
+        return RoomShape(self.id, self.number, cast("Tile", self.tile), cast("Tile | None", self.rolled), r.x, r.y, r.w,
+                         r.h, list(self.zone), self.filling, self.boss, self.entered_from, contents)
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Room:
-        return cls(d["id"], d["number"], d["tile"], d.get("rolled"), Rect(d["x"], d["y"], d["w"], d["h"]),
-                   (d["zone"][0], d["zone"][1]), bool(d["filling"]), bool(d["boss"]), d["entered_from"],
-                   None if d.get("contents", {}) is None else dict(d.get("contents") or {}))
+    def of(cls, s: RoomShape) -> Room:
+        return cls(s.id, s.number, s.tile, s.rolled, Rect(s.x, s.y, s.w, s.h), (s.zone[0], s.zone[1]), s.filling,
+                   s.boss, s.entered_from, None if s.contents is None else dump(s.contents))
 
 
 @dataclass(frozen=True)
@@ -49,13 +163,13 @@ class Door:
         (xa, ya), (xb, yb) = self.cells
         return _BY_STEP[xb - xa, yb - ya]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"rooms": list(self.rooms), "cells": [list(self.cells[0]), list(self.cells[1])]}
+    def shape(self) -> DoorShape:
+        return DoorShape(DoorRooms(*self.rooms), [list(self.cells[0]), list(self.cells[1])])
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Door:
-        (xa, ya), (xb, yb) = d["cells"]
-        return cls((d["rooms"][0], d["rooms"][1]), ((xa, ya), (xb, yb)))
+    def of(cls, s: DoorShape) -> Door:
+        (xa, ya), (xb, yb) = s.cells
+        return cls((s.rooms.before, s.rooms.after), ((xa, ya), (xb, yb)))
 
 
 @dataclass(frozen=True)
@@ -69,13 +183,12 @@ class Passage:
     def length(self) -> int:
         return len(self.cells)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"room": self.room, "to_room": self.to_room, "cells": [list(c) for c in self.cells],
-                "length": self.length, "face": self.face.name}
+    def shape(self) -> PassageShape:
+        return PassageShape(self.room, self.to_room, [list(c) for c in self.cells], self.length, SIDES[self.face])
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Passage:
-        return cls(d["room"], d["to_room"], tuple((c[0], c[1]) for c in d["cells"]), Dir[d["face"]])
+    def of(cls, s: PassageShape) -> Passage:
+        return cls(s.room, s.to_room, tuple((c[0], c[1]) for c in s.cells), BY_NAME[s.face])
 
 
 _BY_STEP = {(d.dx, d.dy): d for d in Dir}
@@ -96,18 +209,34 @@ class Dungeon:
 
     @classmethod
     def from_json(cls, data: Any) -> Dungeon:
-        """Load a crawler document for rendering (no replay, so no tables needed)."""
+        """Load a crawler document for rendering (no replay, so no tables needed): its result read as its
+        shape, refused with the path of the first field that is wrong."""
         check_format(data, "crawler")
-        try:
-            params = data["params"]
-            return cls(params["board_zones"], params["zone_cells"], data["size"], data["outcome"],
-                       [Room.from_json(r) for r in data["rooms"]], [Door.from_json(d) for d in data["doors"]],
-                       [Passage.from_json(p) for p in data["passages"]], data.get("seed"))
-        except (KeyError, TypeError, ValueError, IndexError, StopIteration):
-            raise DedaleError("error.bad_document", field="rooms/doors/passages") from None
+        params = data.get("params")
+        zones, cells = (params.get("board_zones"), params.get("zone_cells")) if isinstance(params, dict) else (0, 0)
+        if not (_count(zones) and _count(cells)):
+            raise DedaleError("error.bad_document", field="params")
+        result = load(CrawlerResult, {name: data[name] for name in CrawlerResult.__struct_fields__ if name in data})
+        return cls(zones, cells, result.size, result.outcome, [Room.of(r) for r in result.rooms],
+                   [Door.of(d) for d in result.doors], [Passage.of(p) for p in result.passages], data.get("seed"))
+
+
+def _count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def party_view(document: dict[str, Any]) -> dict[str, Any]:
     """The party view of a dungeon: every room laid (it went in), each without its contents (the GM's
     key), and the doors and secret passages found."""
     return {"rooms": [{**room, "contents": None} for room in document["rooms"]]}
+
+
+DOCUMENT = DocumentKind(
+    CrawlerResult, title="Dédale crawler dungeon",
+    description="A crawler dungeon or a session in progress: seed, parameters, events (to replay), the rooms, "
+                "doors and secret passages laid, and the log of every roll and choice.",
+    versions={1: "the log did not say why a room could not go beyond an exit, and a passed boss check's room "
+                 "that found no place was given up (it loads, replayed with passed_boss reroll)",
+              2: "the log says why a rolled room cannot go beyond an exit, and a passed boss check's room that "
+                 "found no place goes to the next exit taken (passed_boss stays)"},
+    envelope={"seed": {"description": "null in a party view, which it would give away"}})

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
+from dedale.core.documents import dump
 from dedale.core.grid import BY_NAME, Dir, Rect
 from dedale.core.session import Choice, Policies, Session, State
 from dedale.crawler.autopilot import DefaultPolicy
@@ -22,14 +23,10 @@ from dedale.crawler.board import Zone
 from dedale.crawler.contents import load_tables, roll_contents
 from dedale.crawler.frontier import Frontier
 from dedale.crawler.layout import Approach, Candidate, DoorOption, Layout
-from dedale.crawler.model import Door, Dungeon, Passage, Room
+from dedale.crawler.model import SIDES, ClosedExit, CrawlerResult, Door, Dungeon, Outcome, Passage, Phase, Room, Search
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.tiles import BOSS, TILE_NAMES, Stock, by_nearest_area, tile_name, tile_size
 from dedale.i18n import Word, word
-
-# Where the generation stands (the module's docstring draws the phases); a document's "phase"
-Phase = Literal["explore", "boss_failed", "fill_or_beyond", "place", "door", "passage", "over"]
-Outcome = Literal["boss", "stuck"]  # the boss room laid, or no way on
 
 
 @dataclass
@@ -511,19 +508,15 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
                        layout.rooms, layout.doors, layout.passages, self.seed)
 
     def result_json(self) -> dict[str, Any]:
-        layout = self.state.layout
-        return {
-            "size": self.state.size,
-            "outcome": self.state.outcome,
-            "phase": self.state.phase,
-            "rooms": [room.to_json() for room in layout.rooms],
-            "doors": [door.to_json() for door in layout.doors],
-            "passages": [passage.to_json() for passage in layout.passages],
-            "closed_exits": [[room, d.name] for room, d in sorted(self.state.closed, key=lambda e: (e[0], e[1].name))],
-            "searches": [{"room": room, "face": face.name, "found": found}
-                         for room, faces in sorted(self.state.searches.items()) for face, found in faces.items()],
-            "stock_left": self.state.stock.left or None,
-        }
+        state = self.state
+        layout = state.layout
+        return dump(CrawlerResult(
+            state.size, state.outcome, state.phase, [room.shape() for room in layout.rooms],
+            [door.shape() for door in layout.doors], [passage.shape() for passage in layout.passages],
+            [ClosedExit(room, SIDES[d]) for room, d in sorted(state.closed, key=lambda e: (e[0], e[1].name))],
+            [Search(room, SIDES[face], found) for room, faces in sorted(state.searches.items())
+             for face, found in faces.items()],
+            state.stock.left or None))
 
 
 def _reroll() -> Choice:
