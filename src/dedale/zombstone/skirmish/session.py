@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar, Self
 
+from dedale.core.documents import dump
 from dedale.core.hiding import Hiding
 from dedale.core.rng import Request
 from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies
@@ -275,7 +276,7 @@ def _plain(about: dict[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in about.items():
         if key == "duel":
-            found[key] = {k: v for k, v in value.to_json().items() if k in DUEL_TABLE}
+            found[key] = {k: v for k, v in dump(value.table()).items() if k in DUEL_TABLE}
         elif isinstance(value, tuple):
             found[key] = list(value)
         else:
