@@ -250,6 +250,7 @@ def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
 def _zombstone() -> System:
     from dedale.render.zombstone_svg import render_svg
     from dedale.render.zombstone_text import render_text
+    from dedale.zombstone.skirmish.document import DOCUMENT
     from dedale.zombstone.skirmish.params import SkirmishParams
     from dedale.zombstone.skirmish.session import SkirmishSession
     from dedale.zombstone.skirmish.view import GameView
@@ -263,7 +264,7 @@ def _zombstone() -> System:
 
     return System("zombstone", SkirmishParams, SkirmishSession, GameView.from_json,
                   _pictures(render_svg, render_text), render_text, picture, lambda s, lang: render_text(view(s), lang),
-                  generates=False, cli="dedale.cli.zombstone", rules="zombstone.md")
+                  generates=False, cli="dedale.cli.zombstone", rules="zombstone.md", document=DOCUMENT)
 
 
 def _duel() -> System:

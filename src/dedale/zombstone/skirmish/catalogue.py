@@ -16,11 +16,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from dedale.core.documents import UNSET
 from dedale.core.errors import DedaleError
 from dedale.core.files import read_data
 from dedale.i18n import Word, data_word, given, pick
 from dedale.zombstone.entries import Entry, entries
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
+from dedale.zombstone.skirmish.document import FavouredShape, VictoryShape
 from dedale.zombstone.skirmish.skills import SKILLS
 from dedale.zombstone.weapons import Weapon, read_weapons
 
@@ -91,13 +93,10 @@ class Victory:
     escort: str | None = None  # escort: the profile escorted
     side: str | None = None  # escort: the side of the escorted character
 
-    def to_json(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"kind": self.kind}
-        if self.place is not None:
-            found["place"] = list(self.place)
-        if self.escort is not None:
-            found |= {"escort": self.escort, "side": self.side}
-        return found
+    def shape(self) -> VictoryShape:
+        escorted = self.escort is not None
+        return VictoryShape(self.kind, UNSET if self.place is None else list(self.place),  # type: ignore[arg-type]
+                            self.escort if escorted else UNSET, self.side if escorted else UNSET)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -107,8 +106,8 @@ class Favoured:
     side: str
     why: dict[str, str]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"side": self.side, "why": self.why}
+    def shape(self) -> FavouredShape:
+        return FavouredShape(self.side, self.why)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
