@@ -68,8 +68,8 @@ class Game(State):
     deck: Deck = field(default_factory=Deck)
     turn: int = 0
     initiative: str | None = None
-    fire: list[dict[str, Any]] = field(default_factory=list)  # this turn's lines of fire and melees
-    last_fire: list[dict[str, Any]] = field(default_factory=list)  # the previous turn's
+    fire: list[Fire] = field(default_factory=list)  # this turn's lines of fire and melees
+    last_fire: list[Fire] = field(default_factory=list)  # the previous turn's
     winner: str | None = None
     ending: str | None = None  # eliminated, condition (the scenario's, at once), turns (the limit), draw
     decided_by: str | None = None  # elimination, flight, stars, escort, hold, survival or dollars (`victory.py`)
@@ -85,12 +85,12 @@ class Game(State):
         return [f for f in self.figures if f.in_play and f.side != figure.side]
 
     def shape(self) -> GameShape:
-        """What a document says of the game (the lines of fire and the duel's outcome, plain dicts as the rules
-        write them, read as their shapes)."""
+        """What a document says of the game (the duel's outcome, a plain dict as the rules write it, read as its
+        shape)."""
         return GameShape(
             scenario=self.scenario, turn=self.turn, initiative=self.initiative,  # type: ignore[arg-type]
             figures=[f.shape() for f in self.figures], sides={name: side.shape() for name, side in self.sides.items()},
             deck=DeckShape(len(self.deck.pile), [c.code for c in self.deck.discards]),
-            fire=load(list[Fire], self.fire), last_fire=load(list[Fire], self.last_fire),
+            fire=self.fire, last_fire=self.last_fire,
             winner=self.winner, ending=self.ending, decided_by=self.decided_by,  # type: ignore[arg-type]
             duel=None if self.duel is None else load(DuelOutcome, self.duel))
