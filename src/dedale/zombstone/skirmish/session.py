@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar, Self
 
-from dedale.core.documents import UNSET, dump
+from dedale.core.documents import dump
 from dedale.core.hiding import Hiding
 from dedale.core.rng import Request
 from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies
@@ -22,7 +22,7 @@ from dedale.i18n import Word, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.catalogue import load_catalogue
-from dedale.zombstone.skirmish.document import ProfileShape, ScenarioShape, SkirmishResult, Waiting
+from dedale.zombstone.skirmish.document import SkirmishResult, Waiting
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.hidden import Secrets
 from dedale.zombstone.skirmish.model import Figure, Game
@@ -209,17 +209,12 @@ class SkirmishSession(Hiding[SkirmishParams, Game]):
         return super().from_json(data)
 
     def result_json(self) -> dict[str, Any]:
-        scenario = self.table_top.scenario
-        field = scenario.battlefield
+        table = self.table_top
         waiting = None
         if isinstance(self.ask, Ask):
             waiting = Waiting(self.ask.side, self.ask.kind, _plain(self.ask.about))  # type: ignore[arg-type]
-        return dump(SkirmishResult(
-            ScenarioShape(id=scenario.id, name=_own_name(scenario.word), width=field.width, height=field.height,
-                          terrain=[piece.shape() for piece in field.terrain], turns=scenario.turns,
-                          victory=scenario.victory.shape(),
-                          favoured=UNSET if scenario.favoured is None else scenario.favoured.shape()),
-            {f.profile: _profile(self, f.profile) for f in self.state.figures}, self.state.shape(), waiting))
+        return dump(SkirmishResult(table.scenario.shape(), {f.profile: table.catalogue.profile(f.profile).shape()
+                                                            for f in self.state.figures}, self.state.shape(), waiting))
 
     @classmethod
     def params_from_json(cls, data: Any) -> SkirmishParams:
@@ -254,20 +249,6 @@ def words(session: SkirmishSession, args: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(found.get("way"), str):
         found["way"] = word(found["way"])
     return found
-
-
-def _own_name(name: Word) -> Any:
-    """The name of a profile or scenario of the player's own files (as they give it), UNSET for a shipped one:
-    its name is looked up by id when shown."""
-    return name.get("l", UNSET)
-
-
-def _profile(session: SkirmishSession, profile_id: str) -> ProfileShape:
-    profile = session.table_top.catalogue.profile(profile_id)
-    return ProfileShape(name=_own_name(profile.word), status=profile.status,  # type: ignore[arg-type]
-                        potential=list(profile.potential), hand=profile.hand, cartridges=profile.cartridges,
-                        red=profile.red, gun=profile.gun, melee=profile.melee, skills=list(profile.skills),
-                        cost=profile.cost)
 
 
 DUEL_TABLE = ("pot", "board", "stacks", "bets", "hole", "street", "to_act", "over", "folded", "winner", "payout",
