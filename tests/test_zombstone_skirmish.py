@@ -16,6 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import dedale
+import schemas
 from budget import examples
 from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
@@ -30,6 +32,7 @@ from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishSession
 from dedale.zombstone.skirmish.table import Ask, Flow, Table
+from dedale.zombstone.skirmish.view import GameView
 
 T = TypeVar("T")
 Answer = str | Callable[[Ask], str]
@@ -1045,6 +1048,11 @@ def test_a_scenarios_duel_kind_is_holdem_unless_it_says_simple(tmp_path: Path) -
     session = SkirmishSession(SkirmishParams(scenario="high_noon", side=None, data=str(tmp_path)), 5)
     assert session.state.duel is not None and session.state.duel["kind"] == "simple"
     assert not any(e.get("for") == "duel.hole" for e in session.log)
+    # its outcome follows the document's schema (the hand-kept one refused its kind and rolls)
+    schemas.validate(json.loads(json.dumps(session.to_json())), dedale.schema("zombstone"))
+    duel = session.state.duel
+    assert GameView.from_json(session.to_json()).duel == {"kind": "simple", "winner": duel["winner"], "folded": None,
+                                                          "hands": duel["hands"]}
     with pytest.raises(DedaleError) as raised:
         load_catalogue(edited(tmp_path, "scenarios.toml", "hidden = false", 'hidden = false, kind = "stud"'))
     assert "stud" in raised.value.message("en") and "holdem, simple" in raised.value.message("en")
