@@ -25,6 +25,7 @@ from dedale.render import duel_svg
 from dedale.render.zombstone_svg import render_svg
 from dedale.render.zombstone_text import render_text
 from dedale.systems import system
+from dedale.zombstone.skirmish.document import Fire
 from dedale.zombstone.skirmish.duel import STYLES
 from dedale.zombstone.skirmish.duel_session import AI_SEAT, PLAYER, DuelParams, DuelSession, load_duel
 from dedale.zombstone.skirmish.model import Figure
@@ -275,8 +276,8 @@ def test_skirmish_a_tokens_place_in_the_list_does_not_tell_who_it_is(hidden_toke
         orders.add(order)
     assert len(orders) > 1 and tuple(f.id for f in masked(session)) not in orders
     token, target = masked(session)[0], session.state.figure(0)  # a shot from a token that stays hidden (rare)
-    session.state.fire.append({"from": token.id, "to": target.id, "kind": "dodge", "turn": 0, "won": None,
-                               "line": [token.x, token.y, target.x, target.y]})
+    session.state.fire.append(Fire(token.id, target.id, "dodge", 0, [token.x, token.y, target.x, target.y], "nothing",
+                                   "nothing", None))
     result = session.seat_result()
     drawn = result["game"]["figures"][result["game"]["fire"][-1]["from"]]
     assert drawn["profile"] is None and (drawn["x"], drawn["y"]) == (round(token.x, 3), round(token.y, 3))

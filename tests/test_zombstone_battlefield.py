@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budget import examples
+from dedale.core.documents import dump
 from dedale.core.errors import DedaleError
 from dedale.zombstone.skirmish.battlefield import (
     BASE,
@@ -230,7 +231,7 @@ def test_json_round_trip() -> None:
     data = json.loads(json.dumps(TOWN.to_json()))
     assert Battlefield.from_json(data) == TOWN and data["terrain"][0]["name"] == "saloon"
     assert Battlefield.from_json({}) == Battlefield()
-    assert "name" not in Terrain("light", 1, 1, 1, 1).to_json()
+    assert "name" not in dump(Terrain("light", 1, 1, 1, 1).shape())
 
 
 # properties over random tables and positions
@@ -429,7 +430,7 @@ def test_walls_are_heavy_cover_and_stairs_and_ladders_none() -> None:
 
 def test_only_a_wall_has_a_height() -> None:
     assert Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3, "height": 5}).height == 5
-    assert Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3}).to_json()["height"] == 1
+    assert dump(Terrain.from_json({"kind": "wall", "x": 1, "y": 1, "w": 1, "h": 3}).shape())["height"] == 1
     with pytest.raises(DedaleError, match="only a wall has a height"):
         Terrain.from_json({"kind": "heavy", "x": 1, "y": 1, "w": 1, "h": 3, "height": 5})
     with pytest.raises(DedaleError, match="height"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,12 +14,14 @@ from pokerkit import StandardHighHand
 import dedale
 from budget import examples
 from dedale.core.cards import Card, Deck
+from dedale.core.documents import dump, load
 from dedale.core.errors import DedaleError
 from dedale.core.rng import NeedInput, Roller, SeededSource, TableSource
 from dedale.i18n import say
 from dedale.zombstone.skirmish.duel import (
     Action,
     Duel,
+    DuelTable,
     act,
     actions,
     ai_action,
@@ -190,7 +193,8 @@ def test_the_state_is_plain_data() -> None:
     table = Table("AS KD", "2C 7H", "3S 8D 9C JD QH")
     for ids in (("bet:2", "call"), CHECK_DOWN[2:]):  # on the flop, then over
         duel = table.play(*ids)
-        assert Duel.from_json(json.loads(json.dumps(duel.to_json()))) == duel and copy.deepcopy(duel) == duel
+        assert Duel.from_table(load(DuelTable, json.loads(json.dumps(dump(duel.table()))))) == duel
+        assert copy.deepcopy(duel) == duel
 
 
 def test_labels_in_both_languages() -> None:
@@ -277,3 +281,18 @@ def test_a_duel_at_the_table_has_a_document_while_its_hole_cards_are_entered() -
     session.step("enter:AH")
     assert session.to_json()["duel"]["hole"] == [["AH"], []]
     assert "<svg" in dedale.load(session.to_json()).svg()
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda d: d["duel"]["history"][0].update(colour=1), "$.duel.history[0].colour"),
+    (lambda d: d["duel"].update(colour=1), "$.duel.colour"),
+    (lambda d: d["duel"]["hole"][1].__setitem__(0, "1H"), "$.duel.hole[1][0]"),
+    (lambda d: d["duel"].update(to_act=2), "$.duel.to_act"),
+    (lambda d: d.update(fame_points=-1), "$.fame_points"),
+])
+def test_a_duel_document_the_shape_does_not_allow_is_refused_naming_where(change: Any, field: str) -> None:
+    document = json.loads(json.dumps(dedale.play("zombstone-duel", 5).run_autopilot().to_json()))
+    change(document)
+    with pytest.raises(DedaleError) as caught:
+        dedale.load(document).svg()
+    assert caught.value.key == "error.bad_document" and caught.value.args_ == {"field": field}

@@ -16,6 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import dedale
+import schemas
 from budget import examples
 from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
@@ -30,6 +32,7 @@ from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishSession
 from dedale.zombstone.skirmish.table import Ask, Flow, Table
+from dedale.zombstone.skirmish.view import GameView
 
 T = TypeVar("T")
 Answer = str | Callable[[Ask], str]
@@ -171,7 +174,7 @@ def test_king_of_the_hill_turns_a_die_into_a_king(shooter: str, hand: str, hurt:
     t = table((shooter, 10, 18), ("the_cajun", 16, 18))
     a, d = t.game.figures
     run(t, fight.confront(t, a, d, False, False, [2]), "A A K Q J " + TWO_PAIRS, reaction="return")
-    assert t.game.fire[-1]["attacker_hand"] == hand
+    assert t.game.fire[-1].attacker_hand == hand
     assert t.game.figure(hurt).ticked == points and t.game.figure(1 - hurt).ticked == 0
 
 
@@ -184,7 +187,7 @@ def test_a_certain_taste_turns_a_die_into_a_queen(shooter: str, target: str, han
     a, d = t.game.figures
     run(t, fight.confront(t, a, d, False, False, [1]), "9 9 Q 10 J 10 10 9 9 A", reaction="return")
     fire = t.game.fire[-1]
-    assert fire["attacker_hand"] == hand and fire["defender_hand"] == "two_pairs" and fire["won"] == won
+    assert fire.attacker_hand == hand and fire.defender_hand == "two_pairs" and fire.won == won
 
 
 @pytest.mark.parametrize("legend", ["wyatt_earp", "preacher"])
@@ -446,14 +449,14 @@ def test_damage_is_one_plus_the_rank_difference_plus_the_weapon(attacker: str, f
 def test_a_winner_holding_nothing_and_a_tie_deal_no_damage(faces: str) -> None:
     t = table(("virgil_earp", 10, 18), ("the_cajun", 16, 18))
     run(t, fight.confront(t, *t.game.figures, False, False, [1]), faces, reaction="return")
-    assert [f.ticked for f in t.game.figures] == [0, 0] and notes(t, "no_hit") and t.game.fire[-1]["won"] is None
+    assert [f.ticked for f in t.game.figures] == [0, 0] and notes(t, "no_hit") and t.game.fire[-1].won is None
 
 
 def test_a_dodge_only_the_shooter_deals_damage() -> None:
     t = table(("virgil_earp", 10, 18), ("the_cajun", 16, 18))
     run(t, fight.confront(t, *t.game.figures, False, False, [1]), PAIR + " A A A K Q", reaction="dodge",
         dodge=pick("dodge_away"))
-    assert [f.ticked for f in t.game.figures] == [0, 0] and t.game.fire[-1]["won"] is None
+    assert [f.ticked for f in t.game.figures] == [0, 0] and t.game.fire[-1].won is None
 
 
 @pytest.mark.parametrize(("faces", "ticked"), [("A A A K Q " + PAIR, 1 + 3 - 1 + 1), (PAIR + " A A A K Q", 0)])
@@ -543,7 +546,7 @@ def test_melee_unarmed_read_as_a_first_roll_die_and_fists_deal_minus_one(faces: 
     assert (note["a_dice"], note["a_rerolls"], note["d_dice"], note["d_rerolls"]) == (4, 2, 5, 2)
     assert rolls(t, "skirmish.roll_attack")[0] == faces.split()[:4]
     assert t.game.figure(hurt).ticked == points and t.game.figure(1 - hurt).ticked == 0
-    assert t.game.fire[-1]["won"] == ("attacker" if hurt else "defender")
+    assert t.game.fire[-1].won == ("attacker" if hurt else "defender")
 
 
 def test_melee_unarmed_loses_a_potential_die_by_default() -> None:
@@ -562,7 +565,7 @@ def test_a_face_card_after_the_roll_joins_the_dice_best_five() -> None:
     played = run(t, fight.confront(t, *t.game.figures, False, False, [1]), "K K Q Q 9 A A A J 10",
                  reaction="return", cards="cards:KS")
     assert ids(played.of("cards")[0]) == ["cards:none", "cards:KS"]  # a 2-8 is no face
-    assert t.game.fire[-1]["attacker_hand"] == "full"  # K K K Q Q: the nine is left out
+    assert t.game.fire[-1].attacker_hand == "full"  # K K K Q Q: the nine is left out
     assert t.game.figure(1).ticked == 1 + 4 - 3 + 1
     assert hand(t, "lawmen") == ["3H"] and discards(t) == ["KS"]
 
@@ -896,7 +899,7 @@ def test_ai_games_finish_within_the_turn_limit_and_keep_the_table_sound(seed: in
     assert game.ending in ("eliminated", "turns", "draw") and (game.winner is None) == (game.ending == "draw")
     if game.ending == "eliminated":
         assert game.in_play(game.winner) and not game.in_play("zombies" if game.winner == "lawmen" else "lawmen")
-    assert watched_game(seed, scenario, lawmen, zombies, 0.0).to_json() == game.to_json()
+    assert watched_game(seed, scenario, lawmen, zombies, 0.0).shape() == game.shape()
 
 
 def test_ai_games_no_two_figures_in_play_overlap() -> None:
@@ -1035,7 +1038,7 @@ def test_the_simple_duel_the_better_guts_roll_gains_a_fame_point_and_shoots_firs
     assert t.game.duel == {"kind": "simple", "winner": winner, "folded": None, "hands": t.game.duel["hands"],
                            "rolls": rolls}
     assert len(notes(t, "guts_duel.tie")) == rolls - 1
-    assert t.game.fire[0]["from"] == shooter.id and t.game.fire[0]["to"] == target.id
+    assert t.game.fire[0].from_ == shooter.id and t.game.fire[0].to == target.id
 
 
 def test_a_scenarios_duel_kind_is_holdem_unless_it_says_simple(tmp_path: Path) -> None:
@@ -1045,6 +1048,11 @@ def test_a_scenarios_duel_kind_is_holdem_unless_it_says_simple(tmp_path: Path) -
     session = SkirmishSession(SkirmishParams(scenario="high_noon", side=None, data=str(tmp_path)), 5)
     assert session.state.duel is not None and session.state.duel["kind"] == "simple"
     assert not any(e.get("for") == "duel.hole" for e in session.log)
+    # its outcome follows the document's schema (the hand-kept one refused its kind and rolls)
+    schemas.validate(json.loads(json.dumps(session.to_json())), dedale.schema("zombstone"))
+    duel = session.state.duel
+    assert GameView.from_json(session.to_json()).duel == {"kind": "simple", "winner": duel["winner"], "folded": None,
+                                                          "hands": duel["hands"]}
     with pytest.raises(DedaleError) as raised:
         load_catalogue(edited(tmp_path, "scenarios.toml", "hidden = false", 'hidden = false, kind = "stud"'))
     assert "stud" in raised.value.message("en") and "holdem, simple" in raised.value.message("en")

@@ -251,6 +251,7 @@ def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
 def _zombstone() -> System:
     from dedale.render.zombstone_svg import render_svg
     from dedale.render.zombstone_text import render_text
+    from dedale.zombstone.skirmish.document import DOCUMENT
     from dedale.zombstone.skirmish.params import SkirmishParams
     from dedale.zombstone.skirmish.session import SkirmishSession
     from dedale.zombstone.skirmish.view import GameView
@@ -264,19 +265,19 @@ def _zombstone() -> System:
 
     return System("zombstone", SkirmishParams, SkirmishSession, GameView.from_json,
                   _pictures(render_svg, render_text), render_text, picture, lambda s, lang: render_text(view(s), lang),
-                  generates=False, cli="dedale.cli.zombstone", rules="zombstone.md")
+                  generates=False, cli="dedale.cli.zombstone", rules="zombstone.md", document=DOCUMENT)
 
 
 def _duel() -> System:
     from dedale.render.duel_svg import render_svg, render_text
-    from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession, load_duel
+    from dedale.zombstone.skirmish.duel_session import DOCUMENT, DuelParams, DuelSession, load_duel
 
     def view(session: Any) -> dict[str, Any]:
         return {**session.seat_result(), "seed": session.seat_seed()}
 
     return System("zombstone-duel", DuelParams, DuelSession, load_duel, _pictures(render_svg, render_text),
                   render_text, lambda s, _, lang: render_svg(view(s), lang), lambda s, lang: render_text(view(s), lang),
-                  schema_file="duel_schema.json", generates=False, rules="zombstone.md")
+                  generates=False, rules="zombstone.md", document=DOCUMENT)
 
 
 MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers open

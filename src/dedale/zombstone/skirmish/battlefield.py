@@ -38,7 +38,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Final
 
+from dedale.core.documents import UNSET, dump
 from dedale.core.errors import DedaleError
+from dedale.zombstone.skirmish.document import TerrainShape
 
 Point = tuple[float, float]
 
@@ -190,13 +192,10 @@ class Terrain:
         """A wall low enough to climb (the text: not over 4 inches)."""
         return self.kind == "wall" and self.height <= CLIMB_HEIGHT
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind, "x": self.x, "y": self.y, "w": self.w, "h": self.h}
-        if self.name:
-            data["name"] = self.name
-        if self.kind == "wall":
-            data["height"] = self.height
-        return data
+    def shape(self) -> TerrainShape:
+        """The piece in a document (and a player's file): its name if it has one, its height if a wall."""
+        return TerrainShape(self.kind, self.x, self.y, self.w, self.h, self.name or UNSET,  # type: ignore[arg-type]
+                            self.height if self.kind == "wall" else UNSET)
 
     @classmethod
     def from_json(cls, data: Any, index: int = 1) -> Terrain:
@@ -261,7 +260,7 @@ class Battlefield:
         object.__setattr__(self, "_gaps", tuple(p for p in pieces if p.kind == "gap"))
 
     def to_json(self) -> dict[str, Any]:
-        return {"width": self.width, "height": self.height, "terrain": [piece.to_json() for piece in self.terrain]}
+        return {"width": self.width, "height": self.height, "terrain": dump([piece.shape() for piece in self.terrain])}
 
     @classmethod
     def from_json(cls, data: Any) -> Battlefield:

@@ -16,11 +16,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from dedale.core.documents import UNSET
 from dedale.core.errors import DedaleError
 from dedale.core.files import read_data
 from dedale.i18n import Word, data_word, given, pick
 from dedale.zombstone.entries import Entry, entries
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
+from dedale.zombstone.skirmish.document import FavouredShape, ProfileShape, ScenarioShape, VictoryShape
 from dedale.zombstone.skirmish.skills import SKILLS
 from dedale.zombstone.weapons import Weapon, read_weapons
 
@@ -59,6 +61,11 @@ class Profile:
     def has(self, skill: str) -> bool:
         return skill in self.skills
 
+    def shape(self) -> ProfileShape:
+        return ProfileShape(name=_own_name(self.word), status=self.status,  # type: ignore[arg-type]
+                            potential=list(self.potential), hand=self.hand, cartridges=self.cartridges, red=self.red,
+                            gun=self.gun, melee=self.melee, skills=list(self.skills), cost=self.cost)
+
 
 @dataclass(frozen=True)
 class Band:
@@ -91,13 +98,10 @@ class Victory:
     escort: str | None = None  # escort: the profile escorted
     side: str | None = None  # escort: the side of the escorted character
 
-    def to_json(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"kind": self.kind}
-        if self.place is not None:
-            found["place"] = list(self.place)
-        if self.escort is not None:
-            found |= {"escort": self.escort, "side": self.side}
-        return found
+    def shape(self) -> VictoryShape:
+        escorted = self.escort is not None
+        return VictoryShape(self.kind, UNSET if self.place is None else list(self.place),  # type: ignore[arg-type]
+                            self.escort if escorted else UNSET, self.side if escorted else UNSET)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -107,8 +111,8 @@ class Favoured:
     side: str
     why: dict[str, str]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"side": self.side, "why": self.why}
+    def shape(self) -> FavouredShape:
+        return FavouredShape(self.side, self.why)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,20 @@ class Scenario:
     def word(self) -> Word:
         """The name as documents keep it (`i18n`)."""
         return data_word("zombstone", "scenario", self.id) if self.shipped else given(self.names)
+
+    def shape(self) -> ScenarioShape:
+        """What a document says of the scenario: its table, its length, how it is won."""
+        field = self.battlefield
+        return ScenarioShape(id=self.id, name=_own_name(self.word), width=field.width, height=field.height,
+                             terrain=[piece.shape() for piece in field.terrain], turns=self.turns,
+                             victory=self.victory.shape(),
+                             favoured=UNSET if self.favoured is None else self.favoured.shape())
+
+
+def _own_name(name: Word) -> Any:
+    """The name of a profile or scenario of the player's own files (as they give it), UNSET for a shipped one:
+    a document's reader looks its name up by id."""
+    return name.get("l", UNSET)
 
 
 @dataclass(frozen=True)

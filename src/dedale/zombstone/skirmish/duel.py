@@ -21,12 +21,12 @@ the AI bettor. Choices the seed leaves open:
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from dedale.core.cards import RANKS, SUITS, Card, Deck, standard_deck
+from dedale.core.documents import Meta, Shape
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
 from dedale.i18n import Word, word
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from pokerkit import Label, StandardHighHand
 
 Street = Literal["preflop", "flop", "turn", "river", "showdown"]  # a duel's phase; a document's "street"
+Betting = Literal["preflop", "flop", "turn", "river"]
+Seat = Annotated[int, Meta(ge=0, le=1)]  # 0 or 1
 STREETS: tuple[Street, ...] = ("preflop", "flop", "turn", "river")
 _DEALT: dict[Street, int] = {"flop": 3, "turn": 1, "river": 1}
 FAME_PRICE = 7
@@ -114,20 +116,69 @@ class Duel:
         split pot): what it may spend."""
         return 0 if self.winner is None else self.contributed[1 - self.winner]
 
-    def to_json(self) -> dict[str, Any]:
-        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self)
-                if f.name not in ("hole", "board", "best")}
-        return data | {"hole": [[card.code for card in cards] for cards in self.hole],
-                       "board": [card.code for card in self.board],
-                       "best": [[card.code for card in cards] for cards in self.best]}
+    def table(self) -> DuelTable:
+        """What a document says of it: the cards by their codes (the one place the duel is converted)."""
+        return DuelTable(
+            list(self.stakes), self.ante, list(self.stacks), list(self.bets), list(self.contributed), self.pot,
+            self.street, self.to_act, list(self.acted), self.last_raise, self.folded, self.winner, self.over,
+            list(self.payout), list(self.hands), [Bet(**bet) for bet in self.history],
+            [[card.code for card in cards] for cards in self.hole], [card.code for card in self.board],
+            [[card.code for card in cards] for cards in self.best])
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Duel:
-        values = dict(data)
-        values["hole"] = [[Card.parse(code) for code in codes] for codes in data["hole"]]
-        values["board"] = [Card.parse(code) for code in data["board"]]
-        values["best"] = [[Card.parse(code) for code in codes] for codes in data["best"]]
-        return cls(**values)
+    def from_table(cls, table: DuelTable) -> Duel:
+        return cls(table.stakes, table.ante, table.stacks, table.bets, table.contributed, table.pot,
+                   [[Card.parse(code) for code in codes] for codes in table.hole],
+                   [Card.parse(code) for code in table.board], table.street, table.to_act, table.acted,
+                   table.last_raise, table.folded, table.winner, table.over, table.payout, table.hands,
+                   [[Card.parse(code) for code in codes] for codes in table.best],
+                   [{"street": bet.street, "seat": bet.seat, "action": bet.action, "amount": bet.amount}
+                    for bet in table.history])
+
+
+# --- the duel in a document ----------------------------------------------------------------------------------
+CARD = "^(A|[2-9]|10|J|Q|K)[HDSC]$"
+Code = Annotated[str, Meta(pattern=CARD)]
+Seen = Annotated[str, Meta(pattern=r"^((A|[2-9]|10|J|Q|K)[HDSC]|\?\?)$",
+                           description="?? for a card the reader may not see (a seat's view)")]
+Money = Annotated[int, Meta(ge=0)]
+Pair = Meta(min_length=2, max_length=2)  # one for each seat
+
+
+class Bet(Shape):
+    """One line of the duel's history."""
+
+    street: Betting
+    seat: Seat
+    action: Annotated[str, Meta(description=(
+        'An action\'s id ("call", "raise:12"...), or "return": the part of a bet nobody called, given back'))]
+    amount: Annotated[Money, Meta(description="What it put in (or took back)")]
+
+
+class DuelTable(Shape):
+    """The duel's whole state, its cards by their codes (`Duel`)."""
+
+    stakes: Annotated[list[int], Pair, Meta(description="What each duellist brought to the table")]
+    ante: Money
+    stacks: Annotated[list[Money], Pair, Meta(description="What each has left to bet")]
+    bets: Annotated[list[Money], Pair, Meta(description="Each seat's bets in this street")]
+    contributed: Annotated[list[Money], Pair, Meta(description="What each seat has put in the pot")]
+    pot: Money
+    street: Street
+    to_act: Seat | None
+    acted: Annotated[list[bool], Pair, Meta(description="Who has acted in this street")]
+    last_raise: Annotated[Money, Meta(description="The street's last full bet or raise: the least a raise adds")]
+    folded: Seat | None
+    winner: Annotated[Seat | None, Meta(description="Takes the pot and shoots first; null for a split pot")]
+    over: bool
+    payout: Annotated[list[int], Pair, Meta(description="What each took from the pot at the end")]
+    hands: Annotated[list[str], Meta(max_length=2, description=(
+        "At a showdown: each one's hand, as pokerkit's category (two_pair)"))]
+    history: list[Bet]
+    hole: Annotated[list[Annotated[list[Seen], Meta(max_length=2)]], Pair]
+    board: Annotated[list[Code], Meta(max_length=5)]
+    best: Annotated[list[Annotated[list[Code], Meta(min_length=5, max_length=5)]], Meta(max_length=2, description=(
+        "At a showdown: each one's best five cards"))]
 
 
 def start(roller: Roller, deck: Deck, stakes: tuple[int, int] = (15, 15), ante: int = 1) -> Duel:

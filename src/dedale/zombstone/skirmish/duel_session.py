@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Final, Literal
 
 from dedale.core.cards import Deck
+from dedale.core.documents import DocumentKind, Meta, Shape, dump, load
 from dedale.core.errors import DedaleError
 from dedale.core.hiding import Hiding
 from dedale.core.params import Declared, param
@@ -20,7 +21,8 @@ from dedale.i18n import Word, word
 from dedale.zombstone.skirmish import duel as poker
 from dedale.zombstone.skirmish.duel import STYLES
 
-PLAYER, AI_SEAT = 0, 1
+PLAYER: Final = 0
+AI_SEAT: Final = 1
 HIDDEN_CARD = "??"  # a card the player may not see, in a log entry or a seat's view
 BASE_STAKE = 15  # each duellist's $15, plus what its player adds
 MAX_ADDED = 200
@@ -171,7 +173,7 @@ class DuelSession(Hiding[DuelParams, DuelState]):
         duel = self.state.duel
         assert duel is not None
         fame, left = poker.spend(duel.winnings, duel.winnings // poker.FAME_PRICE)
-        return {"duel": duel.to_json(), "player": PLAYER, "fame_points": fame, "left": left}
+        return dump(DuelResult(duel.table(), PLAYER, fame, left))
 
 
     @classmethod
@@ -184,23 +186,10 @@ class DuelSession(Hiding[DuelParams, DuelState]):
 
 
 def load_duel(document: Any) -> dict[str, Any]:
-    """A duel document checked enough to be drawn (its cards, stacks and state)."""
-    from dedale.core.cards import Card
-
-    duel = document.get("duel") if isinstance(document, dict) else None
-    try:
-        assert isinstance(duel, dict)
-        hole = [code for cards in duel["hole"] for code in cards if code != HIDDEN_CARD]  # a seat's view
-        for code in (*hole, *duel["board"]):
-            Card.parse(code)
-        for key in ("stacks", "bets", "payout"):
-            assert all(isinstance(v, int) for v in duel[key]) and len(duel[key]) == 2
-        assert isinstance(duel["pot"], int) and isinstance(duel["over"], bool) and duel["street"] in (
-            *poker.STREETS, "showdown")
-        assert all(duel[key] in (None, 0, 1) for key in ("folded", "winner", "to_act"))
-        assert isinstance(duel["hands"], list)
-    except (AssertionError, KeyError, TypeError, DedaleError):
-        raise DedaleError("error.bad_document", field="duel") from None
+    """A duel document checked enough to be drawn: its result is a `DuelResult`."""
+    if not isinstance(document, dict):
+        raise DedaleError("error.bad_document", field="document")
+    load(DuelResult, {name: document[name] for name in DuelResult.__struct_fields__ if name in document})
     return document
 
 
@@ -219,3 +208,26 @@ def is_bluff(entry: Any, seat: int) -> bool:
 def face_down(hole: list[list[str]], seat: int) -> list[list[str]]:
     """The hole cards (as codes) with those of `seat` shown as ??."""
     return [[HIDDEN_CARD] * len(cards) if index == seat else cards for index, cards in enumerate(hole)]
+
+
+class DuelResult(Shape):
+    """A duel document's own fields."""
+
+    duel: poker.DuelTable
+    player: Annotated[Literal[0], Meta(description="The player's seat")]
+    fame_points: Annotated[int, Meta(ge=0, description="The Fame points the winnings buy, at $7 each")]
+    left: Annotated[int, Meta(ge=0, description="The dollars of the winnings left once they are bought")]
+
+
+DOCUMENT = DocumentKind(
+    DuelResult, title="Dédale poker duel",
+    description="Zombstone's poker duel: one deal of heads-up no-limit Texas Hold'em between the player (seat 0) and "
+                "an AI duellist (seat 1): the stakes, the cards, every bet, the pot and who won it (and shoots "
+                "first), what the winnings buy at $7 a Fame point, the events and the log.",
+    versions={1: "the winnings counted the whole pot",
+              2: "the winnings are what the winner won from the other (version 1 counted the whole pot)"},
+    envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true) of a game "
+                                      "without a secret key: its seed alone would give the hidden cards away"},
+              "hidden": {"description": "true: a seat's view made during play, for reading and drawing; it cannot "
+                                        "be continued (the other's hole cards show as ??, an AI's bluff rolls "
+                                        "are left out of the log)"}})

@@ -25,6 +25,7 @@ from dedale.zombstone.hands import FACES, HANDS, Counts, as_counts, best_key, co
 from dedale.zombstone.policy import RollSpec, categories, hand_keys, optimise, total_ways
 from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import distance
+from dedale.zombstone.skirmish.document import Fire
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
 from dedale.zombstone.skirmish.victory import check_end
@@ -310,22 +311,21 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1, "edge" if deals else "safe"),
                                  lambda r, i: defender_keep(d_of, a_key, deals, r, i), "skirmish.roll_defend", d_budget,
                                  answering(a_key, deals))
-    fire = {"from": attacker.id, "to": defender.id, "kind": reaction, "turn": t.game.turn,
-            "line": [round(attacker.x, 2), round(attacker.y, 2), round(defender.x, 2), round(defender.y, 2)],
-            "attacker_hand": HANDS[a_key[0]], "defender_hand": HANDS[d_key[0]]}
+    fire = Fire(attacker.id, defender.id, reaction, t.game.turn,  # type: ignore[arg-type]
+                [round(attacker.x, 2), round(attacker.y, 2), round(defender.x, 2), round(defender.y, 2)],
+                HANDS[a_key[0]], HANDS[d_key[0]], None)
     t.game.fire.append(fire)
     if a_key > d_key and a_key[0] > 0:
-        fire["won"] = "attacker"
+        fire.won = "attacker"
         points = max(0, 1 + a_key[0] - d_key[0] + a_weapon.damage)
         t.roller.note("skirmish.hit", winner=t.who(attacker), loser=t.who(defender), damage=points)
         yield from damage(t, defender, points, attacker)
     elif d_key > a_key and deals and d_key[0] > 0 and d_weapon is not None:
-        fire["won"] = "defender"
+        fire.won = "defender"
         points = max(0, 1 + d_key[0] - a_key[0] + d_weapon.damage)
         t.roller.note("skirmish.hit", winner=t.who(defender), loser=t.who(attacker), damage=points)
         yield from damage(t, attacker, points, defender)
     else:
-        fire["won"] = None
         t.roller.note("skirmish.no_hit", attacker=t.who(attacker), defender=t.who(defender))
     if reaction == "dodge" and defender.in_play and not t.over:
         yield from _dodge(t, defender, attacker)

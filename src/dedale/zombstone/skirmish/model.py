@@ -1,5 +1,6 @@
 """A skirmish's state as plain data: the figures on the table, each side's hand of inspiration cards, the
-shared deck, the turn, and the lines of fire drawn on the map. It serialises to JSON as it is."""
+shared deck, the turn, and the lines of fire drawn on the map. A document says it in its shapes (`document.py`):
+`Game.shape()`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dedale.core.cards import Card, Deck
+from dedale.core.documents import load
 from dedale.core.session import State
+from dedale.zombstone.skirmish.document import DeckShape, DuelOutcome, FigureShape, Fire, GameShape, SideShape
 
 IN_PLAY = ("ready", "fleeing")  # fleeing: it fled, and tests its Guts again at its next activation
 
@@ -40,15 +43,9 @@ class Figure:
     def in_play(self) -> bool:
         return self.state in IN_PLAY
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "profile": self.profile, "side": self.side, "x": round(self.x, 3),
-                "y": round(self.y, 3), "ticked": self.ticked, "state": self.state, "wounded": self.wounded,
-                "hidden": self.hidden, "fame": self.fame, "hired": self.hired}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Figure:
-        return cls(**{key: data[key] for key in ("id", "profile", "side", "x", "y", "ticked", "state", "wounded",
-                                                 "hidden", "fame", "hired")})
+    def shape(self) -> FigureShape:
+        return FigureShape(self.id, self.profile, self.side, round(self.x, 3), round(self.y, 3),  # type: ignore[arg-type]
+                           self.ticked, self.state, self.wounded, self.hidden, self.fame, self.hired)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -59,9 +56,8 @@ class Side:
     had_stars: bool = False
     funds: int = 0  # a duel's winnings put in the band's funds
 
-    def to_json(self) -> dict[str, Any]:
-        return {"side": self.side, "band": self.band, "hand": [c.code for c in self.hand],
-                "had_stars": self.had_stars, "funds": self.funds}
+    def shape(self) -> SideShape:
+        return SideShape(self.side, self.band, [c.code for c in self.hand], self.had_stars, self.funds)
 
 
 @dataclass
@@ -72,8 +68,8 @@ class Game(State):
     deck: Deck = field(default_factory=Deck)
     turn: int = 0
     initiative: str | None = None
-    fire: list[dict[str, Any]] = field(default_factory=list)  # this turn's lines of fire and melees
-    last_fire: list[dict[str, Any]] = field(default_factory=list)  # the previous turn's
+    fire: list[Fire] = field(default_factory=list)  # this turn's lines of fire and melees
+    last_fire: list[Fire] = field(default_factory=list)  # the previous turn's
     winner: str | None = None
     ending: str | None = None  # eliminated, condition (the scenario's, at once), turns (the limit), draw
     decided_by: str | None = None  # elimination, flight, stars, escort, hold, survival or dollars (`victory.py`)
@@ -88,10 +84,13 @@ class Game(State):
     def enemies(self, figure: Figure) -> list[Figure]:
         return [f for f in self.figures if f.in_play and f.side != figure.side]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "turn": self.turn, "initiative": self.initiative,
-                "figures": [f.to_json() for f in self.figures],
-                "sides": {name: side.to_json() for name, side in self.sides.items()},
-                "deck": {"pile": len(self.deck.pile), "discards": [c.code for c in self.deck.discards]},
-                "fire": self.fire, "last_fire": self.last_fire, "winner": self.winner, "ending": self.ending,
-                "decided_by": self.decided_by, "duel": self.duel}
+    def shape(self) -> GameShape:
+        """What a document says of the game (the duel's outcome, a plain dict as the rules write it, read as its
+        shape)."""
+        return GameShape(
+            scenario=self.scenario, turn=self.turn, initiative=self.initiative,  # type: ignore[arg-type]
+            figures=[f.shape() for f in self.figures], sides={name: side.shape() for name, side in self.sides.items()},
+            deck=DeckShape(len(self.deck.pile), [c.code for c in self.deck.discards]),
+            fire=self.fire, last_fire=self.last_fire,
+            winner=self.winner, ending=self.ending, decided_by=self.decided_by,  # type: ignore[arg-type]
+            duel=None if self.duel is None else load(DuelOutcome, self.duel))

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar, Self
 
+from dedale.core.documents import dump
 from dedale.core.hiding import Hiding
 from dedale.core.rng import Request
 from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies
@@ -21,6 +22,7 @@ from dedale.i18n import Word, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.catalogue import load_catalogue
+from dedale.zombstone.skirmish.document import SkirmishResult, Waiting
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.hidden import Secrets
 from dedale.zombstone.skirmish.model import Figure, Game
@@ -207,15 +209,12 @@ class SkirmishSession(Hiding[SkirmishParams, Game]):
         return super().from_json(data)
 
     def result_json(self) -> dict[str, Any]:
-        scenario = self.table_top.scenario
+        table = self.table_top
         waiting = None
         if isinstance(self.ask, Ask):
-            waiting = {"side": self.ask.side, "kind": self.ask.kind, "about": _plain(self.ask.about)}
-        favoured = {"favoured": scenario.favoured.to_json()} if scenario.favoured is not None else {}
-        return {"scenario": {"id": scenario.id, **_own_name(scenario.word), **scenario.battlefield.to_json(),
-                             "turns": scenario.turns, "victory": scenario.victory.to_json(), **favoured},
-                "profiles": {f.profile: _profile_json(self, f.profile) for f in self.state.figures},
-                "game": self.state.to_json(), "waiting": waiting}
+            waiting = Waiting(self.ask.side, self.ask.kind, _plain(self.ask.about))  # type: ignore[arg-type]
+        return dump(SkirmishResult(table.scenario.shape(), {f.profile: table.catalogue.profile(f.profile).shape()
+                                                            for f in self.state.figures}, self.state.shape(), waiting))
 
     @classmethod
     def params_from_json(cls, data: Any) -> SkirmishParams:
@@ -252,19 +251,6 @@ def words(session: SkirmishSession, args: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
-def _own_name(name: Word) -> dict[str, Any]:
-    """`{"name": ...}` for a profile or scenario of the player's own files (as they give it), nothing for a
-    shipped one: its name is looked up by id when shown."""
-    return {"name": name["l"]} if "l" in name else {}
-
-
-def _profile_json(session: SkirmishSession, profile_id: str) -> dict[str, Any]:
-    profile = session.table_top.catalogue.profile(profile_id)
-    return {**_own_name(profile.word), "status": profile.status, "potential": list(profile.potential),
-            "hand": profile.hand, "cartridges": profile.cartridges, "red": profile.red, "gun": profile.gun,
-            "melee": profile.melee, "skills": list(profile.skills), "cost": profile.cost}
-
-
 DUEL_TABLE = ("pot", "board", "stacks", "bets", "hole", "street", "to_act", "over", "folded", "winner", "payout",
               "hands")
 
@@ -275,7 +261,7 @@ def _plain(about: dict[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in about.items():
         if key == "duel":
-            found[key] = {k: v for k, v in value.to_json().items() if k in DUEL_TABLE}
+            found[key] = {k: v for k, v in dump(value.table()).items() if k in DUEL_TABLE}
         elif isinstance(value, tuple):
             found[key] = list(value)
         else:

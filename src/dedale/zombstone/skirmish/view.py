@@ -1,6 +1,7 @@
-"""A skirmish as its pictures see it: read from the JSON document a session saves (`SkirmishSession.to_json`),
-checked as it is read, so a renderer draws from plain, trusted fields and a malformed document fails with one
-clear message (`error.bad_document`, naming the field) rather than a traceback halfway through a drawing."""
+"""A skirmish as its pictures see it: read from the JSON document a session saves (`SkirmishSession.to_json`) as
+its shapes (`document.py`) and checked, so a renderer draws from plain, trusted fields and a malformed document
+fails with one clear message (`error.bad_document`, naming the field) rather than a traceback halfway through a
+drawing."""
 
 from __future__ import annotations
 
@@ -10,17 +11,20 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+from dedale.core.documents import UnsetType, dump, load
 from dedale.core.errors import DedaleError
 from dedale.i18n import Word, data_word, given, say, t
 from dedale.zombstone.skirmish.battlefield import Battlefield
-from dedale.zombstone.skirmish.catalogue import DUEL_KINDS, SIDES, STATUSES
+from dedale.zombstone.skirmish.catalogue import SIDES
+from dedale.zombstone.skirmish.document import (
+    FigureShape,
+    Fire,
+    ProfileShape,
+    ScenarioShape,
+    SkirmishResult,
+)
 from dedale.zombstone.skirmish.model import IN_PLAY
 
-STATES = ("ready", "fleeing", "out", "gone")
-FIRE_KINDS = ("dodge", "return", "melee")
-WINNERS = ("attacker", "defender")
-ENDINGS = ("eliminated", "condition", "turns", "draw")
-DECIDED = ("elimination", "flight", "stars", "escort", "hold", "survival", "dollars")  # `victory.py`
 # one character a figure, so the text grid and the picture name it alike: lawmen upper case, zombies lower
 LABELS = {"lawmen": string.ascii_uppercase + string.digits, "zombies": string.ascii_lowercase + string.digits}
 
@@ -94,50 +98,37 @@ class GameView:
 
     @classmethod
     def from_json(cls, document: Any) -> GameView:
-        """The view of a session's document (the object, or its JSON text); `error.bad_document` names the first
-        field missing or malformed."""
+        """The view of a session's document (the object, or its JSON text), read as its shapes
+        (`document.py`); `error.bad_document` names the first field missing or malformed."""
         if isinstance(document, str | bytes):
             try:
                 document = json.loads(document)
             except ValueError as err:
                 raise DedaleError("error.bad_document", field="document") from err
-        root = _Reader(document, "")
-        scenario, game = root.child("scenario"), root.child("game")
-        profiles = {}
-        listed = root.child("profiles")
-        for key in listed.data:
-            data = listed.child(key)
-            profile = ProfileView(key, _name(data, "profile", key), data.choice("status", STATUSES),
-                                  data.count("cartridges", 1), data.count("red"), data.count("cost"))
-            if profile.red > profile.cartridges:
-                raise DedaleError("error.bad_document", field=f"profiles.{key}.red")
-            profiles[key] = profile
-        figures = tuple(_figure(entry, profiles) for entry in game.items("figures"))
-        ids = [f.id for f in figures]
-        if ids != list(range(len(figures))):  # the game finds a figure by its place in the list
-            raise DedaleError("error.bad_document", field="game.figures.id")
-        fire = tuple(_fire(entry, len(figures), current) for current, field in ((False, "last_fire"), (True, "fire"))
-                     for entry in game.items(field))
-        sides = game.child("sides")
-        hands = {side: len(sides.child(side).get("hand", list)) for side in SIDES}
-        waiting = root.optional("waiting", dict)
-        if waiting is not None:
-            reader = root.child("waiting")
-            waiting = {"side": reader.choice("side", SIDES), "kind": reader.get("kind", str),
-                       "about": reader.get("about", dict)}
-        duel = game.optional("duel", dict)
-        if duel is not None:
-            reader = game.child("duel")
-            duel = {"kind": reader.optional_choice("kind", DUEL_KINDS) or "holdem",  # a poker duel's has none
-                    "winner": reader.optional_choice("winner", SIDES),
-                    "folded": reader.optional_choice("folded", SIDES),
-                    "hands": [_text(hand, "game.duel.hands") for hand in reader.get("hands", list)]}
-            if duel["winner"] and not duel["folded"] and len(duel["hands"]) != len(SIDES):  # won at the showdown
-                raise DedaleError("error.bad_document", field="game.duel.hands")
-        return cls(_name(scenario, "scenario", scenario.get("id", str)), _battlefield(scenario),
-                   scenario.count("turns", 1), game.count("turn"), game.optional_choice("initiative", SIDES), profiles,
-                   figures, fire, game.optional_choice("winner", SIDES), game.optional_choice("ending", ENDINGS), duel,
-                   waiting, hands, game.optional_choice("decided_by", DECIDED))
+        if not isinstance(document, dict):
+            raise DedaleError("error.bad_document", field="document")
+        result = load(SkirmishResult, {name: document[name] for name in SkirmishResult.__struct_fields__
+                                       if name in document})
+        scenario, game = result.scenario, result.game
+        profiles = {key: _profile(key, profile) for key, profile in result.profiles.items()}
+        figures = tuple(_figure(index, figure, profiles) for index, figure in enumerate(game.figures))
+        fire = tuple(_fire(f"$.game.{field}[{index}]", line, len(figures), current)
+                     for current, field in ((False, "last_fire"), (True, "fire"))
+                     for index, line in enumerate(getattr(game, field)))
+        for side in SIDES:
+            if side not in game.sides:
+                raise DedaleError("error.bad_document", field=f"$.game.sides.{side}")
+        waiting = None if result.waiting is None else {
+            "side": result.waiting.side, "kind": result.waiting.kind, "about": result.waiting.about}
+        duel = None
+        if (outcome := game.duel) is not None:
+            if outcome.winner and not outcome.folded and len(outcome.hands) != len(SIDES):  # won at the showdown
+                raise DedaleError("error.bad_document", field="$.game.duel.hands")
+            duel = {"kind": outcome.kind or "holdem",  # a poker duel's has none
+                    "winner": outcome.winner, "folded": outcome.folded, "hands": outcome.hands}
+        return cls(_name(scenario.name, "scenario", scenario.id, "$.scenario.name"), _battlefield(scenario),
+                   scenario.turns, game.turn, game.initiative, profiles, figures, fire, game.winner, game.ending, duel,
+                   waiting, {side: len(game.sides[side].hand) for side in SIDES}, game.decided_by)
 
     def profile(self, figure: FigureView) -> ProfileView:
         """The figure's profile (a masked figure has none)."""
@@ -194,109 +185,57 @@ class GameView:
         return self.ending is not None
 
 
-class _Reader:
-    """One JSON object of the document, each field fetched with its expected type or the error naming it."""
-
-    def __init__(self, data: Any, path: str) -> None:
-        if not isinstance(data, dict):
-            raise DedaleError("error.bad_document", field=path or "document")
-        self.data, self.path = data, path
-
-    def where(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
-
-    def child(self, key: str) -> _Reader:
-        return _Reader(self.data.get(key), self.where(key))
-
-    def get(self, key: str, kind: Any) -> Any:
-        """The field, of type `kind` (a type or a union); booleans are not numbers here."""
-        value = self.data.get(key)
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            raise DedaleError("error.bad_document", field=self.where(key))
-        return value
-
-    def optional(self, key: str, kind: Any) -> Any:
-        return None if self.data.get(key) is None else self.get(key, kind)
-
-    def choice(self, key: str, accepted: tuple[str, ...]) -> str:
-        value = self.get(key, str)
-        if value not in accepted:
-            raise DedaleError("error.bad_document", field=self.where(key))
-        return value
-
-    def optional_choice(self, key: str, accepted: tuple[str, ...]) -> str | None:
-        return None if self.data.get(key) is None else self.choice(key, accepted)
-
-    def count(self, key: str, least: int = 0) -> int:
-        value = self.get(key, int)
-        if value < least:
-            raise DedaleError("error.bad_document", field=self.where(key))
-        return value
-
-    def number(self, key: str) -> float:
-        value = self.get(key, int | float)
-        if not math.isfinite(value):
-            raise DedaleError("error.bad_document", field=self.where(key))
-        return float(value)
-
-    def flag(self, key: str) -> bool:
-        return bool(self.optional(key, bool))
-
-    def items(self, key: str) -> list[_Reader]:
-        return [_Reader(entry, f"{self.where(key)}.{index}") for index, entry in enumerate(self.get(key, list))]
-
-
-def _name(data: _Reader, kind: str, item: str) -> Word:
+def _name(name: str | dict[str, str] | UnsetType, kind: str, item: str, where: str) -> Word:
     """A profile's or scenario's name: kept in the document when it is the player's own (or the document is
     older than language-free ones), else the shipped one, looked up by id."""
-    if "name" not in data.data:
+    if isinstance(name, UnsetType):
         return data_word("zombstone", kind, item)
-    name = data.get("name", str | dict)
-    if isinstance(name, dict) and not (name and all(isinstance(v, str) for v in name.values())):
-        raise DedaleError("error.bad_document", field=data.where("name"))
+    if isinstance(name, dict) and not name:
+        raise DedaleError("error.bad_document", field=where)
     return given(name)
 
 
-def _battlefield(scenario: _Reader) -> Battlefield:
+def _profile(key: str, profile: ProfileShape) -> ProfileView:
+    if profile.red > profile.cartridges:
+        raise DedaleError("error.bad_document", field=f"$.profiles.{key}.red")
+    return ProfileView(key, _name(profile.name, "profile", key, f"$.profiles.{key}.name"), profile.status,
+                       profile.cartridges, profile.red, profile.cost)
+
+
+def _battlefield(scenario: ScenarioShape) -> Battlefield:
     """The table, checked by the battlefield itself; its finer complaint becomes the document's field."""
     try:
-        return Battlefield.from_json({key: scenario.data.get(key) for key in ("width", "height", "terrain")})
+        return Battlefield.from_json({"width": scenario.width, "height": scenario.height,
+                                      "terrain": dump(scenario.terrain)})
     except DedaleError as err:
         param = err.args_.get("param")
-        field = f"scenario.{param}" if err.key == "error.battlefield.size" else "scenario.terrain"
+        field = f"$.scenario.{param}" if err.key == "error.battlefield.size" else "$.scenario.terrain"
         raise DedaleError("error.bad_document", field=field) from err
 
 
-def _figure(entry: _Reader, profiles: dict[str, ProfileView]) -> FigureView:
-    profile = entry.optional_choice("profile", tuple(profiles))
-    figure = FigureView(entry.count("id"), profile, entry.choice("side", SIDES), entry.number("x"), entry.number("y"),
-                        entry.count("ticked"), entry.choice("state", STATES), entry.flag("wounded"),
-                        entry.flag("hidden"), entry.optional("fame", int) or 0, entry.flag("hired"))
-    if profile is None and not figure.hidden:  # only a hidden figure may be masked
-        raise DedaleError("error.bad_document", field=entry.where("profile"))
-    most = 0 if profile is None else profiles[profile].cartridges  # a masked figure shows no damage
+def _figure(index: int, figure: FigureShape, profiles: dict[str, ProfileView]) -> FigureView:
+    where = f"$.game.figures[{index}]"
+    if figure.id != index:  # the game finds a figure by its place in the list
+        raise DedaleError("error.bad_document", field=f"{where}.id")
+    if figure.profile is None and not figure.hidden:  # only a hidden figure may be masked
+        raise DedaleError("error.bad_document", field=f"{where}.profile")
+    if figure.profile is not None and figure.profile not in profiles:
+        raise DedaleError("error.bad_document", field=f"{where}.profile")
+    for key in ("x", "y"):
+        if not math.isfinite(getattr(figure, key)):
+            raise DedaleError("error.bad_document", field=f"{where}.{key}")
+    most = 0 if figure.profile is None else profiles[figure.profile].cartridges  # a masked figure shows no damage
     if figure.ticked > most:
-        raise DedaleError("error.bad_document", field=entry.where("ticked"))
-    return figure
+        raise DedaleError("error.bad_document", field=f"{where}.ticked")
+    return FigureView(figure.id, figure.profile, figure.side, float(figure.x), float(figure.y), figure.ticked,
+                      figure.state, figure.wounded, figure.hidden, figure.fame, figure.hired)
 
 
-def _fire(entry: _Reader, figures: int, current: bool) -> FireView:
-    ends = []
-    for key in ("from", "to"):
-        end = entry.count(key)
-        if end >= figures:
-            raise DedaleError("error.bad_document", field=entry.where(key))
-        ends.append(end)
-    line = entry.get("line", list)
-    if len(line) != 4 or not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-                                 for v in line):
-        raise DedaleError("error.bad_document", field=entry.where("line"))
-    x1, y1, x2, y2 = (float(v) for v in line)
-    return FireView(ends[0], ends[1], entry.choice("kind", FIRE_KINDS), entry.count("turn"), (x1, y1, x2, y2),
-                    entry.optional_choice("won", WINNERS), current)
-
-
-def _text(value: Any, field: str) -> str:
-    if not isinstance(value, str):
-        raise DedaleError("error.bad_document", field=field)
-    return value
+def _fire(where: str, fire: Fire, figures: int, current: bool) -> FireView:
+    for key, end in (("from", fire.from_), ("to", fire.to)):
+        if not 0 <= end < figures:
+            raise DedaleError("error.bad_document", field=f"{where}.{key}")
+    if not all(math.isfinite(v) for v in fire.line):
+        raise DedaleError("error.bad_document", field=f"{where}.line")
+    x1, y1, x2, y2 = (float(v) for v in fire.line)
+    return FireView(fire.from_, fire.to, fire.kind, fire.turn, (x1, y1, x2, y2), fire.won, current)
