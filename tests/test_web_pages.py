@@ -86,7 +86,9 @@ def test_the_crawler_board_marks_where_each_room_can_go(client: TestClient) -> N
             break
         html = client.post(f"/play/{session_id}/step", data={"choice": choice_ids(html)[0]}, headers=HX).text
     assert places, "no placement was offered in 40 steps"
-    assert sorted(re.findall(r'<g class="choice" data-choice="([^"]+)"', html)) == sorted(places)
+    # each place drawn once, and its number once, both making its choice
+    assert sorted(re.findall(r'<g class="choice place" data-choice="([^"]+)"', html)) == sorted(places)
+    assert sorted(re.findall(r'<g class="choice number" data-choice="([^"]+)"', html)) == sorted(places)
 
 
 def test_hexcrawl_hexes_one_can_move_to_carry_their_choice(client: TestClient) -> None:
@@ -353,3 +355,15 @@ def test_a_new_session_or_an_upload_is_made_off_the_event_loop(client: TestClien
     assert client.post("/upload", files={"document": ("d.json", document, "application/json")}).status_code == 303
     assert client.post("/api/upload", content=document, headers={"Content-Type": "application/json"}).status_code == 201
     assert loops == [False, False, False]  # the form's session, the page's upload, the API's body
+
+
+def test_a_default_name_is_the_system_and_the_day_in_the_pages_language() -> None:
+    """A player names a game by what it is and when: never by its seed (issue 30)."""
+    from datetime import date
+
+    from dedale.crawler.session import CrawlerSession
+    from dedale.web.service import default_name
+
+    session = CrawlerSession(seed=4)
+    assert default_name(session, "en", date(2026, 11, 28)) == "Crawler dungeon · 28 Nov 2026"
+    assert default_name(session, "fr", date(2026, 2, 3)).endswith(" · 3 févr. 2026")

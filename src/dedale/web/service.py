@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import UTC, date, datetime
 from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -67,12 +68,13 @@ def check_name(name: Any) -> str:
     return name.strip()
 
 
-def default_name(session: Session, lang: str) -> str:
-    """A session's name when the player gives none: "crawler 4", its system and seed; only the system's
-    name (in the language of the page that made it) while the seed is held back (a name is shown everywhere,
-    and kept)."""
-    seed = session.seat_seed()
-    return f"{session.system} {seed}" if seed is not None else t(f"web.system.{session.system}", lang)
+def default_name(session: Session, lang: str, day: date | None = None) -> str:
+    """A session's name when the player gives none: its system and the day it was made, in the language of
+    the page that made it ("Crawler dungeon · 28 Nov 2026"), as a player would name it; never its seed (a name
+    is shown everywhere, and kept)."""
+    day = day or datetime.now(UTC).date()
+    return t("web.default_name", lang, system=t(f"web.system.{session.system}", lang), day=day.day,
+             month=t("web.months", lang).split()[day.month - 1], year=day.year)
 
 
 def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: Any, table_dice: bool,
