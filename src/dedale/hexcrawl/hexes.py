@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Literal, get_args
 
 Hex = tuple[int, int]
+Direction = Literal["N", "NE", "SE", "S", "SW", "NW"]
+# A hex's relief, lowest first (its index is what the map keeps; the tables' `clashes` name them).
+Relief = Literal["waters", "shores", "plains", "river_valley", "hills", "plateaus", "low_mountains", "high_mountains"]
 
 # The neighbour die's order: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW.
-DIRECTIONS: tuple[tuple[str, int, int], ...] = (
+DIRECTIONS: tuple[tuple[Direction, int, int], ...] = (
     ("N", 0, -1), ("NE", 1, -1), ("SE", 1, 0), ("S", 0, 1), ("SW", -1, 1), ("NW", -1, 0))
 DIRECTION_NAMES = tuple(name for name, _, _ in DIRECTIONS)
-STEP = {name: (dq, dr) for name, dq, dr in DIRECTIONS}
-# A hex's relief, lowest first (its index is what the map keeps; the tables' `clashes` name them).
-RELIEFS = ("waters", "shores", "plains", "river_valley", "hills", "plateaus", "low_mountains", "high_mountains")
+STEP: dict[str, tuple[int, int]] = {name: (dq, dr) for name, dq, dr in DIRECTIONS}
+RELIEFS: tuple[Relief, ...] = get_args(Relief)
 
 
 def neighbour(h: Hex, direction: str) -> Hex:
