@@ -7,7 +7,8 @@ neighbour. A map of radius R holds the hexes with |q|, |r|, |q + r| <= R. And th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Literal, get_args
 
 Hex = tuple[int, int]
@@ -84,9 +85,15 @@ def offset(h: Hex, radius: int) -> tuple[int, int]:
 def label(h: Hex, radius: int) -> str:
     """The printed label, column then row, each zero-padded to the width of the largest (two digits at
     least): 0101 up to radius 49, 001001 beyond."""
+    return labeller(radius)(h)
+
+
+@cache
+def labeller(radius: int) -> Callable[[Hex], str]:
+    """`label` on a map of `radius`, its format made once: every hex explored is labelled."""
     width = max(2, len(str(2 * radius + 1)))
-    col, row = offset(h, radius)
-    return f"{col:0{width}d}{row:0{width}d}"
+    form = f"%0{width}d%0{width}d"  # printf-style: twice as fast as str.format here
+    return lambda h: form % offset(h, radius)
 
 
 SQRT3 = math.sqrt(3)

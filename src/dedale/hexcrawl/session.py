@@ -23,6 +23,7 @@ from dedale.hexcrawl.hexes import (
     distance,
     hex_count,
     label,
+    labeller,
     neighbour,
     neighbours,
     on_map,
@@ -84,6 +85,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
                     if row.own_label is not None}
         self.vegetation_labels = _own_labels(self.vegetation, "vegetation", self.own)
         self.obstacle_labels = _own_labels(self.obstacles, "obstacles", self.own)
+        self.hex_label = labeller(params.radius)
         super().__init__(params, seed, table, secret)
 
     @classmethod
@@ -231,7 +233,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
             obstacle_die = die(len(self.obstacles), "hexcrawl.obstacle")
             obstacle = Obstacle(kind=self.obstacles[obstacle_die - 1], label=self.obstacle_labels[obstacle_die - 1],
                                 position=die(7, "hexcrawl.position"), die=obstacle_die)
-        record = HexRecord(q=h[0], r=h[1], label=label(h, self.params.radius), order=len(hexes),
+        record = HexRecord(q=h[0], r=h[1], label=self.hex_label(h), order=len(hexes),
                            neighbour_die=neighbour_die, relief_die=relief_die, weights_die=weights_die, relief=relief,
                            relief_name=RELIEFS[relief], inherited_from=inherited,
                            vegetation=self.vegetation[vegetation_die - 1],
