@@ -156,10 +156,10 @@ class HexcrawlSession(Session[HexParams, HexState]):
         name = self._name(number)
         position = self.roller.roll("1d7", "hexcrawl.position", community=number).total
         self.state.communities.append(Community(
-            number, kind, name, h[0], h[1], label(h, self.params.radius), position,
-            self._row(COMMUNITY_TABLES[kind], "hexcrawl.nature", community=number), self._themes(number),
-            self._row("function", "hexcrawl.function", community=number),
-            self._row("people", "hexcrawl.people", community=number)))
+            id=number, kind=kind, name=name, q=h[0], r=h[1], label=label(h, self.params.radius), position=position,
+            nature=self._row(COMMUNITY_TABLES[kind], "hexcrawl.nature", community=number),
+            themes=self._themes(number), function=self._row("function", "hexcrawl.function", community=number),
+            people=self._row("people", "hexcrawl.people", community=number)))
         self.state.settled.setdefault(h, []).append(self.state.communities[-1])
         self.roller.note("hexcrawl.community_placed", name=name, kind=word(f"hexcrawl.kind.{kind}"),
                          label=label(h, self.params.radius))
@@ -196,9 +196,9 @@ class HexcrawlSession(Session[HexParams, HexState]):
     def _site(self, kind: SiteKind, table: str, h: Hex) -> None:
         number = len(self.state.sites) + 1
         self.state.sites.append(Site(
-            number, kind, h[0], h[1], label(h, self.params.radius),
-            self.roller.roll("1d7", "hexcrawl.position", site=number).total,
-            self._row(table, f"hexcrawl.{kind}", site=number)))
+            id=number, kind=kind, q=h[0], r=h[1], label=label(h, self.params.radius),
+            position=self.roller.roll("1d7", "hexcrawl.position", site=number).total,
+            type=self._row(table, f"hexcrawl.{kind}", site=number)))
 
     # --- exploring a hex ----------------------------------------------------------------------------
     def _explore(self, h: Hex) -> None:
