@@ -89,13 +89,13 @@ def check(session: HexcrawlSession) -> None:
         assert 1 <= record.vegetation_die <= 16 and 1 <= record.obstacle_roll <= sides
         assert (record.obstacle is not None) == (record.obstacle_roll <= round(sides * chance))
         if record.obstacle is not None:
-            assert 1 <= record.position <= 7
+            assert 1 <= record.obstacle.position <= 7
     communities = session.state.communities
-    kinds = Counter(c["kind"] for c in communities)
+    kinds = Counter(c.kind for c in communities)
     assert kinds["city"] == 1 and 3 <= kinds["community"] <= 10 and 1 <= kinds["fae"] <= 8
     if params.radius >= 2:
-        assert all(distance((c["q"], c["r"]), (0, 0)) < params.radius for c in communities)  # off the rim
-    places = [(c["q"], c["r"]) for c in communities]
+        assert all(distance((c.q, c.r), (0, 0)) < params.radius for c in communities)  # off the rim
+    places = [(c.q, c.r) for c in communities]
     if hex_count(params.radius - 1) >= len(places) + len(session.state.sites):
         assert len(set(places)) == len(places)
 
@@ -281,11 +281,11 @@ def test_a_community_clashing_with_its_relief_prompts_a_reason_for_each_clash() 
         session = HexcrawlSession(HexParams(radius=4), seed).run_autopilot()
         expected = []
         for c in session.state.communities:
-            relief = RELIEFS[session.state.hexes[(c["q"], c["r"])].relief]
-            for table, trait in ((COMMUNITY_TABLES[c["kind"]], c["nature"]), ("function", c["function"]),
-                                 ("people", c["people"])):
-                if relief in (session.tables[table].row(trait["id"]).get("clashes") or ()):
-                    expected.append((c["name"], trait["id"], relief))
+            relief = RELIEFS[session.state.hexes[(c.q, c.r)].relief]
+            for table, trait in ((COMMUNITY_TABLES[c.kind], c.nature), ("function", c.function),
+                                 ("people", c.people)):
+                if relief in (session.tables[table].row(trait.id).get("clashes") or ()):
+                    expected.append((c.name, trait.id, relief))
                     seen_kinds.add(relief)
         notes = [e for e in session.log if isinstance(e, dict) and e.get("note") == "hexcrawl.clash"]
         assert sorted((n["args"]["name"], n["args"]["trait"]["data"][2], n["args"]["relief"]["t"].rsplit(".")[-1])
@@ -327,7 +327,7 @@ def test_svg_at_radius_12_and_50() -> None:
     svg_text = render_svg(session.hex_map())
     root = ElementTree.fromstring(svg_text)
     texts = " ".join(el.text or "" for el in root.iter("{http://www.w3.org/2000/svg}text"))
-    assert all(c["name"] in texts for c in session.state.communities)
+    assert all(c.name in texts for c in session.state.communities)
     assert svg_text.count('fill="#cfcac0"') == hex_count(12) - 2  # fog over the unexplored
     assert "stroke-dasharray" in svg_text  # the party
     big = render_svg(HexcrawlSession(HexParams(radius=50), 3).run_autopilot().hex_map())
@@ -370,7 +370,7 @@ def test_communities_are_placed_off_the_rim(radius: int) -> None:
     session = HexcrawlSession(HexParams(radius=radius), 7)
     assert session.state.communities
     for community in session.state.communities:
-        assert distance((community["q"], community["r"]), (0, 0)) < radius  # off the rim
+        assert distance((community.q, community.r), (0, 0)) < radius  # off the rim
     assert any(entry.get("roll") == f"1d{2 * radius - 1}" for entry in session.log if isinstance(entry, dict))
 
 

@@ -41,7 +41,7 @@ def test_names_cover_no_other_name_nor_a_mark(seed: int) -> None:
     hex_map = explored(seed)
     ox, oy, size = origin(12)
     labels = name_labels(hex_map, ox, oy, size)
-    assert sorted(label.text for label in labels) == sorted(c["name"] for c in hex_map.communities)
+    assert sorted(label.text for label in labels) == sorted(c.name for c in hex_map.communities)
     marks = [Box(x - f / 2, y - f / 2, x + f / 2, y + f / 2) for _, x, y, f in place_marks(hex_map, ox, oy, size)]
     for i, label in enumerate(labels):
         assert not any(label.box.overlaps(other.box) for other in labels[i + 1:]), label
@@ -52,7 +52,7 @@ def test_city_name_is_beside_its_star() -> None:
     hex_map = explored(3)
     ox, oy, size = origin(12)
     city = next(label for label in name_labels(hex_map, ox, oy, size) if label.size > 11)
-    _, x, y, font = next(m for m in place_marks(hex_map, ox, oy, size) if m[0]["kind"] == "city")
+    _, x, y, font = next(m for m in place_marks(hex_map, ox, oy, size) if m[0].kind == "city")
     near = Box(x - 3 * font, y - 3 * font, x + 3 * font, y + 3 * font)
     assert city.box.overlaps(near)
 

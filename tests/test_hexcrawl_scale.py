@@ -16,6 +16,7 @@ import budget
 import dedale
 from budget import examples
 from dedale.core import jsontext
+from dedale.core.documents import dump
 from dedale.core.errors import DedaleError
 from dedale.core.files import read_json
 from dedale.core.jsontext import parse_json
@@ -52,7 +53,7 @@ def test_a_document_loads_back_as_it_was_written() -> None:
     loaded = HexMap.from_json(document)
     assert list(loaded.hexes) == list(session.state.hexes) and len(loaded.hexes) == hex_count(5)
     assert [record.order for record in loaded.hexes.values()] == list(range(hex_count(5)))
-    assert [record.to_json(5, {}) for record in loaded.hexes.values()] == document["hexes"]
+    assert [dump(record) for record in loaded.hexes.values()] == document["hexes"]
     assert list(loaded.hexes.values()) == list(session.state.hexes.values())
 
 
@@ -60,7 +61,8 @@ def test_a_document_loads_back_as_it_was_written() -> None:
     lambda h: h.update(q=9), lambda h: h.update(relief=8), lambda h: h.update(relief="2"),
     lambda h: h.update(inherited_from="up"), lambda h: h.update(neighbour_die=-1),
     lambda h: h.update(obstacle={"kind": "lake", "position": 9, "die": 4}), lambda h: h.update(vegetation=3),
-    lambda h: h.update(obstacle_roll=10_001), lambda h: h.update(obstacle=[])])
+    lambda h: h.update(obstacle_roll=10_001), lambda h: h.update(obstacle=[]), lambda h: h.update(order=0),
+    lambda h: h.update(relief_name="hills" if h["relief_name"] == "waters" else "waters"), lambda h: h.pop("label")])
 def test_a_document_with_a_broken_hex_is_refused(change: Any) -> None:
     document = HexcrawlSession(HexParams(radius=3), 2).run_autopilot().to_json()
     change(document["hexes"][4])
@@ -69,6 +71,20 @@ def test_a_document_with_a_broken_hex_is_refused(change: Any) -> None:
     document["hexes"][4] = document["hexes"][3]  # a hex twice
     with pytest.raises(DedaleError, match="hexes"):
         HexMap.from_json(document)
+
+
+@pytest.mark.parametrize(("where", "part"), [
+    ("$.hexes[4].colour", lambda d: d["hexes"][4]), ("$.hexes[0].obstacle.colour", lambda d: d["hexes"][0]["obstacle"]),
+    ("$.communities[1].colour", lambda d: d["communities"][1]),
+    ("$.communities[0].themes[1].colour", lambda d: d["communities"][0]["themes"][1]),
+    ("$.sites[0].type.colour", lambda d: d["sites"][0]["type"])])
+def test_a_field_no_hexcrawl_document_has_is_refused_where_it_is(where: str, part: Any) -> None:
+    """Loading checks the document against its declared shapes: a field they do not declare is named."""
+    document = HexcrawlSession(HexParams(radius=3, obstacle_chance=1.0), 2).run_autopilot().to_json()
+    part(document)["colour"] = 1
+    with pytest.raises(DedaleError) as refused:
+        HexMap.from_json(document)
+    assert (refused.value.key, refused.value.args_["field"]) == ("error.bad_document", where)
 
 
 SHIPPED = Path(__file__).parents[1] / "src/dedale/hexcrawl/data/tables"
@@ -133,8 +149,8 @@ def reference_text(hex_map: HexMap) -> list[str]:
     """The map's lines as the text view drew them before (a token a hex, placed on a grid of characters)."""
     radius, marks = hex_map.radius, ("≈", "·", "_", "=", "∩", "‗", "∧", "▲")
     kinds = ("city", "community", "fae", "satellite", "ruin")
-    places = {(p["q"], p["r"]): "★●◆■†"[kinds.index(p["kind"])]
-              for p in sorted([*hex_map.communities, *hex_map.sites], key=lambda p: kinds.index(p["kind"]),
+    places = {(p.q, p.r): "★●◆■†"[kinds.index(p.kind)]
+              for p in sorted([*hex_map.communities, *hex_map.sites], key=lambda p: kinds.index(p.kind),
                               reverse=True)}
     tokens = {}
     for h in map_hexes(radius):

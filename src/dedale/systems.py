@@ -178,7 +178,7 @@ def _paper() -> System:
 
 
 def _hexcrawl() -> System:
-    from dedale.hexcrawl.model import HexMap, party_view
+    from dedale.hexcrawl.model import DOCUMENT, HexMap, party_view
     from dedale.hexcrawl.params import HexParams
     from dedale.hexcrawl.session import HexcrawlSession
     from dedale.hexcrawl.tables import load_tables
@@ -192,7 +192,7 @@ def _hexcrawl() -> System:
     formats = _pictures(render_svg, render_text) | {".foundry.json": _hex_scene}
     return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, formats, render_text, picture,
                   lambda s, lang: render_text(s.hex_map(), lang), load_tables, hint="web.click_hex",
-                  party_view=party_view, example={"radius": 2}, rules="hexcrawl.md")
+                  party_view=party_view, example={"radius": 2}, rules="hexcrawl.md", document=DOCUMENT)
 
 
 def _hex_scene(hex_map: Any, _: dict[str, Any], lang: str) -> bytes:

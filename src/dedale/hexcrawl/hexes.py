@@ -7,17 +7,21 @@ neighbour. A map of radius R holds the hexes with |q|, |r|, |q + r| <= R. And th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import Literal, get_args
 
 Hex = tuple[int, int]
+Direction = Literal["N", "NE", "SE", "S", "SW", "NW"]
+# A hex's relief, lowest first (its index is what the map keeps; the tables' `clashes` name them).
+Relief = Literal["waters", "shores", "plains", "river_valley", "hills", "plateaus", "low_mountains", "high_mountains"]
 
 # The neighbour die's order: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW.
-DIRECTIONS: tuple[tuple[str, int, int], ...] = (
+DIRECTIONS: tuple[tuple[Direction, int, int], ...] = (
     ("N", 0, -1), ("NE", 1, -1), ("SE", 1, 0), ("S", 0, 1), ("SW", -1, 1), ("NW", -1, 0))
 DIRECTION_NAMES = tuple(name for name, _, _ in DIRECTIONS)
-STEP = {name: (dq, dr) for name, dq, dr in DIRECTIONS}
-# A hex's relief, lowest first (its index is what the map keeps; the tables' `clashes` name them).
-RELIEFS = ("waters", "shores", "plains", "river_valley", "hills", "plateaus", "low_mountains", "high_mountains")
+STEP: dict[str, tuple[int, int]] = {name: (dq, dr) for name, dq, dr in DIRECTIONS}
+RELIEFS: tuple[Relief, ...] = get_args(Relief)
 
 
 def neighbour(h: Hex, direction: str) -> Hex:
@@ -81,9 +85,15 @@ def offset(h: Hex, radius: int) -> tuple[int, int]:
 def label(h: Hex, radius: int) -> str:
     """The printed label, column then row, each zero-padded to the width of the largest (two digits at
     least): 0101 up to radius 49, 001001 beyond."""
+    return labeller(radius)(h)
+
+
+@cache
+def labeller(radius: int) -> Callable[[Hex], str]:
+    """`label` on a map of `radius`, its format made once: every hex explored is labelled."""
     width = max(2, len(str(2 * radius + 1)))
-    col, row = offset(h, radius)
-    return f"{col:0{width}d}{row:0{width}d}"
+    form = f"%0{width}d%0{width}d"  # printf-style: twice as fast as str.format here
+    return lambda h: form % offset(h, radius)
 
 
 SQRT3 = math.sqrt(3)

@@ -1,5 +1,6 @@
-"""What a hexcrawl map is made of: explored hexes and communities. Plain data that the session builds, the
-renderers draw and the JSON carries (field names fixed by the JSON contract).
+"""What a hexcrawl map is made of: explored hexes, communities and sites. They are the document's own shapes
+(`core.documents`): declared once, they are its codec and its JSON Schema; the session builds them, the
+renderers draw them.
 
 A hex's record is also the log's entry for its exploration: the dice that decided it are kept once, in the
 record."""
@@ -7,100 +8,142 @@ record."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from dedale.core.documents import LOG_KINDS, UNSET, DocumentKind, LogEntry, Meta, Shape, UnsetType, load
 from dedale.core.errors import DedaleError
 from dedale.core.session import check_format
-from dedale.hexcrawl.hexes import DIRECTION_NAMES, RELIEFS, Hex, label, on_map
+from dedale.hexcrawl.hexes import RELIEFS, Direction, Hex, Relief, on_map
 from dedale.hexcrawl.params import MAX_RADIUS
 from dedale.i18n import Word, data_word, given, say, word
 
+OwnLabel = Annotated[str | dict[str, str], Meta(description=(
+    "Only for a row of the player's own tables: its label as their file gives it (one text, or a text by "
+    "language). A shipped row has none: its label is looked up by id, in the reader's language."))]
+Position = Annotated[int, Meta(ge=1, le=7, description="Its place in the hex (1D7): 1 centre, 2 N, 3 NE, 4 SE, "
+                                                       "5 S, 6 SW, 7 NW")]
+Die = Annotated[int, Meta(ge=1)]
+EightSided = Annotated[int, Meta(ge=1, le=8)]
+CommunityKind = Literal["city", "community", "fae"]
+SiteKind = Literal["satellite", "ruin"]
+Pair = Annotated[list[int], Meta(min_length=2, max_length=2)]
 
-@dataclass(slots=True)
-class HexRecord:
+
+class Row(Shape):
+    """A table's row as a result keeps it (`core.tables.Row.item`): its id, and a player's own row's label."""
+
+    id: str
+    label: OwnLabel | UnsetType = UNSET
+
+
+class Obstacle(Shape, kw_only=True):
+    """A natural obstacle in a hex."""
+
+    kind: Annotated[str, Meta(description="The obstacles table's row id")]
+    label: OwnLabel | UnsetType = UNSET
+    position: Position
+    die: Die | None
+
+
+class HexRecord(Shape, kw_only=True):
+    """An explored hex: where it is, and every die that decided it."""
+
     q: int
     r: int
-    order: int  # its place in the exploration order, from 0
-    neighbour_die: int | None  # None in the weighted variant
-    relief_die: int | None
-    relief: int  # 0-7
-    inherited_from: str | None  # the neighbour it took its relief from ("N", "NE", ...), or None
-    vegetation_die: int
-    vegetation: str  # the vegetation table's row id
-    obstacle_roll: int  # the percentile die for the obstacle chance
-    obstacle: str | None  # the obstacle table's row id
-    obstacle_die: int | None
-    position: int | None  # the obstacle's place in the hex, 1D7
-    weights_die: int | None = None  # the weighted variant's roll
+    label: Annotated[str, Meta(pattern="^[0-9]{4,}$", description="The hex's label on the map (column, row)")]
+    order: Annotated[int, Meta(ge=0, description="Its place in the exploration order, from 0")]
+    # The rules' variant rolls the neighbour and relief dice, the weighted one the weights die: the others null.
+    neighbour_die: EightSided | None
+    relief_die: EightSided | None
+    weights_die: Die | None
+    relief: Annotated[int, Meta(ge=0, le=len(RELIEFS) - 1)]
+    relief_name: Relief
+    inherited_from: Annotated[Direction | None, Meta(
+        description="The neighbour it took its relief from, or null")]
+    vegetation: Annotated[str, Meta(description="The vegetation table's row id")]
+    vegetation_label: OwnLabel | UnsetType = UNSET
+    vegetation_die: Die
+    obstacle_roll: Annotated[int, Meta(ge=1, le=10_000, description=(
+        "The die for the obstacle chance: a d100, or a d1000 or a d10000 when whole percents do not say it"))]
+    obstacle: Obstacle | None
 
     @property
     def hex(self) -> Hex:
         return self.q, self.r
 
-    def to_json(self, radius: int, own: dict[tuple[str, str], Any]) -> dict[str, Any]:
-        """The hex as its document keeps it: table rows by id, a player's own rows' labels (`own`, by table and
-        row id) as their files give them (none for a shipped row, looked up by id when shown)."""
-        obstacle = None
-        if self.obstacle is not None:
-            kept = own.get(("obstacles", self.obstacle))
-            obstacle = {"kind": self.obstacle, **({} if kept is None else {"label": kept}),
-                        "position": self.position, "die": self.obstacle_die}
-        plant = own.get(("vegetation", self.vegetation))
-        return {"q": self.q, "r": self.r, "label": label(self.hex, radius), "order": self.order,
-                "neighbour_die": self.neighbour_die, "relief_die": self.relief_die, "weights_die": self.weights_die,
-                "relief": self.relief, "relief_name": RELIEFS[self.relief], "inherited_from": self.inherited_from,
-                "vegetation": self.vegetation, **({} if plant is None else {"vegetation_label": plant}),
-                "vegetation_die": self.vegetation_die, "obstacle_roll": self.obstacle_roll, "obstacle": obstacle}
-
-    def log_entry(self, radius: int, words: dict[tuple[str, str], Word]) -> dict[str, Any]:
+    def log_entry(self, words: dict[tuple[str, str], Word]) -> dict[str, Any]:
         """The log's line for this hex's exploration: every die, and what each decided (`words`: the rows'
         labels, by table and row id)."""
         source = "weighted" if self.weights_die is not None else self.inherited_from or "rolled"
-        obstacle = (word("hexcrawl.no_obstacle") if self.obstacle is None
-                    else words.get(("obstacles", self.obstacle), self.obstacle))
-        args = {"label": label(self.hex, radius), "neighbour_die": self.neighbour_die, "relief_die": self.relief_die,
-                "weights_die": self.weights_die, "relief": word(f"hexcrawl.relief.{RELIEFS[self.relief]}"),
+        obstacle = self.obstacle
+        args = {"label": self.label, "neighbour_die": self.neighbour_die, "relief_die": self.relief_die,
+                "weights_die": self.weights_die, "relief": word(f"hexcrawl.relief.{self.relief_name}"),
                 "source": word(f"hexcrawl.source.{source}"), "vegetation_die": self.vegetation_die,
                 "vegetation": words.get(("vegetation", self.vegetation), self.vegetation),
-                "obstacle_roll": self.obstacle_roll, "obstacle": obstacle, "obstacle_die": self.obstacle_die,
-                "position": self.position}
+                "obstacle_roll": self.obstacle_roll,
+                "obstacle": word("hexcrawl.no_obstacle") if obstacle is None
+                else words.get(("obstacles", obstacle.kind), obstacle.kind),
+                "obstacle_die": None if obstacle is None else obstacle.die,
+                "position": None if obstacle is None else obstacle.position}
         return {"note": "hexcrawl.explored", "args": args, "hex": [self.q, self.r]}
 
-    @classmethod
-    def from_json(cls, h: Any, radius: int, order: int) -> HexRecord:
-        """A hex of a document (the `order`-th), checked: on the map, its dice whole numbers in their ranges, its
-        rows by id."""
-        obstacle = h.get("obstacle")
-        inherited = h.get("inherited_from")
-        if inherited is not None and inherited not in DIRECTION_NAMES:
-            raise ValueError(inherited)
-        record = cls(_int(h["q"], -radius, radius), _int(h["r"], -radius, radius), order,
-                     _die(h.get("neighbour_die"), 255), _die(h.get("relief_die"), 255),
-                     _int(h["relief"], 0, len(RELIEFS) - 1), inherited, _int(h.get("vegetation_die", 0), 0, 65535),
-                     _id(h["vegetation"]), _int(h.get("obstacle_roll", 0), 0, 10_000),
-                     None if obstacle is None else _id(obstacle["kind"]),
-                     None if obstacle is None else _die(obstacle.get("die"), 65535),
-                     None if obstacle is None else _int(obstacle["position"], 1, 7), _die(h.get("weights_die"), 255))
-        if not on_map(record.hex, radius):
-            raise ValueError(record.hex)
-        return record
+
+class Community(Shape):
+    """A community, placed before play (the city first)."""
+
+    id: Annotated[int, Meta(ge=1)]
+    kind: CommunityKind
+    name: Annotated[str, Meta(description="A proper name, the same in every language")]
+    q: int
+    r: int
+    label: Annotated[str, Meta(description="The hex's label on the map (column, row)")]
+    position: Position
+    nature: Annotated[Row, Meta(description="A row of its kind's table (city, community or fae nature)")]
+    themes: Annotated[list[Row], Meta(min_length=2, max_length=2)]
+    function: Row
+    people: Row
 
 
-def _int(value: Any, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(value)
-    return value
+class Site(Shape):
+    """Beyond the rules: one of the city's satellites, or a ruin."""
+
+    id: Annotated[int, Meta(ge=1)]
+    kind: SiteKind
+    q: int
+    r: int
+    label: Annotated[str, Meta(description="The hex's label on the map (column, row)")]
+    position: Position
+    type: Annotated[Row, Meta(description="A row of the satellites' or the ruins' table")]
 
 
-def _die(value: Any, high: int) -> int | None:
-    """A die that may not have been rolled (None)."""
-    return None if value is None else _int(value, 1, high)
+class HexcrawlResult(Shape):
+    """A hexcrawl document's own fields: the explored hexes in exploration order, the communities and sites
+    (a party's view: only those on explored hexes), the party's hex, and how much is explored."""
+
+    hexes: list[HexRecord]
+    communities: list[Community]
+    sites: list[Site]
+    party: Annotated[Pair, Meta(description="The party's hex, [q, r]")]
+    explored: Annotated[int, Meta(ge=0)]
+    total: Annotated[int, Meta(ge=1)]
+    stopped: bool
 
 
-def _id(row_id: Any) -> str:
-    if not isinstance(row_id, str):
-        raise ValueError(row_id)
-    return row_id
+class HexcrawlLogEntry(LogEntry, omit_defaults=True):
+    hex: Annotated[Pair, Meta(description="A hex explored (its note's arguments say with what dice)")] | \
+        UnsetType = UNSET
+
+
+DOCUMENT = DocumentKind(
+    HexcrawlResult, title="Dédale hexcrawl map",
+    description="A hexcrawl map or an exploration in progress: seed, parameters, events (to replay), the explored "
+                "hexes in exploration order with the dice that decided each, the communities and sites, the "
+                "party's hex, and the log.",
+    versions={1: "its walk was the uniform random walk (random-walk now)",
+              2: "a reason asked only on the waters; the obstacle chance in whole percents",
+              3: "a reason asked wherever a community clashes with its relief; the obstacle chance rolled exactly"},
+    log_entry=HexcrawlLogEntry, log_kinds=tuple(kind for kind in LOG_KINDS if "faces" not in kind["required"]),
+    envelope={"seed": {"description": "The seed (null in a party's view, which it would give away)"}})
 
 
 @dataclass
@@ -109,8 +152,8 @@ class HexMap:
 
     radius: int
     hexes: dict[Hex, HexRecord]  # in exploration order
-    communities: list[dict[str, Any]]
-    sites: list[dict[str, Any]]
+    communities: list[Community]
+    sites: list[Site]
     party: Hex | None = None
     own: dict[tuple[str, str], Any] = field(default_factory=dict)  # a player's own rows' labels, as given
     seed: int | None = None
@@ -122,24 +165,30 @@ class HexMap:
 
     @classmethod
     def from_json(cls, data: Any) -> HexMap:
+        """A hexcrawl document (a party's view too), checked: its shapes, then each hex on the map, once, in
+        its place in the exploration order."""
         check_format(data, "hexcrawl")
-        try:
-            radius = _int(data["params"]["radius"], 0, MAX_RADIUS)
-            hexes: dict[Hex, HexRecord] = {}
-            own: dict[tuple[str, str], Any] = {}
-            for order, h in enumerate(data["hexes"]):
-                record = HexRecord.from_json(h, radius, order)
-                if hexes.setdefault(record.hex, record) is not record:
-                    raise ValueError("a hex twice")
-                if record.obstacle is not None and h["obstacle"].get("label"):
-                    own[("obstacles", record.obstacle)] = h["obstacle"]["label"]
-                if h.get("vegetation_label"):
-                    own[("vegetation", record.vegetation)] = h["vegetation_label"]
-            party = data.get("party")
-            return cls(radius, hexes, list(data["communities"]), list(data.get("sites", [])),
-                       None if party is None else (party[0], party[1]), own, data.get("seed"))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            raise DedaleError("error.bad_document", field="hexes/communities") from None
+        params = data.get("params")
+        radius = params.get("radius") if isinstance(params, dict) else None
+        if not isinstance(radius, int) or isinstance(radius, bool) or not 0 <= radius <= MAX_RADIUS:
+            raise DedaleError("error.bad_document", field="$.params.radius")
+        result = load(HexcrawlResult, {key: data[key] for key in RESULT_FIELDS if key in data})
+        hexes: dict[Hex, HexRecord] = {}
+        own: dict[tuple[str, str], Any] = {}
+        for order, record in enumerate(result.hexes):
+            h = record.q, record.r
+            if record.order != order or record.relief_name != RELIEFS[record.relief] or not on_map(h, radius) \
+                    or hexes.setdefault(h, record) is not record:
+                raise DedaleError("error.bad_document", field=f"$.hexes[{order}]")
+            if record.vegetation_label:
+                own[("vegetation", record.vegetation)] = record.vegetation_label
+            if record.obstacle is not None and record.obstacle.label:
+                own[("obstacles", record.obstacle.kind)] = record.obstacle.label
+        return cls(radius, hexes, result.communities, result.sites, (result.party[0], result.party[1]), own,
+                   data.get("seed"))
+
+
+RESULT_FIELDS = HexcrawlResult.__struct_fields__
 
 
 def party_view(document: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from dedale.core.collector import collector_paused
 from dedale.core.dice import DiceExpr
+from dedale.core.documents import UNSET, dump
 from dedale.core.session import Choice, Policies, Session, State
 from dedale.core.tables import Table
 from dedale.hexcrawl.hexes import (
@@ -22,12 +23,23 @@ from dedale.hexcrawl.hexes import (
     distance,
     hex_count,
     label,
+    labeller,
     neighbour,
     neighbours,
     on_map,
     spiral,
 )
-from dedale.hexcrawl.model import HexMap, HexRecord
+from dedale.hexcrawl.model import (
+    Community,
+    CommunityKind,
+    HexcrawlResult,
+    HexMap,
+    HexRecord,
+    Obstacle,
+    Row,
+    Site,
+    SiteKind,
+)
 from dedale.hexcrawl.params import HexParams
 from dedale.hexcrawl.tables import COMMUNITY_TABLES, ONE_DIE, load_tables
 from dedale.i18n import Word, data_word, word
@@ -46,9 +58,9 @@ class RestPolicy:
 class HexState(State):
     hexes: dict[Hex, HexRecord] = field(default_factory=dict)  # in exploration order
     party: Hex = (0, 0)
-    communities: list[dict[str, Any]] = field(default_factory=list)
-    settled: dict[Hex, list[dict[str, Any]]] = field(default_factory=dict)  # the communities by hex
-    sites: list[dict[str, Any]] = field(default_factory=list)
+    communities: list[Community] = field(default_factory=list)
+    settled: dict[Hex, list[Community]] = field(default_factory=dict)  # the communities by hex
+    sites: list[Site] = field(default_factory=list)
     stopped: bool = False
 
 
@@ -71,6 +83,9 @@ class HexcrawlSession(Session[HexParams, HexState]):
                                                     for row in self.tables[name].rows}
         self.own = {(name, row.id): row.own_label for name in ONE_DIE for row in self.tables[name].rows
                     if row.own_label is not None}
+        self.vegetation_labels = _own_labels(self.vegetation, "vegetation", self.own)
+        self.obstacle_labels = _own_labels(self.obstacles, "obstacles", self.own)
+        self.hex_label = labeller(params.radius)
         super().__init__(params, seed, table, secret)
 
     @classmethod
@@ -97,7 +112,7 @@ class HexcrawlSession(Session[HexParams, HexState]):
         return self.state.stopped or len(self.state.hexes) == hex_count(self.params.radius)
 
     def log_entry(self, entry: Any) -> dict[str, Any]:
-        return entry.log_entry(self.params.radius, self.words) if isinstance(entry, HexRecord) else entry
+        return entry.log_entry(self.words) if isinstance(entry, HexRecord) else entry
 
     # --- before play: communities -------------------------------------------------------------------
     def start(self) -> None:
@@ -108,7 +123,8 @@ class HexcrawlSession(Session[HexParams, HexState]):
         others.decide("hexcrawl.count_is", count=others.total)
         fae = roller.roll("1d8", "hexcrawl.fae_count")
         fae.decide("hexcrawl.count_is", count=fae.total)
-        for kind, count in (("community", others.total), ("fae", fae.total)):
+        groups: tuple[tuple[CommunityKind, int], ...] = (("community", others.total), ("fae", fae.total))
+        for kind, count in groups:
             for _ in range(count):
                 self._community(kind, taken)
         if self.params.sites:
@@ -131,22 +147,19 @@ class HexcrawlSession(Session[HexParams, HexState]):
                 taken.add(h)
                 return h
 
-    def _row(self, table: str, purpose: str, **args: Any) -> dict[str, Any]:
-        return self.tables.roll(table, self.roller, purpose, **args).item()
+    def _row(self, table: str, purpose: str, **args: Any) -> Row:
+        return Row(**self.tables.roll(table, self.roller, purpose, **args).item())
 
-    def _community(self, kind: str, taken: set[Hex]) -> None:
+    def _community(self, kind: CommunityKind, taken: set[Hex]) -> None:
         number = len(self.state.communities) + 1
         h = self._random_hex("hexcrawl.community_hex", taken)
         name = self._name(number)
         position = self.roller.roll("1d7", "hexcrawl.position", community=number).total
-        self.state.communities.append({
-            "id": number, "kind": kind, "name": name, "q": h[0], "r": h[1], "label": label(h, self.params.radius),
-            "position": position,
-            "nature": self._row(COMMUNITY_TABLES[kind], "hexcrawl.nature", community=number),
-            "themes": self._themes(number),
-            "function": self._row("function", "hexcrawl.function", community=number),
-            "people": self._row("people", "hexcrawl.people", community=number),
-        })
+        self.state.communities.append(Community(
+            id=number, kind=kind, name=name, q=h[0], r=h[1], label=label(h, self.params.radius), position=position,
+            nature=self._row(COMMUNITY_TABLES[kind], "hexcrawl.nature", community=number),
+            themes=self._themes(number), function=self._row("function", "hexcrawl.function", community=number),
+            people=self._row("people", "hexcrawl.people", community=number)))
         self.state.settled.setdefault(h, []).append(self.state.communities[-1])
         self.roller.note("hexcrawl.community_placed", name=name, kind=word(f"hexcrawl.kind.{kind}"),
                          label=label(h, self.params.radius))
@@ -154,24 +167,24 @@ class HexcrawlSession(Session[HexParams, HexState]):
     def _name(self, number: int) -> str:
         """Two syllables from the name tables, rolled again for a name already given or a stutter. A name is
         the same in every language: the syllables' English labels (the shipped ones have no other)."""
-        given = {community["name"] for community in self.state.communities}
+        given = {community.name for community in self.state.communities}
         while True:
             start = self.tables.roll("name_start", self.roller, "hexcrawl.name", community=number).label("en")
             end = self.tables.roll("name_end", self.roller, "hexcrawl.name", community=number).label("en")
             if start.lower() != end.lower() and start + end not in given:
                 return start + end
 
-    def _themes(self, number: int) -> list[dict[str, str]]:
+    def _themes(self, number: int) -> list[Row]:
         """Two themes, the second rerolled while it repeats the first."""
         first = self._row("themes", "hexcrawl.theme", community=number)
-        while (second := self._row("themes", "hexcrawl.theme", community=number))["id"] == first["id"]:
+        while (second := self._row("themes", "hexcrawl.theme", community=number)).id == first.id:
             pass
         return [first, second]
 
     def _sites(self, taken: set[Hex]) -> None:
         """Beyond the seed: the city's satellites (1D4, within 2 hexes of it) and ruins (1D6, anywhere)."""
         radius = self.params.radius
-        city = (self.state.communities[0]["q"], self.state.communities[0]["r"])
+        city = (self.state.communities[0].q, self.state.communities[0].r)
         around = sorted(h for h in _around(city, 2) if on_map(h, radius))
         satellites = self.roller.roll("1d4", "hexcrawl.satellite_count").total if around else 0
         for _ in range(satellites):
@@ -180,12 +193,12 @@ class HexcrawlSession(Session[HexParams, HexState]):
         for _ in range(self.roller.roll("1d6", "hexcrawl.ruin_count").total):
             self._site("ruin", "ruins", self._random_hex("hexcrawl.ruin_hex", taken))
 
-    def _site(self, kind: str, table: str, h: Hex) -> None:
+    def _site(self, kind: SiteKind, table: str, h: Hex) -> None:
         number = len(self.state.sites) + 1
-        self.state.sites.append({
-            "id": number, "kind": kind, "q": h[0], "r": h[1], "label": label(h, self.params.radius),
-            "position": self.roller.roll("1d7", "hexcrawl.position", site=number).total,
-            "type": self._row(table, f"hexcrawl.{kind}", site=number)})
+        self.state.sites.append(Site(
+            id=number, kind=kind, q=h[0], r=h[1], label=label(h, self.params.radius),
+            position=self.roller.roll("1d7", "hexcrawl.position", site=number).total,
+            type=self._row(table, f"hexcrawl.{kind}", site=number)))
 
     # --- exploring a hex ----------------------------------------------------------------------------
     def _explore(self, h: Hex) -> None:
@@ -215,13 +228,17 @@ class HexcrawlSession(Session[HexParams, HexState]):
         vegetation_die = die(len(self.vegetation), "hexcrawl.vegetation")
         sides, hits = self.params.obstacle_die
         obstacle_roll = die(sides, "hexcrawl.obstacle_roll")
-        obstacle = obstacle_die = position = None
+        obstacle = None
         if obstacle_roll <= hits:
             obstacle_die = die(len(self.obstacles), "hexcrawl.obstacle")
-            obstacle, position = self.obstacles[obstacle_die - 1], die(7, "hexcrawl.position")
-        record = HexRecord(h[0], h[1], len(hexes), neighbour_die, relief_die, relief, inherited, vegetation_die,
-                           self.vegetation[vegetation_die - 1], obstacle_roll, obstacle, obstacle_die, position,
-                           weights_die)
+            obstacle = Obstacle(kind=self.obstacles[obstacle_die - 1], label=self.obstacle_labels[obstacle_die - 1],
+                                position=die(7, "hexcrawl.position"), die=obstacle_die)
+        record = HexRecord(q=h[0], r=h[1], label=self.hex_label(h), order=len(hexes),
+                           neighbour_die=neighbour_die, relief_die=relief_die, weights_die=weights_die, relief=relief,
+                           relief_name=RELIEFS[relief], inherited_from=inherited,
+                           vegetation=self.vegetation[vegetation_die - 1],
+                           vegetation_label=self.vegetation_labels[vegetation_die - 1], vegetation_die=vegetation_die,
+                           obstacle_roll=obstacle_roll, obstacle=obstacle)
         hexes[h] = record
         self.state.log.append(record)
         if h in self.state.settled:
@@ -231,12 +248,12 @@ class HexcrawlSession(Session[HexParams, HexState]):
         """A community whose nature, function or people clashes with the relief its hex turns out to have
         (the tables say which): the log asks the table to invent why, never to reroll."""
         for community in self.state.settled[h]:
-            for table, trait in ((COMMUNITY_TABLES[community["kind"]], community["nature"]),
-                                 ("function", community["function"]), ("people", community["people"])):
-                row = self.tables[table].row(trait["id"])
+            for table, trait in ((COMMUNITY_TABLES[community.kind], community.nature),
+                                 ("function", community.function), ("people", community.people)):
+                row = self.tables[table].row(trait.id)
                 if row is not None and RELIEFS[relief] in row.get("clashes", ()):
-                    self.roller.note("hexcrawl.clash", name=community["name"], trait=data_word("hexcrawl", table,
-                                     trait["id"]), relief=word(f"hexcrawl.relief.{RELIEFS[relief]}"))
+                    self.roller.note("hexcrawl.clash", name=community.name, trait=data_word("hexcrawl", table,
+                                     trait.id), relief=word(f"hexcrawl.relief.{RELIEFS[relief]}"))
 
     def _enter(self, h: Hex) -> None:
         self.state.party = h
@@ -317,17 +334,20 @@ class HexcrawlSession(Session[HexParams, HexState]):
                       self.seed)
 
     def result_json(self) -> dict[str, Any]:
-        radius = self.params.radius
-        return {"hexes": [record.to_json(radius, self.own) for record in self.state.hexes.values()],
-                "communities": self.state.communities, "sites": self.state.sites,
-                "party": list(self.state.party), "explored": len(self.state.hexes),
-                "total": hex_count(radius), "stopped": self.state.stopped}
+        state = self.state
+        return dump(HexcrawlResult(list(state.hexes.values()), state.communities, state.sites, list(state.party),
+                                   len(state.hexes), hex_count(self.params.radius), state.stopped))
 
 
 def _faces(table: Table) -> list[str]:
     """The row id for each face of a one-die table."""
     assert table.dice is not None  # the hexcrawl's tables are checked to have their die (`tables.check`)
     return [table.row_for(face).id for face in range(1, table.dice.sides + 1)]
+
+
+def _own_labels(faces: list[str], table: str, own: dict[tuple[str, str], Any]) -> list[Any]:
+    """For each face of a one-die table, its row's label if it is a player's own (else UNSET: none written)."""
+    return [own.get((table, row_id), UNSET) for row_id in faces]
 
 
 def _move_says(name: str, h: Hex, radius: int, explored: bool) -> Word:

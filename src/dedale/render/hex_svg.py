@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from html import escape
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from dedale.core.documents import dump
 from dedale.core.tables import item_label
 from dedale.hexcrawl.hexes import corners, label, map_hexes, position_offset, to_pixel
-from dedale.hexcrawl.model import RELIEFS, HexMap
+from dedale.hexcrawl.model import RELIEFS, Community, HexMap, Site
 from dedale.hexcrawl.tables import COMMUNITY_TABLES
 from dedale.i18n import t
 from dedale.render import svg
@@ -29,6 +30,7 @@ VEGETATION_MARKS = {
     "meadow": "✿", "heath": "*", "copses": "♤", "peat_bog": "≋"}
 OBSTACLE_MARKS = {"mountain_chain": "▲", "huge_cliff": "⊥", "geothermal": "♨", "lake": "●", "wide_river": "∿",
                   "canyon": "∨", "dead_lands": "☠", "wild_magic": "✶"}
+Place = Community | Site
 COMMUNITY_MARKS = {"city": "★", "community": "●", "fae": "◆", "satellite": "■", "ruin": "†"}
 MARGIN = 18
 HEADER = 46
@@ -120,9 +122,9 @@ def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float,
                                     size * GLYPH, "middle", fill="#2f4a1f"))
             if size >= 16:
                 details.append(svg.text(x, y - size * 0.36, label(h, radius), size * NUMBER, "middle", fill="#3f3a33"))
-            if record.obstacle is not None and record.position is not None:
-                dx, dy = position_offset(record.position)
-                symbol = mark(OBSTACLE_MARKS, hex_map, "obstacles", record.obstacle, lang)
+            if record.obstacle is not None:
+                dx, dy = position_offset(record.obstacle.position)
+                symbol = mark(OBSTACLE_MARKS, hex_map, "obstacles", record.obstacle.kind, lang)
                 details.append(svg.text(x + dx * size * 0.55, y + dy * size * 0.55 + size * 0.15, symbol,
                                         size * NUMBER, "middle", "bold", svg.ACCENT))
     body = cells + details
@@ -166,13 +168,14 @@ def _summary(hex_map: HexMap, lang: str) -> str:
                     communities=len(hex_map.communities))
 
 
-def place_marks(hex_map: HexMap, ox: float, oy: float, size: float) -> list[tuple[dict[str, Any], float, float, float]]:
+def place_marks(hex_map: HexMap, ox: float, oy: float, size: float) -> list[tuple[Place, float, float, float]]:
     """Each community and site with its mark's centre and size, at its place in the hex."""
     out = []
-    for place in [*hex_map.sites, *hex_map.communities]:
-        x, y = to_pixel((place["q"], place["r"]), size)
-        dx, dy = position_offset(place["position"])
-        font = max(7.0, size * (0.8 if place["kind"] == "city" else 0.55))
+    places: list[Place] = [*hex_map.sites, *hex_map.communities]
+    for place in places:
+        x, y = to_pixel((place.q, place.r), size)
+        dx, dy = position_offset(place.position)
+        font = max(7.0, size * (0.8 if place.kind == "city" else 0.55))
         out.append((place, ox + x + dx * size * 0.5, oy + y + dy * size * 0.5, font))
     return out
 
@@ -186,10 +189,10 @@ def name_labels(hex_map: HexMap, ox: float, oy: float, size: float) -> list[Name
     bounds = Box(ox - half_w, oy - half_h, ox + half_w, oy + half_h)
     covered = _hex_details(hex_map, ox, oy, size)
     out: list[NameLabel] = []
-    named = [m for m in marks if "name" in m[0]]
-    for place, x, y, font in sorted(named, key=lambda m: m[0]["kind"] != "city"):
-        text = place["name"]
-        text_size = CITY_NAME if place["kind"] == "city" else NAME
+    named = [(place, x, y, font) for place, x, y, font in marks if isinstance(place, Community)]
+    for place, x, y, font in sorted(named, key=lambda m: m[0].kind != "city"):
+        text = place.name
+        text_size = CITY_NAME if place.kind == "city" else NAME
         width, gap = len(text) * text_size * 0.68, font * 0.5 + 2  # DejaVu Sans Bold, generously
         best: tuple[int, NameLabel] | None = None
         span = Box(x - width - 3 * gap, y - 3 * gap - text_size, x + width + 3 * gap, y + 3 * gap + text_size)
@@ -232,8 +235,8 @@ def _hex_details(hex_map: HexMap, ox: float, oy: float, size: float) -> list[Box
         if size >= 16:
             out.append(Box(x - number * 1.3, y - size * 0.36 - number * 0.75, x + number * 1.3, y - size * 0.36))
         out.append(Box(x - glyph * 0.5, y + size * 0.6 - glyph * 0.75, x + glyph * 0.5, y + size * 0.6))
-        if record.obstacle is not None and record.position is not None:
-            dx, dy = position_offset(record.position)
+        if record.obstacle is not None:
+            dx, dy = position_offset(record.obstacle.position)
             cx, cy = x + dx * size * 0.55, y + dy * size * 0.55
             out.append(Box(cx - size * 0.25, cy - size * 0.25, cx + size * 0.25, cy + size * 0.25))
     return out
@@ -243,7 +246,7 @@ def _places(hex_map: HexMap, ox: float, oy: float, size: float, lang: str) -> li
     """Communities and sites at their place in the hex, then the communities' names on a white halo."""
     out = []
     for place, px, py, font in place_marks(hex_map, ox, oy, size):
-        kind = place["kind"]
+        kind = place.kind
         out.append(svg.text(px, py + font * 0.35, COMMUNITY_MARKS[kind], font, "middle", "bold",
                             svg.INK if kind != "fae" else "#7a3e9d", ' stroke="white" stroke-width="0.6"'))
     for name in name_labels(hex_map, ox, oy, size):
@@ -302,7 +305,7 @@ def _legend(hex_map: HexMap, lang: str) -> tuple[list[str], float]:
         out.append(svg.text(x0 + 10, y, COMMUNITY_MARKS[kind], 12, "middle", "bold"))
         out.append(svg.text(x0 + 28, y, t(key, lang), 11))
         y += 16
-    obstacles = sorted({record.obstacle for record in records if record.obstacle is not None})
+    obstacles = sorted({record.obstacle.kind for record in records if record.obstacle is not None})
     if obstacles:
         y += 8
         out.append(svg.text(x0, y, t("render.hex_obstacles", lang), 13, weight="bold"))
@@ -316,13 +319,13 @@ def _legend(hex_map: HexMap, lang: str) -> tuple[list[str], float]:
     out.append(svg.text(x0, y, t("render.hex_communities", lang), 13, weight="bold"))
     y += 18
     for community in hex_map.communities:
-        line = f'{community["name"]} ({community["label"]}): {nature(community, lang)}'
+        line = f"{community.name} ({community.label}): {nature(community, lang)}"
         for part in svg.wrap(line, 42):
             out.append(svg.text(x0, y, part, 10.5))
             y += 14
     return out, max(first_column, y)
 
 
-def nature(community: dict[str, Any], lang: str) -> str:
+def nature(community: Community, lang: str) -> str:
     """A community's nature in words (a row of its kind's table)."""
-    return item_label("hexcrawl", COMMUNITY_TABLES[community["kind"]], community["nature"], lang)
+    return item_label("hexcrawl", COMMUNITY_TABLES[community.kind], dump(community.nature), lang)

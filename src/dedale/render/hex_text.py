@@ -5,7 +5,7 @@ known before play, show through."""
 from __future__ import annotations
 
 from dedale.hexcrawl.hexes import Hex, label, on_map
-from dedale.hexcrawl.model import RELIEFS, HexMap
+from dedale.hexcrawl.model import RELIEFS, Community, HexMap, Site
 from dedale.i18n import t
 from dedale.render.hex_svg import nature
 
@@ -17,9 +17,10 @@ PRIORITY = ("city", "community", "fae", "satellite", "ruin")
 def render_text(hex_map: HexMap, lang: str = "en") -> str:
     radius = hex_map.radius
     places: dict[Hex, str] = {}
-    for place in sorted([*hex_map.communities, *hex_map.sites], key=lambda p: PRIORITY.index(p["kind"]),
+    listed: list[Community | Site] = [*hex_map.communities, *hex_map.sites]
+    for place in sorted(listed, key=lambda p: PRIORITY.index(p.kind),
                         reverse=True):
-        places[(place["q"], place["r"])] = PLACE_MARKS[place["kind"]]
+        places[(place.q, place.r)] = PLACE_MARKS[place.kind]
     if hex_map.party is not None:
         places[hex_map.party] = "@"
     # A hex (q, r) sits at column x = 3 (q + R) and line y = 2r + q + 2R (odd columns half a line lower). Only
@@ -52,8 +53,8 @@ def render_text(hex_map: HexMap, lang: str = "en") -> str:
                                                                                              strict=True)))
     lines.append(t("render.hex_text_key", lang))
     for c in hex_map.communities:
-        where = label((c["q"], c["r"]), radius)
-        lines.append(f"  {PLACE_MARKS[c['kind']]} {c['name']} ({where}): {nature(c, lang)}")
+        where = label((c.q, c.r), radius)
+        lines.append(f"  {PLACE_MARKS[c.kind]} {c.name} ({where}): {nature(c, lang)}")
     return "\n".join(lines) + "\n"
 
 

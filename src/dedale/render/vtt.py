@@ -215,8 +215,8 @@ def hex_scene(hex_map: HexMap, lang: str) -> bytes:
     scene = _scene(title, width, height, {"type": HEX_ODD_Q, "size": size, "distance": 1, "units": "hex"}, png)
     notes = []
     for community in hex_map.communities:
-        x, y = to_pixel((community["q"], community["r"]), circumradius)
-        notes.append(_note(ox + x, oy + y, f'{community["name"]} ({community["label"]}): {nature(community, lang)}'))
+        x, y = to_pixel((community.q, community.r), circumradius)
+        notes.append(_note(ox + x, oy + y, f"{community.name} ({community.label}): {nature(community, lang)}"))
     scene["notes"] = notes
     return (json.dumps(scene, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 

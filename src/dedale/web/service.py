@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import threading
-from datetime import UTC, date, datetime
 from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
