@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conftest import CHROMIUM
-from test_web_browser import page, session_id, start_from_home, steps_shown, wait_htmx  # noqa: F401 (a fixture)
+from dedale.core.cards import Card
+from test_web_browser import download, page, session_id, start_from_home, steps_shown, wait_htmx  # noqa: F401
 from webserver import Server, api
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
@@ -39,3 +40,30 @@ def test_a_crawler_places_number_lays_its_own_room_whatever_lies_over_it(page: P
         page.get_by_role("button", name="Undo").click()
         expect(page.locator("p.status")).to_have_text(re.compile(r"(?<!\d)0\s*$"))
         assert steps_shown(page) == 0
+
+
+def test_the_pass_the_device_screen_downloads_nothing_of_either_hand(page: Page, tmp_path: Path) -> None:  # noqa: F811
+    """Two people on one screen: once the first has played, the screen waits for the second, and nothing it
+    offers shows the hand just seen, downloads included (TXT, SVG; the PNG is that SVG drawn)."""
+    from test_seats_browser import duel_cards
+
+    page.goto("/new/zombstone-duel")
+    page.select_option("select[name=seating]", "hot-seat")
+    page.click("button.primary")
+    page.wait_for_url(re.compile(r"/play/"))
+    page.locator(".pass a.button").click()
+    page.wait_for_selector("#choices button")
+    seen = duel_cards(page, "#board")  # preflop: the first player's two hole cards, no board yet
+    assert len(seen) == 2
+    page.locator("#choices button").first.click()
+    expect(page.locator(".pass a.button")).to_have_count(1)  # the device is being passed
+    assert not duel_cards(page)
+    for fmt in ("txt", "svg", "png"):
+        saved = download(page, fmt, tmp_path)
+        if fmt == "png":
+            assert saved.read_bytes().startswith(b"\x89PNG")
+            continue
+        text = saved.read_text(encoding="utf-8")
+        shown = [code for code in seen if re.search(rf"(?<![\w#]){code}(?!\w)", text)
+                 or Card.parse(code).shown in text]
+        assert not shown, f"the {fmt.upper()} download shows {shown}"
