@@ -5,15 +5,17 @@ rules show them; two players on one screen pass the device; a spectator follows 
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from dedale.core.cards import Card
-from test_web_browser import CHROMIUM, open_page
+from test_web_browser import CHROMIUM, download, open_page
 from webserver import Server
 
 pytestmark = pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="no Chromium to drive")
@@ -183,7 +185,8 @@ def test_two_players_on_one_screen_pass_the_device(browser: Browser, server: Ser
     no_problems_but_favicon(page)
 
 
-def test_a_spectator_follows_a_co_op_crawl_live(browser: Browser, server: Server) -> None:
+def test_a_spectator_follows_a_co_op_crawl_live(browser: Browser, server: Server, tmp_path: Path) -> None:
+    """The spectator sees the party view, live, and downloads nothing else (issue 30: it opened the GM's)."""
     player = open_page(browser, server.url)
     player.goto("/new/crawler")  # a random seed: a chosen seed's crawl is not shared (`tests/test_secrets.py`)
     player.click("button.primary")
@@ -197,4 +200,8 @@ def test_a_spectator_follows_a_co_op_crawl_live(browser: Browser, server: Server
         page.locator("#choices button").first.click()
         spectator.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before,
                                     timeout=LIVE_WAIT)
+    assert spectator.locator("nav.views").count() == 0 and "watching" in status(spectator)
+    document = json.loads(download(spectator, "json", tmp_path).read_text(encoding="utf-8"))
+    assert document["view"] == "party" and document["log"] == [] and "secret" not in document
+    assert all(room["contents"] is None for room in document["rooms"])
     no_problems_but_favicon(player, spectator, helper)

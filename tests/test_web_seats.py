@@ -139,3 +139,39 @@ def test_the_pages_following_games_live_are_bounded(client: TestClient) -> None:
     assert places.taken == MAX_WATCHERS
     refused = client.get(f"/play/{made['id']}/live")
     assert refused.status_code == 503 and "too many" in refused.text
+
+
+@pytest.mark.parametrize("system", ["crawler", "paper", "hexcrawl"])
+def test_a_spectator_of_a_map_sees_the_party_view_unless_its_link_shows_the_gms(client: TestClient,
+                                                                                system: str) -> None:
+    """A spectator's link opens the party view: its page, its live panel and every download, whatever view it
+    asks for, and no log (the log tells what the GM rolled). The sharer may instead make a link that shows the
+    GM's view; a game with secrets has no such link."""
+    made = client.post("/api/sessions", json={"system": system}).json()
+    base, page = f"/api/sessions/{made['id']}", f"/play/{made['id']}"
+    client.post(f"{base}/autopilot", json={"to_end": False})
+    full = client.get(f"{base}/export/json").json()
+    assert full["log"] and "secret" in full
+    watcher = seat(client.post(f"{base}/links", json={"role": "spectator"}).json()["token"])
+    gm_watcher = seat(client.post(f"{base}/links", json={"role": "spectator_gm"}).json()["token"])
+    client.cookies.clear()
+    for view in ("gm", "party"):
+        shown = client.get(f"{base}/export/json", params={"view": view}, headers=watcher).json()
+        assert shown["view"] == "party" and shown["log"] == [] and shown["events"] == [] and "secret" not in shown
+        text = client.get(f"{page}/export.txt", params={"view": view}, headers=watcher)
+        assert text.status_code == 200 and "party" in text.headers["content-disposition"]
+    assert client.get(f"{page}/log", headers=watcher).status_code == 403
+    assert client.get(f"{page}/log.txt", headers=watcher).status_code == 403
+    html = client.get(page, headers=watcher).text
+    assert 'class="views"' not in html and "export.json?view=party" in html  # no GM tab; its downloads the party's
+    assert client.get(page, headers=gm_watcher).text.count('class="views"') == 1  # both views offered
+    seen = client.get(f"{base}/export/json", headers=gm_watcher).json()
+    assert seen["log"] == full["log"] and "view" not in seen
+    assert client.get(f"{page}/log.txt", headers=gm_watcher).status_code == 200
+    assert client.post(f"{base}/step", json={"choice": "x"}, headers=gm_watcher).status_code == 403
+
+
+def test_a_game_with_secrets_has_no_gm_spectator(client: TestClient) -> None:
+    made = client.post("/api/sessions", json={"system": "zombstone-duel"}).json()
+    refused = client.post(f"/api/sessions/{made['id']}/links", json={"role": "spectator_gm"})
+    assert refused.status_code == 400 and "GM's view of a map only" in refused.json()["error"]

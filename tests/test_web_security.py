@@ -1061,7 +1061,7 @@ def test_a_co_op_players_link_chooses_and_never_administers(client: TestClient, 
     assert _shares(guest.get(f"/play/{session_id}").text) == []
     assert not _may_rename(guest.get("/sessions").text, session_id)
     # the owner's browser does all of it
-    assert _shares(client.get(f"/play/{session_id}").text) == ["player", "spectator", "owner"]
+    assert _shares(client.get(f"/play/{session_id}").text) == ["player", "spectator", "spectator_gm", "owner"]
     assert _may_rename(client.get("/sessions").text, session_id)
     assert client.post(f"/api/sessions/{session_id}/links", json={"role": "spectator"}).status_code == 201
     assert client.patch(f"/api/sessions/{session_id}", json={"name": "Host's"}).json()["name"] == "Host's"
@@ -1299,7 +1299,8 @@ def test_owners_guests_and_spectators_in_a_browser(browser: Any, server: Server,
 
     third = open_page(browser, server.url, laptop)  # type: ignore[arg-type]
     _opened_from_a_chat(third, owner_link)
-    assert third.locator(".share form").count() == 3 and third.locator("#choices button").count()
+    # a map offers two spectators: the party view's and the GM's
+    assert third.locator(".share form").count() == 4 and third.locator("#choices button").count()
     third.on("dialog", lambda dialog: dialog.accept())  # "delete this game?"
     _row(third, session_id).locator("form[action$=delete] button").click()
     third.wait_for_url(re.compile(r"/sessions$"))

@@ -155,7 +155,7 @@ class NewSession(Strict):
 
 
 class LinkBody(Strict):
-    role: Literal["seat1", "player", "spectator", "owner"]
+    role: Literal["seat1", "player", "spectator", "spectator_gm", "owner"]
 
 
 OWNER = _refusals({403: "Not the owner's request (its browser, or its token as X-Seat-Token), or a change from "
@@ -184,7 +184,8 @@ def _state(request: Request, session_id: str, lang: str | None = None) -> dict[s
     seat = seats.seat_of(request, sessions, session_id)
     session = sessions.get(session_id)
     record = sessions.store.record(session_id)
-    return service.state(session, session_id, record.name, lang or lang_of(request), seat)
+    return service.state(session, session_id, record.name, lang or lang_of(request),
+                         None if seat is None else seats.rules_seat(seat))
 
 
 @router.get("/systems")
@@ -291,8 +292,8 @@ ViewName = Annotated[Literal["gm", "party", "player"], Query(
 @service.one_at_a_time
 def export(request: Request, session_id: str, fmt: ExportFormat, view: ViewName = "gm") -> Response:
     sessions = _sessions(request)
-    session, seat = seats.reader(request, sessions, session_id)
-    content, media = service.export(session, fmt, lang=lang_of(request), view=view, seat=seat)
+    session, seat, held = seats.reader(request, sessions, session_id)
+    content, media = service.export(session, fmt, lang=lang_of(request), view=held or view, seat=seat)
     return Response(content, media_type=media, headers={
         "Content-Disposition": f'attachment; filename="{service.download_name(session, fmt, view)}"'})
 

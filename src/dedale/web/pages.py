@@ -41,15 +41,20 @@ def _after(request: Request, session: Session, session_id: str, seat: int | None
 
 
 def panel(request: Request, session_id: str, ready: int | None = None) -> HTMLResponse:
+    """The panel a page fetches again when the game changed: as its seat sees it (a spectator held to the
+    party view sees that one, live too)."""
     sessions = _sessions(request)
     seating = sessions.store.seating(session_id)
     seat = seats.seat_of(request, sessions, session_id, seating)
-    return _panel(request, sessions.get(session_id), session_id, seat, seating, ready)
+    session = sessions.get(session_id)
+    held = seats.held_view(session, seat)
+    return _panel(request, session, session_id, None if seat is None else seats.rules_seat(seat), seating, ready,
+                  held or "gm")
 
 
 def _panel(request: Request, session: Session, session_id: str, seat: int | None, seating: str,
-           ready: int | None) -> HTMLResponse:
-    context = views.context(session, session_id, lang_of(request), seat=seat, seating=seating, ready=ready)
+           ready: int | None, view: str = "gm") -> HTMLResponse:
+    context = views.context(session, session_id, lang_of(request), view, seat=seat, seating=seating, ready=ready)
     return page(request, "panel.html", context)
 
 
@@ -105,11 +110,13 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     seat = seats.seat_of(request, sessions, session_id)
     session = sessions.get(session_id)
     record = sessions.store.record(session_id)
-    view = service.view_of(session, view)
+    held = seats.held_view(session, seat)
+    view = held or service.view_of(session, view)
+    seat = None if seat is None else seats.rules_seat(seat)
     context: dict[str, Any] = {**views.context(session, session_id, lang_of(request), view, seat, record.seating,
                                                ready),
                                "name": record.name, "formats": service.formats_of(session), "view": view,
-                               "views": service.has_party_view(session), "seating": record.seating,
+                               "views": service.has_party_view(session) and held is None, "seating": record.seating,
                                "roles": service.roles(session, record.seating,
                                                       seats.is_owner(request, sessions, session_id))}
     if link.startswith("/join/") and link.isascii() and len(link) < 120:  # just made, for whoever asked
@@ -134,7 +141,9 @@ def log(request: Request, session_id: str, page_number: int = Query(1, alias="pa
         ) -> HTMLResponse:
     """The whole log, a page at a time, grouped by the choices made."""
     sessions = _sessions(request)
-    session, seat = seats.reader(request, sessions, session_id)
+    session, seat, held = seats.reader(request, sessions, session_id)
+    if held is not None:
+        raise DedaleError("error.party_log")
     return page(request, "log.html", {"id": session_id, "name": sessions.store.record(session_id).name,
                                       "log": logview.log_page(session, lang_of(request), page_number, seat)})
 
@@ -143,7 +152,9 @@ def log(request: Request, session_id: str, page_number: int = Query(1, alias="pa
 @service.one_at_a_time
 def log_text(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
-    session, seat = seats.reader(request, sessions, session_id)
+    session, seat, held = seats.reader(request, sessions, session_id)
+    if held is not None:
+        raise DedaleError("error.party_log")
     name = quote(service.download_name(session, "txt", part="log"))
     return Response(logview.log_text(session, lang_of(request), seat), media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'inline; filename="{name}"'})
@@ -206,7 +217,8 @@ def undo(request: Request, session_id: str) -> Response:
 @service.one_at_a_time
 def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Response:
     sessions = _sessions(request)
-    session, seat = seats.reader(request, sessions, session_id)
+    session, seat, held = seats.reader(request, sessions, session_id)
+    view = held or view
     content, media = service.export(session, fmt, lang=lang_of(request), view=view, seat=seat)
     name = quote(service.download_name(session, fmt, view))
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -36,8 +36,11 @@ from dedale.web.store import Sessions, new_token
 
 SEATINGS = ("solo", "hot-seat", "linked")
 SPECTATOR = -1
+# A spectator its sharer let see the GM's view of a map (the key, the log); a spectator sees the party view
+# otherwise. Never of a game with secrets: the rules see it as any spectator.
+GM_SPECTATOR = -2
 HEADER = "X-Seat-Token"
-ROLES = {"seat1": 1, "player": 0, "spectator": SPECTATOR}  # the seat a new link opens
+ROLES = {"seat1": 1, "player": 0, "spectator": SPECTATOR, "spectator_gm": GM_SPECTATOR}  # the seat a link opens
 LINKS = (*ROLES, "owner")  # and the owner's own link, for another browser
 MAX_TOKEN = 100  # longer is no token of ours: not even hashed
 
@@ -100,22 +103,33 @@ def seat_of(request: Request, sessions: Sessions, session_id: str, seating: str 
     return seat
 
 
-def reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Session, int]:
-    """The session and the seat whose view this request may read (its log, a download): a linked seat's, a
-    spectator's on a screen two people share (the device may be passed at any moment: neither's secrets), or
-    the one player's."""
+def reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Session, int, str | None]:
+    """The session, the seat whose view this request may read (its log, a download) and the view it is held to
+    (`held_view`): a linked seat's, a spectator's on a screen two people share (the device may be passed at any
+    moment: neither's secrets), or the one player's."""
     seating = sessions.store.seating(session_id)
     seat = seat_of(request, sessions, session_id, seating)
     session = sessions.get(session_id)
     if seat is None:
         seat = SPECTATOR if seating == "hot-seat" and session.two_people() else 0
-    return session, seat
+    return session, rules_seat(seat), held_view(session, seat)
+
+
+def rules_seat(seat: int) -> int:
+    """The seat as the rules see it (a spectator shown the GM's view of a map is a spectator to them)."""
+    return SPECTATOR if seat == GM_SPECTATOR else seat
+
+
+def held_view(session: Session, seat: int | None) -> str | None:
+    """The view a seat is held to, whatever it asks: a spectator of a map with a party view sees that view (no
+    GM's key, no log), unless its link shows it the GM's."""
+    return "party" if seat == SPECTATOR and system(session.system).party_view is not None else None
 
 
 def may_play(request: Request, sessions: Sessions, session_id: str, seating: str | None = None) -> int | None:
     """The seat of a request that changes the session: a spectator's is refused (403)."""
     seat = seat_of(request, sessions, session_id, seating)
-    if seat == SPECTATOR:
+    if seat in (SPECTATOR, GM_SPECTATOR):
         raise DedaleError("error.spectator")
     return seat
 
@@ -136,6 +150,8 @@ def share(request: Request, sessions: Sessions, session_id: str, role: str) -> s
             raise DedaleError("error.hot_seat_share")
         if role == "seat1" and not session.two_people():
             raise DedaleError("error.seat1_solo")
+        if role == "spectator_gm" and (session.has_secrets() or system(session.system).party_view is None):
+            raise DedaleError("error.spectator_gm")
         if keeps_secrets(session) and session.secret is None:
             raise DedaleError("error.share_unkeyed")
     browser = csrf.browser(request)

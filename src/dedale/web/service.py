@@ -119,7 +119,8 @@ def roles(session: Session, seating: str, owner: bool) -> list[str]:
         return []
     if seating == "hot-seat":
         return ["owner"]
-    return ["seat1" if session.two_people() else "player", "spectator", "owner"]
+    gm = ["spectator_gm"] if has_party_view(session) and not session.has_secrets() else []  # the sharer chooses
+    return ["seat1" if session.two_people() else "player", "spectator", *gm, "owner"]
 
 
 def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int]:
@@ -185,7 +186,8 @@ def undo(sessions: Sessions, session_id: str, seat: int | None = None) -> Sessio
 def export(session: Session, fmt: str, options: dict[str, Any] | None = None, lang: str = "en",
            view: str = "gm", seat: int | None = None) -> tuple[bytes, str]:
     """The result as the player may see it now (`Session.seat_json`), as `view` sees it (the GM's, or the
-    party view: what the party has discovered), in a format it downloads in (a picture's words in `lang`)."""
+    party view: what the party has discovered), in a format it downloads in (a picture's words in `lang`).
+    (A seat held to a view, `seats.held_view`, asks for that one.)"""
     found = system(session.system)
     ext = "." + fmt
     if fmt not in EXPORTS or ext not in found.extensions:

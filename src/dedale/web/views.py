@@ -100,7 +100,8 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
     if view != "gm":
         found = system(session.system)
         seen = found.in_view(session.seat_json(seat or 0), view)
-        return _shown(session, session_id, lang, found.export(seen, ".svg", {}, lang).decode("utf-8"))
+        return _shown(session, session_id, lang, found.export(seen, ".svg", {}, lang).decode("utf-8"),
+                      **({} if seat is None else {"seat": seat}))
     if two_sided or seat == SPECTATOR:
         return _seated(session, session_id, lang, seat or 0)
     listed = choices(session)

@@ -214,7 +214,8 @@ class DuelResult(Shape):
     """A duel document's own fields."""
 
     duel: poker.DuelTable
-    player: Annotated[Literal[0], Meta(description="The player's seat")]
+    player: Annotated[Literal[0, 1], Meta(description=(
+        "The seat the table is seen from: 0, the player's (1: the other person's, in a duel between two)"))]
     fame_points: Annotated[int, Meta(ge=0, description="The Fame points the winnings buy, at $7 each")]
     left: Annotated[int, Meta(ge=0, description="The dollars of the winnings left once they are bought")]
 
