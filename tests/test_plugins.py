@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from dedale.core.params import Declared, param
-from dedale.core.session import Choice, Session, State
+from dedale.core.rules import Choice, Rules, State
 from dedale.i18n import t, word
 from dedale.systems import System
 
@@ -46,7 +46,7 @@ class Onwards:
         return "enter"
 
 
-class Coinflip(Session[Params, Rooms]):
+class Coinflip(Rules[Params, Rooms]):
     system = "coinflip"
     policies: ClassVar[dict[str, Any]] = {"default": lambda _: Onwards()}
 
@@ -97,7 +97,7 @@ SYSTEM = System(
      ".txt": lambda rooms, _, lang: text(rooms, lang).encode()},
     text, lambda session, _, lang: svg(session.state.rooms, lang),
     lambda session, lang: text(session.state.rooms, lang),
-    example={"rooms": 4}, rules="https://example.org/coinflip", words=WORDS)
+    example={"rooms": 4}, rules_page="https://example.org/coinflip", words=WORDS)
 '''
 SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
           "required": ["format", "version", "seed", "params", "rooms"],

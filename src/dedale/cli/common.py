@@ -195,10 +195,11 @@ class Generation:
     lang: str
 
     def __call__(self, seed: int) -> tuple[bytes | None, str | None]:
+        from dedale.core.session import Session
         from dedale.systems import system
 
         spec = system(self.system)
-        document = spec.seen_by(spec.session(self.params, seed).run_autopilot().to_json(), self.view)
+        document = spec.seen_by(Session(spec.rules, self.params, seed).run_autopilot().to_json(), self.view)
         data = None if self.file_format is None else spec.export(document, self.file_format, self.drawing, self.lang)
         if self.line == "json":
             return data, json.dumps(document, ensure_ascii=False)  # one line each
@@ -210,6 +211,7 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
     """The generation command every system shares: seeds seed..seed+count-1, by the autopilot, each as
     `view` sees it (core/views), in this process or `where` (core/batch); written and printed in order."""
     from dedale.core.batch import IN_PROCESS, run_batch
+    from dedale.core.session import Session
     from dedale.systems import extension_of, json_text
 
     check_count(count)
@@ -223,7 +225,7 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
         return Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
 
     if count == 1:
-        document = system.seen_by(system.session(params, seed).run_autopilot().to_json(), view)
+        document = system.seen_by(Session(system.rules, params, seed).run_autopilot().to_json(), view)
         if output is not None:
             path = target(seed)
             write(path, document, extension_of(path, system) or str(ext), system, options)
