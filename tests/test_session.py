@@ -1,4 +1,5 @@
-"""The session protocol on the crawler: choices, steps, undo by replay, JSON round trip, bad saves."""
+"""The session on the crawler: choices, steps, undo by replay, JSON round trip, bad saves; and every system's
+rules played by the one session."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from hypothesis import strategies as st
 import schemas
 from budget import examples
 from dedale.core.errors import DedaleError
+from dedale.core.rules import Rules, Secrets, Suspends
 from dedale.core.session import Session
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerRules, CrawlerSession
-from dedale.systems import system
+from dedale.systems import names, system
 
 SCHEMA = json.loads(system("crawler").schema())
 
@@ -122,3 +124,18 @@ def test_autopilot_in_table_mode_asks_for_its_own_dice() -> None:
         session.step(f"enter:{die}")
     session.auto_step()  # more than one place: the autopilot picks with a die, which the table rolls
     assert session.pending is not None and session.pending.purpose == "autopilot.pick"
+
+
+@pytest.mark.parametrize("name", names())
+def test_a_system_is_rules_which_the_one_session_plays(name: str) -> None:
+    """A system's author writes rules only: none of the session's machinery is theirs to override, and only the
+    rules that keep secrets from a seat opt into them."""
+    rules = system(name).rules
+    assert issubclass(rules, Rules) and not issubclass(rules, Session)
+    hooks = {*vars(Rules), *Rules.__annotations__, *vars(Secrets), *vars(Suspends)}  # what rules may say
+    machinery = {name for name in vars(Session) if not name.startswith("__")} - hooks
+    assert not {name for cls in rules.__mro__[:-1] if cls.__module__.startswith("dedale.")
+                and not cls.__module__.startswith("dedale.core.") for name in vars(cls)} & machinery
+    assert issubclass(rules, Secrets) == (name in ("zombstone", "zombstone-duel"))
+    session = Session(rules, None, 3)
+    assert isinstance(session.rules, rules) and session.state is session.rules.state
