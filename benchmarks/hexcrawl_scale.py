@@ -23,13 +23,14 @@ ROUNDS = {50: 7, 150: 5, 300: 3}  # the smaller maps' few hundredths of a second
 RUN = """
 import json, resource, sys, tempfile, time
 from pathlib import Path
+from dedale.core.session import Session
 from dedale.hexcrawl.params import HexParams
-from dedale.hexcrawl.session import HexcrawlSession
+from dedale.hexcrawl.session import HexcrawlRules
 from dedale.systems import system
-HexcrawlSession(HexParams(radius=1), 0).run_autopilot()  # imports and tables loaded before the clock starts
+Session(HexcrawlRules, HexParams(radius=1), 0).run_autopilot()  # imports and tables loaded before the clock starts
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.process_time()
-session = HexcrawlSession(HexParams(radius=int(sys.argv[1])), 1).run_autopilot()
+session = Session(HexcrawlRules, HexParams(radius=int(sys.argv[1])), 1).run_autopilot()
 explored = time.process_time()
 with tempfile.TemporaryDirectory() as folder:
     path = Path(folder) / "map.json"

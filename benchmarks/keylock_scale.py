@@ -37,7 +37,7 @@ from dedale.keylock.model import Diagram
 from dedale.keylock.params import KeylockParams
 
 def make(params):
-    with collector_paused():  # as `KeylockSession.start` makes a diagram
+    with collector_paused():  # as `KeylockRules.start` makes a diagram
         roller = Roller(SeededSource(1), [])
         sets, nodes = make_sets(params, roller)
         grow(sets, nodes, params, roller)

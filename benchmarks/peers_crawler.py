@@ -2,7 +2,7 @@
 same run. Target: ours at least 300 times faster.
 
 What is timed, per seed, one core, after a warm-up (imports, caches, tables, fonts):
-- ours: `CrawlerSession(params, seed).run_autopilot()` (the default parameters, made once as benchmarks/run.py
+- ours: `Session(CrawlerRules, params, seed).run_autopilot()` (the default parameters, made once as benchmarks/run.py
   does: 5x5 zones, 3d6 rooms, 9.5 rooms on average, with their contents rolled and every roll logged), then
   `crawler_svg.render_svg` of its dungeon (the board, the rooms, the doors and the legend, as one SVG string);
 - dungeongen: `DungeonGenerator(GenerationParams()).generate(seed)` (its defaults: a MEDIUM "classic"
@@ -28,8 +28,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from dedale.core.session import Session
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules
 from dedale.render.crawler_svg import render_svg
 
 TARGET = 300.0
@@ -44,7 +45,7 @@ PARAMS = CrawlerParams()
 
 
 def ours(seed: int) -> str:
-    return render_svg(CrawlerSession(PARAMS, seed).run_autopilot().dungeon())
+    return render_svg(Session(CrawlerRules, PARAMS, seed).run_autopilot().rules.dungeon())
 
 
 def peer_plan(seed: int) -> str:

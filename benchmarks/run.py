@@ -55,14 +55,15 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from dedale.core.session import Session
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules
 from dedale.hexcrawl.params import HexParams
-from dedale.hexcrawl.session import HexcrawlSession
+from dedale.hexcrawl.session import HexcrawlRules
 from dedale.keylock.params import KeylockParams
-from dedale.keylock.session import KeylockSession
+from dedale.keylock.session import KeylockRules
 from dedale.paper.params import PaperParams
-from dedale.paper.session import PaperSession
+from dedale.paper.session import PaperRules
 from dedale.render.crawler_svg import render_svg as crawler_svg
 from dedale.render.paper_svg import render_svg as paper_svg
 
@@ -88,9 +89,9 @@ EXPLORE = """
 import json, resource, sys, time
 from dedale.hexcrawl.params import HexParams
 from dedale.hexcrawl.session import HexcrawlSession
-HexcrawlSession(HexParams(radius=1), 0).run_autopilot()  # imports and tables loaded before the clock starts
+Session(HexcrawlRules, HexParams(radius=1), 0).run_autopilot()  # imports and tables loaded before the clock starts
 start = time.perf_counter()
-session = HexcrawlSession(HexParams(radius=int(sys.argv[1])), 1).run_autopilot()
+session = Session(HexcrawlRules, HexParams(radius=int(sys.argv[1])), 1).run_autopilot()
 seconds = time.perf_counter() - start
 assert len(session.state.hexes) == 1 + 3 * int(sys.argv[1]) * (int(sys.argv[1]) + 1)
 print(json.dumps({"seconds": seconds, "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
@@ -101,11 +102,11 @@ def walk(seeds: range) -> tuple[float, float, int, int]:
     """The walk over radius 40: the median times to generate and explore a map and to load it back from its
     JSON, and the most picks and log entries a map of `seeds` takes."""
     params = HexParams(radius=40, order="walk")
-    sessions = [HexcrawlSession(params, seed).run_autopilot() for seed in seeds]
+    sessions = [Session(HexcrawlRules, params, seed).run_autopilot() for seed in seeds]
     documents = [json.loads(json.dumps(session.to_json())) for session in sessions]
     picks = max(sum(1 for e in s.log if isinstance(e, dict) and e.get("for") == "autopilot.walk") for s in sessions)
-    return (median_ms(lambda seed: HexcrawlSession(params, seed).run_autopilot(), seeds),
-            median_ms(lambda seed: HexcrawlSession.from_json(documents[seed]), seeds),
+    return (median_ms(lambda seed: Session(HexcrawlRules, params, seed).run_autopilot(), seeds),
+            median_ms(lambda seed: Session.from_json(HexcrawlRules, documents[seed]), seeds),
             picks, max(len(session.log) for session in sessions))
 
 
@@ -150,33 +151,37 @@ def keylock_at_the_web_limits() -> tuple[float, int, float]:
     objects, and the median of the ten."""
     params = KeylockParams(**KEYLOCK_WEB)
     params.check_web()
-    KeylockSession(params, 0)  # what a first diagram loads, not counted
+    Session(KeylockRules, params, 0)  # what a first diagram loads, not counted
     times = []
     for seed in range(10):
         best = float("inf")
         for _ in range(5):
             start = time.process_time()
-            session = KeylockSession(params, seed)
+            session = Session(KeylockRules, params, seed)
             best = min(best, time.process_time() - start)
-        assert session.diagram is not None
-        times.append((best, len(session.diagram.nodes) - 1))
+        assert session.rules.diagram is not None
+        times.append((best, len(session.rules.diagram.nodes) - 1))
     return *max(times), statistics.median(seconds for seconds, _ in times)
 
 
 def main() -> int:
     crawler, paper = CrawlerParams(), PaperParams()
-    full_budget = [seed for seed in range(400) if PaperSession(paper, seed).run_autopilot().state.cards_used == 80]
+
+    def crawled(seed: int) -> Session[CrawlerRules]:
+        return Session(CrawlerRules, crawler, seed).run_autopilot()
+
+    def drawn(seed: int) -> Session[PaperRules]:
+        return Session(PaperRules, paper, seed).run_autopilot()
+
+    full_budget = [seed for seed in range(400) if drawn(seed).state.cards_used == 80]
     figures = [
-        ("crawler: generate a default dungeon",
-         median_ms(lambda seed: CrawlerSession(crawler, seed).run_autopilot(), range(300)), True),
+        ("crawler: generate a default dungeon", median_ms(crawled, range(300)), True),
         ("crawler: generate it and render SVG",
-         median_ms(lambda seed: crawler_svg(CrawlerSession(crawler, seed).run_autopilot().dungeon()), range(300)),
-         True),
+         median_ms(lambda seed: crawler_svg(crawled(seed).rules.dungeon()), range(300)), True),
         ("paper: 80-card budget, with SVG",
-         median_ms(lambda seed: paper_svg(PaperSession(paper, seed).run_autopilot().paper_map()), range(300)), True),
+         median_ms(lambda seed: paper_svg(drawn(seed).rules.paper_map()), range(300)), True),
         (f"paper: all 80 cards drawn, with SVG ({len(full_budget)} maps)",
-         median_ms(lambda seed: paper_svg(PaperSession(paper, seed).run_autopilot().paper_map()), full_budget * 4),
-         False),
+         median_ms(lambda seed: paper_svg(drawn(seed).rules.paper_map()), full_budget * 4), False),
     ]
     failed = False
     for name, value, target in figures:

@@ -24,8 +24,8 @@ def _edges(board: Board, room: Room) -> list[Dir]:
 
 
 def check(session: CrawlerSession) -> None:
-    params, board = session.params, session.board
-    layout = session.layout
+    params, board = session.params, session.rules.board
+    layout = session.rules.layout
     rooms, doors, passages = layout.rooms, layout.doors, layout.passages
     n = session.state.size
     dungeon_cells = board.size

@@ -9,7 +9,7 @@ import dedale
 from dedale.core.session import Session
 
 
-def played(name: str, seed: int, steps: int, table: bool = False, **params: Any) -> Session[Any, Any]:
+def played(name: str, seed: int, steps: int, table: bool = False, **params: Any) -> Session[Any]:
     """A session of `name` with `steps` choices made, picked at random (seeded) among the legal ones."""
     session = dedale.play(name, seed, table=table, **params)
     pick = random.Random(seed)

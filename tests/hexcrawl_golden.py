@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from dedale.core.session import Session
 from dedale.hexcrawl.params import HexParams
-from dedale.hexcrawl.session import HexcrawlSession
+from dedale.hexcrawl.session import HexcrawlRules, HexcrawlSession
 from dedale.systems import system
 
 GOLDEN = Path(__file__).parent / "data" / "hexcrawl" / "golden.json"
@@ -47,7 +48,7 @@ CASES: list[tuple[str, int, dict[str, Any], list[str], bool]] = [
 
 
 def session_for(seed: int, params: dict[str, Any], moves: list[str], autopilot: bool) -> HexcrawlSession:
-    session = HexcrawlSession(HexParams(**params), seed)
+    session = Session(HexcrawlRules, HexParams(**params), seed)
     for name in moves:
         session.step(f"move:{name}")
     if autopilot:

@@ -16,7 +16,7 @@ CORRIDOR_KINDS = {"corridor", "trap_corridor", "crossroads", "bend_right", "bend
 
 
 def check(session: PaperSession) -> None:
-    state, params, page = session.state, session.params, session.page
+    state, params, page = session.state, session.params, session.rules.page
     cells = page.cells
 
     # Nothing outside the page.
@@ -99,7 +99,7 @@ def check(session: PaperSession) -> None:
 
 
 def _connected(session: PaperSession) -> bool:
-    cells = session.page.cells
+    cells = session.rules.page.cells
     ways: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for door in session.state.doors:
         a, b = door.squares

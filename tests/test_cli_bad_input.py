@@ -130,7 +130,7 @@ def test_a_bug_comes_with_the_seed_that_remakes_it(cli, capsys: pytest.CaptureFi
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(system("crawler").session, "run_autopilot", broken)
+    monkeypatch.setattr(system("crawler").rules, "apply", broken)
     with pytest.raises(RuntimeError):
         cli("crawler")
     assert capsys.readouterr().err.startswith("seed: ")

@@ -27,11 +27,11 @@ def small(name: str) -> dict[str, Any]:
     return dict(system(name).example)
 
 
-def played(name: str, seed: int, steps: int, table: bool = False) -> Session[Any, Any]:
+def played(name: str, seed: int, steps: int, table: bool = False) -> Session[Any]:
     return games.played(name, seed, steps, table, **small(name))
 
 
-def game(session: Session[Any, Any]) -> dict[str, Any]:
+def game(session: Session[Any]) -> dict[str, Any]:
     """The document without its seed: what was played (two documents always differ by their seeds)."""
     return {key: value for key, value in session.to_json().items() if key != "seed"}
 
@@ -54,7 +54,7 @@ def test_undo_is_a_replay_without_the_last_event(name: str) -> None:
             session.undo()
         assert session.has_secrets() and session.to_json() == document
         return
-    before = type(session).replay(session.params, session.seed, session.events[:-1]).to_json()
+    before = Session.replay(type(session.rules), session.params, session.seed, session.events[:-1]).to_json()
     session.undo()
     assert session.to_json() == before
 
@@ -78,7 +78,7 @@ def test_table_mode_asks_for_each_result_and_replays_from_what_was_entered(name:
     """At the table the player rolls: the session asks for each result (only legal values are offered),
     rolls nothing itself, and its document (the entries are events) loads back to the same game. A system
     whose rules draw what no table can says so."""
-    if not system(name).session.table_mode:
+    if not system(name).rules.table_mode:
         with pytest.raises(DedaleError, match="no table mode"):
             dedale.play(name, 8, table=True, **small(name))
         return

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from budget import examples
 from dedale.core.documents import dump, load
 from dedale.core.errors import DedaleError
+from dedale.core.session import Session
 from dedale.crawler.model import CrawlerResult, Dungeon, Tile
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules
 from dedale.crawler.tiles import TILE_NAMES
 from dedale.systems import system
 
@@ -26,7 +27,7 @@ OLD = Path(__file__).parent / "data" / "old" / "crawler.json"
 
 
 def document(seed: int = 3, **params: Any) -> dict[str, Any]:
-    session = CrawlerSession(CrawlerParams(**params), seed).run_autopilot()
+    session = Session(CrawlerRules, CrawlerParams(**params), seed).run_autopilot()
     found: dict[str, Any] = json.loads(json.dumps(session.to_json()))
     return found
 
@@ -76,7 +77,7 @@ def test_a_result_read_through_its_shapes_is_written_back_as_it_was(seed: int, s
                                                                     roll: bool, party: bool) -> None:
     """Mid-game too, at the table (a room whose contents wait for the dice entered is empty), and as the party
     sees it (no contents)."""
-    session = CrawlerSession(CrawlerParams(contents="dungeon-roll" if roll else "tables"), seed, table)
+    session = Session(CrawlerRules, CrawlerParams(contents="dungeon-roll" if roll else "tables"), seed, table)
     pick = random.Random(seed)
     for _ in range(steps):
         if session.is_over:

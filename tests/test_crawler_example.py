@@ -8,15 +8,16 @@ same zone; a D8 of 8 at room 4 with 2D6 above 4, so not the boss: the player pic
 from __future__ import annotations
 
 from crawler_invariants import check
+from dedale.core.session import Session
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules, CrawlerSession
 
 
 class Table:
     """Drives a table-mode session: enters what the players rolled, checks what is asked."""
 
     def __init__(self) -> None:
-        self.session = CrawlerSession(CrawlerParams(), seed=0, table=True)
+        self.session = Session(CrawlerRules, CrawlerParams(), seed=0, table=True)
 
     def roll(self, expr: str, purpose: str, *dice: int) -> None:
         for die in dice:
@@ -87,7 +88,7 @@ def play_the_seed_example() -> CrawlerSession:
 def test_the_seed_example_dungeon() -> None:
     session = play_the_seed_example()
     assert session.is_over and session.state.outcome == "boss"
-    rooms = session.layout.rooms
+    rooms = session.rules.layout.rooms
     assert [(r.number, r.tile, r.zone, r.filling, r.boss) for r in rooms] == [
         (1, "5x2", (2, 4), False, False),
         (2, "3x3", (2, 3), False, False),
@@ -105,7 +106,7 @@ def test_the_seed_example_dungeon() -> None:
     assert [r.contents["kind"]["id"] for r in rooms] == [
         "corridor", "guard_room", "cell", "armoury", "vestibule", "kitchen", "cellar", "master_apartments"]
     assert [r.entered_from for r in rooms] == [None, 1, 2, 2, 4, 5, 6, 6]
-    assert session.layout.room_count[(3, 2)] == 3  # vestibule, kitchen, cellar
+    assert session.rules.layout.room_count[(3, 2)] == 3  # vestibule, kitchen, cellar
     tile_rolls = [e for e in session.log if e.get("for") == "crawler.tile"]
     assert [e["args"]["room"] for e in tile_rolls] == [1, 2, 3, 4, 5, 6, 7]  # none for room 8 of 8
     check(session)
@@ -113,7 +114,7 @@ def test_the_seed_example_dungeon() -> None:
 
 def test_the_example_replays_from_its_events() -> None:
     session = play_the_seed_example()
-    again = CrawlerSession.from_json(session.to_json())
+    again = Session.from_json(CrawlerRules, session.to_json())
     assert again.to_json() == session.to_json()
 
 

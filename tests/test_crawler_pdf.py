@@ -12,9 +12,10 @@ from collections import Counter
 import pytest
 
 from dedale.core.errors import DedaleError
+from dedale.core.session import Session
 from dedale.crawler.model import Dungeon
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules
 from dedale.i18n import catalogue
 from dedale.render.crawler_pdf import (
     AREA_H,
@@ -50,7 +51,7 @@ def pages_in(pdf: bytes) -> int:
 
 @pytest.fixture(scope="module")
 def dungeon() -> Dungeon:
-    return CrawlerSession(CrawlerParams(), seed=4).run_autopilot().dungeon()
+    return Session(CrawlerRules, CrawlerParams(), seed=4).run_autopilot().rules.dungeon()
 
 
 def test_tiles_pdf_is_a_pdf_of_three_pages() -> None:
@@ -148,7 +149,7 @@ def test_board_pages_cover_the_crop_with_their_overlap(dungeon: Dungeon) -> None
 
 def test_board_pdf_in_french_entered_from_the_west() -> None:
     params = CrawlerParams(start_zone=(0, 2), start_side="W")
-    dungeon = CrawlerSession(params, seed=7).run_autopilot().dungeon()
+    dungeon = Session(CrawlerRules, params, seed=7).run_autopilot().rules.dungeon()
     crop = board_crop(dungeon)
     assert crop.x == -ENTRANCE and crop.w % (dungeon.zone_cells * CELL) == ENTRANCE
     assert pages_in(board_pdf(dungeon, "fr")) == len(board_pages(crop))

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
+from dedale.core.session import Session
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules
 from dedale.render.crawler_svg import render_svg
 from pins import check_document, check_text, write_document  # tests/ (conftest.py; a script's own folder)
 
@@ -33,8 +34,8 @@ PINS: list[tuple[str, dict[str, Any], int, str]] = [  # name, parameters, seed, 
 
 
 def made(params: dict[str, Any], seed: int, lang: str) -> tuple[dict[str, Any], str]:
-    session = CrawlerSession(CrawlerParams(**params), seed).run_autopilot()
-    return session.to_json(), render_svg(session.dungeon(), lang=lang)
+    session = Session(CrawlerRules, CrawlerParams(**params), seed).run_autopilot()
+    return session.to_json(), render_svg(session.rules.dungeon(), lang=lang)
 
 
 @pytest.mark.parametrize(("name", "params", "seed", "lang"), PINS, ids=[pin[0] for pin in PINS])

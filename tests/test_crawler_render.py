@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from budget import examples
 from dedale.core.grid import Rect
+from dedale.core.session import Session
 from dedale.crawler.contents import load_tables
 from dedale.crawler.model import Dungeon, Room
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules
 from dedale.render import svg
 from dedale.render.crawler_svg import Highlight, label_cells, render_svg
 from dedale.render.crawler_text import render_text
@@ -26,7 +27,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def dungeon(seed: int = 4) -> Dungeon:
-    return CrawlerSession(CrawlerParams(), seed).run_autopilot().dungeon()
+    return Session(CrawlerRules, CrawlerParams(), seed).run_autopilot().rules.dungeon()
 
 
 def kind(room: Room, lang: str = "en") -> str:
@@ -108,10 +109,10 @@ def test_french_pictures_and_text() -> None:
 
 
 def test_a_loaded_document_renders_like_the_session() -> None:
-    session = CrawlerSession(CrawlerParams(), 4).run_autopilot()
+    session = Session(CrawlerRules, CrawlerParams(), 4).run_autopilot()
     loaded = Dungeon.from_json(json.loads(json.dumps(session.to_json())))
-    assert render_svg(loaded) == render_svg(session.dungeon())
-    assert render_text(loaded) == render_text(session.dungeon())
+    assert render_svg(loaded) == render_svg(session.rules.dungeon())
+    assert render_text(loaded) == render_text(session.rules.dungeon())
 
 
 numbers = st.one_of(st.floats(), st.integers(-10**7, 10**7), st.sampled_from([0, 0.0, -0.0, 1, 1.0, True]))
@@ -156,7 +157,7 @@ def test_each_place_a_room_may_go_has_its_number_in_a_cell_of_its_own(places: li
 def test_places_over_one_another_keep_their_numbers_apart_on_the_board() -> None:
     from dedale.systems import system
 
-    session = CrawlerSession(CrawlerParams(), 4)
+    session = Session(CrawlerRules, CrawlerParams(), 4)
     listed = session.choices()
     assert len(listed) == 5  # a 5x2 and four 2x5 strips, all over one spot of zone 2,4
     picture = system("crawler").picture(session, listed, "en")

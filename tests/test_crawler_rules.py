@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from budget import examples
 from crawler_invariants import check
+from dedale.core.session import Session
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 
@@ -33,7 +34,7 @@ def crawler_params(draw: st.DrawFn) -> CrawlerParams:
 @settings(max_examples=examples(150), deadline=None)
 @given(seed=seeds)
 def test_default_dungeons_obey_every_rule(seed: int) -> None:
-    session = CrawlerSession(CrawlerParams(), seed).run_autopilot()
+    session = Session(CrawlerRules, CrawlerParams(), seed).run_autopilot()
     assert session.is_over
     check(session)
 
@@ -41,7 +42,7 @@ def test_default_dungeons_obey_every_rule(seed: int) -> None:
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(params=crawler_params(), seed=seeds)
 def test_any_parameters_obey_every_rule(params: CrawlerParams, seed: int) -> None:
-    session = CrawlerSession(params, seed).run_autopilot()
+    session = Session(CrawlerRules, params, seed).run_autopilot()
     assert session.is_over
     check(session)
 
@@ -49,7 +50,7 @@ def test_any_parameters_obey_every_rule(params: CrawlerParams, seed: int) -> Non
 @settings(max_examples=examples(60), deadline=None)
 @given(seed=seeds, steps=st.integers(0, 40))
 def test_rules_hold_at_every_step(seed: int, steps: int) -> None:
-    session = CrawlerSession(CrawlerParams(), seed)
+    session = Session(CrawlerRules, CrawlerParams(), seed)
     for _ in range(steps):
         if session.is_over:
             break
@@ -60,38 +61,38 @@ def test_rules_hold_at_every_step(seed: int, steps: int) -> None:
 @settings(max_examples=examples(50), deadline=None)
 @given(seed=seeds, params=crawler_params())
 def test_same_seed_same_json(seed: int, params: CrawlerParams) -> None:
-    first = CrawlerSession(params, seed).run_autopilot().to_json()
-    second = CrawlerSession(params, seed).run_autopilot().to_json()
+    first = Session(CrawlerRules, params, seed).run_autopilot().to_json()
+    second = Session(CrawlerRules, params, seed).run_autopilot().to_json()
     assert json.dumps(first) == json.dumps(second)
 
 
 def test_nineteen_in_twenty_reach_the_boss() -> None:
     """The spec's target for the default autopilot: at least 19 dungeons in 20 reach their boss room."""
-    outcomes = [CrawlerSession(CrawlerParams(), seed).run_autopilot().state.outcome for seed in range(1000)]
+    outcomes = [Session(CrawlerRules, CrawlerParams(), seed).run_autopilot().state.outcome for seed in range(1000)]
     assert outcomes.count("boss") >= 950
 
 
 def test_size_rule_and_counter() -> None:
     """3d6 rooms by default (3 to 18), 2d6 or fixed as parameters; the D20 counter is the room number."""
-    sizes = {CrawlerSession(CrawlerParams(), seed).state.size for seed in range(3000)}
+    sizes = {Session(CrawlerRules, CrawlerParams(), seed).state.size for seed in range(3000)}
     assert sizes == set(range(3, 19))
-    sizes = {CrawlerSession(CrawlerParams(size_rule="2d6"), seed).state.size for seed in range(300)}
+    sizes = {Session(CrawlerRules, CrawlerParams(size_rule="2d6"), seed).state.size for seed in range(300)}
     assert sizes == set(range(2, 13))
-    fixed = CrawlerSession(CrawlerParams(size_rule="4"), 9).run_autopilot()
-    assert fixed.state.size == 4 and len(fixed.layout.rooms) <= 4
+    fixed = Session(CrawlerRules, CrawlerParams(size_rule="4"), 9).run_autopilot()
+    assert fixed.state.size == 4 and len(fixed.rules.layout.rooms) <= 4
 
 
 def test_one_room_dungeon_is_the_boss_room() -> None:
-    session = CrawlerSession(CrawlerParams(size_rule="1"), 3).run_autopilot()
-    assert [(r.number, r.boss) for r in session.layout.rooms] == [(1, True)]
+    session = Session(CrawlerRules, CrawlerParams(size_rule="1"), 3).run_autopilot()
+    assert [(r.number, r.boss) for r in session.rules.layout.rooms] == [(1, True)]
     assert not any(e.get("for") == "crawler.tile" for e in session.log)  # room N: no D8 rolled
 
 
 def test_skip_early_boss_check() -> None:
     """With the check off, an 8 never makes an early boss: the boss is room N (or the stuck ending)."""
     for seed in range(150):
-        session = CrawlerSession(CrawlerParams(early_boss=False), seed).run_autopilot()
+        session = Session(CrawlerRules, CrawlerParams(early_boss=False), seed).run_autopilot()
         assert not any(e.get("for") == "crawler.boss_check" for e in session.log)
-        bosses = [r for r in session.layout.rooms if r.boss]
+        bosses = [r for r in session.rules.layout.rooms if r.boss]
         stuck = any(e.get("note") == "crawler.stuck_boss" for e in session.log)
         assert not bosses or bosses[0].number == session.state.size or stuck

@@ -10,9 +10,10 @@ import pytest
 from crawler_invariants import check
 from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe
+from dedale.core.session import Session
 from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules, CrawlerSession
 from dedale.crawler.tiles import Stock, by_nearest_area, parse_stock
 from dedale.i18n import word
 
@@ -34,7 +35,7 @@ def drive(session: CrawlerSession, dice: dict[str, Iterator[int]], until: str, d
 
 
 def table(size: str = "11", **params: object) -> CrawlerSession:
-    return CrawlerSession(CrawlerParams(size_rule=size, **params), 0, table=True)  # type: ignore[arg-type]
+    return Session(CrawlerRules, CrawlerParams(size_rule=size, **params), 0, table=True)  # type: ignore[arg-type]
 
 
 def test_seed_example_of_the_boss_check() -> None:
@@ -47,7 +48,7 @@ def test_seed_example_of_the_boss_check() -> None:
     assert (check_roll["roll"], check_roll["args"]["room"], check_roll["total"]) == ("2d6", 6, 5)
     assert check_roll["decided"]["key"] == "crawler.boss_yes"
     drive(session, {}, "crawler.outcome_boss")
-    assert session.layout.rooms[-1].boss and session.layout.rooms[-1].number == 6
+    assert session.rules.layout.rooms[-1].boss and session.rules.layout.rooms[-1].number == 6
     check(session)
 
 
@@ -86,13 +87,13 @@ def test_room_n_is_the_boss_without_a_d8() -> None:
     drive(session, {"crawler.tile": iter([6, 6])}, "crawler.boss_last")
     assert [e["args"]["room"] for e in session.log if e.get("for") == "crawler.tile"] == [1, 2]
     drive(session, {}, "crawler.outcome_boss")
-    assert [r.boss for r in session.layout.rooms] == [False, False, True]
+    assert [r.boss for r in session.rules.layout.rooms] == [False, False, True]
 
 
 def test_a_room_that_fits_but_would_lead_nowhere_says_so() -> None:
     """The entry-and-exit rule, not the space, is why the rolled room cannot go: the log says it (seed 0's
     4x4 fits in the zone beyond its exit, but in no place touching another edge that leads on)."""
-    session = CrawlerSession(CrawlerParams(), 0).run_autopilot()
+    session = Session(CrawlerRules, CrawlerParams(), 0).run_autopilot()
     note = next(e for e in session.log if e.get("note") == "crawler.fallback")
     assert note["args"]["why"]["t"] == "crawler.why_not.no_way_on"
     assert "it fits, but it would open onto no other zone" in describe(note, "en")
@@ -106,28 +107,28 @@ def test_nearest_area_fallback_order() -> None:
 
 def test_the_fallback_lays_the_nearest_size_that_fits() -> None:
     """A 5x5 start zone taken by a 4x4-wide room... here: a zone of 4x4 cells, where no 5-wide room fits."""
-    session = CrawlerSession(CrawlerParams(zone_cells=4, size_rule="5"), 0, table=True)
+    session = Session(CrawlerRules, CrawlerParams(zone_cells=4, size_rule="5"), 0, table=True)
     drive(session, {"crawler.tile": iter([1])}, "crawler.fallback")
     note = next(e for e in session.log if e.get("note") == "crawler.fallback")
     assert note["args"] == {"rolled": "5x5", "tile": "4x4", "why": word("crawler.why_not.no_space")}
     assert "no free place against the exit's edge is large enough" in describe(note, "en")
     drive(session, {}, "crawler.laid")
-    room = session.layout.rooms[0]
+    room = session.rules.layout.rooms[0]
     assert (room.tile, room.rolled) == ("4x4", "5x5")
 
 
 def test_an_exit_nothing_fits_beyond_is_closed_and_the_counter_stays() -> None:
     """Board of 2x2 zones of 2x2 cells: after the start, a 2x2 fills each zone, so any exit into a zone
     holding a room closes."""
-    session = CrawlerSession(CrawlerParams(board_zones=2, zone_cells=2, size_rule="9", boss_size=(2, 2)), 0,
+    session = Session(CrawlerRules, CrawlerParams(board_zones=2, zone_cells=2, size_rule="9", boss_size=(2, 2)), 0,
                              table=True)
     drive(session, {"crawler.tile": iter([6] * 20)}, "crawler.exit_closed")
     note = next(e for e in session.log if e.get("note") == "crawler.exit_closed")
     closed = [note["args"]["room"], note["args"]["dir"]]
     assert closed in session.to_json()["closed_exits"]
     assert f"exit:{closed[0]}:{closed[1]}" not in {c.id for c in session.choices()}
-    rooms_before = len(session.layout.rooms)
-    assert session.room_number == rooms_before + 1
+    rooms_before = len(session.rules.layout.rooms)
+    assert session.rules.room_number == rooms_before + 1
 
 
 def test_searching_a_wall() -> None:
@@ -151,7 +152,7 @@ def test_searching_a_wall() -> None:
     session.step("enter:2")  # found
     while session.pending is None and session.state.phase == "passage":
         session.step(session.choices()[0].id)
-    assert len(session.layout.passages) == 1 and session.layout.passages[0].room == room
+    assert len(session.rules.layout.passages) == 1 and session.rules.layout.passages[0].room == room
     assert not any(c.id.startswith(f"search:{room}:") for c in _after_room(session))  # two searches: done
 
 
@@ -163,7 +164,7 @@ def _after_room(session: CrawlerSession) -> list:  # type: ignore[type-arg]
 
 def test_the_autopilot_searches_only_when_no_exit_is_left() -> None:
     for seed in range(300):
-        session = CrawlerSession(CrawlerParams(), seed)
+        session = Session(CrawlerRules, CrawlerParams(), seed)
         while not session.is_over:
             choices = session.choices()
             session.auto_step()
@@ -177,11 +178,11 @@ def test_the_autopilot_searches_only_when_no_exit_is_left() -> None:
 def test_the_autopilot_prefers_the_newest_room_towards_empty_zones() -> None:
     policy = DefaultPolicy(CrawlerParams().fill_chance)
     for seed in range(100):
-        session = CrawlerSession(CrawlerParams(), seed)
+        session = Session(CrawlerRules, CrawlerParams(), seed)
         while not session.is_over:
             choices = session.choices()
             exits = [c for c in choices if c.data.get("kind") == "exit"]
-            newest = session.room_number - 1
+            newest = session.rules.room_number - 1
             preferred = [c.id for c in exits if c.data["room"] == newest and c.data["rooms_there"] == 0]
             choice = policy.choose(session)
             if preferred:
@@ -190,9 +191,9 @@ def test_the_autopilot_prefers_the_newest_room_towards_empty_zones() -> None:
 
 
 def test_zones_never_take_a_fourth_room() -> None:
-    session = CrawlerSession(CrawlerParams(fill_chance=1.0, size_rule="18"), 4).run_autopilot()
+    session = Session(CrawlerRules, CrawlerParams(fill_chance=1.0, size_rule="18"), 4).run_autopilot()
     check(session)
-    assert max(session.layout.room_count.values()) == 3
+    assert max(session.rules.layout.room_count.values()) == 3
 
 
 def test_stock_parsing() -> None:
@@ -214,10 +215,10 @@ def test_stock_substitution_takes_the_neighbouring_pile_least_on_the_board() -> 
 def test_a_limited_stock_is_respected_and_exhaustion_brings_the_boss() -> None:
     spec = {"5x5": 1, "4x4": 1, "5x3": 1, "3x3": 1, "3x2": 1, "2x2": 1, "5x2": 1, "p1": 0, "p2": 0, "p3": 0}
     for seed in range(60):
-        session = CrawlerSession(CrawlerParams(stock=spec, size_rule="18"), seed).run_autopilot()
+        session = Session(CrawlerRules, CrawlerParams(stock=spec, size_rule="18"), seed).run_autopilot()
         check(session)
-        laid = [r.tile for r in session.layout.rooms if not r.boss]
-        assert len(laid) == len(set(laid)) <= 7 and not session.layout.passages
+        laid = [r.tile for r in session.rules.layout.rooms if not r.boss]
+        assert len(laid) == len(set(laid)) <= 7 and not session.rules.layout.passages
         if len(laid) == 7 and session.state.outcome == "boss":
             assert any(e.get("note") == "crawler.stock_empty" for e in session.log)
 
@@ -226,20 +227,20 @@ def test_a_version_1_document_still_loads_though_its_log_said_less() -> None:
     """Version 2 added why a room cannot go beyond an exit to the log, and lays a passed boss check's room at
     the next exit; a version-1 document, made before, replays as it was made (the boss given up:
     `passed_boss` reroll) and loads (checked without the log's words), and a forged roll still fails."""
-    current = CrawlerSession(CrawlerParams(passed_boss="reroll"), 34).run_autopilot().to_json()
+    current = Session(CrawlerRules, CrawlerParams(passed_boss="reroll"), 34).run_autopilot().to_json()
     old = json.loads(json.dumps(current))
     old["version"] = 1
     del old["params"]["passed_boss"]
     for entry in old["log"]:
         entry.get("args", {}).pop("why", None)
-    assert CrawlerSession.from_json(old).to_json() == current
+    assert Session.from_json(CrawlerRules, old).to_json() == current
     forged = json.loads(json.dumps(old))
     rolled = next(entry for entry in forged["log"] if "dice" in entry)
     rolled["dice"] = [rolled["dice"][0] % 6 + 1, *rolled["dice"][1:]]
     with pytest.raises(DedaleError, match="does not match"):
-        CrawlerSession.from_json(forged)
+        Session.from_json(CrawlerRules, forged)
     with pytest.raises(DedaleError):
-        CrawlerSession.from_json({**old, "version": 3})
+        Session.from_json(CrawlerRules, {**old, "version": 3})
 
 
 def test_a_passed_boss_check_lays_the_boss_room_at_the_next_exit() -> None:
@@ -247,15 +248,15 @@ def test_a_passed_boss_check_lays_the_boss_room_at_the_next_exit() -> None:
     exit, the exit closes and the boss room goes beyond the next exit the party takes, without a D8; with
     `passed_boss="reroll"` (the old way, a Choice) the next room rolls its D8 again."""
     seed = 34  # the autopilot meets such an exit
-    stays = CrawlerSession(CrawlerParams(), seed).run_autopilot()
+    stays = Session(CrawlerRules, CrawlerParams(), seed).run_autopilot()
     notes = [e for e in stays.log if "note" in e or "roll" in e]
     waits = next(i for i, e in enumerate(notes) if e.get("note") == "crawler.boss_waits")
     assert notes[waits - 1]["note"] == "crawler.exit_closed"
     after = notes[waits + 1:]
     due = next(i for i, e in enumerate(after) if e.get("note") == "crawler.boss_due")
     assert not any(e.get("for") == "crawler.tile" for e in after[:due])  # no D8 before it
-    assert stays.layout.rooms[-1].boss and stays.state.outcome == "boss"
-    reroll = CrawlerSession(CrawlerParams(passed_boss="reroll"), seed).run_autopilot()
+    assert stays.rules.layout.rooms[-1].boss and stays.state.outcome == "boss"
+    reroll = Session(CrawlerRules, CrawlerParams(passed_boss="reroll"), seed).run_autopilot()
     assert "boss_waits" not in json.dumps(reroll.to_json())
     assert not any(e.get("note") in ("crawler.boss_waits", "crawler.boss_due") for e in reroll.log)
     closed = [i for i, e in enumerate(reroll.log) if e.get("note") == "crawler.exit_closed"]

@@ -16,6 +16,7 @@ import schemas
 from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe
+from dedale.core.session import Session
 from dedale.hexcrawl.hexes import (
     DIRECTION_NAMES,
     distance,
@@ -32,7 +33,7 @@ from dedale.hexcrawl.hexes import (
 )
 from dedale.hexcrawl.model import HexMap
 from dedale.hexcrawl.params import MAX_RADIUS, ORDERS, HexParams
-from dedale.hexcrawl.session import HexcrawlSession
+from dedale.hexcrawl.session import HexcrawlRules, HexcrawlSession
 from dedale.render.hex_svg import render_svg
 from dedale.render.hex_text import render_text
 from dedale.systems import system
@@ -105,23 +106,23 @@ def check(session: HexcrawlSession) -> None:
        chance=st.integers(0, 10_000).map(lambda n: n / 10_000), variant=st.sampled_from(["rule", "weighted"]))
 def test_every_hex_obeys_the_rule(seed: int, radius: int, order: str, chance: float, variant: str) -> None:
     start = (0, 0) if radius == 0 else (0, -radius)
-    session = HexcrawlSession(HexParams(radius=radius, order=order, obstacle_chance=chance, variant=variant,
+    session = Session(HexcrawlRules, HexParams(radius=radius, order=order, obstacle_chance=chance, variant=variant,
                                         start=start), seed).run_autopilot()
     assert session.is_over and len(session.state.hexes) == hex_count(radius)
     check(session)
 
 
 def test_spiral_and_breadth_first_orders() -> None:
-    spiral_map = HexcrawlSession(HexParams(radius=6), 1).run_autopilot()
+    spiral_map = Session(HexcrawlRules, HexParams(radius=6), 1).run_autopilot()
     assert list(spiral_map.state.hexes) == list(spiral(6))
-    bfs = HexcrawlSession(HexParams(radius=6, order="bfs", start=(2, -1)), 1).run_autopilot()
+    bfs = Session(HexcrawlRules, HexParams(radius=6, order="bfs", start=(2, -1)), 1).run_autopilot()
     ordered = list(bfs.state.hexes)
     assert ordered[0] == (2, -1)
     assert [distance(h, (2, -1)) for h in ordered] == sorted(distance(h, (2, -1)) for h in ordered)
 
 
 def test_the_weighted_variant_follows_the_neighbours() -> None:
-    session = HexcrawlSession(HexParams(radius=8, variant="weighted"), 5).run_autopilot()
+    session = Session(HexcrawlRules, HexParams(radius=8, variant="weighted"), 5).run_autopilot()
     hexes = session.state.hexes
     for record in hexes.values():
         weights = [1] * 8
@@ -135,7 +136,7 @@ def test_the_weighted_variant_follows_the_neighbours() -> None:
 
 
 def test_die_frequencies_are_sane() -> None:
-    hexes = list(HexcrawlSession(HexParams(radius=40), 9).run_autopilot().state.hexes.values())  # 4,921 hexes
+    hexes = list(Session(HexcrawlRules, HexParams(radius=40), 9).run_autopilot().state.hexes.values())  # 4,921 hexes
     n = len(hexes)
     for values, faces in (([h.neighbour_die for h in hexes], 8), ([h.relief_die for h in hexes], 8),
                           ([h.vegetation_die for h in hexes], 16)):
@@ -150,7 +151,7 @@ def test_die_frequencies_are_sane() -> None:
 
 def moved(params: HexParams, seed: int, moves: list[str]) -> HexcrawlSession:
     """A session where the player made the moves that stay on the map, while the map is not all explored."""
-    session = HexcrawlSession(params, seed)
+    session = Session(HexcrawlRules, params, seed)
     for name in moves:
         if not session.is_over and on_map(neighbour(session.state.party, name), params.radius):
             session.step(f"move:{name}")
@@ -171,8 +172,9 @@ def test_determinism_json_round_trip_and_schema(seed: int, radius: int, order: s
     assert json.dumps(played(params, seed, moves).to_json()) == json.dumps(first)
     document = json.loads(json.dumps(first))
     schemas.validate(document, SCHEMA)
-    assert HexcrawlSession.from_json(document).to_json() == first
-    assert render_svg(HexMap.from_json(document)) == render_svg(HexcrawlSession.from_json(document).hex_map())
+    assert Session.from_json(HexcrawlRules, document).to_json() == first
+    loaded = Session.from_json(HexcrawlRules, document)
+    assert render_svg(HexMap.from_json(document)) == render_svg(loaded.rules.hex_map())
 
 
 # --- the walk ---------------------------------------------------------------------------------------
@@ -220,10 +222,10 @@ def test_version_1_documents_load_as_they_were_made(order: str) -> None:
     walk replays as a random walk, a spiral or breadth-first document as it did."""
     session = played(HexParams(radius=4, order=order), 11, ["NE", "N"])
     document = json.loads(json.dumps(session.to_json()))
-    assert document["version"] == HexcrawlSession.version == 3
+    assert document["version"] == HexcrawlRules.version == 3
     document["version"] = 1
     document["params"]["order"] = "walk" if order == "random-walk" else order
-    assert HexcrawlSession.from_json(document).to_json() == session.to_json()
+    assert Session.from_json(HexcrawlRules, document).to_json() == session.to_json()
 
 
 @settings(max_examples=examples(30), deadline=None)
@@ -232,7 +234,7 @@ def test_the_random_walk_steps_to_a_uniformly_chosen_neighbour_until_every_hex_i
                                                                                             radius: int) -> None:
     """The spec's walk: every pick is among all the party's neighbours on the map (6 inside, fewer on the
     rim), visited or not, and the walk ends on the map's last unexplored hex."""
-    session = HexcrawlSession(HexParams(radius=radius, order="random-walk"), seed).run_autopilot()
+    session = Session(HexcrawlRules, HexParams(radius=radius, order="random-walk"), seed).run_autopilot()
     assert len(session.state.hexes) == hex_count(radius)
     picks = [entry for entry in session.log if isinstance(entry, dict) and entry.get("for") == "autopilot.walk"]
     assert all(pick["args"]["among"] in (3, 4, 6) for pick in picks)
@@ -242,7 +244,7 @@ def test_the_random_walk_steps_to_a_uniformly_chosen_neighbour_until_every_hex_i
 
 # --- play -------------------------------------------------------------------------------------------
 def test_play_moves_and_explores_on_entering() -> None:
-    session = HexcrawlSession(HexParams(radius=3), 2)
+    session = Session(HexcrawlRules, HexParams(radius=3), 2)
     assert list(session.state.hexes) == [(0, 0)]
     session.step("move:N")
     session.step("move:N")
@@ -258,7 +260,7 @@ def test_play_moves_and_explores_on_entering() -> None:
 
 
 def test_table_mode_asks_for_each_die() -> None:
-    session = HexcrawlSession(HexParams(radius=0, sites=False), 0, table=True)
+    session = Session(HexcrawlRules, HexParams(radius=0, sites=False), 0, table=True)
     asked = []
     while session.pending is not None:
         options = session.pending.options
@@ -278,13 +280,13 @@ def test_a_community_clashing_with_its_relief_prompts_a_reason_for_each_clash() 
 
     seen_kinds = set()
     for seed in range(60):
-        session = HexcrawlSession(HexParams(radius=4), seed).run_autopilot()
+        session = Session(HexcrawlRules, HexParams(radius=4), seed).run_autopilot()
         expected = []
         for c in session.state.communities:
             relief = RELIEFS[session.state.hexes[(c.q, c.r)].relief]
             for table, trait in ((COMMUNITY_TABLES[c.kind], c.nature), ("function", c.function),
                                  ("people", c.people)):
-                if relief in (session.tables[table].row(trait.id).get("clashes") or ()):
+                if relief in (session.rules.tables[table].row(trait.id).get("clashes") or ()):
                     expected.append((c.name, trait.id, relief))
                     seen_kinds.add(relief)
         notes = [e for e in session.log if isinstance(e, dict) and e.get("note") == "hexcrawl.clash"]
@@ -300,14 +302,14 @@ def test_a_version_2_document_loads_its_chance_as_the_whole_percent_it_rolled() 
     (checked without the log's notes), as the 0.26 it played, and is saved again as version 3."""
     saved = json.loads((Path(__file__).parent / "data/hexcrawl/version2-odd-chance.json").read_text())
     assert saved["version"] == 2 and saved["params"]["obstacle_chance"] == 0.255
-    loaded = HexcrawlSession.from_json(saved)
+    loaded = Session.from_json(HexcrawlRules, saved)
     assert loaded.params.obstacle_chance == 0.26
     again = loaded.to_json()
     assert again["version"] == 3 and again["hexes"] == saved["hexes"]
     forged = {**saved, "hexes": [{**saved["hexes"][0], "relief": (saved["hexes"][0]["relief"] + 1) % 8},
                                  *saved["hexes"][1:]]}
     with pytest.raises(DedaleError, match="does not match"):
-        HexcrawlSession.from_json(forged)
+        Session.from_json(HexcrawlRules, forged)
 
 
 def test_a_players_clashes_are_checked(tmp_path: Path) -> None:
@@ -322,22 +324,22 @@ def test_a_players_clashes_are_checked(tmp_path: Path) -> None:
 
 # --- faces ------------------------------------------------------------------------------------------
 def test_svg_at_radius_12_and_50() -> None:
-    session = HexcrawlSession(HexParams(radius=12), 3)
+    session = Session(HexcrawlRules, HexParams(radius=12), 3)
     session.step("move:NE")
-    svg_text = render_svg(session.hex_map())
+    svg_text = render_svg(session.rules.hex_map())
     root = ElementTree.fromstring(svg_text)
     texts = " ".join(el.text or "" for el in root.iter("{http://www.w3.org/2000/svg}text"))
     assert all(c.name in texts for c in session.state.communities)
     assert svg_text.count('fill="#cfcac0"') == hex_count(12) - 2  # fog over the unexplored
     assert "stroke-dasharray" in svg_text  # the party
-    big = render_svg(HexcrawlSession(HexParams(radius=50), 3).run_autopilot().hex_map())
+    big = render_svg(Session(HexcrawlRules, HexParams(radius=50), 3).run_autopilot().rules.hex_map())
     assert big.count("<polygon") >= hex_count(50)
 
 
 def test_text_view() -> None:
-    session = HexcrawlSession(HexParams(radius=4), 3)
+    session = Session(HexcrawlRules, HexParams(radius=4), 3)
     session.step("move:S")
-    text = render_text(session.hex_map())
+    text = render_text(session.rules.hex_map())
     assert "@" in text and "★" in text and "2 of 61 hexes explored" in text
 
 
@@ -367,7 +369,7 @@ def test_cli_play_with_direction_keys(cli, tmp_path: Path) -> None:  # type: ign
 @pytest.mark.parametrize("radius", [2, MAX_RADIUS])
 def test_communities_are_placed_off_the_rim(radius: int) -> None:
     """Placing a community rolls a column and a row die of 2R - 1 sides (a d599 on the largest map)."""
-    session = HexcrawlSession(HexParams(radius=radius), 7)
+    session = Session(HexcrawlRules, HexParams(radius=radius), 7)
     assert session.state.communities
     for community in session.state.communities:
         assert distance((community.q, community.r), (0, 0)) < radius  # off the rim
@@ -377,7 +379,7 @@ def test_communities_are_placed_off_the_rim(radius: int) -> None:
 @pytest.mark.parametrize(("chance", "sides"), [(0.25, 100), (0.255, 1000), (0.2555, 10_000), (0.07, 100)])
 def test_the_obstacle_chance_is_rolled_exactly(chance: float, sides: int) -> None:
     """0.255 is not 26%: it is rolled on a d1000 (255 or less), so the chance is what was asked."""
-    session = HexcrawlSession(HexParams(radius=30, obstacle_chance=chance), 4).run_autopilot()
+    session = Session(HexcrawlRules, HexParams(radius=30, obstacle_chance=chance), 4).run_autopilot()
     rolls = [record.obstacle_roll for record in session.state.hexes.values()]
     assert max(rolls) > sides * 0.99 and max(rolls) <= sides
     hits = sum(record.obstacle is not None for record in session.state.hexes.values())

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from dedale.core.session import Session
 from dedale.hexcrawl.params import HexParams
-from dedale.hexcrawl.session import HexcrawlSession
+from dedale.hexcrawl.session import HexcrawlRules
 from dedale.render.hex_svg import (
     HEADER,
     MARGIN,
@@ -28,7 +29,7 @@ from pictures_print import A4, font_sizes, page_scale
 
 
 def explored(seed: int, radius: int = 12):  # type: ignore[no-untyped-def]
-    return HexcrawlSession(HexParams(radius=radius), seed).run_autopilot().hex_map()
+    return Session(HexcrawlRules, HexParams(radius=radius), seed).run_autopilot().rules.hex_map()
 
 
 def origin(radius: int) -> tuple[float, float, float]:

@@ -20,10 +20,11 @@ from dedale.core.documents import dump
 from dedale.core.errors import DedaleError
 from dedale.core.files import read_json
 from dedale.core.jsontext import parse_json
+from dedale.core.session import Session
 from dedale.hexcrawl.hexes import DIRECTION_NAMES, hex_count, map_hexes, neighbour, on_map
 from dedale.hexcrawl.model import HexMap
 from dedale.hexcrawl.params import MAX_RADIUS, MAX_RANDOM_WALK_RADIUS, HexParams
-from dedale.hexcrawl.session import HexcrawlSession
+from dedale.hexcrawl.session import HexcrawlRules, HexcrawlSession
 from dedale.render.hex_text import render_text
 from hexcrawl_golden import GOLDEN, digests
 
@@ -45,7 +46,7 @@ def test_documents_text_and_pictures_are_those_the_code_made_before() -> None:
 
 # --- documents loaded back ----------------------------------------------------------------------------------
 def test_a_document_loads_back_as_it_was_written() -> None:
-    session = HexcrawlSession(HexParams(radius=5, order="walk", obstacle_chance=0.5), 8)
+    session = Session(HexcrawlRules, HexParams(radius=5, order="walk", obstacle_chance=0.5), 8)
     for name in ("N", "N", "SE"):
         session.step(f"move:{name}")
     session.run_autopilot()
@@ -64,7 +65,7 @@ def test_a_document_loads_back_as_it_was_written() -> None:
     lambda h: h.update(obstacle_roll=10_001), lambda h: h.update(obstacle=[]), lambda h: h.update(order=0),
     lambda h: h.update(relief_name="hills" if h["relief_name"] == "waters" else "waters"), lambda h: h.pop("label")])
 def test_a_document_with_a_broken_hex_is_refused(change: Any) -> None:
-    document = HexcrawlSession(HexParams(radius=3), 2).run_autopilot().to_json()
+    document = Session(HexcrawlRules, HexParams(radius=3), 2).run_autopilot().to_json()
     change(document["hexes"][4])
     with pytest.raises(DedaleError, match="hexes"):
         HexMap.from_json(document)
@@ -80,7 +81,7 @@ def test_a_document_with_a_broken_hex_is_refused(change: Any) -> None:
     ("$.sites[0].type.colour", lambda d: d["sites"][0]["type"])])
 def test_a_field_no_hexcrawl_document_has_is_refused_where_it_is(where: str, part: Any) -> None:
     """Loading checks the document against its declared shapes: a field they do not declare is named."""
-    document = HexcrawlSession(HexParams(radius=3, obstacle_chance=1.0), 2).run_autopilot().to_json()
+    document = Session(HexcrawlRules, HexParams(radius=3, obstacle_chance=1.0), 2).run_autopilot().to_json()
     part(document)["colour"] = 1
     with pytest.raises(DedaleError) as refused:
         HexMap.from_json(document)
@@ -109,7 +110,7 @@ def own_tables(folder: Path) -> Path:
 @pytest.mark.parametrize("variant", ["rule", "weighted"])
 def test_a_players_own_rows_are_carried_by_the_document(tmp_path: Path, variant: str) -> None:
     params = HexParams(radius=8, obstacle_chance=0.6, variant=variant, tables=str(own_tables(tmp_path)))
-    session = HexcrawlSession(params, 4).run_autopilot()
+    session = Session(HexcrawlRules, params, 4).run_autopilot()
     document = json.loads(document_text(session))
     hexes = document["hexes"]
     assert {h["vegetation"] for h in hexes} == {"bush", "moss"}
@@ -117,13 +118,13 @@ def test_a_players_own_rows_are_carried_by_the_document(tmp_path: Path, variant:
                                                               if h["obstacle"]}
     assert ("obstacles", "lake") in used
     loaded = HexMap.from_json(document)
-    assert loaded.own == {key: session.own[key] for key in used}
+    assert loaded.own == {key: session.rules.own[key] for key in used}
     assert loaded.row_label("obstacles", "lake", "fr") == 'Lac 50% \\ "bleu"'
     assert loaded.row_label("vegetation", "moss", "fr") == "Mousse %d"
 
 
 def test_the_cli_writes_the_same_document_to_a_file_and_to_stdout(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    session = HexcrawlSession(HexParams(radius=4, order="walk"), 6).run_autopilot()
+    session = Session(HexcrawlRules, HexParams(radius=4, order="walk"), 6).run_autopilot()
     expected = document_text(session)
     code, out, _ = cli("hexcrawl", "--seed", "6", "--radius", "4", "--order", "walk", "--json", "-o",
                        str(tmp_path / "map.json"))
@@ -134,7 +135,7 @@ def test_the_cli_writes_the_same_document_to_a_file_and_to_stdout(cli, tmp_path:
 
 def test_a_result_is_the_document_as_it_was_made() -> None:
     """A session may go on after its result was taken: the result still shows the map as it stood."""
-    session = HexcrawlSession(HexParams(radius=3), 9)
+    session = Session(HexcrawlRules, HexParams(radius=3), 9)
     session.step("move:N")
     result, before = session.result(), session.to_json()
     shown = result.text()
@@ -177,13 +178,13 @@ def reference_text(hex_map: HexMap) -> list[str]:
        explore=st.booleans())
 def test_the_text_view_draws_what_it_drew_before(seed: int, radius: int, moves: list[str], explore: bool) -> None:
     """On maps partly explored (the frame fits what shows: explored hexes, places, the party) or whole."""
-    session = HexcrawlSession(HexParams(radius=radius, order="walk"), seed)
+    session = Session(HexcrawlRules, HexParams(radius=radius, order="walk"), seed)
     for name in moves:
         if on_map(neighbour(session.state.party, name), radius) and not session.is_over:
             session.step(f"move:{name}")
     if explore and not session.is_over:
         session.run_autopilot()
-    hex_map = session.hex_map()
+    hex_map = session.rules.hex_map()
     lines = render_text(hex_map).splitlines()
     assert lines[2:2 + len(reference_text(hex_map))] == reference_text(hex_map)
     hex_map.party = None

@@ -18,8 +18,9 @@ import schemas
 from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe
+from dedale.core.session import Session
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules
 from dedale.i18n import LANGUAGES, say, word
 from dedale.render import duel_svg
 from dedale.render.zombstone_svg import render_svg
@@ -27,10 +28,10 @@ from dedale.render.zombstone_text import render_text
 from dedale.systems import system
 from dedale.zombstone.skirmish.document import Fire
 from dedale.zombstone.skirmish.duel import STYLES
-from dedale.zombstone.skirmish.duel_session import AI_SEAT, PLAYER, DuelParams, DuelSession, load_duel
+from dedale.zombstone.skirmish.duel_session import AI_SEAT, PLAYER, DuelParams, DuelRules, load_duel
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.session import SkirmishSession
+from dedale.zombstone.skirmish.session import SkirmishRules, SkirmishSession
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.view import GameView
 
@@ -60,7 +61,7 @@ def saved(document: dict[str, Any]) -> dict[str, Any]:
 @given(seed=st.integers(0, 2**64 - 1), style=st.sampled_from(list(STYLES)), autopilot=st.sampled_from(list(STYLES)))
 def test_duel_while_it_is_played_the_player_sees_neither_the_ais_cards_nor_its_bluffs(seed: int, style: str,
                                                                                       autopilot: str) -> None:
-    session = DuelSession(DuelParams(style=style), seed)
+    session = Session(DuelRules, DuelParams(style=style), seed)
     while not session.is_over:
         assert session.hides()
         log, full = session.seat_log(), session.to_json()["log"]
@@ -78,7 +79,7 @@ def test_duel_while_it_is_played_the_player_sees_neither_the_ais_cards_nor_its_b
 def test_duel_the_ais_bluff_rolls_are_left_out_the_players_own_autopilots_kept() -> None:
     left_out = kept = 0
     for seed in range(30):
-        session = DuelSession(DuelParams(style="bold"), seed)
+        session = Session(DuelRules, DuelParams(style="bold"), seed)
         while not session.is_over:
             left_out += len(bluffs(session.to_json()["log"], AI_SEAT))
             kept += len(bluffs(session.seat_log(), PLAYER))
@@ -87,7 +88,7 @@ def test_duel_the_ais_bluff_rolls_are_left_out_the_players_own_autopilots_kept()
 
 
 def test_duel_a_players_view_follows_the_schema_and_draws_the_ais_cards_face_down() -> None:
-    session = DuelSession(DuelParams(), 7)
+    session = Session(DuelRules, DuelParams(), 7)
     document = saved(session.seat_json())
     schemas.validate(document, json.loads(system("zombstone-duel").schema()))
     picture, text = duel_svg.render_svg(load_duel(document)), duel_svg.render_text(load_duel(document))
@@ -112,7 +113,7 @@ ENDINGS = {"the AI folds": "shove", "the player folds": "fold", "a showdown": "c
 def high_noon_duel(side: str, ending: str) -> SkirmishSession:
     """A High Noon whose duel ended as `ending` says, just after it, seat 0's view checked at each bet."""
     for seed in range(40):
-        session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side), seed)
+        session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=side), seed)
         while session.state.duel is None:
             log = session.seat_log()
             assert hole_draws(log, SEATS.index(other(side))) == HIDDEN and not bluffs(log, SEATS.index(other(side)))
@@ -153,7 +154,7 @@ def test_skirmish_the_ai_duellists_bluff_rolls_are_left_out() -> None:
     for side in SEATS:
         seat = SEATS.index(other(side))
         for seed in range(6):
-            session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side), seed)
+            session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=side), seed)
             while session.state.duel is None:
                 session.auto_step()
             assert not bluffs(session.seat_log(), seat) and bluffs(session.seat_log(), 1 - seat) == bluffs(
@@ -164,7 +165,7 @@ def test_skirmish_the_ai_duellists_bluff_rolls_are_left_out() -> None:
 
 @pytest.mark.parametrize("side", SEATS)
 def test_skirmish_the_ai_sides_hand_and_draws_are_masked_the_players_own_shown(side: str) -> None:
-    session = SkirmishSession(SkirmishParams(side=side), 11)
+    session = Session(SkirmishRules, SkirmishParams(side=side), 11)
     ai = other(side)
     for _ in range(80):
         hands = {s: [card.code for card in session.state.sides[s].hand] for s in SEATS}
@@ -200,14 +201,14 @@ def masked(session: SkirmishSession) -> list[Figure]:
 def secret_words(session: SkirmishSession, figures: list[Figure], ids: bool = True) -> set[str]:
     """What would name those figures (their names, as the log gives them or not; with `ids`, their profile ids)
     and nothing the player may see (another figure's name, or its profile's id, skills and weapons)."""
-    table = session.table_top
+    table = session.rules.table_top
 
     def words(figure: Figure) -> set[str]:
         names = {say(name, lang) for name in (table.name(figure), table.named(figure) or table.name(figure))
                  for lang in LANGUAGES}
         return names | {figure.profile} if ids else names
 
-    profiles = session.result_json()["profiles"]
+    profiles = session.rules.result_json()["profiles"]
     known = {w for f in session.state.figures if f not in figures
              for w in (*words(f), f.profile, *re.findall(r'"([^"]*)"', json.dumps(profiles[f.profile])))}
     return {w for f in figures for w in words(f) if not any(shows(seen, w) for seen in known)}
@@ -215,10 +216,10 @@ def secret_words(session: SkirmishSession, figures: list[Figure], ids: bool = Tr
 
 @pytest.mark.parametrize("side", SEATS)
 def test_skirmish_the_ais_hidden_tokens_are_anonymous_until_spotted(hidden_tokens: str, side: str) -> None:
-    session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side, data=hidden_tokens), 3)
+    session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=side, data=hidden_tokens), 3)
     tokens = masked(session)
     secrets = secret_words(session, tokens)
-    assert tokens and session.ask.kind == "bet" and secrets
+    assert tokens and session.rules.ask.kind == "bet" and secrets
     document = saved(session.seat_json())
     schemas.validate(document, json.loads(system("zombstone").schema()))
     view = GameView.from_json(document)
@@ -236,7 +237,7 @@ def test_skirmish_the_ais_hidden_tokens_are_anonymous_until_spotted(hidden_token
     text = render_text(GameView.from_json(document))
     log = "\n".join(describe(entry) for entry in document["log"])
     for figure in spotted:
-        name = say(session.table_top.who(figure))
+        name = say(session.rules.table_top.who(figure))
         assert figure.profile in document["profiles"] and shows(text, name) and shows(log, name)
 
 
@@ -244,7 +245,7 @@ def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy
     named = shooting = 0  # how often a hidden enemy was named in the full log, or shot: the masking had work to do
     for side in SEATS:
         for seed in range(12):
-            session = SkirmishSession(SkirmishParams(scenario="high_noon", side=side, data=hidden_tokens), seed)
+            session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=side, data=hidden_tokens), seed)
             while not session.is_over and masked(session):
                 tokens = masked(session)
                 secrets = secret_words(session, tokens, ids=False)
@@ -253,7 +254,7 @@ def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy
                                  + [choice.label() for choice in session.choices()])
                 assert not [w for w in secrets if shows(seen, w)]
                 assert not [c.id for c in session.choices() if c.data.get("figure") in {f.id for f in tokens}]
-                shooter = session.ask.about.get("shooter")
+                shooter = session.rules.ask.about.get("shooter")
                 if shooter in {f.id for f in tokens}:  # the token shown shooting is the one that shoots
                     result = session.seat_result()
                     drawn = result["game"]["figures"][result["waiting"]["about"]["shooter"]]
@@ -269,7 +270,7 @@ def test_skirmish_a_tokens_place_in_the_list_does_not_tell_who_it_is(hidden_toke
     """Figures are listed in their band's order: the AI's hidden ones swap places, as only the seed predicts."""
     orders = set()
     for seed in range(6):
-        session = SkirmishSession(SkirmishParams(scenario="high_noon", side="lawmen", data=hidden_tokens), seed)
+        session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side="lawmen", data=hidden_tokens), seed)
         drawn = {(f["x"], f["y"]): f["id"] for f in session.seat_result()["game"]["figures"] if f["profile"] is None}
         order = tuple(drawn[(round(f.x, 3), round(f.y, 3))] for f in masked(session))
         assert sorted(order) == [f.id for f in masked(session)]
@@ -285,39 +286,39 @@ def test_skirmish_a_tokens_place_in_the_list_does_not_tell_who_it_is(hidden_toke
 
 # --- what is never hidden, and what cannot be continued -------------------------------------------------------------
 def test_a_players_view_cannot_be_continued_the_saved_document_can() -> None:
-    duel = DuelSession(DuelParams(), 5)
-    skirmish = SkirmishSession(SkirmishParams(side="zombies"), 5)
+    duel = Session(DuelRules, DuelParams(), 5)
+    skirmish = Session(SkirmishRules, SkirmishParams(side="zombies"), 5)
     skirmish.auto_step()
     for session in (duel, skirmish):
         with pytest.raises(DedaleError) as raised:
-            type(session).from_json(saved(session.seat_json()))
+            Session.from_json(type(session.rules), saved(session.seat_json()))
         assert raised.value.key == "error.hidden_view"
         assert "cannot be continued" in raised.value.message("en")
         assert "ne peut pas être poursuivi" in raised.value.message("fr")
-        assert type(session).from_json(saved(session.to_json())).to_json() == saved(session.to_json())
+        assert Session.from_json(type(session.rules), saved(session.to_json())).to_json() == saved(session.to_json())
 
 
 def test_table_mode_hides_nothing() -> None:
-    duel = DuelSession(DuelParams(), 0, table=True)
+    duel = Session(DuelRules, DuelParams(), 0, table=True)
     for card in ("AS", "KD", "2C", "7H"):
         duel.step(f"enter:{card}")
-    skirmish = SkirmishSession(SkirmishParams(scenario="high_noon", side="lawmen"), 0, table=True)
+    skirmish = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side="lawmen"), 0, table=True)
     for session in (duel, skirmish):
         assert not session.is_over and session.has_secrets() and not session.hides()
         assert session.seat_json() == session.to_json() and session.seat_log() == session.to_json()["log"]
 
 
 def test_a_game_between_two_ais_and_a_system_without_secrets_hide_nothing() -> None:
-    ais = SkirmishSession(SkirmishParams(scenario="high_noon", side=None), 4)
-    crawler = CrawlerSession(CrawlerParams(), 4)
+    ais = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=None), 4)
+    crawler = Session(CrawlerRules, CrawlerParams(), 4)
     crawler.auto_step()
     for session in (ais, crawler):
         assert not session.has_secrets() and not session.hides()
-        assert session.seat_json() == session.to_json() and session.seat_result() == session.result_json()
+        assert session.seat_json() == session.to_json() and session.seat_result() == session.rules.result_json()
 
 
 def test_the_seat_log_from_an_entry_on() -> None:
-    session = DuelSession(DuelParams(style="bold"), 3)
+    session = Session(DuelRules, DuelParams(style="bold"), 3)
     session.run_autopilot()
     session = session.remade(session.events[:-1])  # one step before the end: the AI's cards still hidden
     assert session.seat_log(4) == session.seat_log()[4:] and len(session.seat_log(4)) > 0

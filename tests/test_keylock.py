@@ -19,13 +19,14 @@ from hypothesis import strategies as st
 from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
+from dedale.core.session import Session
 from dedale.keylock.analysis import analyse
 from dedale.keylock.fenwick import Fenwick
 from dedale.keylock.generator import grow, make_sets
 from dedale.keylock.model import Diagram, KeySet, Node
 from dedale.keylock.nest import nest
 from dedale.keylock.params import KeylockParams
-from dedale.keylock.session import KeylockSession
+from dedale.keylock.session import KeylockRules, KeylockSession
 from dedale.render.keylock_dot import render_dot
 from dedale.render.keylock_svg import layout, render_svg
 from dedale.systems import system
@@ -155,10 +156,10 @@ def test_weights_follow_the_seed() -> None:
 
 def test_determinism_round_trip_and_schema() -> None:
     for seed in range(20):
-        document = json.loads(json.dumps(KeylockSession(KeylockParams(), seed).to_json()))
+        document = json.loads(json.dumps(Session(KeylockRules, KeylockParams(), seed).to_json()))
         jsonschema.validate(document, SCHEMA)
-        assert KeylockSession.from_json(document).to_json() == document
-        assert document == KeylockSession(KeylockParams(), seed).to_json()
+        assert Session.from_json(KeylockRules, document).to_json() == document
+        assert document == Session(KeylockRules, KeylockParams(), seed).to_json()
 
 
 def hand_made() -> Diagram:
@@ -259,17 +260,17 @@ def test_the_original_multi_key_draw_and_the_locks_it_leaves_shut(params: Keyloc
 
 
 def diagram_and_analysis(session: KeylockSession) -> tuple[Diagram, dict[str, Any]]:
-    assert session.diagram is not None
-    return session.diagram, session.analysis
+    assert session.rules.diagram is not None
+    return session.rules.diagram, session.rules.analysis
 
 
 def test_the_capped_draw_is_the_default_and_leaves_documents_as_they_were() -> None:
-    document = KeylockSession(KeylockParams(), 3).to_json()
+    document = Session(KeylockRules, KeylockParams(), 3).to_json()
     assert "multi_draw" not in document["params"] and "never_open" not in document["analysis"]
-    seeded = KeylockSession(KeylockParams(multi=3, multi_max_locks=5, multi_max_keys=3, multi_draw="seed"), 0)
+    seeded = Session(KeylockRules, KeylockParams(multi=3, multi_max_locks=5, multi_max_keys=3, multi_draw="seed"), 0)
     assert seeded.to_json()["params"]["multi_draw"] == "seed"
     assert seeded.to_json()["analysis"]["never_open"] == [14, 17, 18, 19]
-    assert KeylockSession.from_json(seeded.to_json()).to_json() == seeded.to_json()
+    assert Session.from_json(KeylockRules, seeded.to_json()).to_json() == seeded.to_json()
     picture = render_svg(*diagram_and_analysis(seeded))
     assert picture.count(">⊘<") == 4 + 1  # each lock that never opens, and the legend
-    assert ">⊘<" not in render_svg(*diagram_and_analysis(KeylockSession(KeylockParams(), 3)))
+    assert ">⊘<" not in render_svg(*diagram_and_analysis(Session(KeylockRules, KeylockParams(), 3)))

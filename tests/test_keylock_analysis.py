@@ -18,13 +18,14 @@ from budget import examples
 from dedale.core.documents import dump
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
+from dedale.core.session import Session
 from dedale.keylock import needs
 from dedale.keylock.analysis import analyse
 from dedale.keylock.generator import grow, make_sets
 from dedale.keylock.model import Diagram, KeySet, Node
 from dedale.keylock.nest import nest
 from dedale.keylock.params import MAX_OBJECTS, KeylockParams
-from dedale.keylock.session import KeylockSession
+from dedale.keylock.session import KeylockRules
 from dedale.keylock.walk import walk
 from dedale.render.png import svg_size, svg_to_png
 from dedale.systems import system
@@ -165,7 +166,8 @@ def test_out_of_budget_the_figures_are_bounds(params: KeylockParams, seed: int) 
             assert low <= least[lock] <= high == figure and low < high
         else:
             assert figure == least[lock]
-    jsonschema.validate({**KeylockSession().to_json(), "analysis": analysis}, json.loads(system("keylock").schema()))
+    document = Session(KeylockRules).to_json()
+    jsonschema.validate({**document, "analysis": analysis}, json.loads(system("keylock").schema()))
 
 
 def reference_walk(diagram: Diagram) -> dict[str, Any] | str:
@@ -254,7 +256,7 @@ def test_the_one_pass_walk_on_odd_documents() -> None:
 
 def test_an_unsolvable_document_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A lock whose key lies behind it: no walk gets there, and the analysis says so."""
-    document = KeylockSession(KeylockParams(unique=2, multi=0, permanent=0), 3).to_json()
+    document = Session(KeylockRules, KeylockParams(unique=2, multi=0, permanent=0), 3).to_json()
     nodes = document["nodes"]
     lock = next(n for n in nodes if n["type"] == "lock")
     key = next(n for n in nodes if n["type"] == "key" and n["set"] == lock["set"])
@@ -267,7 +269,7 @@ def test_an_unsolvable_document_is_refused(cli, tmp_path: Path) -> None:  # type
 
 
 def test_malformed_documents_are_refused() -> None:
-    document = KeylockSession(KeylockParams(unique=4), 1).to_json()
+    document = Session(KeylockRules, KeylockParams(unique=4), 1).to_json()
     first, second = [n["id"] for n in document["nodes"] if n["type"] == "lock"][:2]
     for change in ({"order": "3"}, {"required": 1.5}, {"parent": True}, {"parent": second}):
         broken = json.loads(json.dumps(document))
@@ -297,10 +299,10 @@ def test_the_cap_counts_the_objects_made() -> None:
 
 
 def test_a_version_1_document_loads_with_its_analysis_worked_out_again() -> None:
-    document = KeylockSession(KeylockParams(), 198).to_json()
+    document = Session(KeylockRules, KeylockParams(), 198).to_json()
     assert document["version"] == 3 and document["analysis"]["keys_needed"]["10"] == 2
     old = {**document, "version": 1, "analysis": {**document["analysis"], "keys_needed": {"10": 3}}}
-    loaded = KeylockSession.from_json(json.loads(json.dumps(old)))
+    loaded = Session.from_json(KeylockRules, json.loads(json.dumps(old)))
     assert loaded.to_json() == document
     assert system("keylock").load(old)[1] == document["analysis"]  # the picture's, too
 
@@ -309,13 +311,13 @@ def test_a_version_2_document_loads_with_its_walk_worked_out_again() -> None:
     """Version 2 took the locks that never open off the walk's revisits (here one, so one revisit too few)."""
     params = KeylockParams(unique=0, multi=1, multi_max_locks=2, multi_max_keys=1, permanent=1,
                            permanent_max_locks=1, multi_draw="seed", spread=0.0001)
-    document = KeylockSession(params, 0).to_json()
+    document = Session(KeylockRules, params, 0).to_json()
     assert len(document["analysis"]["never_open"]) == 1 and document["analysis"]["walk"]["revisits"] == 3
     walked = document["analysis"]["walk"]
     old = {**document, "version": 2, "analysis": {**document["analysis"], "walk": {**walked, "revisits": 2}}}
-    assert KeylockSession.from_json(json.loads(json.dumps(old))).to_json() == document
+    assert Session.from_json(KeylockRules, json.loads(json.dumps(old))).to_json() == document
     with pytest.raises(DedaleError, match="analysis"):  # a version 3 document's analysis is checked
-        KeylockSession.from_json(json.loads(json.dumps({**old, "version": 3})))
+        Session.from_json(KeylockRules, json.loads(json.dumps({**old, "version": 3})))
 
 
 def test_pictures_of_large_diagrams_are_refused_clearly(cli, tmp_path: Path,  # type: ignore[no-untyped-def]

@@ -18,18 +18,18 @@ from dedale.core.logtext import describe
 from dedale.core.session import Session
 from dedale.core.tables import TableSet
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
+from dedale.crawler.session import CrawlerRules
 from dedale.hexcrawl.params import HexParams
-from dedale.hexcrawl.session import HexcrawlSession
+from dedale.hexcrawl.session import HexcrawlRules
 from dedale.i18n import LANGUAGES, catalogue, say
-from dedale.keylock.session import KeylockSession
+from dedale.keylock.session import KeylockRules
 from dedale.paper.params import PaperParams
-from dedale.paper.session import PaperSession
+from dedale.paper.session import PaperRules
 from dedale.systems import system, system_of
 from dedale.zombstone.skirmish.catalogue import load_catalogue
-from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession
+from dedale.zombstone.skirmish.duel_session import DuelParams, DuelRules
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.session import SkirmishSession
+from dedale.zombstone.skirmish.session import SkirmishRules
 
 SYSTEMS = ("crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel")
 OLD = Path(__file__).parent / "data" / "old"  # documents saved in French before documents were free of language
@@ -39,12 +39,12 @@ WEB_PARAMS = {"crawler": {}, "paper": {"max_cards": 12}, "hexcrawl": {"radius": 
 
 def new_session(name: str, seed: int) -> Session:
     sessions: dict[str, Any] = {
-        "crawler": lambda: CrawlerSession(CrawlerParams(), seed),
-        "paper": lambda: PaperSession(PaperParams(max_cards=16), seed),
-        "hexcrawl": lambda: HexcrawlSession(HexParams(radius=3), seed),
-        "keylock": lambda: KeylockSession(None, seed),
-        "zombstone": lambda: SkirmishSession(SkirmishParams("high_noon", "lawmen"), seed),
-        "zombstone-duel": lambda: DuelSession(DuelParams(), seed),
+        "crawler": lambda: Session(CrawlerRules, CrawlerParams(), seed),
+        "paper": lambda: Session(PaperRules, PaperParams(max_cards=16), seed),
+        "hexcrawl": lambda: Session(HexcrawlRules, HexParams(radius=3), seed),
+        "keylock": lambda: Session(KeylockRules, None, seed),
+        "zombstone": lambda: Session(SkirmishRules, SkirmishParams("high_noon", "lawmen"), seed),
+        "zombstone-duel": lambda: Session(DuelRules, DuelParams(), seed),
     }
     return sessions[name]()
 
@@ -114,19 +114,19 @@ def test_a_document_holds_ids_and_message_keys_not_words(name: str) -> None:
     for entry in document["log"]:
         if "choice" in entry:
             assert set(entry) <= {"choice", "key", "args", "by"} and entry["key"] in catalogue("en")
-    again = type(session).from_json(document)
+    again = Session.from_json(type(session.rules), document)
     assert json.dumps(again.to_json()) == json.dumps(session.to_json())
 
 
 def test_choice_messages_are_worded_only_when_read() -> None:
-    session = PaperSession(PaperParams(), 3)
+    session = Session(PaperRules, PaperParams(), 3)
     ends = [choice for choice in session.choices() if choice.id.startswith("end:")]
     assert ends and all(callable(choice.says) for choice in ends)  # the autopilot never words them
     assert ends[0].message["t"] == "paper.choice.end" and ends[0].label("en") != ends[0].label("fr")
 
 
 def test_a_question_is_a_message() -> None:
-    duel = DuelSession(DuelParams(), 5)
+    duel = Session(DuelRules, DuelParams(), 5)
     question = duel.question()
     assert question is not None and question["t"] == "duel.your_turn"
     assert say(question, "en") != say(question, "fr")
@@ -140,13 +140,14 @@ def test_a_players_own_labels_are_kept_as_their_file_gives_them(tmp_path: Path) 
     # one row with both languages changed, one with a single label (no translation: the same in every language)
     text = text.replace('label = { en = "Cellar", fr = "Cellier" }', 'label = { en = "Wine cellar", fr = "Cave" }')
     (tmp_path / "contents.toml").write_text(text, encoding="utf-8")
-    session = CrawlerSession(CrawlerParams(tables=str(tmp_path)), 4).run_autopilot()
+    session = Session(CrawlerRules, CrawlerParams(tables=str(tmp_path)), 4).run_autopilot()
     rooms = session.to_json()["rooms"]
     cellars = [room for room in rooms if room["contents"]["kind"]["id"] == "cellar"]
     assert cellars and cellars[0]["contents"]["kind"]["label"] == {"en": "Wine cellar", "fr": "Cave"}
     model = system("crawler").load(session.to_json())
     assert "Cave" in system("crawler").text(model, "fr") and "Wine cellar" in system("crawler").text(model, "en")
-    assert "label" not in CrawlerSession(CrawlerParams(), 4).run_autopilot().to_json()["rooms"][0]["contents"]["kind"]
+    document = Session(CrawlerRules, CrawlerParams(), 4).run_autopilot().to_json()
+    assert "label" not in document["rooms"][0]["contents"]["kind"]
 
 
 # --- the CLI --------------------------------------------------------------------------------------------------------
@@ -176,7 +177,7 @@ def test_a_game_saved_in_the_terminal_is_the_same_in_every_language(cli, tmp_pat
         shown_words.append(out.replace(str(save), ""))
     assert saved[0] == saved[1]
     assert shown_words[0] != shown_words[1]
-    resumed = system_of(json.loads(saved[0])).session.from_json(json.loads(saved[0]))
+    resumed = Session.from_json(system_of(json.loads(saved[0])).rules, json.loads(saved[0]))
     code, out, _ = cli(*args[:2], "--load", str(tmp_path / "en.json"), "--lang", "fr", stdin="q\n")
     assert code == 0 and resumed.choices()[0].label("fr") in out  # played in English, resumed in French
 
@@ -251,10 +252,10 @@ def test_a_document_saved_with_its_language_still_loads(name: str) -> None:
     old = json.loads((OLD / f"{name}.json").read_text(encoding="utf-8"))
     assert old["lang"] == "fr"
     found = system_of(old)
-    session = found.session.from_json(old)
+    session = Session.from_json(found.rules, old)
     document = session.to_json()
     assert "lang" not in document
-    fresh = found.session.replay(session.params, session.seed, session.events, session.table)
+    fresh = Session.replay(found.rules, session.params, session.seed, session.events, session.table)
     assert json.dumps(fresh.to_json()) == json.dumps(document)
     assert found.export(old, ".txt", lang="fr")  # and it is drawn as it was saved
 
@@ -265,5 +266,5 @@ def test_a_document_saved_with_its_language_is_still_checked(name: str) -> None:
     roll = next(entry for entry in old["log"] if "dice" in entry and "roll" in entry)
     roll["total"] += 1
     with pytest.raises(DedaleError) as refused:
-        system_of(old).session.from_json(old)
+        Session.from_json(system_of(old).rules, old)
     assert refused.value.key == "error.save_mismatch"

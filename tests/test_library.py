@@ -58,8 +58,9 @@ def test_a_sessions_result_needs_no_import_of_the_library() -> None:
     """A session made from its class, in a program that never imported `dedale.api`, still gives its result
     and its picture: `import dedale`, which any import of a session runs first, hands them over."""
     program = ("import sys\n"
-               "from dedale.crawler.session import CrawlerSession\n"
-               "session = CrawlerSession(seed=4)\n"
+               "from dedale.core.session import Session\n"
+               "from dedale.crawler.session import CrawlerRules\n"
+               "session = Session(CrawlerRules, seed=4)\n"
                "assert 'dedale.api' not in sys.modules\n"
                "session.run_autopilot()\n"
                "print(repr(session.result()), session.result().to_json() == session.to_json(),"

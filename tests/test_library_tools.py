@@ -34,7 +34,7 @@ many = dedale.generate_many("keylock", range(3), workers=2, progress=True, uniqu
 first: dedale.Result[Any] = many[0]
 
 
-def keep(result: dedale.Result) -> dedale.Session[Any, Any]:  # a bare Result: any system's
+def keep(result: dedale.Result) -> dedale.Session[Any]:  # a bare Result: any system's
     return result.play()
 
 

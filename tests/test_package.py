@@ -36,12 +36,13 @@ sys.meta_path.insert(0, Blocked())
 LIBRARY = BLOCK + """
 import json
 from dedale.core.errors import DedaleError
+from dedale.core.session import Session
 from dedale.systems import names, system
 
 found = {}
 for name in names():
     spec = system(name)
-    session = spec.session(spec.session.params_from_json({}), 3).run_autopilot()
+    session = Session(spec.rules, spec.rules.params_from_json({}), 3).run_autopilot()
     document = json.loads(json.dumps(session.to_json()))
     refused = []
     for ext in (".png", ".pdf"):

@@ -11,9 +11,10 @@ import pytest
 
 import schemas
 from dedale.core.errors import DedaleError
+from dedale.core.session import Session
 from dedale.paper.model import PaperMap
 from dedale.paper.params import PaperParams
-from dedale.paper.session import PaperSession
+from dedale.paper.session import PaperRules
 from dedale.render.paper_svg import render_svg
 from dedale.render.paper_text import render_text
 from dedale.systems import system
@@ -74,11 +75,11 @@ def test_play_to_the_end(cli, tmp_path: Path) -> None:  # type: ignore[no-untype
     save = tmp_path / "p.json"
     code, out, _ = cli("paper", "play", "--seed", "8", "--save", str(save), stdin="a\n" * 400)
     assert code == 0 and "The session is over." in out
-    assert PaperSession.from_json(json.loads(save.read_text())).is_over
+    assert Session.from_json(PaperRules, json.loads(save.read_text())).is_over
 
 
 def paper(seed: int = 3) -> PaperMap:
-    return PaperSession(PaperParams(), seed).run_autopilot().paper_map()
+    return Session(PaperRules, PaperParams(), seed).run_autopilot().rules.paper_map()
 
 
 def test_svg_shows_rooms_doors_and_special_squares() -> None:
@@ -93,10 +94,10 @@ def test_svg_shows_rooms_doors_and_special_squares() -> None:
 
 
 def test_a_loaded_document_renders_like_the_session() -> None:
-    session = PaperSession(PaperParams(), 6).run_autopilot()
+    session = Session(PaperRules, PaperParams(), 6).run_autopilot()
     loaded = PaperMap.from_json(json.loads(json.dumps(session.to_json())))
-    assert render_svg(loaded) == render_svg(session.paper_map())
-    assert render_text(loaded) == render_text(session.paper_map())
+    assert render_svg(loaded) == render_svg(session.rules.paper_map())
+    assert render_text(loaded) == render_text(session.rules.paper_map())
 
 
 @pytest.mark.parametrize(("part", "where"), [
@@ -109,7 +110,7 @@ def test_a_loaded_document_renders_like_the_session() -> None:
     (lambda d: d.pop("searched"), "$.searched"),
 ])
 def test_a_document_with_a_field_out_of_its_shape_is_refused_where_it_is(part: Any, where: str) -> None:
-    document = json.loads(json.dumps(PaperSession(PaperParams(), 3).run_autopilot().to_json()))
+    document = json.loads(json.dumps(Session(PaperRules, PaperParams(), 3).run_autopilot().to_json()))
     PaperMap.from_json(document)
     part(document)
     with pytest.raises(DedaleError) as refused:

@@ -3,9 +3,10 @@ read as rooms, not as pieces of corridor."""
 
 from __future__ import annotations
 
+from dedale.core.session import Session
 from dedale.paper.model import PaperMap
 from dedale.paper.params import PaperParams
-from dedale.paper.session import PaperSession
+from dedale.paper.session import PaperRules
 from dedale.render.paper_svg import (
     CELL,
     CORRIDOR,
@@ -25,7 +26,7 @@ SPECIAL = ("trap", "stairs_up", "stairs_down", "exit", "dead_end")
 
 
 def paper(seed: int) -> PaperMap:
-    return PaperSession(PaperParams(), seed).run_autopilot().paper_map()
+    return Session(PaperRules, PaperParams(), seed).run_autopilot().rules.paper_map()
 
 
 def origin(found: PaperMap) -> tuple[int, int]:

@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 import schemas
 from budget import examples
 from dedale.core.documents import UNSET
+from dedale.core.session import Session
 from dedale.paper.layout import WALLS, wall_squares
 from dedale.paper.params import PaperParams
 from dedale.paper.rules import adjust_size
-from dedale.paper.session import PaperSession
+from dedale.paper.session import PaperRules
 from dedale.systems import system
 from paper_invariants import check
 
@@ -33,7 +34,7 @@ def paper_params(draw: st.DrawFn) -> PaperParams:
 @settings(max_examples=examples(100), deadline=None)
 @given(seed=seeds)
 def test_default_dungeons_obey_every_rule(seed: int) -> None:
-    session = PaperSession(PaperParams(), seed).run_autopilot()
+    session = Session(PaperRules, PaperParams(), seed).run_autopilot()
     assert session.is_over
     check(session)
 
@@ -41,7 +42,7 @@ def test_default_dungeons_obey_every_rule(seed: int) -> None:
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(params=paper_params(), seed=seeds)
 def test_any_parameters_obey_every_rule(params: PaperParams, seed: int) -> None:
-    session = PaperSession(params, seed).run_autopilot()
+    session = Session(PaperRules, params, seed).run_autopilot()
     assert session.is_over
     check(session)
     schemas.validate(json.loads(json.dumps(session.to_json())), SCHEMA)
@@ -50,7 +51,7 @@ def test_any_parameters_obey_every_rule(params: PaperParams, seed: int) -> None:
 @settings(max_examples=examples(40), deadline=None)
 @given(seed=seeds, steps=st.integers(0, 120))
 def test_rules_hold_at_every_step(seed: int, steps: int) -> None:
-    session = PaperSession(PaperParams(), seed)
+    session = Session(PaperRules, PaperParams(), seed)
     for _ in range(steps):
         if session.is_over:
             break
@@ -61,9 +62,9 @@ def test_rules_hold_at_every_step(seed: int, steps: int) -> None:
 @settings(max_examples=examples(30), deadline=None)
 @given(seed=seeds, params=paper_params())
 def test_same_seed_same_json_and_round_trip(seed: int, params: PaperParams) -> None:
-    first = PaperSession(params, seed).run_autopilot().to_json()
-    assert json.dumps(PaperSession(params, seed).run_autopilot().to_json()) == json.dumps(first)
-    assert PaperSession.from_json(json.loads(json.dumps(first))).to_json() == first
+    first = Session(PaperRules, params, seed).run_autopilot().to_json()
+    assert json.dumps(Session(PaperRules, params, seed).run_autopilot().to_json()) == json.dumps(first)
+    assert Session.from_json(PaperRules, json.loads(json.dumps(first))).to_json() == first
 
 
 @given(a=st.integers(1, 10), b=st.integers(1, 10))
@@ -82,14 +83,14 @@ def test_rule_b_examples_of_the_spec() -> None:
 
 
 def test_the_budget_stops_the_map() -> None:
-    budgets = [PaperSession(PaperParams(max_cards=10), seed).run_autopilot() for seed in range(30)]
+    budgets = [Session(PaperRules, PaperParams(max_cards=10), seed).run_autopilot() for seed in range(30)]
     assert all(s.state.cards_used <= 10 for s in budgets)
     assert any(s.state.ended == "budget" and s.state.open_ends for s in budgets)
 
 
 def test_the_autopilot_takes_open_ends_in_order() -> None:
     for order, pick in (("oldest", min), ("newest", max)):
-        session = PaperSession(PaperParams(order=order), 11)
+        session = Session(PaperRules, PaperParams(order=order), 11)
         for _ in range(40):
             if session.is_over:
                 break
@@ -103,7 +104,7 @@ def test_the_autopilot_takes_open_ends_in_order() -> None:
 def test_searches_come_when_no_open_end_is_left() -> None:
     searched = 0
     for seed in range(40):
-        session = PaperSession(PaperParams(), seed)
+        session = Session(PaperRules, PaperParams(), seed)
         while not session.is_over:
             before = list(session.state.open_ends)
             session.auto_step()
@@ -121,7 +122,7 @@ def test_every_rolled_exit_is_drawn_or_said_to_be_impossible(seed: int, collisio
     square that has an exit, or whose outside is off the page, goes to the nearest square that can take it,
     and is lost (said in the log) only when no square of the room's walls can. `drop` (a Choice) keeps the
     old way: such an exit is not drawn."""
-    session = PaperSession(PaperParams(exit_collisions=collisions), seed).run_autopilot()
+    session = Session(PaperRules, PaperParams(exit_collisions=collisions), seed).run_autopilot()
     notes = [e.get("note") for e in session.log]
     for room in session.state.rooms[1:]:  # the first room: its three exits by the start rule
         if room.exits_roll is None:
@@ -134,7 +135,7 @@ def test_every_rolled_exit_is_drawn_or_said_to_be_impossible(seed: int, collisio
             assert {e.result for e in room.exits} <= {"open", "joined", "lost"}
             for e in room.exits:
                 if e.result == "lost":  # every square of every wall was taken or off the page
-                    assert all(not session._exit_fits(room, wall, position)
+                    assert all(not session.rules._exit_fits(room, wall, position)
                                for wall in WALLS for position in range(1, 1 + len(
                                    wall_squares(room.rect, room.heading, wall))))
         else:
@@ -146,7 +147,7 @@ def test_every_rolled_exit_is_drawn_or_said_to_be_impossible(seed: int, collisio
 
 def test_an_exit_goes_to_the_nearest_free_square_of_its_wall() -> None:
     for seed in range(60):
-        session = PaperSession(PaperParams(), seed).run_autopilot()
+        session = Session(PaperRules, PaperParams(), seed).run_autopilot()
         for room in session.state.rooms:
             for e in room.exits:
                 if e.rolled is not UNSET and e.rolled.wall == e.wall:
@@ -159,22 +160,23 @@ def test_an_exit_goes_to_the_nearest_free_square_of_its_wall() -> None:
 
 
 def test_a_version_1_document_replays_its_exits_as_they_were_dropped() -> None:
-    made = PaperSession(PaperParams(exit_collisions="drop"), 3).run_autopilot().to_json()
+    made = Session(PaperRules, PaperParams(exit_collisions="drop"), 3).run_autopilot().to_json()
     assert any(e["result"] in ("taken", "off_page") for r in made["rooms"] for e in r["exits"])
     old = json.loads(json.dumps(made))
     old["version"] = 1
     del old["params"]["exit_collisions"]
-    assert PaperSession.from_json(old).to_json() == made
-    assert "exit_collisions" not in PaperSession(PaperParams(), 3).to_json()["params"]
+    assert Session.from_json(PaperRules, old).to_json() == made
+    assert "exit_collisions" not in Session(PaperRules, PaperParams(), 3).to_json()["params"]
 
 
 def test_an_exit_that_cannot_be_drawn_is_marked_on_the_map() -> None:
     from dedale.render.paper_svg import lost_exit_mark, render_svg
 
-    session = PaperSession(PaperParams(), 15).run_autopilot()  # room 7's third exit: no square left for it
+    session = Session(PaperRules, PaperParams(), 15).run_autopilot()  # room 7's third exit: no square left for it
     lost = [e for room in session.state.rooms for e in room.exits if e.result == "lost"]
     assert len(lost) == 1
-    picture = render_svg(session.paper_map())
+    picture = render_svg(session.rules.paper_map())
     mark = lost_exit_mark(0, 0).split(" cx=")[0]
     assert picture.count(mark) >= 2 and "exit that could not be drawn" in picture  # on the map and in the key
-    assert "could not be drawn" not in render_svg(PaperSession(PaperParams(), 3).run_autopilot().paper_map())
+    drawn = Session(PaperRules, PaperParams(), 3).run_autopilot().rules.paper_map()
+    assert "could not be drawn" not in render_svg(drawn)

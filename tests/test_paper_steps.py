@@ -5,16 +5,17 @@ from __future__ import annotations
 import pytest
 
 from dedale.core.errors import DedaleError
+from dedale.core.session import Session
 from dedale.paper.model import Contents, Dice, Drawn
 from dedale.paper.params import PaperParams
 from dedale.paper.rules import SECRET_WAY
-from dedale.paper.session import PaperSession
+from dedale.paper.session import PaperRules, PaperSession
 from paper_invariants import check
 
 
 def started(**params: object) -> PaperSession:
     """A table-mode session past its starting room (each exit on the first of its two squares)."""
-    session = PaperSession(PaperParams(**params), 0, table=True)  # type: ignore[arg-type]
+    session = Session(PaperRules, PaperParams(**params), 0, table=True)  # type: ignore[arg-type]
     for _ in range(3):
         assert session.pending is not None and session.pending.purpose == "paper.exit_position"
         session.step("enter:1")
@@ -71,7 +72,7 @@ def test_trap_corridor_has_its_trap_on_the_middle_square() -> None:
     session.step("end:2")
     enter(session, "3H", "5", "2")  # 5 squares; a 2: a pit
     feature = session.state.features[-1]
-    assert feature.trap == "pit" and session.page.cells[tuple(feature.cells[2])][0] == "trap"
+    assert feature.trap == "pit" and session.rules.page.cells[tuple(feature.cells[2])][0] == "trap"
 
 
 def test_ace_stairs_or_exit() -> None:
@@ -81,12 +82,12 @@ def test_ace_stairs_or_exit() -> None:
     assert [c.id for c in session.choices()] == ["stairs", "exit", "roll"]
     session.step("stairs")
     enter(session, "2")
-    assert session.page.cells[tuple(session.state.features[-1].cells[-1])][0] == "stairs_up"
+    assert session.rules.page.cells[tuple(session.state.features[-1].cells[-1])][0] == "stairs_up"
     session.step("end:1")
     enter(session, "2C")
     session.step("roll")
     enter(session, "5", "1")  # 4-6: an exit, 1 square
-    assert session.page.cells[tuple(session.state.features[-1].cells[-1])][0] == "exit"
+    assert session.rules.page.cells[tuple(session.state.features[-1].cells[-1])][0] == "exit"
 
 
 def test_queen_dead_end_or_draw_again() -> None:
@@ -99,7 +100,7 @@ def test_queen_dead_end_or_draw_again() -> None:
     enter(session, "QD")
     session.step("dead-end")
     enter(session, "3")
-    assert session.page.cells[tuple(session.state.features[-1].cells[-1])][0] == "dead_end"
+    assert session.rules.page.cells[tuple(session.state.features[-1].cells[-1])][0] == "dead_end"
     assert session.state.cards_used == 2
 
 
@@ -156,7 +157,7 @@ def test_a_corridor_stops_at_the_page_edge_as_a_dead_end() -> None:
     enter(session, "4H", "9")
     feature = session.state.features[-1]
     assert feature.outcome == "edge" and len(feature.cells) == 4
-    assert session.page.cells[tuple(feature.cells[-1])][0] == "dead_end"
+    assert session.rules.page.cells[tuple(feature.cells[-1])][0] == "dead_end"
 
 
 def test_an_impossible_card_is_refused() -> None:
@@ -171,7 +172,7 @@ def test_an_impossible_card_is_refused() -> None:
 def test_secret_doors_found_open_as_the_die_says() -> None:
     found = 0
     for seed in range(120):
-        session = PaperSession(PaperParams(), seed).run_autopilot()
+        session = Session(PaperRules, PaperParams(), seed).run_autopilot()
         rolls = [e for e in session.log if e.get("for") == "paper.secret_way"]
         secrets = [d for d in session.state.doors if d.kind == "secret"]
         assert len(rolls) == len(secrets)

@@ -20,10 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # The whole third-party package: its parameters, its rules, its pictures and its words.
 COINFLIP = '''
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
+from dedale.core.documents import DocumentKind, Shape, dump
 from dedale.core.params import Declared, param
-from dedale.core.session import Choice, Session, State
+from dedale.core.rules import Choice, Rules, State
 from dedale.i18n import t, word
 from dedale.systems import System
 
@@ -39,6 +40,10 @@ class Rooms(State):
     rooms: list[str] = field(default_factory=list)
 
 
+class Flipped(Shape):
+    rooms: list[Literal["treasure", "monster"]]
+
+
 class Onwards:
     name = "default"
 
@@ -46,7 +51,7 @@ class Onwards:
         return "enter"
 
 
-class Coinflip(Session[Params, Rooms]):
+class Coinflip(Rules[Params, Rooms]):
     system = "coinflip"
     policies: ClassVar[dict[str, Any]] = {"default": lambda _: Onwards()}
 
@@ -68,7 +73,7 @@ class Coinflip(Session[Params, Rooms]):
         return len(self.state.rooms) >= self.params.rooms
 
     def result_json(self) -> dict[str, Any]:
-        return {"rooms": self.state.rooms}
+        return dump(Flipped(self.state.rooms))
 
     @classmethod
     def params_from_json(cls, data: Any) -> Params:
@@ -97,12 +102,10 @@ SYSTEM = System(
      ".txt": lambda rooms, _, lang: text(rooms, lang).encode()},
     text, lambda session, _, lang: svg(session.state.rooms, lang),
     lambda session, lang: text(session.state.rooms, lang),
-    example={"rooms": 4}, rules="https://example.org/coinflip", words=WORDS)
+    example={"rooms": 4}, rules_page="https://example.org/coinflip", words=WORDS,
+    document=DocumentKind(Flipped, title="A coin-flip dungeon", description="Its rooms, one coin flip each.",
+                          versions={1: "the first"}))
 '''
-SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-          "required": ["format", "version", "seed", "params", "rooms"],
-          "properties": {"format": {"const": "dedale/coinflip"}, "params": {},
-                         "rooms": {"type": "array", "items": {"enum": ["treasure", "monster"]}}}}
 # What `pip install` of a distribution declaring `[project.entry-points."dedale.systems"] coinflip =
 # "coinflip:SYSTEM"` writes beside the package.
 METADATA = "Metadata-Version: 2.1\nName: dedale-coinflip\nVersion: 1.0\n"
@@ -115,7 +118,6 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     site = tmp_path_factory.mktemp("site")
     (site / "coinflip").mkdir()
     (site / "coinflip" / "__init__.py").write_text(COINFLIP, encoding="utf-8")
-    (site / "coinflip" / "schema.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
     info = site / "dedale_coinflip-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(METADATA, encoding="utf-8")

@@ -16,7 +16,7 @@ import schemas
 from dedale import systems
 from dedale.core.documents import DocumentKind, Meta, Shape
 from dedale.core.params import Declared, param
-from dedale.core.session import Choice, Session, State
+from dedale.core.rules import Choice, Rules, State
 from dedale.i18n import LANGUAGES, catalogue, t, word
 from webclient import web_client
 
@@ -41,11 +41,9 @@ class FirstChoice:
         return "flip"
 
 
-class CoinSession(Session):
+class CoinRules(Rules[CoinParams, CoinState]):
     system = "coin"
     policies: ClassVar[dict[str, Any]] = {"default": lambda _: FirstChoice()}
-    params: CoinParams
-    state: CoinState
 
     def new_state(self) -> CoinState:
         return CoinState()
@@ -80,7 +78,7 @@ def coin_system() -> systems.System:
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>{faces}</text></svg>'
 
     return systems.System(
-        "coin", CoinParams, CoinSession, lambda document: document["faces"],
+        "coin", CoinParams, CoinRules, lambda document: document["faces"],
         {".svg": lambda faces, _, lang: svg(faces).encode(), ".txt": lambda faces, _, lang: str(faces).encode()},
         lambda faces, lang: str(faces), lambda session, _, lang: svg(session.state.faces),
         lambda session, lang: str(session.state.faces),
@@ -142,7 +140,7 @@ def test_every_system_brings_its_words_and_its_rules_page(name: str) -> None:
     for lang in LANGUAGES:
         missing = [key for key in keys if key not in catalogue(lang)]
         assert not missing, f"{name} has no {missing} in {lang}"
-    assert found.rules, f"{name} names no rules page"
+    assert found.rules_page, f"{name} names no rules page"
 
 
 def test_a_systems_own_words_never_replace_the_catalogues(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,7 +33,7 @@ def systems_of_pages() -> dict[str, list[str]]:
     pages: dict[str, list[str]] = {}
     for name in names():
         if system(name).package.startswith("dedale."):
-            pages.setdefault(str(system(name).rules), []).append(name)
+            pages.setdefault(str(system(name).rules_page), []).append(name)
     return pages
 
 

@@ -75,7 +75,7 @@ def test_an_object_left_open_is_found() -> None:
     assert list(open_objects(schema)) == ["/a"]
 
 
-def views(session: Session[Any, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+def views(session: Session[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     """The document as the GM has it and as each reader may see it: the party view (what the party has
     discovered), and each seat's (and a spectator's) while the rules hide something."""
     found = system(session.system)
@@ -87,7 +87,7 @@ def views(session: Session[Any, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"seat {seat}", session.seat_json(seat)
 
 
-def follows(session: Session[Any, Any], when: str) -> None:
+def follows(session: Session[Any], when: str) -> None:
     schema = dedale.schema(session.system)
     for view, document in views(session):
         try:
@@ -105,10 +105,10 @@ def test_documents_have_no_field_their_schema_does_not_declare(name: str, seed: 
     found = system(name)
     variants = VARIANTS.get(name, [{}])
     params = found.params.from_options(variants[variant % len(variants)], strict=True)
-    table = table and found.session.table_mode
-    session = found.session(params, seed, table)
+    table = table and found.rules.table_mode
+    session = Session(found.rules, params, seed, table)
     if keyed and (session.has_secrets() or found.party_view is not None):  # as the web keys them (docs/secrets.md)
-        session = found.session(params, seed, table, new_secret())
+        session = Session(found.rules, params, seed, table, new_secret())
     pick = random.Random(seed)
     for _ in range(steps):
         if session.is_over:

@@ -25,7 +25,7 @@ def others(seat: int) -> tuple[int, ...]:
     return (0, 1) if seat == SPECTATOR else (1 - seat,)
 
 
-def refused(session: Session[Any, Any], rng: random.Random) -> None:
+def refused(session: Session[Any], rng: random.Random) -> None:
     """A choice from the seat not to act (or a spectator) is refused, and the session is unchanged."""
     before = copy.deepcopy(session.to_json())
     wrong = rng.choice([1 - session.seat_to_act(), SPECTATOR])  # type: ignore[operator]
@@ -35,17 +35,17 @@ def refused(session: Session[Any, Any], rng: random.Random) -> None:
     assert session.to_json() == before
 
 
-def replays(session: Session[Any, Any]) -> None:
+def replays(session: Session[Any]) -> None:
     document = session.to_json()
     assert all("seat" in event for event in document["events"])
-    assert type(session).replay(session.params, session.seed, session.events).to_json() == document
-    assert type(session).from_json(json.loads(json.dumps(document))).to_json() == document
+    assert Session.replay(type(session.rules), session.params, session.seed, session.events).to_json() == document
+    assert Session.from_json(type(session.rules), json.loads(json.dumps(document))).to_json() == document
 
 
 # --- the duel -------------------------------------------------------------------------------------------
 
 
-def duel_secrets_kept(session: Session[Any, Any]) -> None:
+def duel_secrets_kept(session: Session[Any]) -> None:
     hole = session.to_json()["duel"]["hole"]
     for seat in VIEWERS:
         assert session.hides(seat) and session.seat_seed(seat) is None
@@ -128,13 +128,13 @@ def test_a_bad_seat_in_a_document() -> None:
     for seat in (1, "0", True):
         document["events"][0]["seat"] = seat
         with pytest.raises(DedaleError):
-            type(session).from_json(document)
+            Session.from_json(type(session.rules), document)
 
 
 # --- the skirmish ---------------------------------------------------------------------------------------
 
 
-def skirmish_secrets_kept(session: Session[Any, Any]) -> None:
+def skirmish_secrets_kept(session: Session[Any]) -> None:
     full = session.to_json()
     game = full["game"]
     holes = {entry["args"]["seat"]: entry["draw"] for entry in full["log"] if entry.get("for") == "duel.hole"}
@@ -182,10 +182,10 @@ def test_skirmish_between_two_people(scenario: str, seed: int) -> None:
     steps, bets = 0, {0: 0, 1: 0}
     while not session.is_over:
         seat = session.seat_to_act()
-        assert seat is not None and SEATS[seat] == session.ask.side
-        if session.ask.kind == "bet":
+        assert seat is not None and SEATS[seat] == session.rules.ask.side
+        if session.rules.ask.kind == "bet":
             bets[seat] += 1
-        if steps % 7 == 0 or session.ask.kind == "bet":
+        if steps % 7 == 0 or session.rules.ask.kind == "bet":
             skirmish_secrets_kept(session)
             refused(session, rng)
         session.step(rng.choice(session.choices()), seat=seat)
@@ -201,4 +201,4 @@ def test_skirmish_against_the_ai_is_as_before() -> None:
     assert "opponent" not in session.to_json()["params"]
     assert dedale.play("zombstone", seed=7, scenario="high_noon", side="zombies",
                        opponent="ai").to_json() == session.to_json()
-    assert session.seat_to_act() == 0 and session.ask.side == "zombies"
+    assert session.seat_to_act() == 0 and session.rules.ask.side == "zombies"

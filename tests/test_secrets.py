@@ -21,9 +21,10 @@ import dedale
 from dedale.api import Result
 from dedale.core.errors import DedaleError
 from dedale.core.rng import KeyedStream, SeededSource, SplitMix64, check_secret
+from dedale.core.rules import Rules
 from dedale.core.session import Session
-from dedale.crawler.session import CrawlerSession
-from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession
+from dedale.crawler.session import CrawlerRules, CrawlerSession
+from dedale.zombstone.skirmish.duel_session import DuelParams, DuelRules, DuelSession
 
 REDUCED = range(2**12)  # the seeds the tests search
 SEED = 2_345  # a seed in that space
@@ -73,7 +74,7 @@ def to_the_flop(session: DuelSession) -> DuelSession:
     return session
 
 
-def search(game: type[Session[Any, Any]], seen: Callable[[dict[str, Any]], Any], view: dict[str, Any],
+def search(game: type[Rules[Any, Any]], seen: Callable[[dict[str, Any]], Any], view: dict[str, Any],
            seeds: Iterable[int]) -> list[int]:
     """The seeds whose game, replayed from the seed alone through the view's choices, shows what the view shows
     (`seen` picks that from a document: a seat's view, or a GM's document seen by the players)."""
@@ -81,7 +82,7 @@ def search(game: type[Session[Any, Any]], seen: Callable[[dict[str, Any]], Any],
     found = []
     for seed in seeds:
         try:
-            replayed = game.replay(params, seed, view["events"])
+            replayed = Session.replay(game, params, seed, view["events"])
         except DedaleError:
             continue
         if seen(replayed.seat_json(0)) == seen(view):
@@ -95,16 +96,16 @@ def duel_seen(view: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def duel_search(view: dict[str, Any], seeds: Iterable[int]) -> list[int]:
-    return search(DuelSession, duel_seen, view, seeds)
+    return search(DuelRules, duel_seen, view, seeds)
 
 
 def test_the_search_finds_the_seed_of_a_duel_drawn_from_its_seed_alone() -> None:
     """As every duel on the web was dealt before: the seat's view pins the seed, which gives the AI's cards."""
-    session = to_the_flop(DuelSession(DuelParams(), SEED))
+    session = to_the_flop(Session(DuelRules, DuelParams(), SEED))
     view = session.seat_json(0)
     assert view["hidden"] and view["seed"] is None and "??" in view["duel"]["hole"][1]
     assert duel_search(view, REDUCED) == [SEED]
-    replayed = DuelSession.replay(session.params, SEED, view["events"])
+    replayed = Session.replay(DuelRules, session.params, SEED, view["events"])
     assert replayed.to_json()["duel"]["hole"][1] == session.to_json()["duel"]["hole"][1]
 
 
@@ -112,7 +113,7 @@ def test_the_search_finds_the_seed_of_a_duel_drawn_from_its_seed_alone() -> None
 def test_the_search_finds_nothing_in_a_keyed_duel(key: bytes) -> None:
     """The same game with a key: no seed of the space reproduces the view, the game's own seed (which the view
     shows) included."""
-    session = to_the_flop(DuelSession(DuelParams(), SEED, secret=key))
+    session = to_the_flop(Session(DuelRules, DuelParams(), SEED, secret=key))
     view = session.seat_json(0)
     assert view["seed"] == SEED and "secret" not in view and key.hex() not in str(view)
     assert duel_search(view, REDUCED) == []
@@ -139,11 +140,11 @@ def crawler_seen(document: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 def crawler_search(document: dict[str, Any], seeds: Iterable[int]) -> list[int]:
     """The seeds whose crawl, through the same choices, lays the rooms the party view shows."""
-    return search(CrawlerSession, crawler_seen, document, seeds)
+    return search(CrawlerRules, crawler_seen, document, seeds)
 
 
 def crawl(secret: bytes | None) -> CrawlerSession:
-    session = CrawlerSession(seed=SEED, secret=secret)
+    session = Session(CrawlerRules, seed=SEED, secret=secret)
     for _ in range(10):
         session.auto_step()
     return session
@@ -168,7 +169,7 @@ def test_a_chosen_seed_in_a_game_between_two_people_is_shown_to_both_and_gives_n
     assert client.get(base, headers=mine).json()["seed"] == SEED
     assert client.get(base, headers={"X-Seat-Token": other}).json()["seed"] == SEED
     real = client.app.state.sessions.get(made["id"])  # type: ignore[attr-defined]
-    chosen = DuelSession(real.params, SEED)  # what the creator can deal from the seed it chose
+    chosen = Session(DuelRules, real.params, SEED)  # what the creator can deal from the seed it chose
     assert real.secret is not None
     assert (chosen.to_json()["duel"]["hole"], chosen.state.deck.pile) != (real.to_json()["duel"]["hole"],
                                                                           real.state.deck.pile)
@@ -210,7 +211,7 @@ def test_undo_never_goes_back_past_the_ai_cards_shown(client: TestClient) -> Non
 
 
 def test_undo_never_goes_back_past_the_turn_and_river_seen() -> None:
-    session = DuelSession(DuelParams(), SEED, secret=KEYS[0])
+    session = Session(DuelRules, DuelParams(), SEED, secret=KEYS[0])
     while session.state.duel is not None and len(session.state.duel.board) < 5 and not session.is_over:
         session.step("check" if any(c.id == "check" for c in session.choices()) else "call")
     assert len(session.to_json()["duel"]["board"]) == 5
@@ -218,7 +219,7 @@ def test_undo_never_goes_back_past_the_turn_and_river_seen() -> None:
     with pytest.raises(DedaleError, match="cannot be undone"):
         session.undo()
     assert session.to_json() == river
-    again = DuelSession.from_json(river)  # the server rebuilds a game from its events: the same floor
+    again = Session.from_json(DuelRules, river)  # the server rebuilds a game from its events: the same floor
     with pytest.raises(DedaleError, match="cannot be undone"):
         again.undo()
 
@@ -265,15 +266,15 @@ def test_a_party_view_never_carries_the_key(client: TestClient, system: str) -> 
 
 # --- the record --------------------------------------------------------------------------------------------
 def test_the_full_record_replays_with_its_key_and_not_without() -> None:
-    session = to_the_flop(DuelSession(DuelParams(), SEED, secret=KEYS[0]))
+    session = to_the_flop(Session(DuelRules, DuelParams(), SEED, secret=KEYS[0]))
     session.run_autopilot()
     record = session.to_json()
-    assert record["secret"] == KEYS[0].hex() and DuelSession.from_json(record).to_json() == record
+    assert record["secret"] == KEYS[0].hex() and Session.from_json(DuelRules, record).to_json() == record
     for changed in ({**record, "secret": KEYS[1].hex()}, {k: v for k, v in record.items() if k != "secret"}):
         with pytest.raises(DedaleError):
-            DuelSession.from_json(changed)
+            Session.from_json(DuelRules, changed)
     with pytest.raises(DedaleError, match="secret"):
-        DuelSession.from_json({**record, "secret": "00"})
+        Session.from_json(DuelRules, {**record, "secret": "00"})
 
 
 def test_a_skirmish_between_two_people_on_the_web_is_keyed(client: TestClient) -> None:
@@ -286,17 +287,17 @@ def test_a_skirmish_between_two_people_on_the_web_is_keyed(client: TestClient) -
     assert real.secret is not None and client.get(base, headers=mine).json()["seed"] == SEED
     view = client.get(f"{base}/export/json", headers=mine).json()
     assert view["hidden"] and "secret" not in view and real.secret.hex() not in str(view)
-    from_seed = type(real).replay(real.params, SEED, real.events)
+    from_seed = Session.replay(type(real.rules), real.params, SEED, real.events)
     assert from_seed.to_json()["game"] != real.to_json()["game"]
 
 
 def test_a_file_carrying_a_key_of_a_game_still_hiding_something_is_refused(client: TestClient) -> None:
     """No view gives the key while something is hidden, so such a file was made with a key of its maker's
     choosing: kept here, it could be shared with someone whose every card its maker knows."""
-    crafted = to_the_flop(DuelSession(DuelParams(opponent="human"), SEED, secret=KEYS[0])).to_json()
+    crafted = to_the_flop(Session(DuelRules, DuelParams(opponent="human"), SEED, secret=KEYS[0])).to_json()
     refused = client.post("/api/upload", json=crafted)
     assert refused.status_code == 400 and "secret key" in refused.json()["error"]
-    fresh = DuelSession(DuelParams(opponent="human"), SEED, secret=KEYS[0]).to_json()  # before any choice
+    fresh = Session(DuelRules, DuelParams(opponent="human"), SEED, secret=KEYS[0]).to_json()  # before any choice
     assert client.post("/api/upload", json=fresh).status_code == 400
-    finished = DuelSession(DuelParams(), SEED, secret=KEYS[0]).run_autopilot().to_json()
+    finished = Session(DuelRules, DuelParams(), SEED, secret=KEYS[0]).run_autopilot().to_json()
     assert client.post("/api/upload", json=finished).status_code == 201  # over: nothing left to hide

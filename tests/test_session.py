@@ -1,4 +1,5 @@
-"""The session protocol on the crawler: choices, steps, undo by replay, JSON round trip, bad saves."""
+"""The session on the crawler: choices, steps, undo by replay, JSON round trip, bad saves; and every system's
+rules played by the one session."""
 
 from __future__ import annotations
 
@@ -12,15 +13,17 @@ from hypothesis import strategies as st
 import schemas
 from budget import examples
 from dedale.core.errors import DedaleError
+from dedale.core.rules import Rules, Secrets, Suspends
+from dedale.core.session import Session
 from dedale.crawler.params import CrawlerParams
-from dedale.crawler.session import CrawlerSession
-from dedale.systems import system
+from dedale.crawler.session import CrawlerRules, CrawlerSession
+from dedale.systems import names, system
 
 SCHEMA = json.loads(system("crawler").schema())
 
 
 def played(seed: int, steps: int) -> CrawlerSession:
-    session = CrawlerSession(CrawlerParams(), seed)
+    session = Session(CrawlerRules, CrawlerParams(), seed)
     for _ in range(steps):
         if session.is_over:
             break
@@ -29,11 +32,11 @@ def played(seed: int, steps: int) -> CrawlerSession:
 
 
 def test_choices_have_stable_ids_and_labels() -> None:
-    session = CrawlerSession(CrawlerParams(), 11)
+    session = Session(CrawlerRules, CrawlerParams(), 11)
     choices = session.choices()
     assert choices and len({c.id for c in choices}) == len(choices)
     assert all(c.label for c in choices)
-    assert [c.id for c in CrawlerSession(CrawlerParams(), 11).choices()] == [c.id for c in choices]
+    assert [c.id for c in Session(CrawlerRules, CrawlerParams(), 11).choices()] == [c.id for c in choices]
 
 
 def test_an_illegal_choice_changes_nothing() -> None:
@@ -60,7 +63,7 @@ def test_json_round_trip_and_continue(seed: int, steps: int) -> None:
     session = played(seed, steps)
     document = json.loads(json.dumps(session.to_json()))
     schemas.validate(document, SCHEMA)
-    loaded = CrawlerSession.from_json(document)
+    loaded = Session.from_json(CrawlerRules, document)
     assert loaded.to_json() == session.to_json()
     loaded.run_autopilot()
     session.run_autopilot()
@@ -68,12 +71,12 @@ def test_json_round_trip_and_continue(seed: int, steps: int) -> None:
 
 
 def test_player_choices_and_autopilot_choices_replay_alike() -> None:
-    session = CrawlerSession(CrawlerParams(), 21)
+    session = Session(CrawlerRules, CrawlerParams(), 21)
     for _ in range(6):
         session.step(session.choices()[-1].id)  # a player who always takes the last choice
     session.run_autopilot()
     assert any("auto" in e for e in session.events) and any("auto" not in e for e in session.events)
-    again = CrawlerSession.replay(session.params, session.seed, session.events)
+    again = Session.replay(CrawlerRules, session.params, session.seed, session.events)
     assert again.to_json() == session.to_json()
 
 
@@ -94,11 +97,11 @@ def test_a_corrupt_save_is_refused_with_a_clear_message(corrupt) -> None:  # typ
     document = json.loads(json.dumps(played(8, 12).to_json()))
     corrupt(document)
     with pytest.raises(DedaleError):
-        CrawlerSession.from_json(document)
+        Session.from_json(CrawlerRules, document)
 
 
 def test_table_mode_pending_and_undo() -> None:
-    session = CrawlerSession(CrawlerParams(), 0, table=True)
+    session = Session(CrawlerRules, CrawlerParams(), 0, table=True)
     assert session.pending is not None and session.pending.expr == "3d6"
     assert [c.id for c in session.choices()] == [f"enter:{i}" for i in range(1, 7)]
     session.step("enter:6")
@@ -110,14 +113,29 @@ def test_table_mode_pending_and_undo() -> None:
     session.step("enter:1")
     assert session.state.size == 8
     snapshot = copy.deepcopy(session.to_json())
-    assert CrawlerSession.from_json(snapshot).to_json() == snapshot
+    assert Session.from_json(CrawlerRules, snapshot).to_json() == snapshot
 
 
 def test_autopilot_in_table_mode_asks_for_its_own_dice() -> None:
-    session = CrawlerSession(CrawlerParams(), 0, table=True)
+    session = Session(CrawlerRules, CrawlerParams(), 0, table=True)
     for die in "22241111111":  # 6 rooms; a 3x3; contents
         if session.pending is None:
             break
         session.step(f"enter:{die}")
     session.auto_step()  # more than one place: the autopilot picks with a die, which the table rolls
     assert session.pending is not None and session.pending.purpose == "autopilot.pick"
+
+
+@pytest.mark.parametrize("name", names())
+def test_a_system_is_rules_which_the_one_session_plays(name: str) -> None:
+    """A system's author writes rules only: none of the session's machinery is theirs to override, and only the
+    rules that keep secrets from a seat opt into them."""
+    rules = system(name).rules
+    assert issubclass(rules, Rules) and not issubclass(rules, Session)
+    hooks = {*vars(Rules), *Rules.__annotations__, *vars(Secrets), *vars(Suspends)}  # what rules may say
+    machinery = {name for name in vars(Session) if not name.startswith("__")} - hooks
+    assert not {name for cls in rules.__mro__[:-1] if cls.__module__.startswith("dedale.")
+                and not cls.__module__.startswith("dedale.core.") for name in vars(cls)} & machinery
+    assert issubclass(rules, Secrets) == (name in ("zombstone", "zombstone-duel"))
+    session = Session(rules, None, 3)
+    assert isinstance(session.rules, rules) and session.state is session.rules.state

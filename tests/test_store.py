@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from budget import examples
 from dedale.core.errors import DedaleError
-from dedale.crawler.session import CrawlerSession
+from dedale.core.session import Session
+from dedale.crawler.session import CrawlerRules
 from dedale.web.service import build
 from dedale.web.store import Sessions, Store
 
@@ -24,7 +25,7 @@ def sessions(tmp_path: Path) -> Sessions:
 
 
 def _new(sessions: Sessions, seed: int = 5) -> str:
-    session = CrawlerSession(CrawlerSession.params_from_json({}), seed)
+    session = Session(CrawlerRules, CrawlerRules.params_from_json({}), seed)
     return sessions.add(session, f"crawler {seed}")
 
 
@@ -103,7 +104,7 @@ def test_deleting_a_session_deletes_its_events(sessions: Sessions, tmp_path: Pat
 
 
 def test_seeds_up_to_two_to_the_64_are_kept(sessions: Sessions) -> None:
-    session = CrawlerSession(CrawlerSession.params_from_json({}), 2**64 - 1)
+    session = Session(CrawlerRules, CrawlerRules.params_from_json({}), 2**64 - 1)
     session_id = sessions.add(session, "big")
     assert sessions.store.get(session_id)[0].seed == 2**64 - 1
 

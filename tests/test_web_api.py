@@ -219,10 +219,11 @@ def test_upload_refuses_a_tampered_log_or_parameters_beyond_the_web_limits(clien
     document = client.get(f"/api/sessions/{state['id']}/export/json").json()
     document["events"][0] = {"choice": "no-such-choice"}
     assert client.post("/api/upload", json=document).status_code == 400
+    from dedale.core.session import Session
     from dedale.systems import system
 
-    hexcrawl = system("hexcrawl").session
-    big = hexcrawl(hexcrawl.params_from_json({"radius": 41}), 1).to_json()
+    hexcrawl = system("hexcrawl").rules
+    big = Session(hexcrawl, hexcrawl.params_from_json({"radius": 41}), 1).to_json()
     response = client.post("/api/upload", json=big)
     assert response.status_code == 400 and "radius" in response.json()["error"]
     big["events"] = [{"choice": "not-replayed"}]  # the limits are checked before any replay

@@ -361,9 +361,10 @@ def test_a_default_name_is_the_system_and_the_day_in_the_pages_language() -> Non
     """A player names a game by what it is and when: never by its seed (issue 30)."""
     from datetime import date
 
-    from dedale.crawler.session import CrawlerSession
+    from dedale.core.session import Session
+    from dedale.crawler.session import CrawlerRules
     from dedale.web.service import default_name
 
-    session = CrawlerSession(seed=4)
+    session = Session(CrawlerRules, seed=4)
     assert default_name(session, "en", date(2026, 11, 28)) == "Crawler dungeon · 28 Nov 2026"
     assert default_name(session, "fr", date(2026, 2, 3)).endswith(" · 3 févr. 2026")

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from dedale.crawler.session import CrawlerSession
+from dedale.core.session import Session
+from dedale.crawler.session import CrawlerRules
 from webserver import Server
 
 
@@ -98,7 +99,7 @@ def test_two_steps_at_the_same_moment_never_both_apply(server: Server) -> None:
     assert set(outcomes) <= {200, 400} and 200 in outcomes
     _, document = api(server, "GET", f"/api/sessions/{session_id}/export/json")
     assert len(document["events"]) == outcomes.count(200)
-    assert CrawlerSession.from_json(document).to_json() == document
+    assert Session.from_json(CrawlerRules, document).to_json() == document
 
 
 def test_every_route_on_a_session_holds_its_lock() -> None:

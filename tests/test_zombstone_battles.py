@@ -16,12 +16,13 @@ from dedale.core import batch
 from dedale.core.batch import Where
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, TableSource
+from dedale.core.session import Session
 from dedale.i18n import say
 from dedale.systems import system
 from dedale.zombstone.skirmish import lotow
-from dedale.zombstone.skirmish.duel_session import DuelParams, DuelSession
+from dedale.zombstone.skirmish.duel_session import DuelParams, DuelRules
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.session import SkirmishSession
+from dedale.zombstone.skirmish.session import SkirmishRules
 from dedale.zombstone.skirmish.simulate import game_seed, play_game, run, summary, wilson
 
 AIS = SkirmishParams(side=None)
@@ -114,16 +115,16 @@ def test_documents_follow_their_schemas() -> None:
     duel_schema = json.loads(system("zombstone-duel").schema())
     for schema in (game_schema, duel_schema):
         jsonschema.Draft202012Validator.check_schema(schema)
-    game = SkirmishSession(SkirmishParams(side="zombies"), 3)
+    game = Session(SkirmishRules, SkirmishParams(side="zombies"), 3)
     for _ in range(30):
         game.auto_step()
     jsonschema.validate(json.loads(json.dumps(game.to_json())), game_schema)
-    duel = DuelSession(DuelParams(added=5), 3).run_autopilot()
+    duel = Session(DuelRules, DuelParams(added=5), 3).run_autopilot()
     jsonschema.validate(json.loads(json.dumps(duel.to_json())), duel_schema)
 
 
 def test_the_duel_session_plays_one_deal_against_the_ai() -> None:
-    duel = DuelSession(DuelParams(added=10, style="bold"), 21)
+    duel = Session(DuelRules, DuelParams(added=10, style="bold"), 21)
     assert duel.state.duel is not None and duel.state.duel.stakes == [25, 15]
     labels = [c.label() for c in duel.choices()]
     assert labels[0] in ("Check", "Fold (and flee)") and any(label.startswith("All in") for label in labels)
@@ -131,7 +132,7 @@ def test_the_duel_session_plays_one_deal_against_the_ai() -> None:
     assert duel.is_over
     state = duel.state.duel
     assert sum(state.stacks) == 40 and state.pot == 0  # money is only moved: the pot went to its winner
-    again = DuelSession.from_json(json.loads(json.dumps(duel.to_json())))
+    again = Session.from_json(DuelRules, json.loads(json.dumps(duel.to_json())))
     assert again.to_json() == duel.to_json()
     document = duel.to_json()
     assert document["fame_points"] == state.winnings // 7 and document["left"] == state.winnings % 7
@@ -140,7 +141,7 @@ def test_the_duel_session_plays_one_deal_against_the_ai() -> None:
 def test_a_version_1_duel_document_loads_its_winnings_worked_out_again() -> None:
     """Version 1 counted the whole pot as the winnings; the same deal loads, buying with what was won."""
     for seed in range(40):
-        duel = DuelSession(DuelParams(added=20, style="bold"), seed).run_autopilot()
+        duel = Session(DuelRules, DuelParams(added=20, style="bold"), seed).run_autopilot()
         state = duel.state.duel
         if state is not None and state.winner is not None and state.winnings >= 7:
             break
@@ -148,7 +149,7 @@ def test_a_version_1_duel_document_loads_its_winnings_worked_out_again() -> None
         raise AssertionError("no deal won $7 or more")
     pot = sum(state.payout)
     old = {**json.loads(json.dumps(duel.to_json())), "version": 1, "fame_points": pot // 7, "left": pot % 7}
-    loaded = DuelSession.from_json(old).to_json()
+    loaded = Session.from_json(DuelRules, old).to_json()
     assert loaded["version"] == 2 and loaded["fame_points"] == state.winnings // 7 < pot // 7
     assert loaded == duel.to_json()
 
@@ -187,14 +188,14 @@ def test_lotow_indecrottable_loses_an_inch_a_wound() -> None:
 @pytest.mark.parametrize("scenario, side", [("ok_corral", "lawmen"), ("high_noon", "zombies")])
 def test_every_question_and_choice_reads_as_words(scenario: str, side: str, lang: str) -> None:
     """What a player sees at each step: the question and every choice, in words (no message key left)."""
-    session = SkirmishSession(SkirmishParams(scenario=scenario, side=side), 12)
+    session = Session(SkirmishRules, SkirmishParams(scenario=scenario, side=side), 12)
     kinds = set()
     for _ in range(400):
         if session.is_over:
             break
         question = say(session.question() or "", lang)
         assert question and "skirmish." not in question and "{" not in question
-        kinds.add(session.ask.kind)  # type: ignore[union-attr]
+        kinds.add(session.rules.ask.kind)  # type: ignore[union-attr]
         for choice in session.choices():
             label = choice.label(lang)
             assert label and "skirmish." not in label and "dir." not in label, choice.id
@@ -203,16 +204,16 @@ def test_every_question_and_choice_reads_as_words(scenario: str, side: str, lang
 
 
 def test_the_ais_hole_cards_stay_hidden_until_the_duel_is_over() -> None:
-    duel = DuelSession(DuelParams(), 6)
-    shown = [duel.log_entry(e) for e in duel.log if e.get("for") == "duel.hole"]
+    duel = Session(DuelRules, DuelParams(), 6)
+    shown = [duel.rules.log_entry(e) for e in duel.log if e.get("for") == "duel.hole"]
     assert [e["draw"] for e in shown if e["args"]["seat"] == 1] == ["??", "??"]
     assert all(e["draw"] != "??" for e in shown if e["args"]["seat"] == 0)
     duel.run_autopilot()
-    assert all(duel.log_entry(e)["draw"] != "??" for e in duel.log if e.get("for") == "duel.hole")
-    game = SkirmishSession(SkirmishParams(scenario="high_noon", side="lawmen"), 4)
+    assert all(duel.rules.log_entry(e)["draw"] != "??" for e in duel.log if e.get("for") == "duel.hole")
+    game = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side="lawmen"), 4)
     bets = 0
-    while game.state.duel is None and game.ask is not None and game.ask.kind == "bet":  # type: ignore[union-attr]
-        hidden = [game.log_entry(e)["draw"] for e in game.log if e.get("for") == "duel.hole"]
+    while game.state.duel is None and game.rules.ask is not None and game.rules.ask.kind == "bet":  # type: ignore[union-attr]
+        hidden = [game.rules.log_entry(e)["draw"] for e in game.log if e.get("for") == "duel.hole"]
         assert hidden.count("??") == 2
         game.auto_step()
         bets += 1
@@ -220,7 +221,7 @@ def test_the_ais_hole_cards_stay_hidden_until_the_duel_is_over() -> None:
 
 
 def test_high_noon_records_the_duel_it_opened_with() -> None:
-    game = SkirmishSession(SkirmishParams(scenario="high_noon", side=None), 3).state
+    game = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=None), 3).state
     duel = game.duel
     assert duel is not None and duel["pot"] >= 2  # at least both antes
     if duel["winner"] is not None:
@@ -229,7 +230,7 @@ def test_high_noon_records_the_duel_it_opened_with() -> None:
 
 
 def test_the_autopilot_does_not_roll_the_tables_dice() -> None:
-    session = SkirmishSession(SkirmishParams(side="lawmen"), 2, table=True)
+    session = Session(SkirmishRules, SkirmishParams(side="lawmen"), 2, table=True)
     assert session.pending is not None
     with pytest.raises(DedaleError) as raised:
         session.auto_step()

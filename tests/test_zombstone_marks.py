@@ -29,7 +29,7 @@ def asks_with_choices(scenario: str, seed: int, most: int = 6) -> Iterator[Skirm
     session = dedale.play("zombstone", seed=seed, scenario=scenario, side="lawmen")
     found = 0
     while not session.is_over and found < most:
-        if session.ask.kind in ("action", "dodge", "free_move"):
+        if session.rules.ask.kind in ("action", "dodge", "free_move"):
             found += 1
             yield session
         session.auto_step()
@@ -139,7 +139,7 @@ def test_clickable_marks_and_strips_cover_no_letter_and_no_other_mark(scenario: 
 def test_moves_that_end_together_are_drawn_apart_each_labelled() -> None:
     """Four moves toward four enemies often end within an inch: each gets its own disc saying whom it heads
     for, a dot and a line marking the spot it stands for."""
-    session = next(s for s in asks_with_choices("ok_corral", 1, 3) if s.ask.kind == "action")
+    session = next(s for s in asks_with_choices("ok_corral", 1, 3) if s.rules.ask.kind == "action")
     root = picture(session)
     toward = [g for g in root.iter(f"{SVG}g") if classes(g) == ["choice", "move"]
               and any((t.text or "").startswith("→") for t in g.iter(f"{SVG}text"))]

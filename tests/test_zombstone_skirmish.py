@@ -22,6 +22,7 @@ from budget import examples
 from dedale.core.cards import Card, Deck
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Request, Roller, SeededSource, TableSource
+from dedale.core.session import Session
 from dedale.i18n import say, word
 from dedale.zombstone.skirmish import fight, skills, turn, victory
 from dedale.zombstone.skirmish.ai import AI, POLICIES
@@ -30,7 +31,7 @@ from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.session import SkirmishSession
+from dedale.zombstone.skirmish.session import SkirmishRules, SkirmishSession
 from dedale.zombstone.skirmish.table import Ask, Flow, Table
 from dedale.zombstone.skirmish.view import GameView
 
@@ -641,9 +642,9 @@ def test_no_card_option_offered_in_a_game_is_useless_and_every_label_is_in_words
     """Both sides played by people (the autopilot choosing), so every card option of every game is seen."""
     asked = {"cards": 0, "initiative": 0}
     for seed in range(8):
-        session = SkirmishSession(SkirmishParams(scenario=scenario, side="lawmen", opponent="human"), seed)
+        session = Session(SkirmishRules, SkirmishParams(scenario=scenario, side="lawmen", opponent="human"), seed)
         while not session.is_over:
-            ask = session.ask
+            ask = session.rules.ask
             assert isinstance(ask, Ask)
             if ask.kind in asked:
                 asked[ask.kind] += 1
@@ -664,8 +665,8 @@ def check_card_options(session: SkirmishSession, ask: Ask) -> None:
             assert value > 0 and all(value >= v for v in other), option.id
         assert len(ask.options) > 1  # only a card to play asks: a roll alone is rolled unasked
         return
-    figure = session.table_top.game.figure(ask.about["figure"])
-    skill = skills.turned_face(session.table_top.profile(figure).skills)
+    figure = session.rules.table_top.game.figure(ask.about["figure"])
+    skill = skills.turned_face(session.rules.table_top.profile(figure).skills)
     key, counts = ask.about["key"], ask.about["dice"]
     assert len(ask.options) > 1 and ask.options[0].id == "cards:none"
     for option in ask.options[1:]:
@@ -789,7 +790,7 @@ def document(session: SkirmishSession) -> dict[str, Any]:
 
 
 def played_session(seed: int, steps: int | None = None) -> SkirmishSession:
-    session = SkirmishSession(SkirmishParams(side="lawmen"), seed)
+    session = Session(SkirmishRules, SkirmishParams(side="lawmen"), seed)
     while not session.is_over and (steps is None or len(session.events) < steps):
         session.auto_step()
     return session
@@ -798,7 +799,7 @@ def played_session(seed: int, steps: int | None = None) -> SkirmishSession:
 def test_a_session_played_to_the_end_reloads_to_the_same_document() -> None:
     saved = document(played_session(5))
     assert saved["over"] and saved["game"]["ending"] in ("eliminated", "turns", "draw")
-    assert document(SkirmishSession.from_json(saved)) == saved
+    assert document(Session.from_json(SkirmishRules, saved)) == saved
 
 
 def test_a_session_undo_goes_back_one_decision_unless_it_did_more() -> None:
@@ -825,12 +826,12 @@ def test_an_illegal_choice_is_refused_and_the_session_unchanged() -> None:
 
 def test_the_same_seed_plays_the_same_game() -> None:
     for params in (SkirmishParams(side=None), SkirmishParams(scenario="high_noon", side=None)):
-        assert document(SkirmishSession(params, 42)) == document(SkirmishSession(params, 42))
+        assert document(Session(SkirmishRules, params, 42)) == document(Session(SkirmishRules, params, 42))
     assert document(played_session(3, 40)) == document(played_session(3, 40))
 
 
 def test_table_mode_asks_for_each_card_and_die() -> None:
-    session = SkirmishSession(SkirmishParams(side="lawmen"), 0, table=True)
+    session = Session(SkirmishRules, SkirmishParams(side="lawmen"), 0, table=True)
     entered = []
     for _ in range(10):  # the upkeep: five cards a side
         assert session.pending is not None and session.pending.kind == "card"
@@ -838,7 +839,7 @@ def test_table_mode_asks_for_each_card_and_die() -> None:
         assert all(i.startswith("enter:") for i in options) and len(options) == 52 - len(entered)
         entered.append(options[-1].removeprefix("enter:"))
         session.step(options[-1])
-    assert session.pending is None and session.ask.kind == "initiative"
+    assert session.pending is None and session.rules.ask.kind == "initiative"
     assert [c.code for c in session.state.sides["lawmen"].hand] == entered[:5]
     session.step("initiative:roll")
     faces = []
@@ -847,8 +848,8 @@ def test_table_mode_asks_for_each_card_and_die() -> None:
             f"enter:{face}" for face in ("9", "10", "J", "Q", "K", "A")]
         faces.append("A" if not faces else "9")
         session.step(f"enter:{faces[-1]}")
-    assert faces == ["A", "9"] and session.ask.kind == "first" and session.ask.side == "lawmen"
-    assert document(SkirmishSession.from_json(document(session))) == document(session)
+    assert faces == ["A", "9"] and session.rules.ask.kind == "first" and session.rules.ask.side == "lawmen"
+    assert document(Session.from_json(SkirmishRules, document(session))) == document(session)
 
 
 # --- whole games ---------------------------------------------------------------------------------------------------
@@ -893,7 +894,7 @@ def watched_game(seed: int, scenario: str, lawmen: str, zombies: str, overlap: f
 def test_ai_games_finish_within_the_turn_limit_and_keep_the_table_sound(seed: int, scenario: str, lawmen: str,
                                                                        zombies: str) -> None:
     params = SkirmishParams(scenario=scenario, side=None, policy_lawmen=lawmen, policy_zombies=zombies)
-    session = SkirmishSession(params, seed)
+    session = Session(SkirmishRules, params, seed)
     game = session.state
     assert session.is_over and 1 <= game.turn <= CATALOGUE.scenario(scenario).turns
     assert game.ending in ("eliminated", "turns", "draw") and (game.winner is None) == (game.ending == "draw")
@@ -954,7 +955,7 @@ def test_a_scenario_may_ask_one_side_to_survive(tmp_path: Path) -> None:
     params = SkirmishParams(side=None, data=folder)
     endings = set()
     for seed in range(3):
-        session = SkirmishSession(params, seed)
+        session = Session(SkirmishRules, params, seed)
         endings.add(session.state.ending)
         if session.state.ending != "eliminated":
             assert session.state.winner == "zombies" and session.state.ending == "turns"
@@ -978,7 +979,7 @@ def test_high_noon_hidden_tokens_are_revealed_when_an_enemy_sees_them(tmp_path: 
     assert all(f.hidden != (f.profile in duellists) for f in game.figures)
     shooter = next(f for f in game.figures if f.profile == "wyatt_earp")
     assert all(not enemy.hidden for enemy, _ in turn.targets(t, shooter))
-    session = SkirmishSession(SkirmishParams(scenario="high_noon", side=None, data=folder), 3)
+    session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=None, data=folder), 3)
     assert any(e.get("note") == "skirmish.revealed" for e in session.log)
 
 
@@ -1045,7 +1046,7 @@ def test_a_scenarios_duel_kind_is_holdem_unless_it_says_simple(tmp_path: Path) -
     assert HIGH_NOON.duel is not None and HIGH_NOON.duel.kind == "holdem"
     simple = load_catalogue(edited(tmp_path, "scenarios.toml", "hidden = false", 'hidden = false, kind = "simple"'))
     assert simple.scenario("high_noon").duel.kind == "simple"  # type: ignore[union-attr]
-    session = SkirmishSession(SkirmishParams(scenario="high_noon", side=None, data=str(tmp_path)), 5)
+    session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=None, data=str(tmp_path)), 5)
     assert session.state.duel is not None and session.state.duel["kind"] == "simple"
     assert not any(e.get("for") == "duel.hole" for e in session.log)
     # its outcome follows the document's schema (the hand-kept one refused its kind and rolls)

@@ -17,6 +17,7 @@ from budget import examples
 from dedale.core.documents import dump
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource
+from dedale.core.session import Session
 from dedale.i18n import say, word
 from dedale.render.zombstone_svg import outcome
 from dedale.zombstone.skirmish import victory
@@ -25,7 +26,7 @@ from dedale.zombstone.skirmish.battlefield import Battlefield
 from dedale.zombstone.skirmish.catalogue import Victory, load_catalogue
 from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.session import SkirmishSession
+from dedale.zombstone.skirmish.session import SkirmishRules
 from dedale.zombstone.skirmish.table import Ask, Option, Table
 from dedale.zombstone.skirmish.turn import _activation, action_ask, activate
 from dedale.zombstone.skirmish.view import GameView
@@ -138,7 +139,7 @@ def test_every_shipped_scenario_is_won_by_its_own_conditions() -> None:
     assert high_noon is not None and high_noon.side == "zombies" and {"en", "fr"} <= set(high_noon.why)
     for scenario in CATALOGUE.scenarios.values():
         for seed in range(3):
-            document = SkirmishSession(SkirmishParams(scenario.id, side=None), seed).result_json()
+            document = Session(SkirmishRules, SkirmishParams(scenario.id, side=None), seed).rules.result_json()
             game = document["game"]
             assert document["scenario"]["victory"]["kind"] == scenario.victory.kind
             favoured = document["scenario"].get("favoured")
@@ -202,14 +203,14 @@ def test_the_ai_plays_a_king_for_the_initiative_only_when_the_hand_can_spare_it(
 
 
 def test_a_document_saved_before_scenarios_said_how_they_are_won_still_loads() -> None:
-    session = SkirmishSession(SkirmishParams("vendetta_ride", side=None), 2)
+    session = Session(SkirmishRules, SkirmishParams("vendetta_ride", side=None), 2)
     document = json.loads(json.dumps(session.to_json()))
     scenario = {k: v for k, v in document["scenario"].items() if k not in ("victory", "favoured")}
     older = {**document, "scenario": scenario, "game": {k: v for k, v in document["game"].items() if k != "decided_by"}}
-    assert SkirmishSession.from_json(older).to_json() == session.to_json()
+    assert Session.from_json(SkirmishRules, older).to_json() == session.to_json()
     older["game"]["turn"] += 1  # the rest is checked as before
     with pytest.raises(DedaleError):
-        SkirmishSession.from_json(older)
+        Session.from_json(SkirmishRules, older)
 
 
 def test_the_jail_yard_is_fought_over_walls_the_dead_climb() -> None:

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 import dedale
 from dedale.core.logtext import describe
+from dedale.core.session import Session
 from dedale.i18n import t
-from dedale.zombstone.skirmish.session import SkirmishSession
+from dedale.zombstone.skirmish.session import SkirmishRules, SkirmishSession
 
 DATA = Path(__file__).parent / "data" / "zombstone"
 COORDINATES = re.compile(r"\(-?\d+(?:[.,]\d+)?[,;] -?\d")  # (19.1189, 16.4402), not "(3,6 pouces)"
@@ -57,7 +58,7 @@ def test_extras_of_one_name_are_told_apart_in_the_log_and_the_choices() -> None:
     session = dedale.play("zombstone", seed=1, scenario="ok_corral", side="lawmen")
     labels: list[str] = []
     while not session.is_over and len(session.events) < 40:
-        if session.ask.kind == "activate":
+        if session.rules.ask.kind == "activate":
             labels = [choice.label("en") for choice in session.choices()]
             assert len(set(labels)) == len(labels)
             if any("Deputy" in label for label in labels):
@@ -72,7 +73,7 @@ def test_extras_of_one_name_are_told_apart_in_the_log_and_the_choices() -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_move_options_say_how_far(lang: str) -> None:
     session = dedale.play("zombstone", seed=1, scenario="ok_corral", side="lawmen")
-    while not (session.ask.kind == "action" and any(c.id.startswith("move:") for c in session.choices())):
+    while not (session.rules.ask.kind == "action" and any(c.id.startswith("move:") for c in session.choices())):
         session.auto_step()
     moves = [choice.label(lang) for choice in session.choices() if choice.id.startswith("move:")]
     inch = "inch" if lang == "en" else "pouce"
@@ -102,13 +103,13 @@ def test_a_count_is_singular_exactly_where_its_language_says(count: int) -> None
 def test_a_version_1_document_loads_and_saves_as_version_2() -> None:
     old = json.loads((DATA / "version1.json").read_text(encoding="utf-8"))
     assert old["version"] == 1 and any(entry.get("args", {}).get("x") for entry in old["log"])
-    session = SkirmishSession.from_json(old)
+    session = Session.from_json(SkirmishRules, old)
     saved = session.to_json()
     assert saved["version"] == 2 and saved["events"] == old["events"]
-    assert SkirmishSession.from_json(json.loads(json.dumps(saved))).to_json() == saved
+    assert Session.from_json(SkirmishRules, json.loads(json.dumps(saved))).to_json() == saved
     assert dedale.load(old).play().to_json() == saved
     moved = [describe(entry, "en") for entry in saved["log"] if entry.get("note") == "skirmish.moved"]
     assert moved and all(" inch" in line and not COORDINATES.search(line) for line in moved)
     tampered = {**old, "events": old["events"][:-1]}
     with pytest.raises(dedale.DedaleError):  # still checked against what it saved
-        SkirmishSession.from_json(tampered)
+        Session.from_json(SkirmishRules, tampered)

@@ -28,9 +28,9 @@ if TYPE_CHECKING:  # the sessions' types only: `import dedale` loads no system
 if TYPE_CHECKING:  # a default (PEP 696, typing from Python 3.13): a bare `Result` is any system's result
     from typing_extensions import TypeVar as DefaultTypeVar
 
-    SessionT = DefaultTypeVar("SessionT", bound=Session[Any, Any], covariant=True, default=Session[Any, Any])
+    SessionT = DefaultTypeVar("SessionT", bound=Session[Any], covariant=True, default=Session[Any])
 else:
-    SessionT = TypeVar("SessionT", bound=Session[Any, Any], covariant=True)
+    SessionT = TypeVar("SessionT", bound=Session[Any], covariant=True)
 Folder = str | PathLike[str]
 
 
@@ -197,7 +197,7 @@ class Result(Generic[SessionT]):
 
     def play(self) -> SessionT:
         """The session again, replayed from the document's events, to continue it."""
-        return cast("SessionT", self._system.session.from_json(self.to_json()))
+        return cast("SessionT", Session.from_json(self._system.rules, self.to_json()))
 
     def records(self, table: str | None = None) -> list[dict[str, Any]]:
         """A table of the result for pandas (`pandas.DataFrame(result.records())`): one flat row per item of
@@ -228,7 +228,7 @@ class Result(Generic[SessionT]):
         return f"<dedale {self.system} result seed={self.seed}>"
 
 
-def _picture(session: Session[Any, Any]) -> str:
+def _picture(session: Session[Any]) -> str:
     return system(session.system).picture(session, session.choices(), "en")
 
 
@@ -293,8 +293,8 @@ def play(name: Literal["zombstone"], seed: int | None = None, *, table: bool = F
 def play(name: Literal["zombstone-duel"], seed: int | None = None, *, table: bool = False,
          **params: Unpack[DuelOptions]) -> DuelSession: ...
 @overload  # a name known at run time only (a loop over `system_names()`): its parameters, if any, as `**a_dict`
-def play(name: str, seed: int | None = None, *, table: bool = False) -> Session[Any, Any]: ...
-def play(name: str, seed: int | None = None, *, table: bool = False, **params: Any) -> Session[Any, Any]:
+def play(name: str, seed: int | None = None, *, table: bool = False) -> Session[Any]: ...
+def play(name: str, seed: int | None = None, *, table: bool = False, **params: Any) -> Session[Any]:
     """A session of the system, to play choice by choice: `choices()`, `step(choice)`, `undo()`,
     `auto_step()`, `run_autopilot()`, `result()`. Parameters go by the names the CLI's options and the web's
     forms use (`size="2d6"`, `radius=8`); an unknown one is an error. Without a seed, a random one. With
@@ -311,7 +311,7 @@ def play(name: str, seed: int | None = None, *, table: bool = False, **params: A
     []
     """
     found = system(name)
-    return found.session(_params(found, params), _seed(seed), table)
+    return Session(found.rules, _params(found, params), _seed(seed), table)
 
 
 def _params(found: System, given: dict[str, Any]) -> Declared:
@@ -346,9 +346,9 @@ def generate(name: Literal["zombstone"], seed: int | None = None, *, policy: str
 def generate(name: Literal["zombstone-duel"], seed: int | None = None, *, policy: str = "default",
              **params: Unpack[DuelOptions]) -> Result[DuelSession]: ...
 @overload
-def generate(name: str, seed: int | None = None, *, policy: str = "default") -> Result[Session[Any, Any]]: ...
+def generate(name: str, seed: int | None = None, *, policy: str = "default") -> Result[Session[Any]]: ...
 def generate(name: str, seed: int | None = None, *, policy: str = "default",
-             **params: Any) -> Result[Session[Any, Any]]:
+             **params: Any) -> Result[Session[Any]]:
     """A result made by the autopilot: the session played to its end by `policy` (each system documents
     its policies; "default" is the rules' own). Parameters as for `play`.
 
@@ -362,7 +362,7 @@ def generate(name: str, seed: int | None = None, *, policy: str = "default",
 def _generated(name: str, policy: str, params: Declared, seed: int) -> dict[str, Any]:
     """The document the autopilot makes of one seed, in this process or a batch's worker (a module's function:
     it pickles; the document, not a `Result`, goes back, since a system's description does not)."""
-    session = system(name).session(params, seed)
+    session = Session(system(name).rules, params, seed)
     if not session.is_over:  # a key-lock diagram is whole when made: no choice to make
         session.run_autopilot(policy)
     return session.seat_json()
@@ -394,7 +394,7 @@ def generate_many(name: Literal["zombstone-duel"], seeds: Iterable[int], *, work
                   **params: Unpack[DuelOptions]) -> list[Result[DuelSession]]: ...
 @overload
 def generate_many(name: str, seeds: Iterable[int], *, workers: int | None = 1, progress: bool = False,
-                  policy: str = "default") -> list[Result[Session[Any, Any]]]: ...
+                  policy: str = "default") -> list[Result[Session[Any]]]: ...
 def generate_many(name: str, seeds: Iterable[int], *, workers: int | None = 1, progress: bool = False,
                   policy: str = "default", **params: Any) -> list[Result[Any]]:
     """`generate` for each seed, the results in the seeds' order, each the same as `generate` gives it
@@ -435,7 +435,7 @@ def _progress(shown: bool, total: int, label: str) -> Iterator[Callable[[int], N
         yield advance
 
 
-def load(source: str | Path | dict[str, Any]) -> Result[Session[Any, Any]]:
+def load(source: str | Path | dict[str, Any]) -> Result[Session[Any]]:
     """A saved document (a file's path, or the document itself), checked as strictly as an upload.
 
     >>> again = load(generate("crawler", seed=4).to_json())

@@ -1,4 +1,4 @@
-"""The registry: each system described once, as a `System` (its parameters, session, renderers and file
+"""The registry: each system described once, as a `System` (its parameters, rules, renderers and file
 formats, the live picture and text of a session being played, a small game for the tests, its rules page),
 built only when asked for. The library, the CLI and the web app loop over it, so a system touches no face.
 
@@ -14,7 +14,6 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +23,7 @@ from dedale.core.extras import need
 
 if TYPE_CHECKING:  # for the types only: --help lists the systems without loading the session machinery
     from dedale.core.params import Declared
-    from dedale.core.session import Choice, Session
+    from dedale.core.rules import Choice, Rules
     from dedale.core.tables import TableSet
 
 Picture = Callable[[Any, list["Choice"], str], str]  # a live session, the choices listed, a language -> its SVG
@@ -34,7 +33,7 @@ Picture = Callable[[Any, list["Choice"], str], str]  # a live session, the choic
 class System:
     name: str
     params: type[Declared]
-    session: type[Session[Any, Any]]
+    rules: type[Rules[Any, Any]]  # played by the generic session: `Session(system.rules, params, seed)`
     load: Callable[[Any], Any]  # a result document -> the model the renderers draw
     # extension -> render (model, drawing options, language); documents hold no words, pictures do
     formats: dict[str, Callable[[Any, dict[str, Any], str], bytes]]
@@ -42,8 +41,8 @@ class System:
     picture: Picture  # what a page shows of a live session, choices marked on it
     show: Callable[[Any, str], str]  # what the terminal shows of a live session
     tables: Callable[[str | None], TableSet] | None = None  # the player's folder (or None) -> checked tables
-    document: DocumentKind | None = None  # its documents' shape (else: the JSON Schema in `schema_file`)
-    schema_file: str = "schema.json"
+    # its documents' shape, declared once (`core.documents`): their JSON, their loading and their JSON Schema
+    document: DocumentKind | None = None
     generates: bool = True  # the CLI's `dedale SYSTEM` generates by the autopilot (else: `play` and extras)
     cli: str | None = None  # a module adding commands of its own: `extend(app)`
     drawing: tuple[tuple[str, str], ...] = ()  # options of its pictures: (name, help), e.g. the paper's cards
@@ -52,14 +51,14 @@ class System:
     party_view: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # its party view's fields (core/views)
     # the parameters of a small game, still played through every phase: what the contract tests play
     example: Mapping[str, Any] = field(default_factory=dict)
-    rules: str | None = None  # its rules page: a file of docs/rules/ for Dédale's own, an address for others
+    rules_page: str | None = None  # its rules page: a file of docs/rules/ for Dédale's own, an address for others
     # its messages by language, nested as in locales/*.toml (`cli.about.NAME`, `web.system.NAME`,
     # `web.about.NAME`, its choices' and log's words): a system from outside brings its own
     words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def package(self) -> str:
-        return self.session.__module__.rsplit(".", 1)[0]
+        return self.rules.__module__.rsplit(".", 1)[0]
 
     def export(self, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None,
                lang: str = "en", view: str = "gm") -> bytes:
@@ -92,14 +91,15 @@ class System:
     def cli_path(self) -> tuple[str, ...]:
         return cli_path(self.name)
 
+    def __post_init__(self) -> None:
+        if self.document is None:
+            raise TypeError(f"the system {self.name!r} declares no documents: System(..., document=DocumentKind(...))")
+
     def schema(self) -> str:
-        """The JSON Schema of its documents: the result's shape from the package, the parameters' from their
-        declarations (never written twice)."""
-        if self.document is not None:
-            return json.dumps(self.document.schema(self.name, self.params.json_schema()), ensure_ascii=False, indent=2)
-        schema = json.loads(resources.files(self.package).joinpath(self.schema_file).read_text(encoding="utf-8"))
-        schema["properties"]["params"] = self.params.json_schema()
-        return json.dumps(schema, ensure_ascii=False, indent=2)
+        """The JSON Schema of its documents: the result's shape and the envelope's from their declarations
+        (`core.documents`), the parameters' from theirs (never written twice)."""
+        assert self.document is not None  # `__post_init__`
+        return json.dumps(self.document.schema(self.name, self.params.json_schema()), ensure_ascii=False, indent=2)
 
 
 def json_text(document: dict[str, Any]) -> str:
@@ -112,7 +112,7 @@ def _crawler() -> System:
     from dedale.crawler.contents import load_tables
     from dedale.crawler.model import DOCUMENT, Dungeon, party_view
     from dedale.crawler.params import CrawlerParams
-    from dedale.crawler.session import CrawlerSession
+    from dedale.crawler.session import CrawlerRules
     from dedale.render.crawler_svg import Highlight, render_svg
     from dedale.render.crawler_text import render_text
     from dedale.render.png import svg_to_png
@@ -120,17 +120,17 @@ def _crawler() -> System:
     def picture(session: Any, listed: list[Choice], lang: str) -> str:
         highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label(lang))
                       for n, c in enumerate(listed, 1) if c.data.get("kind") == "place"]
-        return render_svg(session.dungeon(), highlights, lang=lang)
+        return render_svg(session.rules.dungeon(), highlights, lang=lang)
 
-    return System("crawler", CrawlerParams, CrawlerSession, Dungeon.from_json, {
+    return System("crawler", CrawlerParams, CrawlerRules, Dungeon.from_json, {
         ".svg": lambda d, _, lang: render_svg(d, lang=lang).encode("utf-8"),
         ".png": lambda d, _, lang: svg_to_png(render_svg(d, lang=lang)),
         ".txt": lambda d, _, lang: render_text(d, lang=lang).encode("utf-8"),
         ".pdf": _crawler_pdf,
         **_tabletops("crawler_map"),
-    }, lambda d, lang: render_text(d, lang=lang), picture, lambda s, lang: render_text(s.dungeon(), s.focus(), lang),
-        load_tables, cli="dedale.cli.crawler", party_view=party_view, example={"size": "6"}, rules="crawler.md",
-        document=DOCUMENT)
+    }, lambda d, lang: render_text(d, lang=lang), picture,
+        lambda s, lang: render_text(s.rules.dungeon(), s.rules.focus(), lang), load_tables, cli="dedale.cli.crawler",
+        party_view=party_view, example={"size": "6"}, rules_page="crawler.md", document=DOCUMENT)
 
 
 def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
@@ -160,39 +160,39 @@ def _paper() -> System:
     from dedale.paper.contents import load_tables
     from dedale.paper.model import DOCUMENT, PaperMap, party_view
     from dedale.paper.params import PaperParams
-    from dedale.paper.session import PaperSession
+    from dedale.paper.session import PaperRules
     from dedale.render.paper_svg import render_svg
     from dedale.render.paper_text import render_text
     from dedale.render.png import svg_to_png
 
-    return System("paper", PaperParams, PaperSession, PaperMap.from_json, {
+    return System("paper", PaperParams, PaperRules, PaperMap.from_json, {
         ".svg": lambda m, o, lang: render_svg(m, bool(o.get("cards")), lang).encode("utf-8"),
         ".png": lambda m, o, lang: svg_to_png(render_svg(m, bool(o.get("cards")), lang)),
         ".txt": lambda m, _, lang: render_text(m, lang).encode("utf-8"),
         ".pdf": lambda m, o, lang: _pdf(render_svg(m, bool(o.get("cards")), lang)),
         **_tabletops("paper_map"),
-    }, render_text, lambda s, _, lang: render_svg(s.paper_map(), lang=lang),
-        lambda s, lang: render_text(s.paper_map(), lang), load_tables,
+    }, render_text, lambda s, _, lang: render_svg(s.rules.paper_map(), lang=lang),
+        lambda s, lang: render_text(s.rules.paper_map(), lang), load_tables,
         drawing=(("cards", "Draw the card that made each feature."),), party_view=party_view,
-        example={"max_cards": 12}, rules="paper-dungeon.md", document=DOCUMENT)
+        example={"max_cards": 12}, rules_page="paper-dungeon.md", document=DOCUMENT)
 
 
 def _hexcrawl() -> System:
     from dedale.hexcrawl.model import DOCUMENT, HexMap, party_view
     from dedale.hexcrawl.params import HexParams
-    from dedale.hexcrawl.session import HexcrawlSession
+    from dedale.hexcrawl.session import HexcrawlRules
     from dedale.hexcrawl.tables import load_tables
     from dedale.render.hex_svg import render_svg
     from dedale.render.hex_text import render_text
 
     def picture(session: Any, listed: list[Choice], lang: str) -> str:
         links = {tuple(c.data["hex"]): (c.id, c.label(lang)) for c in listed if c.data.get("kind") == "move"}
-        return render_svg(session.hex_map(), links, lang)
+        return render_svg(session.rules.hex_map(), links, lang)
 
     formats = _pictures(render_svg, render_text) | {".foundry.json": _hex_scene}
-    return System("hexcrawl", HexParams, HexcrawlSession, HexMap.from_json, formats, render_text, picture,
-                  lambda s, lang: render_text(s.hex_map(), lang), load_tables, hint="web.click_hex",
-                  party_view=party_view, example={"radius": 2}, rules="hexcrawl.md", document=DOCUMENT)
+    return System("hexcrawl", HexParams, HexcrawlRules, HexMap.from_json, formats, render_text, picture,
+                  lambda s, lang: render_text(s.rules.hex_map(), lang), load_tables, hint="web.click_hex",
+                  party_view=party_view, example={"radius": 2}, rules_page="hexcrawl.md", document=DOCUMENT)
 
 
 def _hex_scene(hex_map: Any, _: dict[str, Any], lang: str) -> bytes:
@@ -216,21 +216,23 @@ def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict
 def _keylock() -> System:
     from dedale.keylock.model import DOCUMENT
     from dedale.keylock.params import KeylockParams, check_pdf_size
-    from dedale.keylock.session import KeylockSession
+    from dedale.keylock.session import KeylockRules
     from dedale.render.keylock_dot import render_dot
     from dedale.render.keylock_svg import render_svg
     from dedale.render.keylock_text import analysis_text, render_text
     from dedale.render.png import svg_to_png
 
-    return System("keylock", KeylockParams, KeylockSession, _keylock_load, {
+    return System("keylock", KeylockParams, KeylockRules, _keylock_load, {
         ".svg": lambda d, _, lang: render_svg(d[0], d[1], lang).encode("utf-8"),
         ".png": lambda d, _, lang: svg_to_png(render_svg(d[0], d[1], lang)),
         ".txt": lambda d, _, lang: render_text(d[0], d[1], lang).encode("utf-8"),
         ".pdf": lambda d, _, lang: _pdf(render_svg(check_pdf_size(d[0]), d[1], lang)),
         ".dot": lambda d, _, lang: render_dot(d[0], d[1], lang).encode("utf-8"),
-    }, lambda d, lang: render_text(d[0], d[1], lang), lambda s, _, lang: render_svg(s.diagram, s.analysis, lang),
-        lambda s, lang: render_text(s.diagram, s.analysis, lang), cli="dedale.cli.keylock",
-        details=lambda s, lang: analysis_text(s.diagram, s.analysis, lang), rules="keylock.md", document=DOCUMENT)
+    }, lambda d, lang: render_text(d[0], d[1], lang),
+        lambda s, _, lang: render_svg(s.rules.diagram, s.rules.analysis, lang),
+        lambda s, lang: render_text(s.rules.diagram, s.rules.analysis, lang), cli="dedale.cli.keylock",
+        details=lambda s, lang: analysis_text(s.rules.diagram, s.rules.analysis, lang), rules_page="keylock.md",
+        document=DOCUMENT)
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
@@ -238,11 +240,11 @@ def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
     from dedale.core.documents import load
     from dedale.keylock.analysis import analyse
     from dedale.keylock.model import Analysis, Diagram
-    from dedale.keylock.session import KeylockSession
+    from dedale.keylock.session import KeylockRules
 
     diagram = Diagram.from_json(document)
     analysis = document.get("analysis")
-    if isinstance(analysis, dict) and document.get("version") == KeylockSession.version:
+    if isinstance(analysis, dict) and document.get("version") == KeylockRules.version:
         load(Analysis, analysis)
         return diagram, analysis
     return diagram, analyse(diagram)
@@ -253,7 +255,7 @@ def _zombstone() -> System:
     from dedale.render.zombstone_text import render_text
     from dedale.zombstone.skirmish.document import DOCUMENT
     from dedale.zombstone.skirmish.params import SkirmishParams
-    from dedale.zombstone.skirmish.session import SkirmishSession
+    from dedale.zombstone.skirmish.session import SkirmishRules
     from dedale.zombstone.skirmish.view import GameView
 
     def view(session: Any) -> GameView:
@@ -263,21 +265,21 @@ def _zombstone() -> System:
         links = {c.id: {**c.data, "label": c.label(lang)} for c in listed if "to" in c.data or "figure" in c.data}
         return render_svg(view(session), links, lang)
 
-    return System("zombstone", SkirmishParams, SkirmishSession, GameView.from_json,
+    return System("zombstone", SkirmishParams, SkirmishRules, GameView.from_json,
                   _pictures(render_svg, render_text), render_text, picture, lambda s, lang: render_text(view(s), lang),
-                  generates=False, cli="dedale.cli.zombstone", rules="zombstone.md", document=DOCUMENT)
+                  generates=False, cli="dedale.cli.zombstone", rules_page="zombstone.md", document=DOCUMENT)
 
 
 def _duel() -> System:
     from dedale.render.duel_svg import render_svg, render_text
-    from dedale.zombstone.skirmish.duel_session import DOCUMENT, DuelParams, DuelSession, load_duel
+    from dedale.zombstone.skirmish.duel_session import DOCUMENT, DuelParams, DuelRules, load_duel
 
     def view(session: Any) -> dict[str, Any]:
         return {**session.seat_result(), "seed": session.seat_seed()}
 
-    return System("zombstone-duel", DuelParams, DuelSession, load_duel, _pictures(render_svg, render_text),
+    return System("zombstone-duel", DuelParams, DuelRules, load_duel, _pictures(render_svg, render_text),
                   render_text, lambda s, _, lang: render_svg(view(s), lang), lambda s, lang: render_text(view(s), lang),
-                  generates=False, rules="zombstone.md", document=DOCUMENT)
+                  generates=False, rules_page="zombstone.md", document=DOCUMENT)
 
 
 MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers open

@@ -217,10 +217,11 @@ class Generation:
     lang: str
 
     def __call__(self, seed: int) -> tuple[bytes | None, str | None]:
+        from dedale.core.session import Session
         from dedale.systems import system
 
         spec = system(self.system)
-        document = spec.in_view(spec.session(self.params, seed).run_autopilot().to_json(), self.view)
+        document = spec.in_view(Session(spec.rules, self.params, seed).run_autopilot().to_json(), self.view)
         data = None if self.file_format is None else spec.export(document, self.file_format, self.drawing, self.lang)
         if self.line == "json":
             return data, json.dumps(document, ensure_ascii=False)  # one line each
@@ -232,6 +233,7 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
     """The generation command every system shares: seeds seed..seed+count-1, by the autopilot, each as
     `view` sees it (core/views), in this process or `where` (core/batch); written and printed in order."""
     from dedale.core.batch import IN_PROCESS, run_batch
+    from dedale.core.session import Session
     from dedale.systems import extension_of, json_text
 
     check_count(count)
@@ -245,7 +247,7 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
         return Path(output) if count == 1 and not _is_folder(output) else batch_path(output, current, system)
 
     if count == 1:
-        document = system.in_view(system.session(params, seed).run_autopilot().to_json(), view)
+        document = system.in_view(Session(system.rules, params, seed).run_autopilot().to_json(), view)
         if output is not None:
             path = target(seed)
             write(path, document, extension_of(path, system) or str(ext), system, options)

@@ -13,7 +13,7 @@ from dedale.core.files import read_json
 from dedale.keylock.analysis import analyse
 from dedale.keylock.model import Diagram, KeylockResult
 from dedale.keylock.nest import nest as nest_diagrams
-from dedale.keylock.session import KeylockSession
+from dedale.keylock.session import KeylockRules
 from dedale.render.keylock_text import analysis_text
 from dedale.systems import system
 
@@ -54,7 +54,7 @@ def nest(
     ext = output_format(output, found)
     outer_data = read_json(outer)
     nested = nest_diagrams(Diagram.from_json(outer_data), Diagram.from_json(read_json(inner)), edge)
-    document = {"format": "dedale/keylock", "version": KeylockSession.version, "generator": "keylock",
+    document = {"format": "dedale/keylock", "version": KeylockRules.version, "generator": "keylock",
                 "seed": outer_data.get("seed"), "params": outer_data.get("params"),
                 **dump(KeylockResult(nested=True, sets=nested.sets, nodes=nested.nodes)), "analysis": analyse(nested),
                 "events": [], "log": []}

@@ -89,13 +89,14 @@ def _play_command(spec: System) -> Callable[..., None]:
                 lang: Lang = "en", **values: Any) -> None:
         """Play choice by choice in the terminal."""
         from dedale.cli.play import play
+        from dedale.core.session import Session
 
         set_lang(lang)
 
         def make() -> Any:
-            return spec.session(spec.params.from_options(values), resolve_seed(seed), table_dice)
+            return Session(spec.rules, spec.params.from_options(values), resolve_seed(seed), table_dice)
 
-        play(spec.session, load, make, save, lang, spec.show)
+        play(spec.rules, load, make, save, lang, spec.show)
 
     return with_params(command, spec)
 

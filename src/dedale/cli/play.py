@@ -15,6 +15,7 @@ import typer
 from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe, describe_request
 from dedale.core.numbers import whole
+from dedale.core.rules import Rules
 from dedale.core.session import Session
 from dedale.i18n import say, t
 
@@ -142,7 +143,7 @@ def _accepted(options: tuple[str, ...]) -> str:
     return ", ".join(options) if len(options) <= 12 else f"{', '.join(options[:6])}, ... ({len(options)})"
 
 
-def play(session_class: type[Session], load: Path | None, make: Callable[[], Session], save: Path | None,
+def play(rules: type[Rules[Any, Any]], load: Path | None, make: Callable[[], Session], save: Path | None,
          lang: str, show: Callable[[Any, str], str]) -> None:
     """The `SYSTEM play` command: resume a saved session or start one, and play it to the end in `lang`
     (whatever language it was played in before: a session has none)."""
@@ -151,5 +152,5 @@ def play(session_class: type[Session], load: Path | None, make: Callable[[], Ses
     saved = read_json(load) if load is not None else None
     if (target := save or load) is not None:
         check_target(target)  # before the game, not when it is saved at its end
-    session = session_class.from_json(saved) if load is not None else make()
+    session = Session.from_json(rules, saved) if load is not None else make()
     Player(session, show, save or load or Path(f"dedale-{session.system}-{session.seed}.json"), lang).run()

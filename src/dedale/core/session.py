@@ -1,4 +1,6 @@
-"""The session protocol every system follows, and the autopilot policy interface.
+"""The generic session, final: it plays any system's rules (`core.rules.Rules`) and does the rest: events,
+replay, undo, table mode, seats, JSON and what each seat may see. `Session[CrawlerRules]` is a crawler game;
+`session.rules` its rules, typed.
 
 A session is a state, the legal choices now, and a step that applies one choice and rolls what the rules
 roll. It is replayable from its seed, its parameters and its list of events:
@@ -13,11 +15,12 @@ A game may also have a secret key (`secret`, 256 bits): its results are then dra
 (`rng.KeyedStream`), and nobody can work them out without the key, which no view shows while the rules hide
 something (`docs/secrets.md`).
 
-Undo is a replay without the last event (in a game that keeps secrets from a seat, only of choices after
-which nothing else happened: no result drawn, no other move, nothing shown; `undo`). In table mode, when the
-rules need a result nobody has entered, the action in progress is rolled back and `pending` says what to
-enter; `choices()` then lists the possible results (`enter:1` ... `enter:8`) and entering the last one
-needed completes the action.
+Undo is a replay without the last event (in a game whose rules keep secrets from a seat, `core.rules.Secrets`,
+only of choices after which nothing else happened: no result drawn, no other move, nothing shown; `undo`). In
+table mode, when the rules need a result nobody has entered, the action in progress is rolled back and
+`pending` says what to enter; `choices()` then lists the possible results (`enter:1` ... `enter:8`) and
+entering the last one needed completes the action (rules that suspend themselves, `core.rules.Suspends`, are
+sent the result instead).
 
 A session has no language: what it says (its choices, its questions, its log) it keeps as words
 (`i18n.word`), a message key and its arguments, worded by the faces in the reader's language; the same
@@ -28,19 +31,26 @@ from __future__ import annotations
 
 import copy
 import json
-from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Self, TypeVar, final
 
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared
 from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource, check_secret
-from dedale.i18n import Word, say, word
+from dedale.core.rules import SPECTATOR, Choice, Policies, Policy, Rules, Secrets, State, Suspends
+from dedale.i18n import Word, word
+
+# What the faces import from here (the rules' own words live in `core.rules`).
+__all__ = ["ENTER", "SPECTATOR", "Choice", "Event", "Faces", "Policies", "Policy", "Session", "State",
+           "check_format"]
 
 Event = dict[str, Any]
 ENTER = "enter:"
-SPECTATOR = -1  # a seat that plays no side: it sees what neither seat could keep secret
+R = TypeVar("R", bound=Rules[Any, Any], covariant=True)  # covariant: `state` and `params` are typed from it
+Q = TypeVar("Q", bound=Rules[Any, Any])
+P = TypeVar("P", bound=Declared)
+S = TypeVar("S", bound=State)
 
 
 def check_format(data: Any, system: str) -> dict[str, Any]:
@@ -52,69 +62,20 @@ def check_format(data: Any, system: str) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Choice:
-    """A legal choice: a stable `id`, what it says (a message: `i18n.word(key, **args)`), and `data` saying
-    what it points at (for UIs). `label(lang)` words it for a face.
-
-    >>> from dedale.i18n import word
-    >>> reroll = Choice("reroll", word("crawler.choice.reroll"), {"kind": "reroll"})
-    >>> reroll.label("en"), reroll.label("fr")
-    ('Reroll the D8', 'Relancer le D8')
-
-    The message may be given as a function, called only when the message is read: sessions list many
-    choices at every step, and an autopilot reads none of their messages but the one it picks (for the
-    log)."""
-
-    id: str
-    says: Word | Callable[[], Word]
-    data: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def message(self) -> Word:
-        return self.says() if callable(self.says) else self.says
-
-    def label(self, lang: str = "en") -> str:
-        return say(self.message, lang)
-
-
-class Policy(Protocol):
-    """Makes the player's choices in batch runs, drawing any randomness from the session's roller."""
-
-    name: str
-
-    def choose(self, session: Any) -> str: ...
-
-
-Policies = dict[str, Callable[[Any], Policy]]  # a policy's name -> what makes it for a session
-
-
-@dataclass
-class State:
-    """What every system's state has: the run's log."""
-
-    # Entries as the roller writes them, or records of a system's own (a hexcrawl hex: see `Session.log_entry`)
-    log: list[Any] = field(default_factory=list)
-
-
-P = TypeVar("P", bound=Declared)
-S = TypeVar("S", bound=State)
-
-
-@dataclass(frozen=True)
 class Faces:
     """How a session shows itself outside its rules: as a result to draw (`dedale.Result`) and as its live
     picture. The library sets `Session.faces` (`dedale`'s `__init__`, which any import of a session runs
     first): the rules know no face, registry or API."""
 
-    result: Callable[[Session[Any, Any]], Any]
-    picture: Callable[[Session[Any, Any]], str]
+    result: Callable[[Session[Any]], Any]
+    picture: Callable[[Session[Any]], str]
 
 
-class Session(ABC, Generic[P, S]):
-    """A game in progress: its state, the legal choices now, and `step` to make one. Each system's session
-    implements the rules; this class is the protocol they share (replay, undo, table mode, JSON, what
-    each seat may see). A system's session names its parameters and state types, `Session[CrawlerParams,
-    CrawlerState]`, which `params` and `state` then have.
+@final
+class Session(Generic[R]):
+    """A game in progress: its rules (`rules`, typed for its system), the legal choices now, and `step` to make
+    one. It is made from the rules' class and the game's parameters (their defaults when None), seed, table
+    mode and secret key.
 
     >>> import dedale
     >>> crawl = dedale.play("crawler", seed=4)
@@ -129,112 +90,84 @@ class Session(ABC, Generic[P, S]):
     [{'auto': 'default', 'choice': 'place:10,20,2,5'}]
     """
 
-    system: ClassVar[str]
-    version: ClassVar[int] = 1
-    # Earlier versions whose documents still load, when only the log's words changed since (a message, its
-    # arguments): they are checked without those, as documents that kept words in a language are.
-    worded_before: ClassVar[tuple[int, ...]] = ()
-    # Earlier versions whose documents still load, with some result fields worked out anew by the replay (an
-    # analysis since made exact, what winnings buy): those are not checked against the saved ones.
-    recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {}
-    table_mode: ClassVar[bool] = True  # False: the rules draw what no table can (a weighted pick among thousands)
-    policies: ClassVar[Policies] = {}
-    faces: ClassVar[Faces]  # set by the library (`dedale`): `result()` and the Jupyter picture
+    faces: ClassVar[Faces]  # set by the library (`dedale`'s `__init__`): `result()` and the Jupyter picture
 
-    def __init__(self, params: P, seed: int, table: bool = False, secret: bytes | None = None) -> None:
-        if table and not self.table_mode:
-            raise DedaleError("error.no_table_mode", system=self.system)
-        self.params = params
+    def __init__(self, rules: type[R], params: Declared | None = None, seed: int = 0, table: bool = False,
+                 secret: bytes | None = None) -> None:
+        if table and not rules.table_mode:
+            raise DedaleError("error.no_table_mode", system=rules.system)
         self.seed = seed
         self.table = table
         self.secret = None if table else secret
         self.events: list[Event] = []
-        self.undo_floor = 0  # the events undo may not go below (`core.hiding`: the last that showed more)
+        self.undo_floor = 0  # the events undo may not go below (rules with secrets: the last that showed more)
         self.pending: Request | None = None
         self._source: SeededSource | TableSource = TableSource() if table else SeededSource(seed, self.secret)
-        self.state = self.new_state()
-        self.roller = Roller(self._source, self.state.log)
+        self.rules: R = rules(params if params is not None else rules.params_from_json({}), seed, table,
+                              self.secret)
+        self.rules.state = self.rules.new_state()
+        self.rules.roller = Roller(self._source, self.rules.state.log)
         self._pending_action: tuple[Any, ...] | None = None
-        self._snapshot: S | None = None  # table mode: the state before the pending action
+        self._snapshot: State | None = None  # table mode: the state before the pending action
         self._choices: list[Choice] | None = None
         self._run(("start",))
 
-    # --- what each system provides -------------------------------------------------------------
-    @abstractmethod
-    def new_state(self) -> S: ...
-
-    @abstractmethod
-    def start(self) -> None:
-        """Roll what the rules roll before the first choice."""
-
-    @abstractmethod
-    def rule_choices(self) -> list[Choice]:
-        """The legal choices in the current state (never called once the session is over)."""
-
-    @abstractmethod
-    def apply(self, choice: Choice) -> None:
-        """Apply a legal choice and roll what the rules roll after it."""
+    # --- what the faces read of the rules -------------------------------------------------------
+    @property
+    def system(self) -> str:
+        return self.rules.system
 
     @property
-    @abstractmethod
-    def over(self) -> bool: ...
+    def params(self: Session[Rules[P, Any]]) -> P:
+        return self.rules.params
 
-    @abstractmethod
-    def result_json(self) -> dict[str, Any]:
-        """The result's own fields of the JSON document (rooms, doors, ...)."""
-
-    @classmethod
-    @abstractmethod
-    def params_from_json(cls, data: Any) -> P: ...
-
-    # --- the protocol --------------------------------------------------------------------------
     @property
-    def is_over(self) -> bool:
-        return self.pending is None and self.over
+    def state(self: Session[Rules[Any, S]]) -> S:
+        return self.rules.state
+
+    @property
+    def roller(self) -> Roller:
+        return self.rules.roller
 
     @property
     def log(self) -> list[Any]:
-        return self.state.log
+        return self.rules.state.log
 
-    def log_entry(self, entry: Any) -> LogEntry:
-        """A log entry as JSON. Systems with huge logs may keep records of their own in the log (a hexcrawl
-        hex) and say here how each reads."""
-        return entry
+    @property
+    def is_over(self) -> bool:
+        return self.pending is None and self.rules.over
 
     def question(self) -> Word | None:
         """What the current choice is about (a message), when the choices alone do not say it."""
-        return None
+        return self.rules.question()
 
     def two_people(self) -> bool:
         """Whether two people play this game against each other, one a seat (seats 0 and 1)."""
-        return False
+        return self.rules.two_people()
 
     def seat_to_act(self) -> int | None:
         """The seat whose choice it is now (0 or 1), None once the session is over. A game with one player
         is seat 0's; so is a result to enter at the table (table mode)."""
-        return None if self.is_over else 0
+        if self.is_over:
+            return None
+        return 0 if self.pending is not None else self.rules.seat_to_act()
 
     def has_secrets(self) -> bool:
-        """Whether the rules keep anything from a seat during play (an AI's or the other seat's cards, bluff
-        rolls, hidden tokens). Most systems keep nothing; one that does is a `core.hiding.Hiding`."""
-        return False
+        """Whether the rules keep anything from a seat during play (`core.rules.Secrets`); most keep nothing."""
+        return isinstance(self.rules, Secrets) and self.rules.has_secrets()
 
+    # --- choices and steps ----------------------------------------------------------------------
     def choices(self) -> list[Choice]:
         if self.pending is not None:
             return [Choice(ENTER + option, word("log.option", value=option), {"kind": "enter"})
                     for option in self.pending.options]
         if self._choices is None:
-            self._choices = [] if self.over else self.rule_choices()
+            self._choices = [] if self.rules.over else self.rules.rule_choices()
         return self._choices
 
-    def find_choice(self, choice_id: str) -> Choice | None:
-        """The legal choice with this id, or None. Systems whose choices are many may find one without
-        listing them all (the autopilot names its choice; validating it should not cost a full list)."""
-        return next((choice for choice in self.rule_choices() if choice.id == choice_id), None)
-
     def choice(self, choice_id: str) -> Choice:
-        if self.pending is None and self._choices is None and not self.over:
-            found = self.find_choice(choice_id)
+        if self.pending is None and self._choices is None and not self.rules.over:
+            found = self.rules.find_choice(choice_id)
         else:
             found = _with_id(self.choices(), choice_id)
         if found is not None:
@@ -251,13 +184,16 @@ class Session(ABC, Generic[P, S]):
         With `seat`, the choice is that seat's: refused unless it is `seat_to_act()`, and kept in the event."""
         seated = self._seated(seat)
         choice = self.choice(choice.id if isinstance(choice, Choice) else choice)
-        if self.pending is not None:
-            value = choice.id.removeprefix(ENTER)
-            assert isinstance(self._source, TableSource) and self._pending_action is not None
-            self._source.entries.append(value)
-            self._record({"enter": value, **seated}, self._pending_action)
-        else:
+        if self.pending is None:
             self._record({"choice": choice.id, **seated}, ("choice", choice))
+            return
+        value = choice.id.removeprefix(ENTER)
+        if isinstance(self.rules, Suspends):  # the rules wait for it where they stopped
+            self._record({"enter": value, **seated}, ("enter", value))
+            return
+        assert isinstance(self._source, TableSource) and self._pending_action is not None
+        self._source.entries.append(value)
+        self._record({"enter": value, **seated}, self._pending_action)
 
     def _seated(self, seat: int | None) -> Event:
         """What an event says of the seat that made it (nothing when no seat is given), once it is known to
@@ -304,25 +240,18 @@ class Session(ABC, Generic[P, S]):
         if watched is not None:
             self._watched(watched)
 
-    def _watch(self) -> Any:
-        """What to compare once an event has run, to tell what it showed (None: nothing to watch; a session
-        that keeps secrets watches: `core.hiding`)."""
-        return None
-
-    def _watched(self, before: Any) -> None:
-        """The event has run; `before` is what `_watch` gave before it."""
-
     def _recover(self, event: Event) -> None:
         """After `event` failed (and was dropped), the session as it was before it."""
-        if isinstance(self._source, TableSource):
+        if isinstance(self._source, TableSource) and not isinstance(self.rules, Suspends):
             del self._source.entries[len(self._source.entries) - ("enter" in event):]
-        else:  # the state may be half-changed: rebuild it
+        else:  # the state may be half-changed (or the rules' generator cannot be rewound): rebuild it
             self.__dict__.update(self.remade(self.events).__dict__)
 
     def autopilot(self, name: str = "default") -> Policy:
-        if name not in self.policies:
-            raise DedaleError("error.policy", value=name, system=self.system, accepted=", ".join(self.policies))
-        return self.policies[name](self)
+        policies: Policies = self.rules.policies
+        if name not in policies:
+            raise DedaleError("error.policy", value=name, system=self.system, accepted=", ".join(policies))
+        return policies[name](self)
 
     def run_autopilot(self, policy: Policy | str | None = None, max_steps: int = 10_000) -> Self:
         """Let an autopilot policy (a `Policy`, or its name: "default" is the rules' own; each system documents
@@ -332,16 +261,18 @@ class Session(ABC, Generic[P, S]):
         >>> dedale.play("zombstone", seed=4, side=None).run_autopilot("aggressive").is_over
         True
         """
-        policy = self._policy(policy)
+        if self.pending is not None or self.rules.over:  # nothing to choose (a key-lock diagram has no policy)
+            return self
+        chosen = self._policy(policy)
         for _ in range(max_steps):
-            if self.pending is not None or self.over:  # auto_step's checks, once a step
+            if self.pending is not None or self.rules.over:  # auto_step's checks, once a step
                 break
-            self._auto(policy)
+            self._auto(chosen)
         return self
 
     def undo(self) -> None:
         """Forget the last event by replaying the others. In a game that keeps secrets from a seat, an event
-        that did more than make its choice is never undone, nor any before it (`_shown_more`): the same
+        that did more than make its choice is never undone, nor any before it (`undo_floor`): the same
         choices again would draw and show the same (the turn and river seen, then a bet made again knowing
         them; the AI's cards shown at the end, then the game played again from the start)."""
         if not self.events:
@@ -351,14 +282,37 @@ class Session(ABC, Generic[P, S]):
         self.__dict__.update(self.remade(self.events[:-1]).__dict__)
 
     def remade(self, events: list[Event]) -> Self:
-        """This game (its parameters, seed, table mode and key) replayed through `events`."""
-        return type(self).replay(self.params, self.seed, events, self.table, self.secret)
+        """This game (its rules, parameters, seed, table mode and key) replayed through `events`."""
+        return self.replay(type(self.rules), self.params, self.seed, events, self.table, self.secret)
+
+    # --- undo never goes back past what was shown (rules with secrets) --------------------------
+    def _watch(self) -> tuple[int | None, int] | None:
+        """What to compare once an event has run, to tell what it showed (None: nothing to watch)."""
+        return (self._drawn(), len(self.log)) if isinstance(self.rules, Secrets) else None
+
+    def _watched(self, before: tuple[int | None, int]) -> None:
+        """The event has run; `before` is what `_watch` gave before it."""
+        assert isinstance(self.rules, Secrets)
+        drawn, logged = before
+        showed = self._drawn() != drawn or not self.rules.only_its_choice(self.log[logged + 1:]) or self.is_over
+        if showed and not self.table and self.rules.has_secrets():
+            self.undo_floor = len(self.events)
+
+    def _drawn(self) -> int | None:
+        """Where the random stream stands (None in table mode, where results are entered)."""
+        return None if isinstance(self._source, TableSource) else self._source.gen.mark()
 
     # --- running an action ---------------------------------------------------------------------
     def _run(self, action: tuple[Any, ...]) -> None:
         """Run an action. In table mode, when a result is missing, keep the state as far as the rules got
         (so the player sees the rolls so far) and the state before the action, to run it again in full
-        once the result is entered."""
+        once the result is entered. Rules that suspend themselves say what they wait for instead."""
+        if isinstance(self.rules, Suspends):
+            self._choices = None
+            self._perform(action)
+            self.pending = self.rules.waiting()
+            self._choices = None
+            return
         snapshot = None
         if isinstance(self._source, TableSource):
             self._source.pos = 0
@@ -366,7 +320,7 @@ class Session(ABC, Generic[P, S]):
                 snapshot = self._snapshot
                 self._restore(copy.deepcopy(snapshot))
             else:
-                snapshot = copy.deepcopy(self.state)
+                snapshot = copy.deepcopy(self.rules.state)
         self._choices = None
         try:
             self._perform(action)
@@ -383,14 +337,18 @@ class Session(ABC, Generic[P, S]):
         if isinstance(self._source, TableSource):
             self._source.entries.clear()
 
-    def _restore(self, snapshot: S) -> None:
-        self.state = snapshot
-        self.roller = Roller(self._source, snapshot.log)
+    def _restore(self, snapshot: State) -> None:
+        self.rules.state = snapshot
+        self.rules.roller = Roller(self._source, snapshot.log)
         self._choices = None
 
     def _perform(self, action: tuple[Any, ...]) -> None:
         if action[0] == "start":
-            self.start()
+            self.rules.start()
+            return
+        if action[0] == "enter":
+            assert isinstance(self.rules, Suspends)
+            self.rules.enter(action[1])
             return
         if action[0] == "choice":
             choice, by = action[1], "player"
@@ -405,31 +363,53 @@ class Session(ABC, Generic[P, S]):
         if "args" in message:
             entry["args"] = message["args"]
         entry["by"] = by
-        self.state.log.append(entry)
-        self.apply(choice)
+        self.log.append(entry)
+        self.rules.apply(choice)
 
     # --- what a seat may see ----------------------------------------------------------------
     # The faces ask every session what a seat may see (seat 0 unless a face says otherwise; `SPECTATOR`, one
-    # who watches): all of it, unless the rules keep something from a seat (`core.hiding.Hiding`).
+    # who watches): all of it, unless the rules keep something from a seat (`core.rules.Secrets`). While
+    # something is hidden from a seat, what it is shown is masked; the document (`to_json`) stays the GM's,
+    # with both sides' secrets. Table mode hides nothing (the players deal and roll everything at the
+    # table), and once the session is over nothing is hidden.
     def hides(self, seat: int = 0) -> bool:
-        """True while something is hidden from `seat` (never, in a session that keeps no secrets)."""
-        return False
+        """True while something is hidden from `seat` (never, when the rules keep no secrets)."""
+        return not self.table and not self.is_over and self.has_secrets()
 
     def seat_log(self, start: int = 0, seat: int = 0) -> list[LogEntry]:
-        """The log from entry `start` on as `seat` may see it now, each entry as `log_entry` gives it."""
-        return [self.log_entry(entry) for entry in self.log[start:]]
+        """The log from entry `start` on as `seat` may see it now, each entry as `log_entry` gives it: masked
+        or left out while `hides(seat)`."""
+        entries = [self.rules.log_entry(entry) for entry in self.log[start:]]
+        if isinstance(self.rules, Secrets) and self.hides(seat):
+            return self.rules.shown_log(entries, seat)
+        return entries
 
     def seat_seed(self, seat: int = 0) -> int | None:
-        """The seed, unless it would give away what is hidden from `seat`."""
-        return self.seed
+        """The seed, unless it would give away what is hidden from `seat`: without a key, the seed remakes
+        every card, and is held back while something is hidden. With one, it tells nothing
+        (`docs/secrets.md`)."""
+        return None if self.hides(seat) and self.secret is None else self.seed
 
     def seat_result(self, seat: int = 0) -> dict[str, Any]:
         """`result_json()` as `seat` may see it now."""
-        return self.result_json()
+        result = self.rules.result_json()
+        if isinstance(self.rules, Secrets) and self.hides(seat):
+            return self.rules.shown_result(result, seat)
+        return result
 
     def seat_json(self, seat: int = 0) -> dict[str, Any]:
-        """The document as `seat` may see it: `to_json()`, when nothing is hidden."""
-        return self.to_json()
+        """The document as `seat` may see it: `to_json()`, when nothing is hidden. While something is hidden
+        from `seat`: its log, result and events, no secret key, the seed only where a key keeps it harmless,
+        and `"hidden": true`. Such a view is for reading and drawing: it cannot be continued
+        (`check_document` refuses it)."""
+        document = self.to_json()
+        if not isinstance(self.rules, Secrets) or not self.hides(seat):
+            return document
+        document.pop("secret", None)
+        shown = {**document, **self.seat_result(seat), "seed": self.seat_seed(seat), "log": self.seat_log(seat=seat),
+                 "hidden": True}
+        shown["events"] = self.rules.shown_events(shown["events"], seat)
+        return shown
 
     # --- JSON and pictures ----------------------------------------------------------------------
     def result(self) -> Any:
@@ -449,16 +429,16 @@ class Session(ABC, Generic[P, S]):
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
             "format": f"dedale/{self.system}",
-            "version": self.version,
+            "version": self.rules.version,
             "generator": self.system,
             "seed": self.seed,
             **({} if self.secret is None else {"secret": self.secret.hex()}),
             "params": self.params.to_json(),
             "table_dice": self.table,
             "over": self.is_over,
-            **self.result_json(),
+            **self.rules.result_json(),
             "events": self.events,
-            "log": [self.log_entry(entry) for entry in self.log],
+            "log": [self.rules.log_entry(entry) for entry in self.log],
         }
         if self.pending is not None:
             document["pending"] = {"kind": self.pending.kind, "for": self.pending.purpose,
@@ -466,9 +446,10 @@ class Session(ABC, Generic[P, S]):
         return document
 
     @classmethod
-    def replay(cls, params: P, seed: int, events: list[Event], table: bool = False,
-               secret: bytes | None = None) -> Self:
-        return cls(params, seed, table, secret).extend(events)
+    def replay(cls, rules: type[Q], params: Declared, seed: int, events: list[Event], table: bool = False,
+               secret: bytes | None = None) -> Session[Q]:
+        """A game of `rules` played through recorded `events`."""
+        return Session(rules, params, seed, table, secret).extend(events)
 
     def extend(self, events: list[Event]) -> Self:
         """Play recorded events on from where the session is (a replay, or a session catching up with the
@@ -493,17 +474,17 @@ class Session(ABC, Generic[P, S]):
                 raise DedaleError("error.event_rejected", event=number, reason=exc.as_word()) from None
         return self
 
-    @classmethod
-    def check_document(cls, data: Any) -> P:
-        """A document of this system and version, with a seed and a list of events (not a view: a seat's, the
-        party's): its parameters (nothing replayed yet, so that a caller may refuse them first)."""
-        check_format(data, cls.system)
+    @staticmethod
+    def check_document(rules: type[Rules[Any, Any]], data: Any) -> Any:
+        """A document of these rules' system and version, with a seed and a list of events (not a view: a
+        seat's, the party's): its parameters (nothing replayed yet, so that a caller may refuse them first)."""
+        check_format(data, rules.system)
         if data.get("hidden"):  # the party view ("player" before it was so named), or a seat's
             raise DedaleError("error.party_view_kept" if data.get("view") in ("party", "player")
                               else "error.hidden_view")
         version = data.get("version")
-        if version != cls.version and version not in cls.worded_before and version not in cls.recomputed_before:
-            raise DedaleError("error.version", found=data.get("version"), supported=cls.version)
+        if version != rules.version and version not in rules.worded_before and version not in rules.recomputed_before:
+            raise DedaleError("error.version", found=data.get("version"), supported=rules.version)
         seed, events = data.get("seed"), data.get("events")
         if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(events, list):
             raise DedaleError("error.bad_document", field="seed" if not isinstance(seed, int) else "events")
@@ -511,7 +492,7 @@ class Session(ABC, Generic[P, S]):
             raise DedaleError("error.bad_document", field="events")
         if "secret" in data:
             check_secret(data["secret"])
-        return cls.params_from_json(data.get("params"))
+        return rules.loaded_params(rules.params_from_json(data.get("params")), data)
 
     @staticmethod
     def secret_of(data: dict[str, Any]) -> bytes | None:
@@ -519,19 +500,21 @@ class Session(ABC, Generic[P, S]):
         return check_secret(data["secret"]) if "secret" in data else None
 
     @classmethod
-    def from_json(cls, data: Any) -> Self:
-        """Rebuild a session from its JSON by replaying its events, and check it matches what was saved.
+    def from_json(cls, rules: type[Q], data: Any) -> Session[Q]:
+        """Rebuild a game of `rules` from its JSON by replaying its events, and check it matches what was saved.
 
         A document saved before documents were free of language carries its `lang` and kept words as text
         (labels, names, a log's arguments): it is checked without the fields that held words; so is a
         document of a version whose log said things in other words (`worded_before`)."""
-        params = cls.check_document(data)
-        session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)),
+        params = cls.check_document(rules, data)
+        session = cls.replay(rules, params, data["seed"], data["events"], bool(data.get("table_dice", False)),
                              cls.secret_of(data))
-        recomputed = cls.recomputed_before.get(data.get("version"), ())
-        saved = {key: data[key] for key in ("log", *session.result_json()) if key in data and key not in recomputed}
+        data = session.rules.upgraded(data)
+        recomputed = rules.recomputed_before.get(data.get("version"), ())
+        saved = {key: data[key] for key in ("log", *session.rules.result_json())
+                 if key in data and key not in recomputed}
         replayed = json.loads(json.dumps(session.to_json()))
-        old = "lang" in data or data.get("version") in cls.worded_before
+        old = "lang" in data or data.get("version") in rules.worded_before
         for key, value in saved.items():
             if (_unworded(replayed[key], key) != _unworded(value, key)) if old else replayed[key] != value:
                 raise DedaleError("error.save_mismatch", field=key)

@@ -3,7 +3,7 @@ view) keeps what the party has discovered and nothing the GM alone knows (each s
 room's contents, a community not yet seen). The party view leaves out the seed, the secret key, the events and
 the roll log too, which would give the rest away; like any view with `"hidden": true`, it is for reading and
 drawing, not for continuing. What one seat of a game may see while its rules hide something is another matter:
-a session's `seat_*` calls (core/hiding)."""
+a session's `seat_*` calls (`core.rules.Secrets`)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ class DefaultPolicy:
         phase = session.state.phase
         if phase == "explore":
             return self._explore(session)
-        listed = session.listed_ids()  # a place, a door, a passage's cells: at random
+        listed = session.rules.listed_ids()  # a place, a door, a passage's cells: at random
         if listed:
             return listed[_pick(session, len(listed))]
         if phase == "boss_failed":
@@ -43,17 +43,17 @@ class DefaultPolicy:
     def _explore(self, session: CrawlerSession) -> str:
         """From the open exits and the walls to search as the session keeps them (in the order its choices
         list them), without listing the choices: the walls are worked out only when no exit is left."""
-        newest = session.room_number - 1
+        newest = session.rules.room_number - 1
         exits = list(session.state.frontier.exits)
         if exits:
             preferred = []
             for room, d in exits:
-                if room == newest and not session.rooms_beyond(room, d)[1]:
+                if room == newest and not session.rules.rooms_beyond(room, d)[1]:
                     preferred.append((room, d))
             options = preferred or exits
             room, d = options[_pick(session, len(options))]
             return f"exit:{room}:{d.name}"
-        return _search(session, list(session.walls()))
+        return _search(session, list(session.rules.walls()))
 
 
 def _search(session: CrawlerSession, walls: list[tuple[int, Dir]]) -> str:

@@ -1,4 +1,4 @@
-"""The crawler session: the rules of `crawler.md` as a state, its legal choices and its steps.
+"""The crawler's rules (`crawler.md`) as a state, its legal choices and its steps.
 
 A step goes: choose an open exit (or search a wall); roll the D8 and the boss check; choose beyond the
 exit or filling; choose the position and rotation (and the door, when several fit). Phases:
@@ -17,7 +17,8 @@ from typing import Any, ClassVar
 
 from dedale.core.documents import dump
 from dedale.core.grid import BY_NAME, Dir, Rect
-from dedale.core.session import Choice, Policies, Session, State
+from dedale.core.rules import Choice, Policies, Rules, State
+from dedale.core.session import Session
 from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.board import Zone
 from dedale.crawler.contents import load_tables, roll_contents
@@ -60,7 +61,7 @@ class CrawlerState(State):
     boss_due: bool = False  # a passed boss check whose room found no place yet: the next room is the boss's
 
 
-class CrawlerSession(Session[CrawlerParams, CrawlerState]):
+class CrawlerRules(Rules[CrawlerParams, CrawlerState]):
     system = "crawler"
     # Version 2: the log says why a rolled room cannot go beyond an exit, and a passed boss check's room that
     # found no place goes to the next exit taken (`passed_boss`). Version 1 loads, with `passed_boss` reroll.
@@ -68,18 +69,15 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
     worded_before = (1,)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
 
-    def __init__(self, params: CrawlerParams | None = None, seed: int = 0, table: bool = False,
-                 secret: bytes | None = None) -> None:
-        params = params or CrawlerParams()
+    def __init__(self, params: CrawlerParams, seed: int, table: bool = False, secret: bytes | None = None) -> None:
+        super().__init__(params, seed, table, secret)
         self.tables = load_tables(params.tables)
         self.board, self.boss_size = params.board, params.boss
-        super().__init__(params, seed, table, secret)
 
     @classmethod
-    def check_document(cls, data: Any) -> CrawlerParams:
+    def loaded_params(cls, params: CrawlerParams, data: dict[str, Any]) -> CrawlerParams:
         """A version-1 document replays as it was made: a passed boss check's room that found no place was
         given up (`passed_boss` reroll)."""
-        params = super().check_document(data)
         return replace(params, passed_boss="reroll") if data.get("version") == 1 else params
 
     @classmethod
@@ -384,7 +382,7 @@ class CrawlerSession(Session[CrawlerParams, CrawlerState]):
                 *(self._search_choice(*wall) for wall in self.walls())]
 
     def find_choice(self, choice_id: str) -> Choice | None:
-        """A choice found by id without listing every choice (see Session.find_choice)."""
+        """A choice found by id without listing every choice (see Rules.find_choice)."""
         kind, _, wall = choice_id.partition(":")
         phase, cur = self.state.phase, self.state.current
         if phase in ("place", "door", "passage"):
@@ -539,3 +537,6 @@ def _wall_of(text: str) -> tuple[int, Dir]:
         return int(room), BY_NAME[side]
     except (ValueError, KeyError):
         return 0, Dir.N
+
+
+CrawlerSession = Session[CrawlerRules]  # a crawler game: `Session(CrawlerRules, params, seed)`

@@ -1,4 +1,4 @@
-"""The hexcrawl session: communities placed before play, then each hex explored when the party first
+"""The hexcrawl's rules: communities placed before play, then each hex explored when the party first
 enters it (the rules of `hexcrawl.md`). The party moves to a neighbour (N, NE, SE, S, SW, NW); the
 autopilot explores the rest of the map in the order the parameters name (spiral, breadth-first or a
 random walk of the party that never retraces its steps without need), one step for the whole map."""
@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 from dedale.core.collector import collector_paused
 from dedale.core.dice import DiceExpr
 from dedale.core.documents import UNSET, dump
-from dedale.core.session import Choice, Policies, Session, State
+from dedale.core.rules import Choice, Policies, Rules, State
+from dedale.core.session import Session
 from dedale.core.tables import Table
 from dedale.hexcrawl.hexes import (
     DIRECTION_NAMES,
@@ -64,7 +65,7 @@ class HexState(State):
     stopped: bool = False
 
 
-class HexcrawlSession(Session[HexParams, HexState]):
+class HexcrawlRules(Rules[HexParams, HexState]):
     system = "hexcrawl"
     # Version 2 changed the walk (a depth-first walk): the other orders replay as in version 1. Version 3 asks
     # for a reason wherever a community clashes with its relief (not only on the waters), and rolls the
@@ -73,9 +74,8 @@ class HexcrawlSession(Session[HexParams, HexState]):
     worded_before = (1, 2)
     policies: ClassVar[Policies] = {"default": lambda s: RestPolicy()}
 
-    def __init__(self, params: HexParams | None = None, seed: int = 0, table: bool = False,
-                 secret: bytes | None = None) -> None:
-        params = params or HexParams()
+    def __init__(self, params: HexParams, seed: int, table: bool = False, secret: bytes | None = None) -> None:
+        super().__init__(params, seed, table, secret)
         self.tables = load_tables(params.tables)
         # Each face of the one-die tables, read once: a hex is explored hundreds of thousands of times.
         self.vegetation, self.obstacles = _faces(self.tables["vegetation"]), _faces(self.tables["obstacles"])
@@ -86,17 +86,15 @@ class HexcrawlSession(Session[HexParams, HexState]):
         self.vegetation_labels = _own_labels(self.vegetation, "vegetation", self.own)
         self.obstacle_labels = _own_labels(self.obstacles, "obstacles", self.own)
         self.hex_label = labeller(params.radius)
-        super().__init__(params, seed, table, secret)
 
     @classmethod
     def params_from_json(cls, data: Any) -> HexParams:
         return HexParams.from_json(data)
 
     @classmethod
-    def check_document(cls, data: Any) -> HexParams:
+    def loaded_params(cls, params: HexParams, data: dict[str, Any]) -> HexParams:
         """Versions 1 and 2 load too: a version-1 `walk` was the uniform random walk, `random-walk` now; an
         obstacle chance of theirs was rolled on a d100 (as the nearest whole percent)."""
-        params = super().check_document(data)
         version = data.get("version")
         if version in (1, 2):
             params = replace(params, obstacle_chance=round(100 * params.obstacle_chance) / 100)
@@ -377,3 +375,6 @@ def _breadth_first(start: Hex, radius: int) -> list[Hex]:
                 seen.add(other)
                 queue.append(other)
     return ordered
+
+
+HexcrawlSession = Session[HexcrawlRules]  # a hexcrawl: `Session(HexcrawlRules, params, seed)`

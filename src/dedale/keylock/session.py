@@ -1,21 +1,22 @@
-"""The key-lock generator on the session protocol. It has no player choices (its interactive form is
-regenerate): the whole diagram is made at the start, and the document carries the spine's envelope
+"""The key-lock generator's rules, played by the generic session. It has no player choices (its interactive
+form is regenerate): the whole diagram is made at the start, and the document carries the spine's envelope
 (format, version, seed, parameters, log) with its sets, nodes and analysis."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from dedale.core.collector import collector_paused
 from dedale.core.documents import dump
-from dedale.core.session import Choice, Policies, Policy, Session, State
+from dedale.core.rules import Choice, Policies, Rules, State
+from dedale.core.session import Session
 from dedale.keylock.analysis import analyse
 from dedale.keylock.generator import grow, make_sets
 from dedale.keylock.model import Diagram, KeylockResult
 from dedale.keylock.params import KeylockParams
 
 
-class KeylockSession(Session[KeylockParams, State]):
+class KeylockRules(Rules[KeylockParams, State]):
     system = "keylock"
     # Version 2's keys needed are the least (version 1's were estimated); version 3's walk counts as revisits only
     # the lines walked again (version 2 also took off the locks that never open), and its search for keys needed
@@ -25,10 +26,9 @@ class KeylockSession(Session[KeylockParams, State]):
     table_mode = False  # its weighted picks among every open lock are no dice a table rolls
     policies: ClassVar[Policies] = {}
 
-    def __init__(self, params: KeylockParams | None = None, seed: int = 0, table: bool = False,
-                 secret: bytes | None = None) -> None:
+    def __init__(self, params: KeylockParams, seed: int, table: bool = False, secret: bytes | None = None) -> None:
+        super().__init__(params, seed, table, secret)
         self.diagram: Diagram | None = None
-        super().__init__(params or KeylockParams(), seed, table, secret)
 
     @classmethod
     def params_from_json(cls, data: Any) -> KeylockParams:
@@ -54,10 +54,10 @@ class KeylockSession(Session[KeylockParams, State]):
     def apply(self, choice: Choice) -> None:
         raise AssertionError("a key-lock diagram has no choices")
 
-    def run_autopilot(self, policy: Policy | str | None = None, max_steps: int = 0) -> Self:
-        return self
-
     def result_json(self) -> dict[str, Any]:
         assert self.diagram is not None
         with collector_paused():
             return {**dump(KeylockResult(sets=self.diagram.sets, nodes=self.diagram.nodes)), "analysis": self.analysis}
+
+
+KeylockSession = Session[KeylockRules]  # a key-lock game: `Session(KeylockRules, params, seed)`

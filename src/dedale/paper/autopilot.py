@@ -30,5 +30,5 @@ class DefaultPolicy:
             if self.order == "newest":
                 return f"end:{ends[-1].id}"
             return f"end:{ends[session.roller.pick(len(ends), 'autopilot.pick', among=len(ends))].id}"
-        searches = session.search_targets()  # the most recent features first
+        searches = session.rules.search_targets()  # the most recent features first
         return f"search:{searches[0][0]}:{searches[0][1].name}" if searches else "finish"

@@ -1,4 +1,4 @@
-"""The paper dungeon session: the seed's procedure as a state, its legal choices and its steps.
+"""The paper dungeon's rules: the seed's procedure as a state, its legal choices and its steps.
 
 Take an open end (the player's choice; the autopilot's order is a parameter), draw a card, apply the
 card table. Phases:
@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 from dedale.core.cards import Card, Deck
 from dedale.core.documents import UNSET, dump
 from dedale.core.grid import DIRS, Cell, Dir, Rect
-from dedale.core.session import Choice, Policies, Session, State
+from dedale.core.rules import Choice, Policies, Rules, State
+from dedale.core.session import Session
 from dedale.i18n import Word, word
 from dedale.paper.autopilot import DefaultPolicy
 from dedale.paper.contents import load_tables, roll_contents
@@ -92,7 +93,7 @@ class PaperState(State):
     ended: Ending | None = None
 
 
-class PaperSession(Session[PaperParams, PaperState]):
+class PaperRules(Rules[PaperParams, PaperState]):
     system = "paper"
     # Version 2 moves an exit that cannot go on its rolled square to the nearest free one (`exit_collisions`);
     # version 1 documents replay as they were made (`drop`).
@@ -100,20 +101,17 @@ class PaperSession(Session[PaperParams, PaperState]):
     worded_before = (1,)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.order)}
 
-    def __init__(self, params: PaperParams | None = None, seed: int = 0, table: bool = False,
-                 secret: bytes | None = None) -> None:
-        params = params or PaperParams()
-        self.tables = load_tables(params.tables)
+    def __init__(self, params: PaperParams, seed: int, table: bool = False, secret: bytes | None = None) -> None:
         super().__init__(params, seed, table, secret)
+        self.tables = load_tables(params.tables)
 
     @classmethod
     def params_from_json(cls, data: Any) -> PaperParams:
         return PaperParams.from_json(data)
 
     @classmethod
-    def check_document(cls, data: Any) -> PaperParams:
+    def loaded_params(cls, params: PaperParams, data: dict[str, Any]) -> PaperParams:
         """A version-1 document replays as it was made: an exit that could not go on its square was dropped."""
-        params = super().check_document(data)
         return replace(params, exit_collisions="drop") if data.get("version") == 1 else params
 
     def new_state(self) -> PaperState:
@@ -451,7 +449,7 @@ class PaperSession(Session[PaperParams, PaperState]):
                 Choice("finish", word("paper.choice.finish"), {"kind": "finish"})]
 
     def find_choice(self, choice_id: str) -> Choice | None:
-        """Open ends and searches found by id, without listing every choice (see Session.find_choice)."""
+        """Open ends and searches found by id, without listing every choice (see Rules.find_choice)."""
         kind, _, arg = choice_id.partition(":")
         if self.state.phase == "room_exit" and choice_id == "roll":
             return self._roll_exit_choice()
@@ -590,3 +588,6 @@ def _card(feature: Feature) -> Card:
 def _has_exit(room: Room, side: Dir, cell: Cell) -> bool:
     """The room has an exit drawn through that side of that square."""
     return any(e.cell == list(cell) and e.side == side.name and e.result in ("open", "joined") for e in room.exits)
+
+
+PaperSession = Session[PaperRules]  # a paper dungeon: `Session(PaperRules, params, seed)`

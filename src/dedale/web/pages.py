@@ -77,7 +77,7 @@ def new(request: Request, system: str) -> HTMLResponse:
     if system not in names():
         raise DedaleError("error.system", value=system, accepted=", ".join(names()))
     return page(request, "new.html", {"system": system, "fields": forms.form(system, lang_of(request)),
-                                      "table_mode": find(system).session.table_mode, "values": {},
+                                      "table_mode": find(system).rules.table_mode, "values": {},
                                       "seatings": seats.SEATINGS if forms.two_sided(system) else ()})
 
 

@@ -9,9 +9,9 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 from dedale.core.errors import DedaleError, check_lang
-from dedale.core.hiding import Hiding
 from dedale.core.jsontext import parse_json
 from dedale.core.rng import check_seed, new_secret, new_seed
+from dedale.core.rules import Secrets
 from dedale.core.session import Session
 from dedale.core.views import View, check_view
 from dedale.i18n import t
@@ -51,9 +51,9 @@ def one_at_a_time(route: Callable[P, R]) -> Callable[P, R]:
 
 def build(record: Record, events: list[dict[str, Any]]) -> Session:
     """A stored session, replayed."""
-    session_class = system(record.system).session
-    params = session_class.params_from_json(record.params)
-    return session_class.replay(params, record.seed, events, record.table_dice, record.secret)
+    rules = system(record.system).rules
+    return Session.replay(rules, rules.params_from_json(record.params), record.seed, events, record.table_dice,
+                          record.secret)
 
 
 def seed_of(value: Any) -> int:
@@ -107,9 +107,9 @@ def _keyed(found: System, params: Any, seed: Any, table_dice: bool, linked: bool
     (the player then wants the map that seed makes, as the command line makes it; such a map is not shared:
     `seats.share`). Decided before the game is made: its start is made once."""
     chosen = not (seed is None or seed == "")
-    hiding = issubclass(found.session, Hiding)
+    hiding = issubclass(found.rules, Secrets)
     keyed = not table_dice and (hiding or (found.party_view is not None and (linked or not chosen)))
-    return found.session(params, seed_of(seed), table_dice, new_secret() if keyed else None)
+    return Session(found.rules, params, seed_of(seed), table_dice, new_secret() if keyed else None)
 
 
 def roles(session: Session, seating: str, owner: bool) -> list[str]:
@@ -128,7 +128,7 @@ def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int
     web's limits before anything is made."""
     if system_name not in names():
         raise DedaleError("error.system", value=system_name, accepted=", ".join(names()))
-    parsed = system(system_name).session.params_from_json(parse_json(params, "params"))
+    parsed = system(system_name).rules.params_from_json(parse_json(params, "params"))
     parsed.check_web()
     return parsed, check_seed(seed)
 
@@ -136,7 +136,7 @@ def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int
 def create_from_params(sessions: Sessions, system_name: str, params: Any, seed: int, lang: str,
                        owners: Sequence[str] = ()) -> str:
     """A permalink's result, made by the autopilot."""
-    session = system(system_name).session(params, seed, False)
+    session = Session(system(system_name).rules, params, seed, False)
     session.run_autopilot(max_steps=MAX_EVENTS)
     return sessions.add(session, default_name(session, check_lang(lang)), owners=owners)
 
@@ -228,11 +228,11 @@ def upload_document(sessions: Sessions, document: Any, lang: str = "en", owners:
     """A document to continue: its parameters, name and number of events checked against the web's limits
     before anything is replayed, then replayed from its events, and kept as a new session (`owners`' own)."""
     found = system_of(document)
-    found.session.check_document(document).check_web()
+    Session.check_document(found.rules, document).check_web()
     if len(document["events"]) > MAX_EVENTS:
         raise DedaleError("error.too_many_events", high=MAX_EVENTS)
     name = None if document.get("name") is None else check_name(document["name"])
-    session = found.session.from_json(document)
+    session = Session.from_json(found.rules, document)
     if session.secret is not None and session.hides():  # a key its uploader chose: it could be shared (`seats`)
         raise DedaleError("error.upload_keyed")
     return sessions.add(session, name or default_name(session, lang), owners=owners)

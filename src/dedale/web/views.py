@@ -37,7 +37,7 @@ def log_lines(session: Session, lang: str, seat: int = 0) -> tuple[list[str], in
         if worded is None or worded.log is not log or len(log) < worded.end:
             worded = _worded[session][lang] = _Worded(log)
         start = max(worded.end, len(log) - LOG_LINES)
-        worded.lines.extend(describe(session.log_entry(entry), lang) for entry in log[start:])
+        worded.lines.extend(describe(session.rules.log_entry(entry), lang) for entry in log[start:])
         worded.end = len(log)
         return list(reversed(worded.lines)), len(log)
 
@@ -108,7 +108,7 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
     return {**_shown(session, session_id, lang, picture(session, listed, lang)), **_playing(session, listed, lang),
             **_log(session, lang), "seed": session.seat_seed(), "analysis": details(session, lang),
             "hint": system(session.system).hint,
-            "regenerate": None if session.policies else forms.filled(session.params)}  # nothing to play: another
+            "regenerate": None if session.rules.policies else forms.filled(session.params)}  # nothing to play: another
 
 
 def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) -> dict[str, Any]:

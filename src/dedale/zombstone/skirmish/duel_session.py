@@ -1,4 +1,4 @@
-"""The poker duel on its own, on the session protocol: the player is the first duellist (seat 0), an AI
+"""The poker duel on its own, as rules the generic session plays: the player is the first duellist (seat 0), an AI
 bettor the other, or a second person (seat 1: `opponent` "human"). One deal of Texas Hold'em (`duel.py`);
 at the end, what the winnings would buy ($7 a Fame point).
 
@@ -14,9 +14,9 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 from dedale.core.cards import Deck
 from dedale.core.documents import DocumentKind, Meta, Shape, dump, load
 from dedale.core.errors import DedaleError
-from dedale.core.hiding import Hiding
 from dedale.core.params import Declared, param
-from dedale.core.session import SPECTATOR, Choice, Policies, State
+from dedale.core.rules import SPECTATOR, Choice, Policies, Rules, Secrets, State
+from dedale.core.session import Session
 from dedale.i18n import Word, word
 from dedale.zombstone.skirmish import duel as poker
 from dedale.zombstone.skirmish.duel import STYLES
@@ -75,7 +75,7 @@ def _bettor(style: str) -> Callable[[DuelSession], AutoBettor]:
     return lambda session: AutoBettor(style)
 
 
-class DuelSession(Hiding[DuelParams, DuelState]):
+class DuelRules(Secrets, Rules[DuelParams, DuelState]):
     system = "zombstone-duel"
     version = 2  # version 2's winnings are what was won from the other; version 1's were the whole pot
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {1: ("fame_points", "left")}  # what winnings buy
@@ -111,7 +111,7 @@ class DuelSession(Hiding[DuelParams, DuelState]):
 
     def seat_to_act(self) -> int | None:
         duel = self.state.duel
-        if self.params.human and self.pending is None and duel is not None and not duel.over:
+        if self.params.human and duel is not None and not duel.over:
             return duel.to_act
         return super().seat_to_act()
 
@@ -183,6 +183,9 @@ class DuelSession(Hiding[DuelParams, DuelState]):
         if not isinstance(data, dict):
             raise DedaleError("error.bad_document", field="params")
         return DuelParams(**{k: v for k, v in data.items() if k in DuelParams.__dataclass_fields__})
+
+
+DuelSession = Session[DuelRules]  # a duel: `Session(DuelRules, params, seed)`
 
 
 def load_duel(document: Any) -> dict[str, Any]:

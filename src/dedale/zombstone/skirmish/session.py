@@ -1,10 +1,11 @@
-"""A skirmish on the session protocol: the player makes one side's decisions, the AI the other's; or two
-people play, seat 0 the lawmen and seat 1 the zombies (`opponent` "human"), each seeing its own secrets.
+"""A skirmish's rules, played by the generic session: the player makes one side's decisions, the AI the
+other's; or two people play, seat 0 the lawmen and seat 1 the zombies (`opponent` "human"), each seeing its
+own secrets.
 
 The rules run as a generator (`turn.play`) that suspends at each of the player's decisions and, in table
-mode, at each roll or card nobody has entered; the session keeps it and sends it the player's answers.
-Everything the game holds is plain data in `state`, and a session is rebuilt by replaying its events, as
-every session is (undo, loading a save, a restarted server).
+mode, at each roll or card nobody has entered (`core.rules.Suspends`); the rules keep it and send it the
+player's answers. Everything the game holds is plain data in `state`, and a session is rebuilt by
+replaying its events, as every session is (undo, loading a save, a restarted server).
 """
 
 from __future__ import annotations
@@ -12,19 +13,19 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from dedale.core.documents import dump
-from dedale.core.hiding import Hiding
 from dedale.core.rng import Request
-from dedale.core.session import ENTER, SPECTATOR, Choice, Event, Policies
+from dedale.core.rules import SPECTATOR, Choice, Policies, Rules, Secrets, Suspends
+from dedale.core.session import Session
 from dedale.i18n import Word, word
 from dedale.zombstone.hands import describe
+from dedale.zombstone.skirmish import hidden
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.document import SkirmishResult, Waiting
 from dedale.zombstone.skirmish.game import play
-from dedale.zombstone.skirmish.hidden import Secrets
 from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
@@ -41,8 +42,9 @@ class Autopilot:
         self.ai = AI(style)
 
     def choose(self, session: SkirmishSession) -> str:
-        assert isinstance(session.ask, Ask)
-        return self.ai.choose(session.table_top, session.ask)
+        rules = session.rules
+        assert isinstance(rules.ask, Ask)
+        return self.ai.choose(rules.table_top, rules.ask)
 
 
 def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
@@ -52,7 +54,7 @@ def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
 ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields added by issue 16 (no version bump)
 
 
-class SkirmishSession(Hiding[SkirmishParams, Game]):
+class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     system = "zombstone"
     # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices:
     # a version-1 document is replayed and checked without its log's words.
@@ -81,9 +83,14 @@ class SkirmishSession(Hiding[SkirmishParams, Game]):
             self.ask = next(self._flow) if answer is None else self._flow.send(answer)
         except StopIteration:
             self.ask = None
-        self.pending = self.ask if isinstance(self.ask, Request) else None
 
-    # --- the protocol ----------------------------------------------------------------------------------
+    def waiting(self) -> Request | None:
+        return self.ask if isinstance(self.ask, Request) else None
+
+    def enter(self, value: str) -> None:
+        self._resume(value)
+
+    # --- the rules -------------------------------------------------------------------------------------
     @property
     def over(self) -> bool:
         return self.ask is None
@@ -117,30 +124,6 @@ class SkirmishSession(Hiding[SkirmishParams, Game]):
             return SEATS.index(self.ask.side)
         return super().seat_to_act()
 
-    def step(self, choice: str | Choice, seat: int | None = None) -> None:
-        if self.pending is None:
-            super().step(choice, seat)
-            return
-        seated = self._seated(seat)
-        value = self.choice(choice.id if isinstance(choice, Choice) else choice).id.removeprefix(ENTER)
-        self._record({"enter": value, **seated}, ("enter", value))
-
-    def _perform(self, action: tuple[Any, ...]) -> None:
-        if action[0] == "enter":
-            self._resume(action[1])
-        else:
-            super()._perform(action)
-
-    def _run(self, action: tuple[Any, ...]) -> None:
-        """Run an action; the game itself suspends when a result must be entered (no rollback needed)."""
-        self._choices = None
-        self._perform(action)
-        self._choices = None
-
-    def _recover(self, event: Event) -> None:
-        """The generator cannot be rewound: rebuild from the events that were fine."""
-        self.__dict__.update(self.remade(self.events).__dict__)
-
     def log_entry(self, entry: Any) -> Any:
         """In a duel scenario, the AI duellist's hole cards stay face down until the duel is over (between
         two people the document is the GM's: each seat's view hides the other's, `shown_log`)."""
@@ -163,22 +146,26 @@ class SkirmishSession(Hiding[SkirmishParams, Game]):
     def shown_result(self, result: dict[str, Any], seat: int = 0) -> dict[str, Any]:
         return self._secrets(self._side(seat)).result(result)
 
-    def seat_json(self, seat: int = 0) -> dict[str, Any]:
-        """As every session's, and with the choices that name a hidden figure of the other side (the other
-        person's, between two) naming it by its token's id."""
-        document = super().seat_json(seat)
-        if self.params.human and self.hides(seat):
-            secrets = self._secrets(self._side(seat))
-            document["events"] = [secrets.event(event) for event in document["events"]]
-        return document
+    def shown_events(self, events: list[dict[str, Any]], seat: int = 0) -> list[dict[str, Any]]:
+        """The choices that name a hidden figure of the other side (the other person's, between two) name it
+        by its token's id."""
+        if not self.params.human:
+            return events
+        secrets = self._secrets(self._side(seat))
+        return [secrets.event(event) for event in events]
 
     def token_name(self, figure: Figure) -> Word | None:
         """What the side deciding now (the player's, against the AI) calls a figure of the other side that
         hides from it (its token), or None."""
         side = self.ask.side if self.params.human and isinstance(self.ask, Ask) else self.params.side
-        if figure.hidden and figure.side != side and self.hides():
+        if figure.hidden and figure.side != side and self._hides():
             return self._secrets(side).label(figure.id)
         return None
+
+    def _hides(self) -> bool:
+        """Whether the game hides something from a seat now (as `Session.hides`: not at the table, nor once
+        over; asked only while a choice is to be made)."""
+        return not self.table and not self.over and self.has_secrets()
 
     def _side(self, seat: int) -> str | None:
         """The side `seat` plays (seat 0 the player's side against the AI), None for a spectator."""
@@ -189,24 +176,20 @@ class SkirmishSession(Hiding[SkirmishParams, Game]):
         assert self.params.side is not None  # only asked while the session hides something
         return self.params.side if seat == 0 else next(side for side in SEATS if side != self.params.side)
 
-    def _secrets(self, side: str | None) -> Secrets:
-        return Secrets(self.table_top, side, self.seed, self.secret)
+    def _secrets(self, side: str | None) -> hidden.Secrets:
+        return hidden.Secrets(self.table_top, side, self.seed, self.secret)
 
     # --- the result ------------------------------------------------------------------------------------
-    @classmethod
-    def from_json(cls, data: Any) -> Self:
+    def upgraded(self, data: dict[str, Any]) -> dict[str, Any]:
         """A document saved before scenarios said how they are won (no `scenario.victory`) loads too: the
         fields added since are taken from its replay, and the rest is checked as usual."""
-        if isinstance(data, dict) and isinstance(data.get("scenario"), dict) and "victory" not in data["scenario"]:
-            params = cls.check_document(data)
-            session = cls.replay(params, data["seed"], data["events"], bool(data.get("table_dice", False)),
-                                 cls.secret_of(data))
-            replayed = json.loads(json.dumps(session.result_json()))
+        if isinstance(data.get("scenario"), dict) and "victory" not in data["scenario"]:
+            replayed = json.loads(json.dumps(self.result_json()))
             data = dict(data)
             for part, keys in ADDED.items():
                 if isinstance(data.get(part), dict):
                     data[part] = {**data[part], **{key: replayed[part][key] for key in keys if key in replayed[part]}}
-        return super().from_json(data)
+        return data
 
     def result_json(self) -> dict[str, Any]:
         table = self.table_top
@@ -221,27 +204,30 @@ class SkirmishSession(Hiding[SkirmishParams, Game]):
         return SkirmishParams.from_json(data if data is not None else {})
 
 
+SkirmishSession = Session[SkirmishRules]  # a skirmish: `Session(SkirmishRules, params, seed)`
+
+
 MOVES = frozenset({"skirmish.option.move", "skirmish.option.toward", "skirmish.option.charge",
                    "skirmish.option.to_cover", "skirmish.option.jump"})
 
 
-def message(session: SkirmishSession, option: Option) -> Word:
+def message(rules: SkirmishRules, option: Option) -> Word:
     """An option as a message: figures by name (or token), hands and directions as words, a move with how far
     it goes."""
-    found = words(session, option.args)
-    if option.key in MOVES and isinstance(session.ask, Ask):
-        mover = session.table_top.game.figure(session.ask.about["figure"])
+    found = words(rules, option.args)
+    if option.key in MOVES and isinstance(rules.ask, Ask):
+        mover = rules.table_top.game.figure(rules.ask.about["figure"])
         found["inches"] = inches(mover.pos, option.data["to"])
     return word(option.key, **found)
 
 
-def words(session: SkirmishSession, args: Mapping[str, Any]) -> dict[str, Any]:
+def words(rules: SkirmishRules, args: Mapping[str, Any]) -> dict[str, Any]:
     found = dict(args)
-    table = session.table_top
+    table = rules.table_top
     for name in ("figure", "target"):
         if isinstance(found.get(name), int):
             figure = table.game.figure(found[name])
-            found[name] = session.token_name(figure) or table.who(figure)
+            found[name] = rules.token_name(figure) or table.who(figure)
     if "profile" in found:
         found["profile"] = table.catalogue.profile(found["profile"]).word
     if isinstance(found.get("hand"), str):

@@ -1,4 +1,4 @@
-"""A skirmish as its pictures see it: read from the JSON document a session saves (`SkirmishSession.to_json`) as
+"""A skirmish as its pictures see it: read from the JSON document a session saves (`Session.to_json`) as
 its shapes (`document.py`) and checked, so a renderer draws from plain, trusted fields and a malformed document
 fails with one clear message (`error.bad_document`, naming the field) rather than a traceback halfway through a
 drawing."""
