@@ -187,7 +187,7 @@ def test_play_with_table_dice(cli, tmp_path: Path) -> None:  # type: ignore[no-u
     assert "'7' is not a possible result here; possible: 1, 2, 3, 4, 5, 6" in out  # then a 4 is entered
     document = json.loads(save.read_text())
     assert document["table_dice"] and [e["enter"] for e in document["events"]] == ["4", "4", "4", "1"]
-    assert document["size"] == 12 and "Door between (11, 25) and (11, 24)" in out  # a 5x5 rolled: its door
+    assert document["size"] == 12 and "the entrance, from the board's edge" in out  # a 5x5 rolled: its door
 
 
 def test_ctrl_c_saves_the_session(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]

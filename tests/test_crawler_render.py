@@ -164,3 +164,47 @@ def test_places_over_one_another_keep_their_numbers_apart_on_the_board() -> None
     badges = re.findall(r'<g class="choice number" data-choice="[^"]+"><title>[^<]*</title><circle cx="([\d.]+)" '
                         r'cy="([\d.]+)"', picture)
     assert len(badges) == 5 and len(set(badges)) == 5
+
+
+def test_every_choice_that_is_a_place_is_drawn_numbered_as_listed_and_named_without_coordinates() -> None:
+    """Doors, passages, exits and walls to search, as well as rooms' places (issue 30): each has a mark that
+    makes it (`data-choice`) and its number in the list, on the board or on its edge; its words name what the
+    picture shows (a wall, a room), not cells, and a door from off the board is the entrance."""
+    import random
+
+    from dedale.systems import system
+
+    seen: set[str] = set()
+    for seed in range(6):
+        session, rng = Session(CrawlerRules, CrawlerParams(), seed), random.Random(seed)
+        n = session.params.board_zones * session.params.zone_cells
+        while not session.is_over:
+            listed = session.choices()
+            picture = system("crawler").picture(session, listed, "en")
+            root = ElementTree.fromstring(picture)
+            numbers = {g.get("data-choice"): g for g in root.iter(f"{SVG}g") if g.get("class") == "choice number"}
+            for index, choice in enumerate(listed, 1):
+                kind = choice.data["kind"]
+                if kind not in ("place", "door", "passage", "exit", "search"):
+                    assert choice.id not in numbers
+                    continue
+                seen.add(kind)
+                mark = numbers[choice.id]
+                assert "".join(mark.itertext()).endswith(str(index)), (choice.id, index)
+                circle = mark.find(f"{SVG}circle")
+                assert circle is not None
+                x, y = (float(circle.get(a, "")) for a in ("cx", "cy"))
+                assert MARGIN_PX - 12 <= x <= MARGIN_PX + n * 24 + 12 and y <= HEADER_PX + n * 24 + 12
+                words = choice.label("en")
+                assert "(" not in words or kind in ("exit", "place"), words
+                if kind == "door":
+                    cells = choice.data["cells"][0]
+                    off = not (0 <= cells[0] < n and 0 <= cells[1] < n)
+                    assert ("entrance" in words) == off, words
+            chosen = rng.choice(listed)
+            searches = [c for c in listed if c.data["kind"] == "search"]
+            session.step(rng.choice(searches) if searches and rng.random() < 0.4 else chosen)
+    assert seen == {"place", "door", "passage", "exit", "search"}
+
+
+MARGIN_PX, HEADER_PX = 36, 36 + 62

@@ -108,19 +108,18 @@ def json_text(document: dict[str, Any]) -> str:
 
 
 def _crawler() -> System:
-    from dedale.core.grid import Rect
     from dedale.crawler.contents import load_tables
     from dedale.crawler.model import DOCUMENT, Dungeon, party_view
     from dedale.crawler.params import CrawlerParams
     from dedale.crawler.session import CrawlerRules
-    from dedale.render.crawler_svg import Highlight, render_svg
+    from dedale.render.crawler_svg import choice_marks, render_svg
     from dedale.render.crawler_text import render_text
     from dedale.render.png import svg_to_png
 
     def picture(session: Any, listed: list[Choice], lang: str) -> str:
-        highlights = [Highlight(Rect(*c.data["rect"]), str(n), c.id, c.label(lang))
-                      for n, c in enumerate(listed, 1) if c.data.get("kind") == "place"]
-        return render_svg(session.rules.dungeon(), highlights, lang=lang)
+        dungeon = session.rules.dungeon()
+        marks = choice_marks(dungeon, [(str(n), c.id, c.label(lang), c.data) for n, c in enumerate(listed, 1)])
+        return render_svg(dungeon, marks, lang=lang)
 
     return System("crawler", CrawlerParams, CrawlerRules, Dungeon.from_json, {
         ".svg": lambda d, _, lang: render_svg(d, lang=lang).encode("utf-8"),

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from dedale.core.documents import dump
-from dedale.core.grid import BY_NAME, Dir, Rect
+from dedale.core.grid import BY_NAME, DIRS, Dir, Rect
 from dedale.core.rules import Choice, Policies, Rules, State
 from dedale.core.session import Session
 from dedale.crawler.autopilot import DefaultPolicy
@@ -346,15 +346,22 @@ class CrawlerRules(Rules[CrawlerParams, CrawlerState]):
         if self.state.phase == "door":
             assert cur.chosen is not None
             r, a, b = cur.chosen.doors[index]
-            return Choice(f"door:{a[0]},{a[1]},{b[0]},{b[1]}",
-                          word("crawler.choice.door", xa=a[0], ya=a[1], xb=b[0], yb=b[1]),
-                          {"kind": "door", "cells": [list(a), list(b)], "room": r})
+            # Named as the picture shows it (the new room's wall, the room beyond), not by its cells: a door
+            # from off the board is the entrance.
+            side = word(f"dir.{next(d for d in DIRS if b == (a[0] - d.dx, a[1] - d.dy)).name}")
+            says = (word("crawler.choice.entrance", dir=side) if r is None else
+                    word("crawler.choice.door", dir=side, room=self.state.layout.rooms[r - 1].number))
+            rect = cur.chosen.rect
+            return Choice(f"door:{a[0]},{a[1]},{b[0]},{b[1]}", says,
+                          {"kind": "door", "cells": [list(a), list(b)], "room": r,
+                           "laying": [rect.x, rect.y, rect.w, rect.h]})
         assert cur.search is not None
-        run, face = cur.runs[index], cur.search[1]
+        run, (room_id, face) = cur.runs[index], cur.search
         x, y = face.opposite.step(run[0])
         return Choice(f"passage:{x},{y}",
-                      word("crawler.choice.passage", x=run[0][0], y=run[0][1], length=len(run)),
-                      {"kind": "passage", "cells": [list(c) for c in run]})
+                      word("crawler.choice.passage", room=self.state.layout.rooms[room_id - 1].number,
+                           dir=word(f"dir.{face.name}"), length=len(run)),
+                      {"kind": "passage", "cells": [list(c) for c in run], "room": room_id, "dir": face.name})
 
     def _option_choice(self, key: str, laid: str, cur: Generation) -> Choice:
         approach = cur.approach

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
+from typing import Any
 
-from dedale.core.grid import Cell, Rect
+from dedale.core.grid import Cell, Dir, Rect
 from dedale.crawler.model import Door, Dungeon
 from dedale.i18n import t
 from dedale.render import svg
@@ -26,6 +27,51 @@ class Highlight:
     label: str
     choice: str | None = None  # the choice a click on it makes (in a browser), and its words
     title: str = ""
+    # A mark on a wall (a door, an exit, a wall to search) rather than a place: the wall's two ends and where
+    # its number goes, in cells from the board's corner
+    wall: tuple[float, float, float, float] | None = None
+    at: tuple[float, float] | None = None
+    room: bool = True  # a place a room may go (the legend's key says so), not another kind of choice
+
+
+def choice_marks(dungeon: Dungeon, listed: list[tuple[str, str, str, dict[str, Any]]]) -> list[Highlight]:
+    """The marks of the choices that are places on the board, from each choice's number in the list, id,
+    words and data: a room's place, a door of the room being laid (that room drawn unnumbered), a passage's
+    cells, a room's exit or a wall to search. Other choices are not marked."""
+    rooms = {room.id: room.rect for room in dungeon.rooms}
+    out: list[Highlight] = []
+    for label, choice, title, data in listed:
+        kind = data.get("kind")
+        if kind == "place":
+            out.append(Highlight(Rect(*data["rect"]), label, choice, title))
+        elif kind == "passage":
+            xs, ys = [c[0] for c in data["cells"]], [c[1] for c in data["cells"]]
+            out.append(Highlight(Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1), label,
+                                 choice, title, room=False))
+        elif kind == "door":
+            (xa, ya), (xb, yb) = data["cells"]
+            if ya == yb:  # side by side: the wall is vertical
+                x = max(xa, xb)
+                wall = (x, ya, x, ya + 1)
+            else:
+                y = max(ya, yb)
+                wall = (xa, y, xa + 1, y)
+            if not out:
+                out.append(Highlight(Rect(*data["laying"]), "", room=False))
+            out.append(Highlight(Rect(xb, yb, 1, 1), label, choice, title, wall,
+                                 ((wall[0] + wall[2]) / 2, (wall[1] + wall[3]) / 2), False))
+        elif kind in ("exit", "search"):
+            out.append(_side(rooms[data["room"]], Dir[data["dir"]], kind == "exit", label, choice, title))
+    return out
+
+
+def _side(r: Rect, d: Dir, first: bool, label: str, choice: str, title: str) -> Highlight:
+    """A mark on side `d` of a room, its number a quarter along the wall (an exit) or three quarters (a wall
+    to search): an exit and a search of one wall keep apart, and off the room's own number."""
+    x0, y0 = r.x + (r.w if d is Dir.E else 0), r.y + (r.h if d is Dir.S else 0)
+    x1, y1 = (x0, y0 + r.h) if d in (Dir.E, Dir.W) else (x0 + r.w, y0)
+    f = 0.25 if first else 0.75
+    return Highlight(r, label, choice, title, (x0, y0, x1, y1), (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f), False)
 
 
 def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, legend: bool = True,
@@ -47,13 +93,21 @@ def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, lege
     # Every place first, then every number above them all: a number is never under another place, so a
     # click on it makes its own choice, and a click elsewhere the place drawn there (the one lit under the
     # pointer).
-    body += [_place(h, ox, oy) for h in highlights]
-    body += [_number(h, cell, ox, oy) for h, cell in zip(highlights, label_cells([h.rect for h in highlights]),
-                                                          strict=True)]
+    places = [h for h in highlights if h.wall is None]
+    body += [_place(h, ox, oy) for h in places]
+    body += [_wall(h, ox, oy) for h in highlights if h.wall is not None]
+    cells = iter(label_cells([h.rect for h in places]))
+    for h in highlights:
+        cell = next(cells) if h.wall is None else None
+        if h.label:
+            body.append(_number(h, h.at or (cell[0] + 0.5, cell[1] + 0.5), ox, oy))  # type: ignore[index]
     width = ox + board_px + MARGIN
     height = oy + board_px + MARGIN
     if legend:  # a group of its own, drawn from its corner: a page may place it below the board
-        lines, legend_height = _legend(dungeon, 0, 0, lang, bool(highlights))
+        # The key's last line says what the marks offered are: places a room may go, or other choices
+        offered = ("render.key_place" if any(h.room for h in highlights) else
+                   "render.key_choice" if highlights else None)
+        lines, legend_height = _legend(dungeon, 0, 0, lang, offered)
         body.append(f'<g id="crawler-legend" transform="translate({width} {oy})" data-width="{LEGEND}" '
                     f'data-height="{legend_height}" data-map-width="{width}" data-map-height="{height}">'
                     f'{"".join(lines)}</g>')
@@ -210,15 +264,25 @@ def _place(h: Highlight, ox: int, oy: int) -> str:
             f'stroke-width="1.5" stroke-dasharray="2 3"/></g>')
 
 
-def _number(h: Highlight, label: Cell, ox: int, oy: int) -> str:
-    """A place's number, in its own cell (`label_cells`)."""
-    cx, cy = ox + label[0] * CELL + CELL / 2, oy + label[1] * CELL + CELL / 2
-    return (_clickable(h, "number") + f'<circle cx="{cx:g}" cy="{cy:g}" r="9" fill="white" '
+def _wall(h: Highlight, ox: int, oy: int) -> str:
+    """A wall that is a choice (a door, an exit, a wall to search), drawn along it."""
+    assert h.wall is not None
+    x0, y0, x1, y1 = (ox + h.wall[0] * CELL, oy + h.wall[1] * CELL, ox + h.wall[2] * CELL, oy + h.wall[3] * CELL)
+    return (_clickable(h, "wall") + f'<path d="M{x0:g} {y0:g}L{x1:g} {y1:g}" stroke="{svg.CANDIDATE}" '
+            f'stroke-width="6" stroke-opacity="0.6"/></g>')
+
+
+def _number(h: Highlight, at: tuple[float, float], ox: int, oy: int) -> str:
+    """A place's number, in its own cell (`label_cells`), or on its wall."""
+    cx, cy = ox + at[0] * CELL, oy + at[1] * CELL
+    # As wide as a cell, less a hair: numbers of neighbouring cells or doors never overlap, and zoomed in
+    # on a phone they are targets a finger can take
+    return (_clickable(h, "number") + f'<circle cx="{cx:g}" cy="{cy:g}" r="11.5" fill="white" '
             f'stroke="{svg.CANDIDATE}" stroke-width="1.5"/>'
             + svg.text(cx, cy + 4, h.label, 11, "middle", "bold", fill=svg.INK) + "</g>")
 
 
-def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str, places: bool = False) -> tuple[list[str], int]:
+def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str, offered: str | None = None) -> tuple[list[str], int]:
     out = [svg.text(x0, y0 + 4, t("render.legend", lang), 14, weight="bold")]
     y = y0 + 26
     for room in dungeon.rooms:
@@ -234,8 +298,8 @@ def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str, places: bool = False)
             out.append(svg.text(x0 + 24, y, line, 11))
         y += 22
     y += 4
-    out.append(_key(x0, y, lang, places))
-    return out, y + (len(_KEYS) + places) * 20 - y0
+    out.append(_key(x0, y, lang, offered))
+    return out, y + (len(_KEYS) + bool(offered)) * 20 - y0
 
 
 _KEYS = ("render.key_room", "render.key_filling", "render.key_boss", "render.key_door", "render.key_passage",
@@ -243,8 +307,9 @@ _KEYS = ("render.key_room", "render.key_filling", "render.key_boss", "render.key
 
 
 @lru_cache(maxsize=256)
-def _key(x0: int, y: int, lang: str, places: bool = False) -> str:
-    """The key to the picture's marks, its first line at `y` (and where a room may go, while it is chosen)."""
+def _key(x0: int, y: int, lang: str, offered: str | None = None) -> str:
+    """The key to the picture's marks, its first line at `y` (and the marks of the choices offered, while
+    there are: `offered` is its words' key)."""
     shapes = [
         _swatch(x0, y, svg.ROOM),
         _swatch(x0, y, "url(#filling)"),
@@ -257,10 +322,10 @@ def _key(x0: int, y: int, lang: str, places: bool = False) -> str:
         f'<polygon points="{x0 + 22},{y - 3} {x0 + 14},{y - 8} {x0 + 14},{y + 2}" fill="{svg.ENTRANCE}"/>',
     ]
     keys = list(_KEYS)
-    if places:
+    if offered:
         shapes.append(f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="{svg.CANDIDATE}" '
                       f'fill-opacity="0.15" stroke="{svg.CANDIDATE}" stroke-width="1.5" stroke-dasharray="2 3"/>')
-        keys.append("render.key_place")
+        keys.append(offered)
     out = []
     for i, (shape, key) in enumerate(zip(shapes, keys, strict=True)):
         dy = i * 20
