@@ -98,3 +98,20 @@ def test_a_crawler_door_is_chosen_by_its_number_on_the_map(sized: Page, server: 
     click_step(page, choice_buttons(page).first)
     shot(page, "crawler-explore", tmp_path)
     assert click_each_number(page, server, sid, ("exit:", "search:")) == 3
+
+
+def test_a_paper_open_end_and_a_room_exit_are_chosen_by_their_numbers(sized: Page, server: Server,
+                                                                      tmp_path: Path) -> None:
+    """Seed 7's starting room has three open ends, numbered on the map as in the list; the first leads to a
+    room whose exits the player may place: each square a click on its number, outside the wall."""
+    page = sized
+    start_from_home(page, "paper", {"seed": "7"})
+    wait_htmx(page)
+    sid = session_id(page)
+    labels = [b.text_content() or "" for b in choice_buttons(page).all()]
+    assert not any(re.search(r"\(\d+, \d+\)", label) for label in labels), labels  # no cells the map does not show
+    shot(page, "paper-ends", tmp_path)
+    assert click_each_number(page, server, sid, ("end:",)) == 3
+    click_step(page, choice_buttons(page).first)
+    shot(page, "paper-exits", tmp_path)
+    assert click_each_number(page, server, sid, ("wall:",)) == 6

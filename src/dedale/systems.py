@@ -160,7 +160,7 @@ def _paper() -> System:
     from dedale.paper.model import DOCUMENT, PaperMap, party_view
     from dedale.paper.params import PaperParams
     from dedale.paper.session import PaperRules
-    from dedale.render.paper_svg import render_svg
+    from dedale.render.paper_svg import choice_marks, render_svg
     from dedale.render.paper_text import render_text
     from dedale.render.png import svg_to_png
 
@@ -170,7 +170,8 @@ def _paper() -> System:
         ".txt": lambda m, _, lang: render_text(m, lang).encode("utf-8"),
         ".pdf": lambda m, o, lang: _pdf(render_svg(m, bool(o.get("cards")), lang)),
         **_tabletops("paper_map"),
-    }, render_text, lambda s, _, lang: render_svg(s.rules.paper_map(), lang=lang),
+    }, render_text, lambda s, listed, lang: render_svg(s.rules.paper_map(), lang=lang, marks=choice_marks(
+        [(str(n), c.id, c.label(lang), c.data) for n, c in enumerate(listed, 1)])),
         lambda s, lang: render_text(s.rules.paper_map(), lang), load_tables,
         drawing=(("cards", "Draw the card that made each feature."),), party_view=party_view,
         example={"max_cards": 12}, rules_page="paper-dungeon.md", document=DOCUMENT)

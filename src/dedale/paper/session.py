@@ -467,16 +467,19 @@ class PaperRules(Rules[PaperParams, PaperState]):
         return Choice("roll", word("paper.choice.roll_exit", left=work.exits_left), {"kind": "roll"})
 
     def _end_choice(self, end: OpenEnd) -> Choice:
-        return Choice(f"end:{end.id}", lambda: word("paper.choice.end", id=end.id, x=end.cell[0], y=end.cell[1],
-                                                    dir=word(f"dir.{end.dir}")),
+        # Named as the picture shows it (its number there is the list's): the way it goes, where it comes from
+        room = self.state.features[end.source].room
+        return Choice(f"end:{end.id}", lambda: (word("paper.choice.end_room", room=room, dir=word(f"dir.{end.dir}"))
+                                                if room else word("paper.choice.end", dir=word(f"dir.{end.dir}"))),
                       {"kind": "end", "end": end.id, "cell": list(end.cell)})
 
     def _search_choice(self, target: tuple[int, Dir, Cell, Cell]) -> Choice:
-        feature, d, cell, _ = target
+        feature, d, cell, beyond = target
         room = self.state.features[feature].room
         says = (word("paper.choice.search_room", room=room, dir=word(f"dir.{d.name}")) if room
-                else word("paper.choice.search_dead_end", x=cell[0], y=cell[1]))
-        return Choice(f"search:{feature}:{d.name}", says, {"kind": "search", "feature": feature, "dir": d.name})
+                else word("paper.choice.search_dead_end", dir=word(f"dir.{d.name}")))
+        return Choice(f"search:{feature}:{d.name}", says, {"kind": "search", "feature": feature, "dir": d.name,
+                                                          "cells": [list(cell), list(beyond)]})
 
     def _exit_choices(self) -> list[Choice]:
         work = self.state.work
@@ -487,8 +490,9 @@ class PaperRules(Rules[PaperParams, PaperState]):
             side = wall_side(room.heading, wall)
             for position, cell in enumerate(wall_squares(room.rect, room.heading, wall), 1):
                 if self.page.on_page(side.step(cell)):
-                    choices.append(Choice(f"wall:{wall}:{position}", partial(_wall_says, wall, position, cell),
-                                          {"kind": "wall", "wall": wall, "position": position}))
+                    choices.append(Choice(f"wall:{wall}:{position}", partial(_wall_says, wall, position),
+                                          {"kind": "wall", "wall": wall, "position": position,
+                                           "cells": [list(cell), list(side.step(cell))]}))
         return choices
 
     # --- applying a choice --------------------------------------------------------------------------
@@ -576,8 +580,8 @@ class PaperRules(Rules[PaperParams, PaperState]):
             [[feature, side] for feature, side in sorted(state.searched)]))
 
 
-def _wall_says(wall: str, position: int, cell: Cell) -> Word:
-    return word("paper.choice.wall", wall=word(f"paper.wall.{wall}"), position=position, x=cell[0], y=cell[1])
+def _wall_says(wall: str, position: int) -> Word:
+    return word("paper.choice.wall", wall=word(f"paper.wall.{wall}"), position=position)
 
 
 def _card(feature: Feature) -> Card:

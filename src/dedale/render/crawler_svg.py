@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from html import escape
 from typing import Any
 
-from dedale.core.grid import Cell, Dir, Rect
+from dedale.core.grid import BY_NAME, DIRS, Cell, Dir, Rect
 from dedale.crawler.model import Door, Dungeon
 from dedale.i18n import t
 from dedale.render import svg
@@ -37,41 +36,71 @@ class Highlight:
 def choice_marks(dungeon: Dungeon, listed: list[tuple[str, str, str, dict[str, Any]]]) -> list[Highlight]:
     """The marks of the choices that are places on the board, from each choice's number in the list, id,
     words and data: a room's place, a door of the room being laid (that room drawn unnumbered), a passage's
-    cells, a room's exit or a wall to search. Other choices are not marked."""
+    cells, a room's exit or a wall to search. Other choices are not marked. A wall's number goes to the
+    first of its spots (`_spots`) clear of the numbers placed before it and of the rooms' own."""
     rooms = {room.id: room.rect for room in dungeon.rooms}
+    taken = [*_room_labels(dungeon)]
     out: list[Highlight] = []
     for label, choice, title, data in listed:
         kind = data.get("kind")
         if kind == "place":
             out.append(Highlight(Rect(*data["rect"]), label, choice, title))
-        elif kind == "passage":
+            continue
+        if kind == "passage":
             xs, ys = [c[0] for c in data["cells"]], [c[1] for c in data["cells"]]
             out.append(Highlight(Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1), label,
                                  choice, title, room=False))
-        elif kind == "door":
+            continue
+        if kind == "door":
             (xa, ya), (xb, yb) = data["cells"]
-            if ya == yb:  # side by side: the wall is vertical
-                x = max(xa, xb)
-                wall = (x, ya, x, ya + 1)
-            else:
-                y = max(ya, yb)
-                wall = (xa, y, xa + 1, y)
             if not out:
                 out.append(Highlight(Rect(*data["laying"]), "", room=False))
-            out.append(Highlight(Rect(xb, yb, 1, 1), label, choice, title, wall,
-                                 ((wall[0] + wall[2]) / 2, (wall[1] + wall[3]) / 2), False))
+            rect, d = Rect(xb, yb, 1, 1), next(d for d in DIRS if (xb + d.dx, yb + d.dy) == (xa, ya))
         elif kind in ("exit", "search"):
-            out.append(_side(rooms[data["room"]], Dir[data["dir"]], kind == "exit", label, choice, title))
+            rect, d = rooms[data["room"]], BY_NAME[data["dir"]]
+        else:
+            continue
+        wall, spots = _spots(rect, d, kind == "exit")
+        n = dungeon.board_zones * dungeon.zone_cells
+        at = next((spot for spot in spots if 0 <= spot[0] <= n and 0 <= spot[1] <= n
+                   and all(_apart(spot, other) for other in taken)), spots[0])
+        taken.append((*at, _NUMBER))
+        out.append(Highlight(rect, label, choice, title, wall, at, False))
     return out
 
 
-def _side(r: Rect, d: Dir, first: bool, label: str, choice: str, title: str) -> Highlight:
-    """A mark on side `d` of a room, its number a quarter along the wall (an exit) or three quarters (a wall
-    to search): an exit and a search of one wall keep apart, and off the room's own number."""
+_NUMBER = 11.5 / CELL  # a choice's number's radius, in cells
+
+
+def _room_labels(dungeon: Dungeon) -> list[tuple[float, float, float]]:
+    """Where `_labels` draws the rooms' numbers (and the boss's label), in cells: centre and radius."""
+    out = []
+    for room in dungeon.rooms:
+        r = room.rect
+        cx, cy = r.x + r.w / 2, r.y + r.h / 2 - (6 / CELL if room.boss else 0)
+        out.append((cx, cy, 10.5 / CELL))
+        if room.boss:
+            out.append((cx, cy + 20 / CELL, 19 / CELL))
+    return out
+
+
+def _apart(spot: tuple[float, float], other: tuple[float, float, float]) -> bool:
+    return (spot[0] - other[0]) ** 2 + (spot[1] - other[1]) ** 2 >= (_NUMBER + other[2]) ** 2
+
+
+def _spots(r: Rect, d: Dir, before: bool) -> tuple[tuple[float, float, float, float], list[tuple[float, float]]]:
+    """Side `d` of `r` (its two ends, in cells) and where its number may go, best first: half a cell out of
+    the room, then on the wall, then half a cell in; near the wall's middle first, half a cell `before` it
+    (an exit) or after it (a wall to search, a door), so that an exit and a search of one wall keep apart."""
     x0, y0 = r.x + (r.w if d is Dir.E else 0), r.y + (r.h if d is Dir.S else 0)
-    x1, y1 = (x0, y0 + r.h) if d in (Dir.E, Dir.W) else (x0 + r.w, y0)
-    f = 0.25 if first else 0.75
-    return Highlight(r, label, choice, title, (x0, y0, x1, y1), (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f), False)
+    ux, uy = abs(d.dy), abs(d.dx)  # along the wall
+    length = r.h if ux == 0 else r.w
+    first = length / 2 + (-0.5 if before else 0.5) if length > 1 else 0.5
+    along = sorted((i + 0.5 for i in range(length)), key=lambda t: (abs(t - first), t))
+    spots = [(x0 + ux * t + d.dx * out, y0 + uy * t + d.dy * out) for out in (0.5, 0, -0.5) for t in along]
+    if length == 1:  # a door: on its wall first
+        spots = [spots[1], spots[0], spots[2]]
+    return (x0, y0, x0 + ux * length, y0 + uy * length), spots
 
 
 def render_svg(dungeon: Dungeon, highlights: list[Highlight] | None = None, legend: bool = True,
@@ -247,19 +276,12 @@ def label_cells(rects: list[Rect]) -> list[Cell]:
     return chosen
 
 
-def _clickable(h: Highlight, kind: str) -> str:
-    """What makes a place's mark a choice in a browser (app.js): its id and its words."""
-    if not h.choice:
-        return f'<g class="{kind}">'
-    return f'<g class="choice {kind}" data-choice="{escape(h.choice)}"><title>{escape(h.title)}</title>'
-
-
 def _place(h: Highlight, ox: int, oy: int) -> str:
     """A place a room may go: faint, so that places over one another stay apart; the page lights the one
     pointed at (style.css, app.js)."""
     r = h.rect
     x, y = ox + r.x * CELL, oy + r.y * CELL
-    return (_clickable(h, "place") + f'<rect x="{x + 2}" y="{y + 2}" width="{r.w * CELL - 4}" '
+    return (svg.clickable("place", h.choice, h.title) + f'<rect x="{x + 2}" y="{y + 2}" width="{r.w * CELL - 4}" '
             f'height="{r.h * CELL - 4}" fill="{svg.CANDIDATE}" fill-opacity="0.08" stroke="{svg.CANDIDATE}" '
             f'stroke-width="1.5" stroke-dasharray="2 3"/></g>')
 
@@ -267,9 +289,8 @@ def _place(h: Highlight, ox: int, oy: int) -> str:
 def _wall(h: Highlight, ox: int, oy: int) -> str:
     """A wall that is a choice (a door, an exit, a wall to search), drawn along it."""
     assert h.wall is not None
-    x0, y0, x1, y1 = (ox + h.wall[0] * CELL, oy + h.wall[1] * CELL, ox + h.wall[2] * CELL, oy + h.wall[3] * CELL)
-    return (_clickable(h, "wall") + f'<path d="M{x0:g} {y0:g}L{x1:g} {y1:g}" stroke="{svg.CANDIDATE}" '
-            f'stroke-width="6" stroke-opacity="0.6"/></g>')
+    return svg.clickable("wall", h.choice, h.title) + svg.choice_wall(
+        ox + h.wall[0] * CELL, oy + h.wall[1] * CELL, ox + h.wall[2] * CELL, oy + h.wall[3] * CELL)
 
 
 def _number(h: Highlight, at: tuple[float, float], ox: int, oy: int) -> str:
@@ -277,9 +298,7 @@ def _number(h: Highlight, at: tuple[float, float], ox: int, oy: int) -> str:
     cx, cy = ox + at[0] * CELL, oy + at[1] * CELL
     # As wide as a cell, less a hair: numbers of neighbouring cells or doors never overlap, and zoomed in
     # on a phone they are targets a finger can take
-    return (_clickable(h, "number") + f'<circle cx="{cx:g}" cy="{cy:g}" r="11.5" fill="white" '
-            f'stroke="{svg.CANDIDATE}" stroke-width="1.5"/>'
-            + svg.text(cx, cy + 4, h.label, 11, "middle", "bold", fill=svg.INK) + "</g>")
+    return svg.clickable("number", h.choice, h.title) + svg.choice_number(cx, cy, CELL / 2 - 0.5, h.label)
 
 
 def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str, offered: str | None = None) -> tuple[list[str], int]:

@@ -9,6 +9,9 @@ function as on the map (`cell_mark`, `door_mark`, `secret_mark`, `open_end_mark`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from dedale.core.documents import UNSET
 from dedale.i18n import t
 from dedale.paper.contents import contents_labels
@@ -25,9 +28,48 @@ ROOM = "#ecd39c"
 WALL, ROOM_WALL = 1.8, 2.8
 
 
-def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en") -> str:
+@dataclass(frozen=True)
+class Mark:
+    """A choice that is a place on the map: its number in the list of choices, its id and words, where its
+    number goes and the wall it is on (in squares from the page's corner)."""
+
+    label: str
+    choice: str
+    title: str
+    at: tuple[float, float]
+    wall: tuple[float, float, float, float] | None = None
+
+
+def choice_marks(listed: list[tuple[str, str, str, dict[str, Any]]]) -> list[Mark]:
+    """The marks of the choices that are places, from each choice's number, id, words and data: an open end
+    (its number on its square), a wall to search (on the wall; both its sides may search it: their numbers
+    then a square apart along it) and a room's exit square (outside the wall: the exits of a corner's two
+    walls keep apart). Other choices are not marked."""
+    out = []
+    searches: dict[tuple[float, ...], list[int]] = {}  # a wall: the marks of its searches
+    for label, choice, title, data in listed:
+        kind = data.get("kind")
+        if kind == "end":
+            x, y = data["cell"]
+            out.append(Mark(label, choice, title, (x + 0.5, y + 0.5)))
+        elif kind in ("search", "wall"):
+            (xa, ya), (xb, yb) = data["cells"]
+            mx, my = (xa + xb + 1) / 2, (ya + yb + 1) / 2  # the middle of the wall between the two squares
+            wall = (mx, my - 0.5, mx, my + 0.5) if ya == yb else (mx - 0.5, my, mx + 0.5, my)
+            if kind == "search":
+                searches.setdefault(wall, []).append(len(out))
+            out.append(Mark(label, choice, title, (mx, my) if kind == "search" else (xb + 0.5, yb + 0.5), wall))
+    for (x0, y0, x1, y1), both in searches.items():
+        for index, step in zip(both, (-0.5, 0.5) if len(both) > 1 else (), strict=False):
+            m = out[index]
+            out[index] = Mark(m.label, m.choice, m.title, (m.at[0] + (x1 - x0) * step, m.at[1] + (y1 - y0) * step),
+                              m.wall)
+    return out
+
+
+def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en", marks: list[Mark] | None = None) -> str:
     """The drawing, cropped to the squares in use and a few around them (the page's edge shows where it
-    is in view)."""
+    is in view), with the `marks` of the choices offered."""
     x0, y0, x1, y1 = view(paper)
     width, height = (x1 - x0) * CELL, (y1 - y0) * CELL
     ox, oy = MARGIN - x0 * CELL, MARGIN + HEADER - y0 * CELL  # where square (0, 0) is drawn
@@ -43,14 +85,25 @@ def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en") -> str:
     body += _room_numbers(paper, ox, oy)
     if cards:
         body += _cards(paper, ox, oy)
+    marks = marks or []
+    body += [_wall_mark(m, ox, oy) for m in marks if m.wall]  # every wall, then every number above them
+    body += [svg.clickable("number", m.choice, m.title)
+             + svg.choice_number(ox + m.at[0] * CELL, oy + m.at[1] * CELL, CELL / 2 - 0.5, m.label) for m in marks]
     top = MARGIN + HEADER
-    legend, legend_height = _legend(paper, lang)
+    legend, legend_height = _legend(paper, lang, bool(marks))
     body.append(f'<g id="paper-legend" transform="translate({MARGIN * 2 + width} {top})" '
                 f'data-width="{LEGEND}" data-height="{legend_height}" data-map-width="{MARGIN * 2 + width}" '
                 f'data-map-height="{top + height + MARGIN}">{"".join(legend)}</g>')
     defs = svg.hatch("pit", svg.INK, 3, 0.8)
     return svg.document(MARGIN * 2 + width + LEGEND, top + max(height, legend_height) + MARGIN, body,
                         t("render.paper_title", lang), defs)
+
+
+def _wall_mark(m: Mark, ox: int, oy: int) -> str:
+    assert m.wall is not None
+    x0, y0, x1, y1 = m.wall
+    return svg.clickable("wall", m.choice, m.title) + svg.choice_wall(ox + x0 * CELL, oy + y0 * CELL,
+                                                                      ox + x1 * CELL, oy + y1 * CELL)
 
 
 def view(paper: PaperMap, around: int = 3) -> tuple[int, int, int, int]:
@@ -232,7 +285,7 @@ def legend_marks() -> list[tuple[str, str]]:
             (open_end_mark(half, half), "render.paper_open_end")]
 
 
-def _legend(paper: PaperMap, lang: str) -> tuple[list[str], int]:
+def _legend(paper: PaperMap, lang: str, offered: bool = False) -> tuple[list[str], int]:
     """The rooms' contents, then the key, drawn from (0, 0): the page may place it beside the map or below."""
     out = [svg.text(0.5, 4, t("render.legend", lang), 14, weight="bold")]
     y = 24
@@ -243,7 +296,9 @@ def _legend(paper: PaperMap, lang: str) -> tuple[list[str], int]:
         y += 13 * len(svg.wrap(room_line(room, lang), 50)) + 6
     y += 8
     lost = [(lost_exit_mark(CELL / 2, CELL / 2), "render.paper_lost_exit")] if _lost_exits(paper) else []
-    for mark, label in [*legend_marks(), *lost]:
+    choice = [(svg.clickable("number", None) + svg.choice_number(CELL / 2, CELL / 2, CELL / 2 - 0.5, "1"),
+               "render.key_choice")] if offered else []
+    for mark, label in [*legend_marks(), *lost, *choice]:
         out.append(f'<g transform="translate(0 {y - 13})">{mark}</g>')
         out.append(svg.text(44, y, t(label, lang), 10.5))
         y += CELL + 4

@@ -76,3 +76,23 @@ def wrap(content: str, width: int) -> list[str]:
     if line:
         lines.append(line)
     return lines or [""]
+
+
+def clickable(kind: str, choice: str | None, title: str = "") -> str:
+    """The opening of a mark's group: with a choice, one a click on it makes in a browser (app.js), its words
+    as its tooltip; lit where pointed at (style.css)."""
+    if not choice:
+        return f'<g class="{kind}">'
+    return f'<g class="choice {kind}" data-choice="{escape(choice)}"><title>{escape(title)}</title>'
+
+
+def choice_number(cx: float, cy: float, r: float, label: str) -> str:
+    """A choice's number on a picture, as the list of choices numbers it (the group `clickable` opened)."""
+    return (f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="white" stroke="{CANDIDATE}" stroke-width="1.5"/>'
+            + text(cx, cy + 4, label, 11, "middle", "bold", fill=INK) + "</g>")
+
+
+def choice_wall(x0: float, y0: float, x1: float, y1: float) -> str:
+    """A wall that is a choice (a door, an exit, a wall to search), drawn along it."""
+    return (f'<path d="M{x0:g} {y0:g}L{x1:g} {y1:g}" stroke="{CANDIDATE}" stroke-width="6" stroke-opacity="0.6"/>'
+            "</g>")
