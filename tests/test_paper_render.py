@@ -62,3 +62,19 @@ def test_small_rooms_read_as_rooms() -> None:
         assert room_floor(ox + r.x * CELL, oy + r.y * CELL, r.w * CELL, r.h * CELL) in svg_text
     assert ROOM != CORRIDOR and ROOM_WALL > WALL
     assert f'stroke-width="{ROOM_WALL}"' in svg_text
+
+
+def test_the_columns_and_rows_are_numbered_along_the_edges() -> None:
+    """Each column of the squares drawn has its number above the top edge, each row its number left of the
+    left edge (issue 30: a square the text view or a log names can be found on the picture)."""
+    import re
+
+    found = paper(3)
+    ox, oy = origin(found)
+    x0, y0, x1, y1 = view(found)
+    picture = render_svg(found)
+    texts = {(float(x), float(y)): label for x, y, label in re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>(\d+)<',
+                                                                        picture)}
+    top = {label for (x, y), label in texts.items() if y < oy + y0 * CELL and ox + x0 * CELL < x < ox + x1 * CELL}
+    left = {label for (x, y), label in texts.items() if x < ox + x0 * CELL and oy + y0 * CELL < y < oy + y1 * CELL}
+    assert top >= {str(x) for x in range(x0, x1)} and left >= {str(y) for y in range(y0, y1)}

@@ -76,6 +76,7 @@ def render_svg(paper: PaperMap, cards: bool = False, lang: str = "en", marks: li
     body = [svg.text(MARGIN, MARGIN + 6, t("render.paper_title", lang), 20, weight="bold"),
             svg.text(MARGIN, MARGIN + 26, _summary(paper, lang), 12.5)]
     body += _paper(paper, ox, oy, (x0, y0, x1, y1))
+    body += _edges(ox, oy, (x0, y0, x1, y1))
     body += _squares(paper, ox, oy)
     body.append(_walls(paper, ox, oy))
     body += [_door(door, ox, oy) for door in paper.doors if door.kind in ("door", "secret", "entrance")]
@@ -132,6 +133,16 @@ def _paper(paper: PaperMap, ox: int, oy: int, box: tuple[int, int, int, int]) ->
     return [f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="white"/>',
             f'<path d="{lines}" stroke="{GRID_LINE}" stroke-width="0.6" fill="none"/>',
             f'<path d="{edges}" stroke="{GRID_LINE}" stroke-width="3" fill="none"/>']
+
+
+def _edges(ox: int, oy: int, box: tuple[int, int, int, int]) -> list[str]:
+    """Each column's and row's number, light, along the top and left edges of the squares drawn: a square the
+    text view or a log names can be found."""
+    x0, y0, x1, y1 = box
+    return ([svg.text(ox + (x + 0.5) * CELL, oy + y0 * CELL - 3, str(x), 6.5, "middle", fill=svg.ZONE)
+             for x in range(x0, x1)]
+            + [svg.text(ox + x0 * CELL - 3, oy + (y + 0.5) * CELL + 2.3, str(y), 6.5, "end", fill=svg.ZONE)
+               for y in range(y0, y1)])
 
 
 def _squares(paper: PaperMap, ox: int, oy: int) -> list[str]:
