@@ -208,3 +208,29 @@ def test_every_choice_that_is_a_place_is_drawn_numbered_as_listed_and_named_with
 
 
 MARGIN_PX, HEADER_PX = 36, 36 + 62
+
+
+def test_room_numbers_and_the_boss_label_keep_off_the_doors() -> None:
+    """Issue 30: a room's number, and the boss room's "BOSS", never cover a door (a boss room two cells high
+    had its label over the door in its south wall: seed 116 of an 8-zone board, seed 191 of a small stock)."""
+    drawn = [({"board_zones": 8, "size_rule": "30"}, seed) for seed in (116, 3, 40)]
+    drawn += [({"stock": {"5x5": 1, "3x3": 2, "p1": 1}, "size_rule": "20"}, seed) for seed in (191, 2)]
+    for params, seed in drawn:
+        found = Session(CrawlerRules, CrawlerParams(**params), seed).run_autopilot().rules.dungeon()
+        root = ElementTree.fromstring(render_svg(found, legend=False))
+        marks = [e for e in root
+                 if e.tag == f"{SVG}rect" and e.get("fill") == "white" and e.get("stroke-width") == "1.8"]
+        assert len(marks) >= len(found.doors)
+        labels = [e for e in root if (e.tag == f"{SVG}circle" and e.get("r") == "10.5")
+                  or (e.tag == f"{SVG}rect" and e.get("width") == "38")]
+        assert any(e.get("width") == "38" for e in labels)  # the boss's label is among them
+        for door in marks:
+            x, y, w, h = (float(door.get(a, "")) for a in ("x", "y", "width", "height"))
+            for label in labels:
+                if label.tag == f"{SVG}circle":
+                    cx, cy, r = (float(label.get(a, "")) for a in ("cx", "cy", "r"))
+                    nx, ny = min(max(cx, x), x + w), min(max(cy, y), y + h)
+                    assert (nx - cx) ** 2 + (ny - cy) ** 2 >= r * r, (params, seed, "a number on a door")
+                else:
+                    bx, by = float(label.get("x", "")), float(label.get("y", ""))
+                    assert not (x < bx + 38 and bx < x + w and y < by + 14 and by < y + h), (params, seed, "BOSS")

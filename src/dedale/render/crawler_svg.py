@@ -77,10 +77,10 @@ def _room_labels(dungeon: Dungeon) -> list[tuple[float, float, float]]:
     out = []
     for room in dungeon.rooms:
         r = room.rect
-        cx, cy = r.x + r.w / 2, r.y + r.h / 2 - (6 / CELL if room.boss else 0)
+        cx, cy = r.x + r.w / 2, r.y + r.h / 2 - (_BOSS_LIFT / CELL if room.boss else 0)
         out.append((cx, cy, 10.5 / CELL))
         if room.boss:
-            out.append((cx, cy + 20 / CELL, 19 / CELL))
+            out.append((cx, cy + (_BOSS_BOX + 7) / CELL, 19 / CELL))
     return out
 
 
@@ -247,14 +247,18 @@ def _labels(dungeon: Dungeon, ox: int, oy: int) -> list[str]:
         r = room.rect
         cx, cy = ox + (r.x + r.w / 2) * CELL, oy + (r.y + r.h / 2) * CELL
         if room.boss:
-            cy -= 6
+            cy -= _BOSS_LIFT
         out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="10.5" fill="white" stroke="{svg.INK}" stroke-width="1.4"/>')
         out.append(svg.text(cx, cy + 4.2, str(room.number), 11.5, "middle", "bold"))
         if room.boss:
-            out.append(f'<rect x="{cx - 19:g}" y="{cy + 13:g}" width="38" height="14" rx="3" fill="white" '
+            out.append(f'<rect x="{cx - 19:g}" y="{cy + _BOSS_BOX:g}" width="38" height="14" rx="3" fill="white" '
                        f'stroke="{svg.INK}" stroke-width="1"/>')
-            out.append(svg.text(cx, cy + 24, "BOSS", 10, "middle", "bold"))
+            out.append(svg.text(cx, cy + _BOSS_BOX + 11, "BOSS", 10, "middle", "bold"))
     return out
+
+
+# A boss room's number, lifted, and its "BOSS" label below it, both clear of doors in a room two cells high
+_BOSS_LIFT, _BOSS_BOX = 8, 12
 
 
 def label_cells(rects: list[Rect]) -> list[Cell]:
