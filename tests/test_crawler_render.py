@@ -234,3 +234,15 @@ def test_room_numbers_and_the_boss_label_keep_off_the_doors() -> None:
                 else:
                     bx, by = float(label.get("x", "")), float(label.get("y", ""))
                     assert not (x < bx + 38 and bx < x + w and y < by + 14 and by < y + h), (params, seed, "BOSS")
+
+
+def test_no_rooms_no_rooms_heading() -> None:
+    """Issue 30: while the first room is being laid, the legend has no "Rooms" heading over nothing."""
+    from dedale.systems import system
+
+    session = Session(CrawlerRules, CrawlerParams(), 4)
+    picture = system("crawler").picture(session, session.choices(), "en")
+    assert ">Rooms<" not in picture and "where a room may go" in picture
+    while not session.rules.dungeon().rooms:  # its place, then its door
+        session.step(session.choices()[0])
+    assert ">Rooms<" in system("crawler").picture(session, session.choices(), "en")

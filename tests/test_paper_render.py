@@ -78,3 +78,25 @@ def test_the_columns_and_rows_are_numbered_along_the_edges() -> None:
     top = {label for (x, y), label in texts.items() if y < oy + y0 * CELL and ox + x0 * CELL < x < ox + x1 * CELL}
     left = {label for (x, y), label in texts.items() if x < ox + x0 * CELL and oy + y0 * CELL < y < oy + y1 * CELL}
     assert top >= {str(x) for x in range(x0, x1)} and left >= {str(y) for y in range(y0, y1)}
+
+
+def test_a_room_whose_exits_are_being_placed_is_not_the_starting_room() -> None:
+    """Issue 30: the legend says "starting room" of the starting room alone; a room whose contents are not
+    rolled yet (its exits being placed) says so."""
+    session = Session(PaperRules, PaperParams(), 7)
+    session.step("end:1")  # a room: its exits are placed first (wall:... choices), its contents rolled after
+    assert any(c.id.startswith("wall:") for c in session.choices())
+    picture = render_svg(session.rules.paper_map())
+    assert picture.count("starting room") == 1 and "contents not yet rolled" in picture
+
+
+def test_the_text_view_names_an_exit_that_could_not_be_drawn() -> None:
+    """Issue 30: the picture strikes an exit that could not be drawn; the text view names it in its room's line
+    (seed 33: room 2's exit on its left wall)."""
+    from dedale.render.paper_text import render_text
+
+    found = paper(33)
+    lost = [(room.id, e) for room in found.rooms for e in room.exits if e.result == "lost"]
+    assert len(lost) == 1
+    line = next(line for line in render_text(found).splitlines() if line.startswith(f"{lost[0][0]:>3}  "))
+    assert line.endswith("; an exit that could not be drawn (left wall, square 1)")

@@ -306,8 +306,9 @@ def _number(h: Highlight, at: tuple[float, float], ox: int, oy: int) -> str:
 
 
 def _legend(dungeon: Dungeon, x0: int, y0: int, lang: str, offered: str | None = None) -> tuple[list[str], int]:
-    out = [svg.text(x0, y0 + 4, t("render.legend", lang), 14, weight="bold")]
-    y = y0 + 26
+    # The rooms under their heading; none yet (the first is being laid): no heading, the key alone
+    out = [svg.text(x0, y0 + 4, t("render.legend", lang), 14, weight="bold")] if dungeon.rooms else []
+    y = y0 + (26 if dungeon.rooms else 10)
     for room in dungeon.rooms:
         out.append(f'<circle cx="{x0 + 9}" cy="{y - 4}" r="9" fill="{svg.BOSS if room.boss else svg.ROOM}" '
                    f'stroke="{svg.INK}" stroke-width="1.2"/>')

@@ -321,7 +321,7 @@ def room_line(room: Room, lang: str) -> str:
     r = room.rect
     if room.contents is None:
         return f"{r.w}x{r.h}"
-    if room.contents.id is UNSET:  # the starting room (or one whose exits are being placed)
-        return f"{r.w}x{r.h} — {t('render.paper_start', lang)}"
+    if room.contents.id is UNSET:  # the starting room, or one whose exits are being placed (not yet rolled)
+        return f"{r.w}x{r.h} — {t('render.paper_start' if room.size_dice is None else 'render.paper_unrolled', lang)}"
     what, *details = contents_labels(room.contents, lang)
     return f"{r.w}x{r.h} — {what}" + (f": {', '.join(details)}" if details else "")

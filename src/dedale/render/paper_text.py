@@ -2,6 +2,8 @@
 
     #  a room square (its number on its first squares)   .  corridor     ^  trap
     <  stairs up     >  stairs down     E  exit          x  dead end     ?  open end
+
+A room's line names the exits that could not be drawn (the picture's struck circles).
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ def render_text(paper: PaperMap, lang: str = "en") -> str:
         row = "".join(grid.get((x, y), " ") for x in range(x0, x1 + 1))
         lines.append(f"{y:>3}  {row}".rstrip())
     lines.append("")
-    lines += [f"{room.id:>3}  {room_line(room, lang)}" for room in paper.rooms]
+    lines += [f"{room.id:>3}  {room_line(room, lang)}" + "".join(
+        "; " + t("render.paper_lost_exit_at", lang, wall=t(f"paper.wall.{e.wall}", lang), position=e.position)
+        for e in room.exits if e.result == "lost") for room in paper.rooms]
     lines.append("")
     lines.append(t("render.paper_key", lang))
     return "\n".join(lines) + "\n"
