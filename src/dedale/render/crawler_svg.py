@@ -346,9 +346,12 @@ def _key(x0: int, y: int, lang: str, offered: str | None = None) -> str:
         f'<polygon points="{x0 + 22},{y - 3} {x0 + 14},{y - 8} {x0 + 14},{y + 2}" fill="{svg.ENTRANCE}"/>',
     ]
     keys = list(_KEYS)
-    if offered:
+    if offered == "render.key_place":
         shapes.append(f'<rect x="{x0}" y="{y - 10}" width="22" height="14" fill="{svg.CANDIDATE}" '
                       f'fill-opacity="0.15" stroke="{svg.CANDIDATE}" stroke-width="1.5" stroke-dasharray="2 3"/>')
+    elif offered:  # a door, an exit, a wall, a passage: its number on it
+        shapes.append(svg.clickable("number", None) + svg.choice_number(x0 + 11, y - 3, 9, "1"))
+    if offered:
         keys.append(offered)
     out = []
     for i, (shape, key) in enumerate(zip(shapes, keys, strict=True)):
