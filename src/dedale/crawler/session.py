@@ -348,10 +348,13 @@ class CrawlerRules(Rules[CrawlerParams, CrawlerState]):
             r, a, b = cur.chosen.doors[index]
             # Named as the picture shows it (the new room's wall, the room beyond), not by its cells: a door
             # from off the board is the entrance.
-            side = word(f"dir.{next(d for d in DIRS if b == (a[0] - d.dx, a[1] - d.dy)).name}")
-            says = (word("crawler.choice.entrance", dir=side) if r is None else
-                    word("crawler.choice.door", dir=side, room=self.state.layout.rooms[r - 1].number))
+            d = next(d for d in DIRS if b == (a[0] - d.dx, a[1] - d.dy))
             rect = cur.chosen.rect
+            # its square along the wall, from the west (a north or south wall) or the north
+            where = {"dir": word(f"dir.{d.name}"), "square": b[0] - rect.x + 1 if d.dx == 0 else b[1] - rect.y + 1,
+                     "start": word("dir.W" if d.dx == 0 else "dir.N")}
+            says = (word("crawler.choice.entrance", **where) if r is None else
+                    word("crawler.choice.door", room=self.state.layout.rooms[r - 1].number, **where))
             return Choice(f"door:{a[0]},{a[1]},{b[0]},{b[1]}", says,
                           {"kind": "door", "cells": [list(a), list(b)], "room": r,
                            "laying": [rect.x, rect.y, rect.w, rect.h]})
