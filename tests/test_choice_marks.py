@@ -70,3 +70,23 @@ def test_every_choice_that_is_a_place_is_numbered_on_the_map_apart_from_the_othe
             searches = [c for c in listed if c.data["kind"] == "search"]
             session.step(rng.choice(searches) if searches and rng.random() < 0.4 else rng.choice(listed))
     assert seen == PLACES[name]
+
+
+@pytest.mark.parametrize("file", ["crawler/version2-door-words.json", "paper/version2-open-end-words.json"])
+def test_a_document_worded_by_coordinates_still_loads_and_plays_on(file: str) -> None:
+    """Version 2 named doors, open ends and exits by coordinates in its log: such a saved game loads (checked
+    without its log's words), validates, and plays on as it was made."""
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    import dedale
+
+    saved = json.loads((Path(__file__).parent / "data" / file).read_text(encoding="utf-8"))
+    assert saved["version"] == 2
+    jsonschema.validate(saved, dedale.schema(saved["generator"]))
+    session = dedale.load(saved).play()
+    assert session.events == saved["events"] and session.is_over == saved["over"]
+    again = session.to_json()
+    assert again["version"] == 3 and again["rooms"] == saved["rooms"]

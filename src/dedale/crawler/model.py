@@ -238,5 +238,7 @@ DOCUMENT = DocumentKind(
     versions={1: "the log did not say why a room could not go beyond an exit, and a passed boss check's room "
                  "that found no place was given up (it loads, replayed with passed_boss reroll)",
               2: "the log says why a rolled room cannot go beyond an exit, and a passed boss check's room that "
-                 "found no place goes to the next exit taken (passed_boss stays)"},
+                 "found no place goes to the next exit taken (passed_boss stays)",
+              3: "doors, exits and searches are worded by what the picture shows (the wall, the square, the "
+                 "number), not by coordinates (a version-2 document loads, checked without its log's words)"},
     envelope={"seed": {"description": "null in a party view, which it would give away"}})

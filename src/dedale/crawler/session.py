@@ -65,8 +65,10 @@ class CrawlerRules(Rules[CrawlerParams, CrawlerState]):
     system = "crawler"
     # Version 2: the log says why a rolled room cannot go beyond an exit, and a passed boss check's room that
     # found no place goes to the next exit taken (`passed_boss`). Version 1 loads, with `passed_boss` reroll.
-    version = 2
-    worded_before = (1,)
+    # Version 3 words its doors, exits and searches by what the picture shows (the wall, the square, the
+    # number), not by coordinates: a version-2 document is checked without its log's words.
+    version = 3
+    worded_before = (1, 2)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
 
     def __init__(self, params: CrawlerParams, seed: int, table: bool = False, secret: bytes | None = None) -> None:

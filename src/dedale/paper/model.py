@@ -258,5 +258,7 @@ DOCUMENT = DocumentKind(
                 "the features they made, the rooms, every square in use, the doors, the open ends left, and the "
                 "log of every card, roll and choice.",
     versions={1: "an exit that could not go on its square was not drawn (it loads, and replays as it was made)",
-              2: "an exit that cannot go on its square goes on the nearest free one"},
+              2: "an exit that cannot go on its square goes on the nearest free one",
+              3: "open ends, exits and searches are worded by what the picture shows, not by coordinates (a "
+                 "version-2 document loads, checked without its log's words)"},
     envelope={"seed": {"description": "null in a party's view, which it would give away"}})

@@ -96,9 +96,10 @@ class PaperState(State):
 class PaperRules(Rules[PaperParams, PaperState]):
     system = "paper"
     # Version 2 moves an exit that cannot go on its rolled square to the nearest free one (`exit_collisions`);
-    # version 1 documents replay as they were made (`drop`).
-    version = 2
-    worded_before = (1,)
+    # version 1 documents replay as they were made (`drop`). Version 3 words open ends, exits and searches by
+    # what the picture shows, not by coordinates: a version-2 document is checked without its log's words.
+    version = 3
+    worded_before = (1, 2)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.order)}
 
     def __init__(self, params: PaperParams, seed: int, table: bool = False, secret: bytes | None = None) -> None:
