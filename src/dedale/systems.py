@@ -236,7 +236,7 @@ def _keylock() -> System:
     from dedale.keylock.session import KeylockRules
     from dedale.render.keylock_dot import render_dot
     from dedale.render.keylock_svg import render_svg
-    from dedale.render.keylock_text import analysis_text, render_text
+    from dedale.render.keylock_text import PAGE_VISITS, analysis_text, render_text
     from dedale.render.png import svg_to_png
 
     return System("keylock", KeylockParams, KeylockRules, _keylock_load, {
@@ -248,7 +248,8 @@ def _keylock() -> System:
     }, lambda d, lang: render_text(d[0], d[1], lang),
         lambda s, _, lang: render_svg(s.rules.diagram, s.rules.analysis, lang),
         lambda s, lang: render_text(s.rules.diagram, s.rules.analysis, lang), cli="dedale.cli.keylock",
-        details=lambda s, lang: analysis_text(s.rules.diagram, s.rules.analysis, lang), rules_page="keylock.md",
+        details=lambda s, lang: analysis_text(s.rules.diagram, s.rules.analysis, lang, PAGE_VISITS),
+        rules_page="keylock.md",
         document=DOCUMENT)
 
 

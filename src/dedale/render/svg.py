@@ -61,8 +61,9 @@ def dots(pattern_id: str, colour: str, spacing: float = 6, radius: float = 0.9) 
 
 
 def wrap(content: str, width: int) -> list[str]:
-    """Split text into lines of at most `width` characters, at spaces."""
-    words = content.split()
+    """Split text into lines of at most `width` characters, at spaces (never at a no-break space: French puts
+    one before its colons)."""
+    words = [word for word in content.split(" ") if word]
     if len(content) <= width:  # one line (most labels): its words joined by single spaces, as below
         return [" ".join(words)] if words else [""]
     lines: list[str] = []
