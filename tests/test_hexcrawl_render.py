@@ -157,3 +157,29 @@ def test_every_destination_is_numbered_as_listed_a_finger_wide_on_a_phone_and_al
         for j, (hx, hy) in enumerate(hexes):  # nor a disc another move's hex (its inscribed circle)
             if i != j:
                 assert ((cx - hx) ** 2 + (cy - hy) ** 2) ** 0.5 >= r + size * 0.866 * 0.96, (i, j)
+
+
+# --- issue 30: French words and typography ---------------------------------------------------------------------
+def french_gaps(words: str) -> list[str]:
+    """Where French text puts a breaking space before its high signs (: ; ? !), or inside « »."""
+    return re.findall(r".{0,20} [:;?!].{0,10}|« |\s»", words)
+
+
+def test_the_french_map_names_every_terrain_in_french_and_spaces_its_colons() -> None:
+    session = Session(HexcrawlRules, HexParams(radius=6), 98).run_autopilot()
+    hex_map = session.rules.hex_map()
+    picture, text = render_svg(hex_map, lang="fr"), system("hexcrawl").export(session.to_json(), ".txt", lang="fr")
+    words = text.decode("utf-8")
+    for relief in ("eaux", "rivages", "plaines", "vallée fluviale", "collines", "plateaux", "montagnes basses",
+                   "hautes montagnes"):
+        assert f">{relief}<" in picture and relief in words
+    for table, key in [*(("vegetation", r.vegetation) for r in hex_map.hexes.values()),
+                       *(("obstacles", r.obstacle.kind) for r in hex_map.hexes.values() if r.obstacle is not None)]:
+        french, english = hex_map.row_label(table, key, "fr"), hex_map.row_label(table, key, "en")
+        assert f">{french}<" in picture, key
+        assert french == english or f">{english}<" not in picture, key
+    for community in hex_map.communities:
+        assert f"{community.name} ({community.label})\u00a0: " in picture
+        assert f"{community.name} ({community.label})\u00a0: " in words
+    for shown in (picture, words):
+        assert not french_gaps(shown), french_gaps(shown)[:3]

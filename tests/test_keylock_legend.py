@@ -65,3 +65,14 @@ def test_the_page_lists_some_visits_and_says_how_many_more() -> None:
     small = made(unique=3, multi=1, permanent=1)
     page = system("keylock").details(small, "en")  # type: ignore[misc]
     assert "more" not in page  # a short walk is whole
+
+
+def test_the_french_diagram_spaces_its_colons_and_semicolons() -> None:
+    from test_hexcrawl_render import french_gaps
+
+    session = made(unique=6, multi=3, permanent=2)
+    picture = render_svg(session.rules.diagram, session.rules.analysis, "fr")
+    text = render_text(session.rules.diagram, session.rules.analysis, "fr")
+    assert "\u00a0: " in picture and "\u00a0; " in picture  # a multi-key set's line has both
+    for shown in (picture, text, system("keylock").details(session, "fr")):  # type: ignore[misc]
+        assert not french_gaps(shown), french_gaps(shown)[:3]

@@ -441,7 +441,8 @@ def _legend(hex_map: HexMap, lang: str) -> tuple[list[str], float]:
     out.append(svg.text(x0, y, t("render.hex_communities", lang), 13, weight="bold"))
     y += 18
     for community in hex_map.communities:
-        line = f"{community.name} ({community.label}): {nature(community, lang)}"
+        line = t("render.hex_community", lang, name=community.name, where=community.label,
+                 nature=nature(community, lang))
         for part in svg.wrap(line, 42):
             out.append(svg.text(x0, y, part, 10.5))
             y += 14
