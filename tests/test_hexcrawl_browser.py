@@ -87,10 +87,10 @@ def test_the_hex_numbers_may_be_left_out_of_a_download(page: Page, tmp_path: Pat
     drawing = page.locator("details.downloads p.drawing")
     expect(drawing).to_contain_text("Without the hex numbers")
     with page.expect_download() as got:
-        drawing.get_by_role("link", name="SVG").click()
+        drawing.get_by_role("link", name="Without the hex numbers: SVG").click()
     unnumbered = got.value.path().read_text(encoding="utf-8")
     with page.expect_download() as got:
-        page.locator("details.downloads ul").get_by_role("link", name="SVG").click()
+        page.locator("details.downloads").get_by_role("link", name="SVG", exact=True).click()
     numbered = got.value.path().read_text(encoding="utf-8")
     number = re.compile(r'fill="#3f3a33">\d{4}</text>')
     assert number.search(numbered) and not number.search(unnumbered)
