@@ -13,6 +13,8 @@ choices."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
 from functools import lru_cache
 from html import escape
 from typing import NamedTuple
@@ -117,6 +119,8 @@ def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float, links: dict[t
     details: list[str] = []
     spots = hex_details(hex_map, ox, oy, size)
     names = name_labels(hex_map, ox, oy, size, spots)
+    hidden = {h for name in names for h in _near(name.box, ox, oy, size)
+              if (spot := spots.get(h)) is not None and spot.number is not None and spot.number.overlaps(name.box)}
     for h, points in zip(map_hexes(radius), _outlines(radius, size, ox, oy), strict=True):
         record = hex_map.hexes.get(h)
         if record is None:
@@ -133,7 +137,7 @@ def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float, links: dict[t
             details.append(svg.text(spot.glyph[0], spot.glyph[1],
                                     mark(VEGETATION_MARKS, hex_map, "vegetation", record.vegetation, lang),
                                     size * GLYPH, "middle", fill="#2f4a1f"))
-            if numbers and spot.number is not None and not any(spot.number.overlaps(n.box) for n in names):
+            if numbers and spot.number is not None and h not in hidden:
                 box = spot.number
                 details.append(svg.text((box.left + box.right) / 2, box.bottom, label(h, radius), size * NUMBER,
                                         "middle", fill="#3f3a33"))
@@ -298,6 +302,16 @@ def _inside(box: Box, bounds: Box) -> bool:
         and box.bottom <= bounds.bottom
 
 
+def _near(box: Box, ox: float, oy: float, size: float) -> Iterator[tuple[int, int]]:
+    """The hexes whose centre is within a radius of `box` (all a box may cover something of), on the map
+    or not."""
+    step, across = size * svg_sqrt3(), 1.5 * size
+    for q in range(math.floor((box.left - ox - size) / across), math.ceil((box.right - ox + size) / across) + 1):
+        low, high = (box.top - oy - size) / step - q / 2, (box.bottom - oy + size) / step - q / 2
+        for r in range(math.floor(low), math.ceil(high) + 1):
+            yield q, r
+
+
 class Spots(NamedTuple):
     number: Box | None  # where the hex's number stands (None: not drawn, at this size or for want of room)
     glyph: tuple[float, float]  # where its vegetation symbol stands (its middle and baseline)
@@ -320,6 +334,7 @@ def hex_details(hex_map: HexMap, ox: float, oy: float, size: float) -> dict[tupl
                                                             py + font / 2))
     digits = len(label((0, 0), hex_map.radius))
     number, glyph = size * NUMBER, size * GLYPH
+    half = digits * number * 0.32  # DejaVu Sans' digits are 0.64 em wide
     out = {}
     for h, record in hex_map.hexes.items():
         x, y = to_pixel(h, size)
@@ -329,10 +344,14 @@ def hex_details(hex_map: HexMap, ox: float, oy: float, size: float) -> dict[tupl
             dx, dy = position_offset(record.obstacle.position)
             cx, cy = x + dx * size * 0.55, y + dy * size * 0.55
             taken.append(Box(cx - size * 0.25, cy - size * 0.25, cx + size * 0.25, cy + size * 0.25))
+        first = Box(x - half, y + NUMBER_SPOTS[0] * size - number * 0.75, x + half, y + NUMBER_SPOTS[0] * size)
+        if not taken:  # most hexes: both in their first places
+            out[h] = Spots(first if size >= 16 else None, (x + GLYPH_SPOTS[0][0] * size, y + GLYPH_SPOTS[0][1] * size))
+            continue
         spot = None
         if size >= 16:
-            half = digits * number * 0.32  # DejaVu Sans' digits are 0.64 em wide
-            boxes = [Box(x - half, y + by * size - number * 0.75, x + half, y + by * size) for by in NUMBER_SPOTS]
+            boxes = [first, *(Box(x - half, y + by * size - number * 0.75, x + half, y + by * size)
+                              for by in NUMBER_SPOTS[1:])]
             spot = next((box for box in boxes if not any(box.overlaps(other) for other in taken)), None)
             if spot is not None:  # else none is drawn: the edges give the hex's column and row
                 taken.append(spot)
