@@ -183,3 +183,24 @@ def test_the_french_map_names_every_terrain_in_french_and_spaces_its_colons() ->
         assert f"{community.name} ({community.label})\u00a0: " in words
     for shown in (picture, words):
         assert not french_gaps(shown), french_gaps(shown)[:3]
+
+
+@pytest.mark.parametrize(("radius", "lang"), [(0, "en"), (1, "fr"), (3, "en"), (5, "fr")])
+def test_a_small_maps_picture_alone_holds_its_title_and_summary(radius: int, lang: str) -> None:
+    """The page sets the legend apart (web/legend.py) and shows the map cut to its own width: its title and
+    summary, measured in DejaVu Sans as the browser draws them, fit."""
+    fonts = pytest.importorskip("PIL.ImageFont")
+    from dedale.i18n import t
+    from dedale.render.hex_svg import _summary
+    from dedale.web.legend import split
+
+    folder = Path("/usr/share/fonts/truetype/dejavu")
+    if not folder.exists():
+        pytest.skip("no DejaVu fonts to measure with")
+    hex_map = Session(HexcrawlRules, HexParams(radius=radius), 4).run_autopilot().rules.hex_map()
+    alone = split(render_svg(hex_map, lang=lang)).map
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', alone)[1])  # type: ignore[index]
+    bold = fonts.truetype(str(folder / "DejaVuSans-Bold.ttf"), 20)
+    plain = fonts.truetype(str(folder / "DejaVuSans.ttf"), 12.5)
+    assert MARGIN + bold.getlength(t("render.hex_title", lang)) <= width
+    assert MARGIN + plain.getlength(_summary(hex_map, lang)) <= width

@@ -95,8 +95,11 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], Link] | None = None
     body += edge_labels(radius, ox, oy, size)
     width = MARGIN + 2 * half_w + LEGEND_GAP
     legend, legend_height = _legend(hex_map, lang)
+    # A small map's picture alone (a page that sets its legend below it) is as wide as its title and summary.
+    header = MARGIN + max(len(t("render.hex_title", lang)) * 20 * 0.68, len(_summary(hex_map, lang)) * 12.5 * 0.6)
     body.append(f'<g id="hexcrawl-legend" transform="translate({width:g} {MARGIN + HEADER:g})" '
-                f'data-width="{sum(LEGEND_COLUMNS)}" data-height="{legend_height:g}" data-map-width="{width:g}" '
+                f'data-width="{sum(LEGEND_COLUMNS)}" data-height="{legend_height:g}" '
+                f'data-map-width="{max(width, header + MARGIN):g}" '
                 f'data-map-height="{MARGIN * 2 + HEADER + 2 * half_h:g}">{"".join(legend)}</g>')
     height = MARGIN * 2 + HEADER + max(2 * half_h, legend_height)
     return svg.document(width + sum(LEGEND_COLUMNS) + MARGIN, height, body, t("render.hex_title", lang),
