@@ -95,15 +95,21 @@ def render_svg(hex_map: HexMap, links: dict[tuple[int, int], Link] | None = None
     body += edge_labels(radius, ox, oy, size)
     width = MARGIN + 2 * half_w + LEGEND_GAP
     legend, legend_height = _legend(hex_map, lang)
-    # A small map's picture alone (a page that sets its legend below it) is as wide as its title and summary.
-    header = MARGIN + max(len(t("render.hex_title", lang)) * 20 * 0.68, len(_summary(hex_map, lang)) * 12.5 * 0.6)
     body.append(f'<g id="hexcrawl-legend" transform="translate({width:g} {MARGIN + HEADER:g})" '
                 f'data-width="{sum(LEGEND_COLUMNS)}" data-height="{legend_height:g}" '
-                f'data-map-width="{max(width, header + MARGIN):g}" '
+                f'data-map-width="{map_width(hex_map, lang):g}" '
                 f'data-map-height="{MARGIN * 2 + HEADER + 2 * half_h:g}">{"".join(legend)}</g>')
     height = MARGIN * 2 + HEADER + max(2 * half_h, legend_height)
     return svg.document(width + sum(LEGEND_COLUMNS) + MARGIN, height, body, t("render.hex_title", lang),
                         _patterns())
+
+
+def map_width(hex_map: HexMap, lang: str) -> float:
+    """The map's picture alone (a page sets its legend below it): the map, or its title and summary if a
+    small map is narrower."""
+    width = MARGIN + 2 * hex_size(hex_map.radius) * (1.5 * hex_map.radius + 1) + LEGEND_GAP
+    header = MARGIN + max(len(t("render.hex_title", lang)) * 20 * 0.68, len(_summary(hex_map, lang)) * 12.5 * 0.6)
+    return max(width, header + MARGIN)
 
 
 def map_svg(hex_map: HexMap, size: float, ox: float, oy: float, width: float, height: float, lang: str = "en") -> str:
@@ -152,8 +158,10 @@ def hexes_body(hex_map: HexMap, ox: float, oy: float, size: float, links: dict[t
     body = cells + details
     body += _places(hex_map, ox, oy, size, names)
     half_w, half_h = size * (1.5 * radius + 1), size * svg_sqrt3() * (radius + 0.5)
-    body += _destinations(links or {}, ox, oy, size, hex_map.party, Box(ox - half_w, oy - half_h, ox + half_w,
-                                                                        oy + half_h), [n.box for n in names])
+    if links:
+        body += _destinations(links, ox, oy, size, hex_map.party, Box(ox - half_w, oy - half_h, ox + half_w,
+                                                                      oy + half_h), map_width(hex_map, lang),
+                              [n.box for n in names])
     if hex_map.party is not None:
         x, y = to_pixel(hex_map.party, size)
         body.append(f'<circle cx="{ox + x:.1f}" cy="{oy + y:.1f}" r="{size * 0.62:.1f}" fill="none" '
@@ -169,7 +177,7 @@ DISC_SPOTS = ((0.0, 0.0), (0.0, -0.45), (0.0, 0.45), (-0.5, 0.0), (0.5, 0.0))  #
 
 
 def _destinations(links: dict[tuple[int, int], Link], ox: float, oy: float, size: float, party: tuple[int, int] | None,
-                  bounds: Box, names: list[Box]) -> list[str]:
+                  bounds: Box, drawn: float, names: list[Box]) -> list[str]:
     """Each hex a move reaches, outlined, and the move's number in the list on a disc: both are the click's
     target. Where a hex is FINGER pixels high once the map is drawn at a phone's width, the disc is small, in
     the hex where it hides the fewest names; else it is that wide and the discs fan out from the party's hex,
@@ -177,7 +185,7 @@ def _destinations(links: dict[tuple[int, int], Link], ox: float, oy: float, size
     neighbours are 60 degrees apart, the discs further apart than they are wide)."""
     out = []
     step = size * svg_sqrt3()  # from a hex's centre to its neighbour's
-    across = (bounds.right - bounds.left + 2 * MARGIN) * FINGER / PHONE_BOARD
+    across = drawn * FINGER / PHONE_BOARD + 0.5  # the picture `drawn` wide fits a phone's board (+ rounding)
     fan = across > step and party is not None
     if not fan:
         across = max(12.0, size * 0.84)
