@@ -132,12 +132,14 @@ def test_svg_text_is_the_plain_markup(x: float, y: float, size: float, content: 
 @settings(max_examples=examples(500), deadline=None)
 @given(content=st.text(alphabet=st.sampled_from(list("ab ×\t\n\u00a0é")), max_size=70), width=st.integers(1, 60))
 def test_svg_wrap_lines(content: str, width: int) -> None:
-    """Lines of at most `width` characters (a longer word alone), the words in order, one space between."""
+    """Lines of at most `width` characters (a longer word alone), the words in order, one space between; a
+    no-break space joins the words around it."""
     lines = svg.wrap(content, width)
-    assert " ".join(lines).split() == content.split()
+    words = lambda s: [w for w in re.split("[^\\S\u00a0]+", s) if w]  # noqa: E731
+    assert words(" ".join(lines)) == words(content)
     assert all(len(line) <= width or " " not in line for line in lines)
-    assert all(line == " ".join(line.split()) for line in lines)
-    joined = [f"{a} {b.split()[0]}" for a, b in pairwise(lines) if b]
+    assert all(line == " ".join(words(line)) for line in lines)
+    joined = [f"{a} {words(b)[0]}" for a, b in pairwise(lines) if b]
     assert all(len(line) > width for line in joined)  # each line as long as it could be
 
 

@@ -186,19 +186,36 @@ def _hexcrawl() -> System:
     from dedale.render.hex_text import render_text
 
     def picture(session: Any, listed: list[Choice], lang: str) -> str:
-        links = {tuple(c.data["hex"]): (c.id, c.label(lang)) for c in listed if c.data.get("kind") == "move"}
+        links = {tuple(c.data["hex"]): (c.id, c.label(lang), str(n))
+                 for n, c in enumerate(listed, 1) if c.data.get("kind") == "move"}
         return render_svg(session.rules.hex_map(), links, lang)
 
-    formats = _pictures(render_svg, render_text) | {".foundry.json": _hex_scene}
+    def draw(hex_map: Any, options: dict[str, Any], lang: str) -> str:
+        return render_svg(hex_map, lang=lang, numbers=not options.get("unnumbered"))
+
+    formats = _drawn(draw, render_text) | {".foundry.json": _hex_scene}
     return System("hexcrawl", HexParams, HexcrawlRules, HexMap.from_json, formats, render_text, picture,
                   lambda s, lang: render_text(s.rules.hex_map(), lang), load_tables, hint="web.click_hex",
-                  party_view=party_view, example={"radius": 2}, rules_page="hexcrawl.md", document=DOCUMENT)
+                  party_view=party_view, example={"radius": 2}, rules_page="hexcrawl.md", document=DOCUMENT,
+                  drawing=(("unnumbered", "Leave out each hex's number (the map's edges keep its column and row)."),))
 
 
 def _hex_scene(hex_map: Any, _: dict[str, Any], lang: str) -> bytes:
     from dedale.render.vtt import hex_scene  # only when a scene is asked for
 
     return hex_scene(hex_map, lang)
+
+
+def _drawn(draw: Callable[[Any, dict[str, Any], str], str], text: Callable[[Any, str], str]) -> dict[
+        str, Callable[[Any, dict[str, Any], str], bytes]]:
+    """The formats of a result drawn by one SVG function given the drawing options (`draw(model, options,
+    lang)`): .svg, .png and .pdf from it, .txt from `text`."""
+    from dedale.render.png import svg_to_png
+
+    return {".svg": lambda m, o, lang: draw(m, o, lang).encode("utf-8"),
+            ".png": lambda m, o, lang: svg_to_png(draw(m, o, lang)),
+            ".txt": lambda m, _, lang: text(m, lang).encode("utf-8"),
+            ".pdf": lambda m, o, lang: _pdf(draw(m, o, lang))}
 
 
 def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict[
@@ -219,7 +236,7 @@ def _keylock() -> System:
     from dedale.keylock.session import KeylockRules
     from dedale.render.keylock_dot import render_dot
     from dedale.render.keylock_svg import render_svg
-    from dedale.render.keylock_text import analysis_text, render_text
+    from dedale.render.keylock_text import PAGE_VISITS, analysis_text, render_text
     from dedale.render.png import svg_to_png
 
     return System("keylock", KeylockParams, KeylockRules, _keylock_load, {
@@ -231,7 +248,8 @@ def _keylock() -> System:
     }, lambda d, lang: render_text(d[0], d[1], lang),
         lambda s, _, lang: render_svg(s.rules.diagram, s.rules.analysis, lang),
         lambda s, lang: render_text(s.rules.diagram, s.rules.analysis, lang), cli="dedale.cli.keylock",
-        details=lambda s, lang: analysis_text(s.rules.diagram, s.rules.analysis, lang), rules_page="keylock.md",
+        details=lambda s, lang: analysis_text(s.rules.diagram, s.rules.analysis, lang, PAGE_VISITS),
+        rules_page="keylock.md",
         document=DOCUMENT)
 
 

@@ -54,7 +54,8 @@ def render_text(hex_map: HexMap, lang: str = "en") -> str:
     lines.append(t("render.hex_text_key", lang))
     for c in hex_map.communities:
         where = label((c.q, c.r), radius)
-        lines.append(f"  {PLACE_MARKS[c.kind]} {c.name} ({where}): {nature(c, lang)}")
+        lines.append(f"  {PLACE_MARKS[c.kind]} " + t("render.hex_community", lang, name=c.name, where=where,
+                                                       nature=nature(c, lang)))
     return "\n".join(lines) + "\n"
 
 

@@ -3,7 +3,8 @@ right of its parent, a parent centred beside its children, subtrees pushed toget
 (render/tidy_tree.py). A parent's line runs to a bar in the gap between columns, from which each child's line
 leaves, so no line crosses another or passes through a node. Locks are squares and keys diamonds,
 labelled with their set's number; each set has a colour and a fill, and the legend names every set by number
-and kind, so colour is never needed. A multi-key lock holds the keys it needs too (11×3). Each node's other
+and kind, so colour is never needed: the unique sets in one line and a row of numbered swatches, then every
+multi-key and permanent set on a line of its own. A multi-key lock holds the keys it needs too (11×3). Each node's other
 marks stand right of it, above its line: its number (#7, for analyse and nest), ∅ for an empty lock, ⊘ for one
 that never opens (the original multi-key draw), END for the suggested end.
 
@@ -32,7 +33,7 @@ HEADER = 52
 TEXT = 12  # every text of the tree and the legend
 LEGEND_GAP = 30
 LEGEND_WIDTH = 340  # at least
-LEGEND_SETS = 40
+SWATCHES = 12  # unique sets' swatches a row
 # Okabe-Ito and friends, distinct for most colour visions; sets 13-24 add white stripes, 25-36 white dots,
 # 37-48 a white grid: 48 sets before a colour and fill come back (the set's number is on every node anyway).
 SET_COLOURS = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#999999",
@@ -217,8 +218,8 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> 
     body.append("</g>")
     legend_x = MARGIN + shape.width + LEGEND_GAP
     legend, legend_height = _legend(diagram, analysis, lang)
-    longest = max((len(set_line(diagram, k.id, lang)) for k in diagram.sets[:LEGEND_SETS]), default=0)
-    legend_width = max(LEGEND_WIDTH, 23 + longest * TEXT * 0.6)  # a long multi-key set's line
+    longest = max((len(set_line(diagram, k.id, lang)) for k in diagram.sets if k.kind != "unique"), default=0)
+    legend_width = max(LEGEND_WIDTH, 23 + longest * TEXT * 0.6, SWATCHES * swatch_width(diagram))  # a long set
     summary_width = len(_summary(diagram, analysis, lang)) * 12.5 * 0.6  # a line of mostly lower-case letters
     map_width = max(MARGIN + shape.width, summary_width) + MARGIN
     body.append(f'<g id="keylock-legend" transform="translate({legend_x:g} {top:g})" '
@@ -226,7 +227,7 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> 
                 f'data-map-height="{top + shape.height + MARGIN:g}">{"".join(legend)}</g>')
     height = top + max(shape.height, legend_height) + MARGIN
     width = max(legend_x + legend_width, summary_width) + MARGIN
-    defs = _patterns({node.set for node in diagram.nodes} | {s.id for s in diagram.sets[:LEGEND_SETS]})
+    defs = _patterns({node.set for node in diagram.nodes} | {s.id for s in diagram.sets})
     return svg.document(width, height, body, t("render.keylock_title", lang), defs)
 
 
@@ -238,24 +239,62 @@ def _summary(diagram: Diagram, analysis: dict[str, Any], lang: str) -> str:
 
 
 def set_line(diagram: Diagram, set_id: int, lang: str) -> str:
-    """'2 multi: 4 keys, locks need 1, 3' (the legend and the text view)."""
+    """'2 multi: 4 keys, locks need 1, 3' (a multi-key or permanent set, in the legend and the text view)."""
     s = diagram.sets[set_id - 1]
     if s.kind == "multi":
         return t("render.keylock_multi", lang, id=s.id, keys=s.keys, needs=", ".join(map(str, s.requirements)))
-    return t(f"render.keylock_{s.kind}", lang, id=s.id, locks=s.locks)
+    return t("render.keylock_permanent", lang, id=s.id, locks=s.locks)
+
+
+def unique_line(diagram: Diagram, lang: str) -> str | None:
+    """'1-12, 15 unique: one key, one lock each' (None without unique sets)."""
+    ids = [s.id for s in diagram.sets if s.kind == "unique"]
+    return t("render.keylock_uniques", lang, ids=runs(ids)) if ids else None
+
+
+def runs(ids: list[int]) -> str:
+    """'1–12, 15, 17–18': increasing numbers as runs."""
+    spans: list[list[int]] = []  # first and last of each run
+    for i in ids:
+        if spans and i == spans[-1][1] + 1:
+            spans[-1][1] = i
+        else:
+            spans.append([i, i])
+    out = [str(a) if a == b else f"{a}–{b}" for a, b in spans]
+    return ", ".join(out)
+
+
+def swatch_width(diagram: Diagram) -> float:
+    """A unique set's swatch and the gap after it: its number at the tree's size (bold digits: 0.7 em)."""
+    return len(str(len(diagram.sets))) * TEXT * 0.7 + 8
 
 
 def _legend(diagram: Diagram, analysis: dict[str, Any], lang: str) -> tuple[list[str], float]:
     """The legend, drawn from (0, 0): the page may place it beside the tree or below it."""
     out = [svg.text(0.5, 4, t("render.keylock_sets", lang), 14, weight="bold")]
     y = 26.0
-    for s in diagram.sets[:LEGEND_SETS]:
-        out.append(f'<rect x="0.5" y="{y - 12:g}" width="15" height="15" fill="{fill(s.id)}" stroke="{svg.INK}"/>')
-        out.append(svg.text(23, y, set_line(diagram, s.id, lang), TEXT))
-        y += 18
-    if len(diagram.sets) > LEGEND_SETS:
-        out.append(svg.text(23, y, t("render.keylock_more", lang, more=len(diagram.sets) - LEGEND_SETS), TEXT))
-        y += 18
+    uniques = unique_line(diagram, lang)
+    if uniques is not None:
+        for line in svg.wrap(uniques, 52):
+            out.append(svg.text(0.5, y, line, TEXT))
+            y += 16
+        width = swatch_width(diagram)
+        ids = [s.id for s in diagram.sets if s.kind == "unique"]
+        for n, set_id in enumerate(ids):
+            x, top = 0.5 + (n % SWATCHES) * width, y - 12 + (n // SWATCHES) * 20
+            middle = x + (width - 3) / 2
+            out.append(f'<rect x="{x:g}" y="{top:g}" width="{width - 3:g}" height="17" fill="{fill(set_id)}" '
+                       f'stroke="{svg.INK}"/>')
+            out.append(f'<text x="{middle:g}" y="{top + 13:g}" font-size="{TEXT}" text-anchor="middle" '
+                       f'font-weight="bold" fill="white" stroke="white" stroke-width="3" stroke-linejoin="round">'
+                       f'{set_id}</text>' + svg.text(middle, top + 13, str(set_id), TEXT, "middle", "bold"))
+        y += 20 * -(-len(ids) // SWATCHES) + 4
+    for s in diagram.sets:
+        if s.kind != "unique":
+            out.append(f'<rect x="0.5" y="{y - 12:g}" width="15" height="15" fill="{fill(s.id)}" '
+                       f'stroke="{svg.INK}"/>')
+            out.append(svg.text(23, y, set_line(diagram, s.id, lang), TEXT))
+            y += 18
     y += 10
     never = [("⊘", "render.keylock_never")] if analysis.get("never_open") else []
     for mark, key in (("◇", "render.keylock_key"), ("□", "render.keylock_lock"), ("#7", "render.keylock_node_id"),

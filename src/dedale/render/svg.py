@@ -7,6 +7,7 @@ black-and-white print.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from html import escape
 
@@ -60,9 +61,14 @@ def dots(pattern_id: str, colour: str, spacing: float = 6, radius: float = 0.9) 
             f'<circle cx="{spacing / 2:g}" cy="{spacing / 2:g}" r="{radius:g}" fill="{colour}"/></pattern>')
 
 
+NO_BREAK = frozenset("\u00a0\u202f\u2007")  # no-break, narrow no-break and figure spaces
+BREAKS = re.compile("[^\\S\u00a0\u202f\u2007]+")  # white space a line may break at
+
+
 def wrap(content: str, width: int) -> list[str]:
-    """Split text into lines of at most `width` characters, at spaces."""
-    words = content.split()
+    """Split text into lines of at most `width` characters, at spaces (never at a no-break space: French puts
+    one before its colons)."""
+    words = content.split() if NO_BREAK.isdisjoint(content) else [w for w in BREAKS.split(content) if w]
     if len(content) <= width:  # one line (most labels): its words joined by single spaces, as below
         return [" ".join(words)] if words else [""]
     lines: list[str] = []

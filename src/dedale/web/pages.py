@@ -116,6 +116,7 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     context: dict[str, Any] = {**views.context(session, session_id, lang_of(request), view, seat, record.seating,
                                                ready),
                                "name": record.name, "formats": service.formats_of(session), "view": view,
+                               "drawing": [name for name, _ in find(session.system).drawing],
                                "views": service.has_party_view(session) and held is None, "seating": record.seating,
                                "roles": service.roles(session, record.seating,
                                                       seats.is_owner(request, sessions, session_id))}
@@ -219,7 +220,8 @@ def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Res
     sessions = _sessions(request)
     session, seat, held = seats.reader(request, sessions, session_id)
     view = held or view
-    content, media = service.export(session, fmt, lang=lang_of(request), view=view, seat=seat)
+    drawing = {name: True for name, _ in find(session.system).drawing if request.query_params.get(name)}
+    content, media = service.export(session, fmt, drawing, lang=lang_of(request), view=view, seat=seat)
     name = quote(service.download_name(session, fmt, view))
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
