@@ -11,8 +11,9 @@ from dedale.i18n import catalogue, t
 
 def describe(entry: LogEntry, lang: str = "en") -> str:
     args: dict[str, Any] = entry.get("args", {})
-    if "faces" in entry:  # named dice (poker dice): their faces, no total
-        return f"{t(entry['for'], lang, **args)}: {entry['roll']} → {' '.join(entry['faces'])}{_decided(entry, lang)}"
+    if "faces" in entry:  # named dice (poker dice, the only ones): said so, their faces, no total
+        dice = t("log.poker_dice", lang, count=len(entry["faces"]))
+        return f"{t(entry['for'], lang, **args)}: {dice} → {' '.join(entry['faces'])}{_decided(entry, lang)}"
     if "roll" in entry:
         what = t(entry["for"], lang, **args)
         dice = entry["dice"]
@@ -47,7 +48,8 @@ def describe_request(request: Request, lang: str = "en") -> str:
     what = t(request.purpose, lang, **request.args)
     if request.kind in ("die", "face"):
         which = t("log.die_of", lang, index=request.index + 1, count=request.count) if request.count > 1 else ""
-        return t("log.ask_die", lang, roll=request.expr, what=what, which=which)
+        roll = t("log.poker_dice", lang, count=request.count) if request.kind == "face" else request.expr
+        return t("log.ask_die", lang, roll=roll, what=what, which=which)
     if request.kind == "card":
         return t("log.ask_card", lang, what=what)
     return t("log.ask_option", lang, what=what)

@@ -46,8 +46,7 @@ def render_svg(document: dict[str, Any], lang: str = "en") -> str:
     body = [f'<rect x="20" y="56" width="{WIDTH - 40}" height="{HEIGHT - 76}" rx="60" fill="{FELT}" '
             f'stroke="#5b3b22" stroke-width="10"/>',
             svg.text(24, 26, t("render.duel.title", lang), 19, weight="bold"),
-            svg.text(24, 46, t("render.duel.summary", lang, seed=_seed(document),
-                               street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel)), 12.5)]
+            svg.text(24, 46, _summary(document, lang), 12.5)]
     for i in range(5):
         x = WIDTH / 2 - 2.5 * (CARD_W + 10) + i * (CARD_W + 10) + 5
         body.append(_card(x, HEIGHT / 2 - CARD_H / 2 + 10, board[i]) if i < len(board)
@@ -92,10 +91,12 @@ def _pot(duel: dict[str, Any]) -> int:
     return sum(duel["payout"]) if duel["over"] else duel["pot"]
 
 
-def _seed(document: dict[str, Any]) -> Any:
-    """The seed, or a dash (a seat's view made during play has none)."""
-    seed = document.get("seed")
-    return "-" if seed is None else seed
+def _summary(document: dict[str, Any], lang: str) -> str:
+    """The seed when the document has one (a seat's view made during play has none: then nothing is said of
+    it), the street and the pot."""
+    duel = document["duel"]
+    seed = "" if document.get("seed") is None else t("render.seed", lang, seed=document["seed"]) + " · "
+    return seed + t("render.duel.summary", lang, street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel))
 
 
 def _viewer(document: dict[str, Any]) -> int:
@@ -122,8 +123,7 @@ def render_text(document: dict[str, Any], lang: str = "en") -> str:
         return " ".join("[??]" if hidden or c == HIDDEN_CARD else f"[{Card.parse(c).shown}]" for c in codes)
 
     lines = [t("render.duel.title", lang),
-             t("render.duel.summary", lang, seed=_seed(document),
-               street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel)),
+             _summary(document, lang),
              "",
              f"  {_who(other, document, lang)}: {cards(duel['hole'][other], not shown)}   "
              + t("render.duel.stack_short", lang, stack=duel["stacks"][other], bet=duel["bets"][other]),

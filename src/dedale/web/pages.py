@@ -289,7 +289,7 @@ def permalink(request: Request, system: str, seed: str, params: str = "{}") -> H
     link here), the button's form does."""
     parsed, seed_value = service.permalink_values(system, seed, params)
     return page(request, "permalink.html", {"system": system, "seed": seed_value, "params": params,
-                                            "shown": parsed.to_json()})
+                                            "shown": forms.worded(parsed, lang_of(request))})
 
 
 @router.post("/permalink/{system}")
@@ -326,6 +326,7 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
                                         defender_weapon or None, "win")
     return page(request, "zombstone.html", {
         "odds": odds, "duel": duel, "query": dict(request.query_params), "percent": calculator.percent,
+        "fraction": calculator.fraction,
         "duel_heading": calculator.duel_heading(duel, lang) if duel else None,
         "weapons": [(w.id, w.label(lang), w.melee) for w in weapons().values()],
         "hands": [(h, t(f"zombstone.hand.{h}", lang)) for h in HANDS[1:]], "faces": [(f, f) for f in FACES],

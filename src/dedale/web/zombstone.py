@@ -58,6 +58,16 @@ def duel_heading(duel: dict[str, Any], lang: str) -> str:
 
 
 def percent(cell: dict[str, Any]) -> str:
-    """A probability as the page shows it: exactly 0% or 100% when it is, else to two decimals."""
+    """A probability as the page shows it: exactly 0% or 100% when it is, else to two decimals, never rounded
+    to 0.00% or 100.00% when it is not (a chance of 25 in 629,856 is "< 0.01%")."""
     exact = {"0/1": "0%", "1/1": "100%"}.get(cell["exact"])
-    return exact or f"{cell['p'] * 100:.2f}%"
+    if exact:
+        return exact
+    shown = f"{cell['p'] * 100:.2f}%"
+    return {"0.00%": "< 0.01%", "100.00%": "> 99.99%"}.get(shown, shown)
+
+
+def fraction(cell: dict[str, Any]) -> str:
+    """The exact fraction beside the percentage, or nothing when the percentage is exact (0% or 100%, not
+    "0/1")."""
+    return "" if cell["exact"] in ("0/1", "1/1") else cell["exact"]

@@ -1,0 +1,79 @@
+"""Words a player reads outside the pictures (issue 30): poker dice logged as poker dice, a certain chance as
+"0%" or "100%" (never "0/1"), no "seed -" where a view hides its seed, the permalink page in words, forms
+without the command line's words."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+from fastapi.testclient import TestClient
+
+import dedale
+from dedale.cli.zombstone import _pct
+from dedale.core.logtext import describe, describe_request
+from dedale.core.rng import Request
+from dedale.render.duel_svg import render_svg, render_text
+from dedale.web.forms import form
+from dedale.web.zombstone import fraction, percent
+
+
+@pytest.mark.parametrize(("lang", "five", "one"), [("en", "5 poker dice", "1 poker die"),
+                                                   ("fr", "5 dés de poker", "1 dé de poker")])
+def test_poker_dice_are_logged_as_poker_dice(lang: str, five: str, one: str) -> None:
+    session = dedale.play("zombstone", seed=1, scenario="ok_corral", side=None)
+    session.run_autopilot()
+    rolled = [describe(entry, lang) for entry in session.log if "faces" in entry]
+    assert rolled and not any("d6" in line for line in rolled)
+    faces = r"(?: (?:9|10|J|Q|K|A))"
+    assert any(re.search(rf"{five} →{faces}{{5}}(?!\S)", line) for line in rolled), rolled[:5]
+    assert any(re.search(rf"{one} →{faces}(?!\S)", line) for line in rolled), rolled[:5]
+    asked = describe_request(Request("face", ("9", "10", "J", "Q", "K", "A"), "skirmish.roll", {"who": "Doc"},
+                                     "5d6", 1, 5), lang)
+    assert five in asked and "5d6" not in asked
+
+
+def test_a_certain_chance_is_a_percentage_not_a_fraction() -> None:
+    assert percent({"p": 0.0, "exact": "0/1"}) == "0%" and fraction({"p": 0.0, "exact": "0/1"}) == ""
+    assert percent({"p": 1.0, "exact": "1/1"}) == "100%" and fraction({"p": 1.0, "exact": "1/1"}) == ""
+    tiny = {"p": 25 / 629856, "exact": "25/629856"}  # possible, however unlikely: not "0.00%"
+    assert percent(tiny) == "< 0.01%" and fraction(tiny) == "25/629856"
+    assert percent({"p": 1 - 25 / 629856, "exact": "629831/629856"}) == "> 99.99%"
+    assert percent({"p": 65 / 162, "exact": "65/162"}) == "40.12%"
+    assert _pct(Fraction(0)).strip() == "0%" and _pct(Fraction(1)).strip() == "100%"
+    assert _pct(Fraction(65, 162)).split() == ["40.12%", "65/162"]
+
+
+def test_the_odds_page_shows_no_zero_fraction(client: TestClient) -> None:
+    html = client.get("/zombstone?potential=-4&objective=rank").text  # every hand but "nothing" is impossible
+    assert "0/1" not in html and "1/1" not in html and html.count("<td>0%</td>") == 6
+    html = client.get("/zombstone?attacker=-4&defender=5").text  # no tie is possible, a win barely is
+    assert "0/1" not in html and "<td>0%</td>" in html and "&lt; 0.01%" in html and "0.00%" not in html
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_duel_without_its_seed_says_nothing_of_it(lang: str) -> None:
+    session = dedale.play("zombstone-duel", seed=3)
+    document = session.to_json()
+    assert re.search(r"(seed|graine) 3 ·", render_text(document, lang))
+    hidden = {**document, "seed": None}  # a seat's view during play
+    for shown in (render_text(hidden, lang), render_svg(hidden, lang)):
+        assert not re.search(r"(seed|graine)\b", shown) and "- ·" not in shown
+
+
+def test_the_permalink_page_is_in_words(client: TestClient) -> None:
+    html = client.get("/permalink/crawler?seed=4&params=%7B%7D").text
+    shown = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", html))
+    assert shown and not any(re.fullmatch(r"[a-z]+(_[a-z]+)+", label) for label in shown)  # no keys
+    assert not {"None", "True", "False", "—"} & set(shown.values()) and not any("[" in v for v in shown.values())
+    assert "yes" in shown.values() and "south" in shown.values() and "5x5" in shown.values()
+    assert "the rules&#39; default" in shown.values()  # the tile stock, unlimited
+    html = client.get("/permalink/zombstone?seed=4&params=%7B%7D").text
+    assert "OK Corral 1881" in html and "ok_corral" not in html and "--data" not in html
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_forms_say_no_command_line_words(lang: str) -> None:
+    labels = [field["label"] for field in form("zombstone", lang)]
+    assert not any("--" in label or "ok_corral" in label for label in labels), labels
