@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from html import unescape as html_unescape
 
 import pytest
 from fastapi.testclient import TestClient
@@ -16,6 +17,7 @@ from dedale.core.logtext import describe, describe_request
 from dedale.core.rng import Request
 from dedale.render.duel_svg import render_svg, render_text
 from dedale.web.forms import form
+from dedale.web.service import download_name, safe_file_name
 from dedale.web.zombstone import fraction, percent
 
 
@@ -77,3 +79,28 @@ def test_the_permalink_page_is_in_words(client: TestClient) -> None:
 def test_forms_say_no_command_line_words(lang: str) -> None:
     labels = [field["label"] for field in form("zombstone", lang)]
     assert not any("--" in label or "ok_corral" in label for label in labels), labels
+
+
+def test_a_download_is_named_after_its_session_and_view() -> None:
+    crawler = dedale.play("crawler", seed=4)
+    assert download_name(crawler, "Crawler dungeon · 28 Nov 2026", "png") == "crawler-dungeon-28-nov-2026-4-gm.png"
+    assert download_name(crawler, "L'été à Dédale", "svg", "party") == "l-ete-a-dedale-party.svg"
+    assert download_name(crawler, "../../etc/passwd", "txt", part="log") == "etc-passwd-4-gm-log.txt"
+    assert download_name(crawler, "★★★", "json") == "crawler-4-gm.json"  # nothing left of the name: the system's
+    assert len(safe_file_name("a" * 300)) == 60 and safe_file_name("CON: <x>?") == "con-x"
+    duel = dedale.play("zombstone-duel", seed=3, opponent="human")  # both hands hidden: each seat's own view
+    assert download_name(duel, "Duel", "txt", seat=1) == "duel-seat-2.txt"
+
+
+@pytest.mark.parametrize(("system", "named"), [
+    ("crawler", ["Game file (JSON, to continue it)", "Picture (SVG)", "Picture (PNG)", "Text (TXT)",
+                 "Print at 1:1 (PDF: the map, then the board in tiles)", "Universal VTT (.dd2vtt)",
+                 "Foundry scene (.json)"]),
+    ("keylock", ["Game file (JSON, to continue it)", "Picture (SVG)", "Picture (PNG)", "Text (TXT)",
+                 "One page (PDF)", "Graph (Graphviz .dot)"])])
+def test_the_downloads_are_named_once_each(client: TestClient, system: str, named: list[str]) -> None:
+    made = client.post("/api/sessions", json={"system": system, "seed": 4, "autopilot": True}).json()
+    html = client.get(f"/play/{made['id']}").text
+    links = re.findall(r'<a href="/play/[^/]+/export\.([a-z.0-9]+)" download>([^<]*)</a>', html)
+    assert sorted(html_unescape(label) for _, label in links) == sorted(named)
+    assert len({fmt for fmt, _ in links}) == len(links) and "uvtt" not in {fmt for fmt, _ in links}

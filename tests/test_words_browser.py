@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from conftest import CHROMIUM
-from test_web_browser import no_horizontal_scroll, no_problems, open_page, shots  # noqa: F401
+from test_web_browser import download, no_horizontal_scroll, no_problems, open_page, shots, start_from_home  # noqa: F401
 from webserver import Server
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
@@ -39,3 +39,18 @@ def test_the_permalink_page_is_in_words(sized: Page, shots: Path) -> None:  # no
     assert "--data" not in sized.locator("main").inner_text()
     no_horizontal_scroll(sized)
     sized.screenshot(path=str(shots / f"permalink-{sized.width_name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def test_the_downloads_are_named(sized: Page, shots: Path, tmp_path: Path) -> None:  # noqa: F811
+    start_from_home(sized, "crawler", {"seed": "4", "name": "Sous la Tour"})
+    menu = sized.locator("details.downloads")
+    menu.locator("summary").click()
+    names = menu.locator("li a").all_inner_texts()
+    assert "Universal VTT (.dd2vtt)" in names and "Foundry scene (.json)" in names and len(set(names)) == len(names)
+    assert not any(re.fullmatch(r"[A-Z0-9.]+", name) for name in names), names  # no bare "DD2VTT", "UVTT"
+    expect(menu.get_by_role("link", name="Picture (PNG)")).to_be_visible()
+    sized.screenshot(path=str(shots / f"downloads-{sized.width_name}.png"))  # type: ignore[attr-defined]
+    assert download(sized, "png", tmp_path).name == "sous-la-tour-4-gm.png"
+    sized.goto(sized.url + "?view=party")
+    assert download(sized, "svg", tmp_path).name == "sous-la-tour-party.svg"  # the party view: no seed
+    no_horizontal_scroll(sized)

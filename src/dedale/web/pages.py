@@ -115,7 +115,8 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     seat = None if seat is None else seats.rules_seat(seat)
     context: dict[str, Any] = {**views.context(session, session_id, lang_of(request), view, seat, record.seating,
                                                ready),
-                               "name": record.name, "formats": service.formats_of(session), "view": view,
+                               "name": record.name, "formats": service.downloads(session, lang_of(request)),
+                               "view": view,
                                "views": service.has_party_view(session) and held is None, "seating": record.seating,
                                "roles": service.roles(session, record.seating,
                                                       seats.is_owner(request, sessions, session_id))}
@@ -155,7 +156,8 @@ def log_text(request: Request, session_id: str) -> Response:
     session, seat, held = seats.reader(request, sessions, session_id)
     if held is not None:
         raise DedaleError("error.party_log")
-    name = quote(service.download_name(session, "txt", part="log"))
+    name = quote(service.download_name(session, sessions.store.record(session_id).name, "txt", seat=seat,
+                                       part="log"))
     return Response(logview.log_text(session, lang_of(request), seat), media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'inline; filename="{name}"'})
 
@@ -220,7 +222,7 @@ def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Res
     session, seat, held = seats.reader(request, sessions, session_id)
     view = held or view
     content, media = service.export(session, fmt, lang=lang_of(request), view=view, seat=seat)
-    name = quote(service.download_name(session, fmt, view))
+    name = quote(service.download_name(session, sessions.store.record(session_id).name, fmt, view, seat))
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

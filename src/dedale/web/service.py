@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import threading
+import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 from functools import wraps
@@ -195,13 +197,23 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None, la
     return found.export(session.seat_json(seat or 0), ext, options, lang, view), EXPORTS[fmt]
 
 
-def download_name(session: Session, fmt: str, view: str = "gm", part: str = "") -> str:
-    """`dedale-SYSTEM-SEED.EXT` (a party view says so, and a `part` of the session, its log; a seed the
-    rules hide is left out)."""
-    seed = session.seat_seed() if view == "gm" else None
-    parts = ["dedale", session.system, *([] if seed is None else [str(seed)]), *(["party"] if view != "gm" else []),
+def download_name(session: Session, name: str, fmt: str, view: str = "gm", seat: int | None = None,
+                  part: str = "") -> str:
+    """`NAME-SEED-VIEW.EXT`: the session's name made safe for every file system, its seed unless the view
+    hides it, whose view it is (`gm`, `party`, or `seat-2` while the rules hide something from that seat)
+    and a `part` of the session (its log): "the-long-stair-4-gm.png"."""
+    shown = session.seat_seed(seat or 0) if view == "gm" else None
+    whose = "party" if view != "gm" else f"seat-{(seat or 0) + 1}" if session.hides(seat or 0) else "gm"
+    parts = [safe_file_name(name) or session.system, *([] if shown is None else [str(shown)]), whose,
              *([part] if part else [])]
     return "-".join(parts) + "." + fmt
+
+
+def safe_file_name(name: str, most: int = 60) -> str:
+    """A name as a file may be called on any system: ASCII letters and digits, the rest a dash ("Crawler
+    dungeon · 28 Nov 2026" -> "crawler-dungeon-28-nov-2026"; "Dédale" -> "dedale"), at most `most` long."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:most].rstrip("-")
 
 
 def has_party_view(session: Session) -> bool:
@@ -256,6 +268,14 @@ def state(session: Session, session_id: str, record_name: str | None = None, lan
 def formats_of(session: Session) -> list[str]:
     """The formats a session's result downloads in."""
     return [ext[1:] for ext in system(session.system).extensions]
+
+
+def downloads(session: Session, lang: str) -> list[tuple[str, str]]:
+    """The formats a page offers, each with its name in words ("Universal VTT (.dd2vtt)"): .uvtt, the same file
+    as .dd2vtt, is offered once; the crawler's PDF is the board to print at 1:1 in tiles, after its map."""
+    offered = [fmt for fmt in formats_of(session) if fmt != "uvtt"]
+    key = {"pdf": "pdf_tiles" if session.system == "crawler" else "pdf", "foundry.json": "foundry"}
+    return [(fmt, t(f"web.download_{key.get(fmt, fmt)}", lang)) for fmt in offered]
 
 
 MAX_WATCHERS = 32  # pages following games live at once, in the whole server: each holds a connection
