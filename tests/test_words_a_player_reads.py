@@ -4,6 +4,7 @@ without the command line's words."""
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 from html import unescape as html_unescape
@@ -16,6 +17,7 @@ from dedale.cli.zombstone import _pct
 from dedale.core.logtext import describe, describe_request
 from dedale.core.rng import Request
 from dedale.render.duel_svg import render_svg, render_text
+from dedale.systems import system
 from dedale.web.forms import form
 from dedale.web.service import download_name, safe_file_name
 from dedale.web.zombstone import fraction, percent
@@ -104,3 +106,27 @@ def test_the_downloads_are_named_once_each(client: TestClient, system: str, name
     links = re.findall(r'<a href="/play/[^/]+/export\.([a-z.0-9]+)" download>([^<]*)</a>', html)
     assert sorted(html_unescape(label) for _, label in links) == sorted(named)
     assert len({fmt for fmt, _ in links}) == len(links) and "uvtt" not in {fmt for fmt, _ in links}
+
+
+def test_open_a_file_names_what_it_got_and_what_it_needs(client: TestClient) -> None:
+    crawler = dedale.play("crawler", seed=4)
+    crawler.run_autopilot()
+    document = crawler.to_json()
+    made = {ext: system("crawler").export(document, ext) for ext in (".png", ".svg", ".pdf", ".txt", ".dd2vtt",
+                                                                        ".foundry.json")}
+    made[".dot"] = system("keylock").export(dedale.play("keylock", seed=4).to_json(), ".dot")
+    made[".party.json"] = json.dumps(system("crawler").in_view(document, "party")).encode()
+    duel = dedale.play("zombstone-duel", seed=3, opponent="human")
+    made[".seat.json"] = json.dumps(duel.seat_json(0)).encode()
+    said = {".png": "a PNG picture", ".svg": "an SVG picture", ".pdf": "a PDF", ".txt": "not JSON",
+            ".dd2vtt": "a Universal VTT file", ".foundry.json": "a Foundry scene", ".dot": "a Graphviz graph",
+            ".party.json": "is a party view", ".seat.json": "one seat's view"}
+    for ext, content in made.items():
+        refused = client.post("/upload", files={"document": ("file" + ext, content, "application/octet-stream")})
+        text = html_unescape(refused.text)
+        assert refused.status_code == 400 and said[ext] in text, (ext, text[-600:])
+        needs = "open a game file, the JSON document Dédale saves" if ext.count(".") == 1 or ext == ".foundry.json" \
+            else "continue from the GM's document" if ext == ".party.json" else "save it once it is over"
+        assert needs in text and " -o " not in text, (ext, needs)
+    api = client.post("/api/upload", json=json.loads(made[".dd2vtt"]))
+    assert api.status_code == 400 and "a Universal VTT file" in api.json()["error"]

@@ -54,3 +54,17 @@ def test_the_downloads_are_named(sized: Page, shots: Path, tmp_path: Path) -> No
     sized.goto(sized.url + "?view=party")
     assert download(sized, "svg", tmp_path).name == "sous-la-tour-party.svg"  # the party view: no seed
     no_horizontal_scroll(sized)
+
+
+def test_open_a_file_says_what_it_got(sized: Page, shots: Path, tmp_path: Path) -> None:  # noqa: F811
+    """A picture downloaded by mistake, opened to continue: the page names it and what it needs instead."""
+    start_from_home(sized, "paper", {"seed": "3", "max_cards": "6"})
+    picture = download(sized, "png", tmp_path)
+    sized.goto("/upload")
+    sized.locator("input[type=file][name=document]").set_input_files(picture)
+    sized.locator("form button[type=submit]").click()
+    problem = sized.locator("section.error")
+    expect(problem).to_contain_text("this file is a PNG picture")
+    expect(problem).to_contain_text("Game file (JSON, to continue it)")
+    no_horizontal_scroll(sized)
+    sized.screenshot(path=str(shots / f"upload-refused-{sized.width_name}.png"))  # type: ignore[attr-defined]

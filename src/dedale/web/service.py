@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 from dedale.core.errors import DedaleError, check_lang
 from dedale.core.jsontext import parse_json
@@ -16,7 +16,7 @@ from dedale.core.rng import check_seed, new_secret, new_seed
 from dedale.core.rules import Secrets
 from dedale.core.session import Session
 from dedale.core.views import View, check_view
-from dedale.i18n import t
+from dedale.i18n import t, word
 from dedale.systems import System, names, system, system_of
 from dedale.web import forms
 from dedale.web.seats import SEATINGS
@@ -226,9 +226,24 @@ def view_of(session: Session, view: str) -> View:
 
 
 def upload(sessions: Sessions, raw: bytes, lang: str = "en", owners: Sequence[str] = ()) -> str:
-    """A file to continue: at most 8 MiB of JSON (see `upload_document`)."""
+    """A file to continue: at most 8 MiB of JSON (see `upload_document`); a picture, a PDF or a text view is
+    refused by its name."""
     check_upload_size(len(raw))
+    head = raw[:64].lstrip()
+    kind = next((kind for magic, kind in _NOT_GAMES if head.startswith(magic)), None)
+    if kind is None and not head.startswith((b"{", b"[", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00")):
+        kind = "text"  # not JSON at all (the text view of a result, or any other file)
+    if kind is not None:
+        _refuse(kind)
     return upload_document(sessions, parse_json(raw, "upload"), lang, owners)
+
+
+# What a file begins with when it is one of the downloads that cannot be continued
+_NOT_GAMES = ((b"\x89PNG", "png"), (b"%PDF", "pdf"), (b"<svg", "svg"), (b"<?xml", "svg"), (b"digraph", "dot"))
+
+
+def _refuse(kind: str) -> NoReturn:
+    raise DedaleError("error.upload_not_game", what=word(f"error.upload_what_{kind}"))
 
 
 def check_upload_size(size: int) -> None:
@@ -239,6 +254,11 @@ def check_upload_size(size: int) -> None:
 def upload_document(sessions: Sessions, document: Any, lang: str = "en", owners: Sequence[str] = ()) -> str:
     """A document to continue: its parameters, name and number of events checked against the web's limits
     before anything is replayed, then replayed from its events, and kept as a new session (`owners`' own)."""
+    if isinstance(document, dict) and not isinstance(document.get("format"), str):  # not one of ours: which?
+        if {"resolution", "line_of_sight"} <= document.keys():
+            _refuse("vtt")  # a Universal VTT file (its "format" is a number)
+        if {"walls", "grid"} <= document.keys():
+            _refuse("foundry")
     found = system_of(document)
     Session.check_document(found.rules, document).check_web()
     if len(document["events"]) > MAX_EVENTS:
