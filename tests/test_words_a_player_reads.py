@@ -8,6 +8,7 @@ import json
 import re
 from fractions import Fraction
 from html import unescape as html_unescape
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -96,7 +97,7 @@ def test_a_download_is_named_after_its_session_and_view() -> None:
 
 @pytest.mark.parametrize(("system", "named"), [
     ("crawler", ["Game file (JSON, to continue it)", "Picture (SVG)", "Picture (PNG)", "Text (TXT)",
-                 "Print at 1:1 (PDF: the map, then the board in tiles)", "Universal VTT (.dd2vtt)",
+                 "One page (PDF)", "Print at 1:1 (PDF, tiles)", "Universal VTT (.dd2vtt)",
                  "Foundry scene (.json)"]),
     ("keylock", ["Game file (JSON, to continue it)", "Picture (SVG)", "Picture (PNG)", "Text (TXT)",
                  "One page (PDF)", "Graph (Graphviz .dot)"])])
@@ -130,3 +131,14 @@ def test_open_a_file_names_what_it_got_and_what_it_needs(client: TestClient) -> 
         assert needs in text and " -o " not in text, (ext, needs)
     api = client.post("/api/upload", json=json.loads(made[".dd2vtt"]))
     assert api.status_code == 400 and "a Universal VTT file" in api.json()["error"]
+
+
+def test_the_crawler_prints_at_1_1_beside_its_one_page_pdf(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dungeon = dedale.play("crawler", seed=4)
+    dungeon.run_autopilot()
+    one, tiles = (system("crawler").export(dungeon.to_json(), ext) for ext in (".pdf", ".tiles.pdf"))
+    pages = [len(re.findall(rb"/Type\s*/Page[^s]", pdf)) for pdf in (one, tiles)]
+    assert pages[0] == 1 and pages[1] > 2, pages  # the map, then the board across A4 pages
+    code, _, err = cli("crawler", "--seed", "4", "-o", str(tmp_path / "board.tiles.pdf"))
+    assert code == 0 and "board.tiles.pdf" in err
+    assert (tmp_path / "board.tiles.pdf").read_bytes().startswith(b"%PDF")

@@ -282,7 +282,7 @@ def delete(request: Request, session_id: str) -> Response:
     return Response(status_code=204)
 
 
-ExportFormat = Literal["json", "svg", "png", "pdf", "txt", "dot", "dd2vtt", "uvtt", "foundry.json"]
+ExportFormat = Literal["json", "svg", "png", "pdf", "tiles.pdf", "txt", "dot", "dd2vtt", "uvtt", "foundry.json"]
 ViewName = Annotated[Literal["gm", "party", "player"], Query(
     description="gm (everything) or party (what the party has discovered, without the GM's key; player, its "
                 "former name, is still accepted)")]

@@ -29,8 +29,8 @@ MAX_EVENTS = 10_000
 MAX_UPLOAD = 8 * 1024 * 1024  # a hexcrawl of the largest radius here, walked, is about 5.6 MB
 MAX_NAME = 200
 EXPORTS = {"json": "application/json", "svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf",
-           "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz", "dd2vtt": "application/json",
-           "uvtt": "application/json", "foundry.json": "application/json"}
+           "tiles.pdf": "application/pdf", "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz",
+           "dd2vtt": "application/json", "uvtt": "application/json", "foundry.json": "application/json"}
 
 
 P = ParamSpec("P")
@@ -292,9 +292,9 @@ def formats_of(session: Session) -> list[str]:
 
 def downloads(session: Session, lang: str) -> list[tuple[str, str]]:
     """The formats a page offers, each with its name in words ("Universal VTT (.dd2vtt)"): .uvtt, the same file
-    as .dd2vtt, is offered once; the crawler's PDF is the board to print at 1:1 in tiles, after its map."""
+    as .dd2vtt, is offered once."""
     offered = [fmt for fmt in formats_of(session) if fmt != "uvtt"]
-    key = {"pdf": "pdf_tiles" if session.system == "crawler" else "pdf", "foundry.json": "foundry"}
+    key = {"tiles.pdf": "pdf_tiles", "foundry.json": "foundry"}
     return [(fmt, t(f"web.download_{key.get(fmt, fmt)}", lang)) for fmt in offered]
 
 
