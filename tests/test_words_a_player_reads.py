@@ -21,7 +21,7 @@ from dedale.render.duel_svg import render_svg, render_text
 from dedale.systems import system
 from dedale.web.forms import form
 from dedale.web.service import download_name, safe_file_name
-from dedale.web.zombstone import fraction, percent
+from dedale.web.zombstone import answer, fraction, odds_document, percent
 
 
 @pytest.mark.parametrize(("lang", "five", "one"), [("en", "5 poker dice", "1 poker die"),
@@ -43,8 +43,8 @@ def test_a_certain_chance_is_a_percentage_not_a_fraction() -> None:
     assert percent({"p": 0.0, "exact": "0/1"}) == "0%" and fraction({"p": 0.0, "exact": "0/1"}) == ""
     assert percent({"p": 1.0, "exact": "1/1"}) == "100%" and fraction({"p": 1.0, "exact": "1/1"}) == ""
     tiny = {"p": 25 / 629856, "exact": "25/629856"}  # possible, however unlikely: not "0.00%"
-    assert percent(tiny) == "< 0.01%" and fraction(tiny) == "25/629856"
-    assert percent({"p": 1 - 25 / 629856, "exact": "629831/629856"}) == "> 99.99%"
+    assert percent(tiny) == "<\u00a00.01%" and fraction(tiny) == "25/629856"
+    assert percent({"p": 1 - 25 / 629856, "exact": "629831/629856"}) == ">\u00a099.99%"
     assert percent({"p": 65 / 162, "exact": "65/162"}) == "40.12%"
     assert _pct(Fraction(0)).strip() == "0%" and _pct(Fraction(1)).strip() == "100%"
     assert _pct(Fraction(65, 162)).split() == ["40.12%", "65/162"]
@@ -54,7 +54,7 @@ def test_the_odds_page_shows_no_zero_fraction(client: TestClient) -> None:
     html = client.get("/zombstone?potential=-4&objective=rank").text  # every hand but "nothing" is impossible
     assert "0/1" not in html and "1/1" not in html and html.count("<td>0%</td>") == 6
     html = client.get("/zombstone?attacker=-4&defender=5").text  # no tie is possible, a win barely is
-    assert "0/1" not in html and "<td>0%</td>" in html and "&lt; 0.01%" in html and "0.00%" not in html
+    assert "0/1" not in html and "<td>0%</td>" in html and "&lt;\u00a00.01%" in html and "0.00%" not in html
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -142,3 +142,12 @@ def test_the_crawler_prints_at_1_1_beside_its_one_page_pdf(cli, tmp_path: Path) 
     code, _, err = cli("crawler", "--seed", "4", "-o", str(tmp_path / "board.tiles.pdf"))
     assert code == 0 and "board.tiles.pdf" in err
     assert (tmp_path / "board.tiles.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(("lang", "target", "rank"), [
+    ("en", "At least two pairs: 77.6%", "Most likely: Two pairs, 32.4%"),
+    ("fr", "Au moins deux paires : 77.6%", "Le plus probable : Deux paires, 32.4%")])
+def test_the_odds_answer_the_question_asked(lang: str, target: str, rank: str) -> None:
+    assert answer(odds_document(2, "target", "two_pairs", None), lang) == target  # 503/648
+    assert answer(odds_document(2, "rank", None, None), lang) == rank
+    assert answer(odds_document(-4, "target", "five", None), lang).endswith(" 0%")  # impossible: exactly 0%

@@ -68,3 +68,24 @@ def test_open_a_file_says_what_it_got(sized: Page, shots: Path, tmp_path: Path) 
     expect(problem).to_contain_text("Game file (JSON, to continue it)")
     no_horizontal_scroll(sized)
     sized.screenshot(path=str(shots / f"upload-refused-{sized.width_name}.png"))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("query", "said"), [
+    ("potential=2&objective=target&target=two_pairs", "At least two pairs: 77.6%"),
+    ("potential=2&objective=rank", "Most likely: Two pairs, 32.4%")])
+def test_the_odds_page_answers_first_and_keeps_fractions_whole(sized: Page, shots: Path, query: str,  # noqa: F811
+                                                                said: str) -> None:
+    sized.goto(f"/zombstone?{query}&attacker=-4&defender=5&cover=heavy")
+    odds = sized.locator("#odds")
+    answer = odds.locator("p.answer")
+    expect(answer).to_have_text(said)
+    answer_box, table_box = answer.bounding_box(), odds.locator("table").bounding_box()
+    assert answer_box and table_box and answer_box["y"] + answer_box["height"] <= table_box["y"]  # above it
+    lines = sized.evaluate("""() => [...document.querySelectorAll('.result td code, .result td:nth-child(2)')]
+        .filter(cell => cell.textContent.trim()).map(cell => {
+            const range = document.createRange(); range.selectNodeContents(cell);
+            return [cell.textContent, new Set([...range.getClientRects()].map(r => Math.round(r.top))).size]; })""")
+    assert lines and all(count == 1 for _, count in lines), lines  # each chance and fraction on one line
+    no_horizontal_scroll(sized)
+    sized.screenshot(path=str(shots / f"odds-{query.split('&')[1]}-{sized.width_name}.png"),  # type: ignore[attr-defined]
+                     full_page=True)

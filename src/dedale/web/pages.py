@@ -328,7 +328,7 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
                                         defender_weapon or None, "win")
     return page(request, "zombstone.html", {
         "odds": odds, "duel": duel, "query": dict(request.query_params), "percent": calculator.percent,
-        "fraction": calculator.fraction,
+        "fraction": calculator.fraction, "answer": calculator.answer(odds, lang) if odds else None,
         "duel_heading": calculator.duel_heading(duel, lang) if duel else None,
         "weapons": [(w.id, w.label(lang), w.melee) for w in weapons().values()],
         "hands": [(h, t(f"zombstone.hand.{h}", lang)) for h in HANDS[1:]], "faces": [(f, f) for f in FACES],
