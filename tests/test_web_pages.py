@@ -228,7 +228,7 @@ def test_the_zombstone_confrontation_says_what_it_is_for(client: TestClient) -> 
     assert "Potential 1, Improvised weapon) against defender (Potential 0, Improvised weapon) · melee</h2>" in melee
     client.get("/lang/fr")
     french = client.get("/zombstone", params={"attacker": 2, "defender": 2, "cover": "light"}).text
-    assert "· un tir, couvert léger ; la cible esquive</h2>" in french
+    assert "· un tir, couvert léger\u00a0; la cible esquive</h2>" in french
 
 
 def test_the_zombstone_calculator(client: TestClient) -> None:

@@ -17,6 +17,7 @@ import dedale
 from dedale.cli.zombstone import _pct
 from dedale.core.logtext import describe, describe_request
 from dedale.core.rng import Request
+from dedale.i18n import catalogue, t
 from dedale.render.duel_svg import render_svg, render_text
 from dedale.systems import system
 from dedale.web.forms import form
@@ -146,8 +147,35 @@ def test_the_crawler_prints_at_1_1_beside_its_one_page_pdf(cli, tmp_path: Path) 
 
 @pytest.mark.parametrize(("lang", "target", "rank"), [
     ("en", "At least two pairs: 77.6%", "Most likely: Two pairs, 32.4%"),
-    ("fr", "Au moins deux paires : 77.6%", "Le plus probable : Deux paires, 32.4%")])
+    ("fr", "Au moins deux paires\u00a0: 77.6%", "Le plus probable\u00a0: Deux paires, 32.4%")])
 def test_the_odds_answer_the_question_asked(lang: str, target: str, rank: str) -> None:
     assert answer(odds_document(2, "target", "two_pairs", None), lang) == target  # 503/648
     assert answer(odds_document(2, "rank", None, None), lang) == rank
     assert answer(odds_document(-4, "target", "five", None), lang).endswith(" 0%")  # impossible: exactly 0%
+
+
+def test_french_puts_a_non_breaking_space_before_high_punctuation() -> None:
+    """French typography: "Salle 2 : …", never a plain space (a line may break there) nor none before ":",
+    ";", "!" or "?", and none inside « guillemets » either (JSON examples in messages keep their own colons)."""
+    messages = catalogue("fr")
+    assert len(messages) > 500
+    for key, text in messages.items():
+        shown = re.sub(r'\{\{[^}]*\}\}|"[a-z]+": ', "", text)  # literal JSON such as {{"choice": id}}
+        assert not re.search(r" [:;!?]|« | »", shown), (key, text)
+        assert not re.search(r"[\w}),.'’)»]([:;!?])(?=\s|$)", shown), (key, text)
+    assert t("log.rolled", "fr", what="la taille", roll="3d6", result="9") == "la taille\u00a0: 3d6 → 9"
+
+
+@pytest.mark.parametrize(("lang", "wall"), [("en", "the west"), ("fr", "ouest")])
+def test_walls_and_cards_are_named_in_the_readers_language(lang: str, wall: str) -> None:
+    from dedale.core.cards import Card
+
+    assert t("crawler.search", lang, room=2, dir="W").count(wall.split()[-1]) == 1
+    assert "W" not in t("paper.search", lang, feature=3, dir="W")
+    assert [Card.parse(code).short(lang) for code in ("QH", "KS", "JC", "AD", "10S")] == (
+        ["Q♥", "K♠", "J♣", "A♦", "10♠"] if lang == "en" else ["D♥", "R♠", "V♣", "A♦", "10♠"])
+    duel = dedale.play("zombstone-duel", seed=3)
+    duel.run_autopilot()
+    drawn = [describe(entry, lang) for entry in duel.log if "draw" in entry]
+    assert drawn and not any(re.search(r"\b(10|[2-9JQKA])[HDSC]\b", line) for line in drawn), drawn
+    assert "[D♠]" in render_text(duel.to_json(), "fr") and "[Q♠]" in render_text(duel.to_json(), "en")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
@@ -89,3 +90,12 @@ def test_the_odds_page_answers_first_and_keeps_fractions_whole(sized: Page, shot
     no_horizontal_scroll(sized)
     sized.screenshot(path=str(shots / f"odds-{query.split('&')[1]}-{sized.width_name}.png"),  # type: ignore[attr-defined]
                      full_page=True)
+
+
+def test_in_french_the_footer_and_the_answer_are_french(sized: Page, shots: Path) -> None:  # noqa: F811
+    sized.goto("/lang/fr?next=" + quote("/zombstone?potential=2&objective=target&target=two_pairs"))
+    expect(sized.locator("footer")).to_contain_text("systèmes de jeu de table procéduraux")
+    expect(sized.locator("#odds p.answer")).to_have_text("Au moins deux paires\u00a0: 77.6%")  # never a line's end
+    assert "procedural" not in sized.locator("footer").inner_text()
+    no_horizontal_scroll(sized)
+    sized.screenshot(path=str(shots / f"odds-fr-{sized.width_name}.png"))  # type: ignore[attr-defined]
