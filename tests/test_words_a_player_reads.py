@@ -130,6 +130,8 @@ def test_open_a_file_names_what_it_got_and_what_it_needs(client: TestClient) -> 
         needs = "open a game file, the JSON document Dédale saves" if ext.count(".") == 1 or ext == ".foundry.json" \
             else "continue from the GM's document" if ext == ".party.json" else "save it once it is over"
         assert needs in text and " -o " not in text, (ext, needs)
+    other = client.post("/upload", files={"document": ("n.json", b" 42", "application/json")})  # JSON, not a game
+    assert other.status_code == 400 and "not JSON" not in other.text and "is not a dedale/crawler" in other.text
     api = client.post("/api/upload", json=json.loads(made[".dd2vtt"]))
     assert api.status_code == 400 and "a Universal VTT file" in api.json()["error"]
 

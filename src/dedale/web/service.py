@@ -230,12 +230,16 @@ def upload(sessions: Sessions, raw: bytes, lang: str = "en", owners: Sequence[st
     refused by its name."""
     check_upload_size(len(raw))
     head = raw[:64].lstrip()
-    kind = next((kind for magic, kind in _NOT_GAMES if head.startswith(magic)), None)
-    if kind is None and not head.startswith((b"{", b"[", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00")):
-        kind = "text"  # not JSON at all (the text view of a result, or any other file)
-    if kind is not None:
-        _refuse(kind)
-    return upload_document(sessions, parse_json(raw, "upload"), lang, owners)
+    for magic, kind in _NOT_GAMES:
+        if head.startswith(magic):
+            _refuse(kind)
+    try:
+        document = parse_json(raw, "upload")
+    except DedaleError as error:
+        if error.key == "error.json" and not head.startswith((b"{", b"[")):
+            _refuse("text")  # not JSON at all: the text view of a result, or any other file
+        raise
+    return upload_document(sessions, document, lang, owners)
 
 
 # What a file begins with when it is one of the downloads that cannot be continued
