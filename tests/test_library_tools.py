@@ -163,7 +163,7 @@ def test_an_error_names_the_parameter_as_the_call_spells_it(params: dict[str, st
     with pytest.raises(dedale.DedaleError) as raised:
         dedale.generate("crawler", seed=1, **params)  # type: ignore[arg-type]
     assert raised.value.message("en").startswith(named)
-    assert raised.value.message("fr").startswith(named.split(":")[0] + " :")
+    assert raised.value.message("fr").startswith(named.split(":")[0] + "\u00a0:")
 
 
 def test_none_for_a_parameter_that_may_be_none_is_none() -> None:

@@ -80,10 +80,10 @@ def test_saved_sessions_are_told_apart_and_filtered(page: Page) -> None:
     assert systems and set(systems) == {"keylock"}
 
 
-def test_downloads_are_named_after_the_system_and_seed(page: Page, tmp_path: Path) -> None:
-    start_from_home(page, "paper", {"seed": "3"})
+def test_downloads_are_named_after_the_session_seed_and_view(page: Page, tmp_path: Path) -> None:
+    start_from_home(page, "paper", {"seed": "3", "name": "Les Caves d'Été"})
     for fmt in ("json", "svg"):
-        assert download(page, fmt, tmp_path).name == f"dedale-paper-3.{fmt}"
+        assert download(page, fmt, tmp_path).name == f"les-caves-d-ete-3-gm.{fmt}"
 
 
 def test_the_map_zooms_and_pans_at_phone_width(browser: Browser, server: Server) -> None:

@@ -188,12 +188,12 @@ with web_client(Path(sys.argv[1])) as client:
     assert client.post("/api/sessions", json={"system": "coinflip", "params": {"rooms": 10}}).status_code == 400
 
 with web_client(Path(sys.argv[1]), follow_redirects=False) as browser:  # the pages: form, play page, download
-    session_id = started(browser, "coinflip", seed="4", rooms="1")
+    session_id = started(browser, "coinflip", seed="4", rooms="1", name="Heads or tails")
     page = browser.get(f"/play/{session_id}").text
     assert "Coin-flip dungeon" in page and "Enter the next room" in page
     assert browser.post(f"/play/{session_id}/step", data={"choice": "enter"}).status_code == 303
     text = browser.get(f"/play/{session_id}/export.txt")
-    assert text.text in ("treasure", "monster") and "dedale-coinflip-4.txt" in text.headers["content-disposition"]
+    assert text.text in ("treasure", "monster") and "heads-or-tails-4-gm.txt" in text.headers["content-disposition"]
 print("played")
 '''
 

@@ -126,7 +126,7 @@ def test_the_cli_writes_the_party_view(cli: Any, tmp_path: Path) -> None:
 
 def test_the_web_page_switches_to_the_party_view_mid_session(tmp_path: Path) -> None:
     with web_client(tmp_path / "s.db") as client:
-        made = client.post("/api/sessions", json={"system": "crawler", "seed": 4}).json()
+        made = client.post("/api/sessions", json={"system": "crawler", "seed": 4, "name": "Sous la Tour"}).json()
         for _ in range(6):
             state = client.get(f"/api/sessions/{made['id']}").json()
             client.post(f"/api/sessions/{made['id']}/step", json={"choice": state["choices"][0]["id"]})
@@ -141,12 +141,12 @@ def test_the_web_page_switches_to_the_party_view_mid_session(tmp_path: Path) -> 
         assert '?view=party" aria-current="page"' in old_link and not any(word in old_link for word in words)
         for name in ("party", "player"):
             download = client.get(f"/play/{made['id']}/export.svg?view={name}")
-            assert download.headers["content-disposition"] == 'attachment; filename="dedale-crawler-party.svg"'
+            assert download.headers["content-disposition"] == 'attachment; filename="sous-la-tour-party.svg"'
             api = client.get(f"/api/sessions/{made['id']}/export/svg", params={"view": name})
-            assert api.headers["content-disposition"] == 'attachment; filename="dedale-crawler-party.svg"'
+            assert api.headers["content-disposition"] == 'attachment; filename="sous-la-tour-party.svg"'
             assert api.content == download.content
         assert client.get(f"/play/{made['id']}/export.svg").headers["content-disposition"] == \
-            'attachment; filename="dedale-crawler-4.svg"'
+            'attachment; filename="sous-la-tour-4-gm.svg"'  # the name and the view, the seed when shown
         shown = client.get(f"/api/sessions/{made['id']}/export/json", params={"view": "party"}).json()
         assert shown["hidden"] and [r["id"] for r in shown["rooms"]] == [r["id"] for r in document["rooms"]]
         assert shown["view"] == "party"

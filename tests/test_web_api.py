@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from dedale import systems
 from dedale.i18n import t
+from dedale.web import service
 from webclient import web_client
 
 SYSTEMS = systems.names()
@@ -177,7 +178,8 @@ def test_exports(client: TestClient, system: str) -> None:
     if system in ("crawler", "paper", "hexcrawl"):
         assert scene.headers["content-type"].startswith("application/json")
         assert scene.json()["background"]["src"].startswith("data:image/png;base64,")
-        assert f'filename="dedale-{system}-{state["seed"]}.foundry.json"' in scene.headers["content-disposition"]
+        name = service.safe_file_name(state["name"])
+        assert f'filename="{name}-{state["seed"]}-gm.foundry.json"' in scene.headers["content-disposition"]
     else:
         assert scene.status_code == 400
     for fmt in ("dd2vtt", "uvtt"):

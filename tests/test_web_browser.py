@@ -158,7 +158,7 @@ def download(page: Page, fmt: str, folder: Path) -> Path:
     if menu.get_attribute("open") is None:
         menu.locator("summary").click()
     with page.expect_download() as info:
-        menu.get_by_role("link", name=fmt.upper(), exact=True).click()
+        menu.locator(f'a[href*="/export.{fmt}"]').click()  # its link, named in words ("Picture (PNG)")
     saved = folder / info.value.suggested_filename
     info.value.save_as(saved)
     return saved

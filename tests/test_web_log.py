@@ -66,12 +66,12 @@ def test_the_whole_log_is_every_entry_once_with_its_number_paged_and_grouped_by_
     assert client.get(f"/play/{session_id}/log", params={"page": 0}).status_code == 422
 
 
-def test_the_log_as_text_names_its_file_after_the_system_and_seed(client: TestClient) -> None:
-    session_id = played_to_the_end(client, "crawler")
+def test_the_log_as_text_names_its_file_after_the_session_and_seed(client: TestClient) -> None:
+    session_id = played_to_the_end(client, "crawler", name="Le Donjon d'Été")
     entries = client.get(f"/api/sessions/{session_id}/export/json").json()["log"]
     text = client.get(f"/play/{session_id}/log.txt")
     assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
-    assert 'filename="dedale-crawler-4-log.txt"' in text.headers["content-disposition"]
+    assert 'filename="le-donjon-d-ete-4-gm-log.txt"' in text.headers["content-disposition"]
     lines = [line for line in text.text.splitlines() if re.match(r"\d+\. ", line)]
     assert lines == [f"{n}. {describe(entry, 'en')}" for n, entry in enumerate(entries, 1)]
     client.get("/lang/fr")

@@ -172,7 +172,7 @@ def test_text_cartridges_show_white_red_and_lost() -> None:
 def test_french() -> None:
     view = GameView.from_json(document("finished"))
     words = texts(ElementTree.fromstring(render_svg(view, lang="fr")))
-    assert "Dédale — Zombstone : OK Corral 1881" in words and "Tour 8 sur 8" in words
+    assert "Dédale — Zombstone\u00a0: OK Corral 1881" in words and "Tour 8 sur 8" in words
     assert "hors de combat" in words and "Vedette" in words and "Légende" in words
     text = render_text(view, "fr")
     assert "Hommes de loi" in text and max(len(line) for line in text.splitlines()) <= 100

@@ -50,7 +50,7 @@ def test_the_cajun_rolls_in_both_languages() -> None:
     english = [describe(entry, "en") for entry in session.log]
     french = [describe(entry, "fr") for entry in session.log]
     assert any(line.startswith("The Cajun from New Orleans rolls: ") for line in english)
-    assert any(line.startswith("Le jet du Cajun de La Nouvelle-Orléans: ") for line in french)
+    assert any(line.startswith("Le jet du Cajun de La Nouvelle-Orléans\u00a0: ") for line in french)
     assert any("wins: the Cajun from New Orleans loses " in line for line in english)
 
 

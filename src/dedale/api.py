@@ -153,7 +153,7 @@ class Result(Generic[SessionT]):
         """The plain-text view the terminal shows, in `lang`.
 
         >>> print(generate("crawler", seed=4, size="2d6").text("fr").splitlines()[0])
-        graine 4 · salles posées : 9 sur 10 · la salle du boss est atteinte
+        graine 4 · salles posées : 9 sur 10 · la salle du boss est atteinte
         """
         return self._system.text(self._system.load(self._document), check_lang(lang))
 

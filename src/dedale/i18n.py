@@ -84,7 +84,8 @@ class _Grammar(string.Formatter):
       French takes the singular below 2: "1,5 pouce"), decimals written as the language writes them; with a
       form for none first (`{n:no cover|# piece|# pieces}`), and `#` where the number goes if it is not first;
     - `{name:mid}`: a name inside a sentence, its leading article in lower case ("the Cajun from New Orleans");
-    - `{name:de}`: (French) a name after "de", the article contracted ("du fossoyeur", "d'Ike Clanton")."""
+    - `{name:de}`: (French) a name after "de", the article contracted ("du fossoyeur", "d'Ike Clanton");
+    - `{side:dir}`: a compass letter a log keeps ("W") in words ("west", French "ouest", never "mur W")."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -96,6 +97,8 @@ class _Grammar(string.Formatter):
             return _mid(str(value))
         if spec == "de":
             return _de(str(value))
+        if spec == "dir":
+            return t(f"dir.{value}", self.lang)
         return str(super().format_field(value, spec))
 
     def count(self, value: float, forms: list[str]) -> str:

@@ -125,7 +125,8 @@ def _crawler() -> System:
         ".svg": lambda d, _, lang: render_svg(d, lang=lang).encode("utf-8"),
         ".png": lambda d, _, lang: svg_to_png(render_svg(d, lang=lang)),
         ".txt": lambda d, _, lang: render_text(d, lang=lang).encode("utf-8"),
-        ".pdf": _crawler_pdf,
+        ".pdf": lambda d, _, lang: _pdf(render_svg(d, lang=lang)),
+        ".tiles.pdf": _crawler_pdf,  # to print: the board at 1:1 across A4 pages, after the map on one page
         **_tabletops("crawler_map"),
     }, lambda d, lang: render_text(d, lang=lang), picture,
         lambda s, lang: render_text(s.rules.dungeon(), s.rules.focus(), lang), load_tables, cli="dedale.cli.crawler",

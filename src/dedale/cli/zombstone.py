@@ -59,6 +59,9 @@ def _spec(potential: int, card: str | None, rounds: int) -> RollSpec:
 
 
 def _pct(value: Fraction) -> str:
+    """A chance and its exact fraction; a certain one (0 or 1) only as its percentage, not "0/1"."""
+    if value in (0, 1):
+        return f"{int(value) * 100:6d}%"
     return f"{float(value) * 100:6.2f}%  {value.numerator}/{value.denominator}"
 
 

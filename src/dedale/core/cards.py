@@ -14,12 +14,13 @@ from typing import Any, Literal
 from dedale.core.documents import Shape
 from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
-from dedale.i18n import Word, word
+from dedale.i18n import Word, t, word
 
 Rank = Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 Suit = Literal["hearts", "diamonds", "spades", "clubs"]
 RANKS: tuple[Rank, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[Suit, ...] = ("hearts", "diamonds", "spades", "clubs")
+HIDDEN_CARD = "??"  # a card the player may not see, in a log entry or a seat's view
 _COURT = ("A", "K", "Q", "J")  # the ranks named in words (the others by their number)
 _SUIT_LETTER: dict[Suit, str] = {"hearts": "H", "diamonds": "D", "spades": "S", "clubs": "C"}
 SUIT_SYMBOLS = {"hearts": "♥", "diamonds": "♦", "spades": "♠", "clubs": "♣"}
@@ -39,6 +40,12 @@ class Card(Shape, frozen=True, order=True):  # type: ignore[misc]  # msgspec fre
     def shown(self) -> str:
         """As a player reads it: `A♥`, `10♠`."""
         return self.rank + SUIT_SYMBOLS[self.suit]
+
+    def short(self, lang: str = "en") -> str:
+        """As a player reads it in `lang`: `A♥`, `10♠`, `Q♣`; in French the court cards' own letters, `D♣`
+        (Dame), `R♦` (Roi), `V♠` (Valet)."""
+        rank = t(f"card.short.{self.rank}", lang) if self.rank in _COURT else self.rank
+        return rank + SUIT_SYMBOLS[self.suit]
 
     @property
     def word(self) -> Word:

@@ -17,7 +17,7 @@ class DedaleError(Exception):
     >>> error.key
     'error.range'
     >>> error.message("fr")
-    'radius : 2000 est hors limites ; un nombre entier de 0 à 1000'
+    'radius\xa0: 2000 est hors limites\xa0; un nombre entier de 0 à 1000'
     """
 
     def __init__(self, key: str, **args: Any) -> None:

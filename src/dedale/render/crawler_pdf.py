@@ -1,6 +1,6 @@
 """Print-and-play PDFs of the crawler, at 1:1 like the seed's plywood tiles (a cell is 3 cm): a sheet of
 every tile type with cut marks, and a generated board split across A4 pages with crop and alignment marks,
-after (for `-o board.pdf`) an overview: the board with its legend beside it on one A4 page, across, the SVG
+after (for `-o board.tiles.pdf`) an overview: the board with its legend beside it on one A4 page, across, the SVG
 picture itself (render/crawler_svg.py) fitted to the page.
 
 The look follows the SVG board (render/crawler_svg.py) and its palette, but sizes are physical: strokes

@@ -17,17 +17,17 @@ WIDTH, HEIGHT = 640, 430
 CARD_W, CARD_H = 56, 80
 
 
-def _card(x: float, y: float, card: Card | None) -> str:
+def _card(x: float, y: float, card: Card | None, lang: str) -> str:
     """A card face up, or its back when `card` is None."""
     if card is None:
         return (f'<rect x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" rx="6" fill="#7a2e2e" '
                 f'stroke="#fbf8f1" stroke-width="3"/><rect x="{x + 7:g}" y="{y + 7:g}" width="{CARD_W - 14}" '
                 f'height="{CARD_H - 14}" rx="3" fill="url(#back)"/>')
     colour = RED if card.red else svg.INK
-    return (f'<g role="img" aria-label="{card.shown}"><rect x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" '
-            f'rx="6" fill="white" '
+    return (f'<g role="img" aria-label="{card.short(lang)}"><rect x="{x:g}" y="{y:g}" width="{CARD_W}" '
+            f'height="{CARD_H}" rx="6" fill="white" '
             f'stroke="#333" stroke-width="1"/>'
-            + svg.text(x + 7, y + 20, card.rank, 17, weight="bold", fill=colour)
+            + svg.text(x + 7, y + 20, card.short(lang)[:-1], 17, weight="bold", fill=colour)
             + svg.text(x + CARD_W / 2, y + CARD_H / 2 + 16, SUIT_SYMBOLS[card.suit], 30, "middle", fill=colour)
             + "</g>")
 
@@ -46,17 +46,17 @@ def render_svg(document: dict[str, Any], lang: str = "en") -> str:
     body = [f'<rect x="20" y="56" width="{WIDTH - 40}" height="{HEIGHT - 76}" rx="60" fill="{FELT}" '
             f'stroke="#5b3b22" stroke-width="10"/>',
             svg.text(24, 26, t("render.duel.title", lang), 19, weight="bold"),
-            svg.text(24, 46, t("render.duel.summary", lang, seed=_seed(document),
-                               street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel)), 12.5)]
+            svg.text(24, 46, _summary(document, lang), 12.5)]
     for i in range(5):
         x = WIDTH / 2 - 2.5 * (CARD_W + 10) + i * (CARD_W + 10) + 5
-        body.append(_card(x, HEIGHT / 2 - CARD_H / 2 + 10, board[i]) if i < len(board)
+        body.append(_card(x, HEIGHT / 2 - CARD_H / 2 + 10, board[i], lang) if i < len(board)
                     else _slot(x, HEIGHT / 2 - CARD_H / 2 + 10))
     me = _viewer(document)
     seats = ((1 - me, 66, _who(1 - me, document, lang)), (me, HEIGHT - 40 - CARD_H, _who(me, document, lang)))
     for seat, y, who in seats:
         for i, card in enumerate(hole[seat]):
-            body.append(_card(WIDTH / 2 - CARD_W - 5 + i * (CARD_W + 10), y, card if seat == me or shown else None))
+            body.append(_card(WIDTH / 2 - CARD_W - 5 + i * (CARD_W + 10), y, card if seat == me or shown else None,
+                                lang))
         label = t("render.duel.stack", lang, who=who, stack=duel["stacks"][seat], bet=duel["bets"][seat])
         body.append(svg.text(WIDTH / 2 + CARD_W + 30, y + 30, label, 14, weight="bold", fill="white"))
         if shown and duel["hands"]:
@@ -92,10 +92,12 @@ def _pot(duel: dict[str, Any]) -> int:
     return sum(duel["payout"]) if duel["over"] else duel["pot"]
 
 
-def _seed(document: dict[str, Any]) -> Any:
-    """The seed, or a dash (a seat's view made during play has none)."""
-    seed = document.get("seed")
-    return "-" if seed is None else seed
+def _summary(document: dict[str, Any], lang: str) -> str:
+    """The seed when the document has one (a seat's view made during play has none: then nothing is said of
+    it), the street and the pot."""
+    duel = document["duel"]
+    seed = "" if document.get("seed") is None else t("render.seed", lang, seed=document["seed"]) + " · "
+    return seed + t("render.duel.summary", lang, street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel))
 
 
 def _viewer(document: dict[str, Any]) -> int:
@@ -119,17 +121,19 @@ def render_text(document: dict[str, Any], lang: str = "en") -> str:
     other = 1 - me
 
     def cards(codes: list[str], hidden: bool = False) -> str:
-        return " ".join("[??]" if hidden or c == HIDDEN_CARD else f"[{Card.parse(c).shown}]" for c in codes)
+        return " ".join("[??]" if hidden or c == HIDDEN_CARD else f"[{Card.parse(c).short(lang)}]" for c in codes)
+
+    def row(who: str, shown_cards: str, seat: int | None = None) -> str:
+        stack = "" if seat is None else "   " + t("render.duel.stack_short", lang, stack=duel["stacks"][seat],
+                                                   bet=duel["bets"][seat])
+        return "  " + t("render.duel.row", lang, who=who, cards=shown_cards) + stack
 
     lines = [t("render.duel.title", lang),
-             t("render.duel.summary", lang, seed=_seed(document),
-               street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel)),
+             _summary(document, lang),
              "",
-             f"  {_who(other, document, lang)}: {cards(duel['hole'][other], not shown)}   "
-             + t("render.duel.stack_short", lang, stack=duel["stacks"][other], bet=duel["bets"][other]),
-             f"  {t('render.duel.board', lang)}: {cards(duel['board']) or '-'}",
-             f"  {_who(me, document, lang)}: {cards(duel['hole'][me])}   "
-             + t("render.duel.stack_short", lang, stack=duel["stacks"][me], bet=duel["bets"][me])]
+             row(_who(other, document, lang), cards(duel["hole"][other], not shown), other),
+             row(t("render.duel.board", lang), cards(duel["board"]) or "-"),
+             row(_who(me, document, lang), cards(duel["hole"][me]), me)]
     if duel["over"]:
         lines += ["", _outcome(document, lang)]
     return "\n".join(lines) + "\n"

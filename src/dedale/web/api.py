@@ -282,7 +282,7 @@ def delete(request: Request, session_id: str) -> Response:
     return Response(status_code=204)
 
 
-ExportFormat = Literal["json", "svg", "png", "pdf", "txt", "dot", "dd2vtt", "uvtt", "foundry.json"]
+ExportFormat = Literal["json", "svg", "png", "pdf", "tiles.pdf", "txt", "dot", "dd2vtt", "uvtt", "foundry.json"]
 ViewName = Annotated[Literal["gm", "party", "player"], Query(
     description="gm (everything) or party (what the party has discovered, without the GM's key; player, its "
                 "former name, is still accepted)")]
@@ -294,8 +294,8 @@ def export(request: Request, session_id: str, fmt: ExportFormat, view: ViewName 
     sessions = _sessions(request)
     session, seat, held = seats.reader(request, sessions, session_id)
     content, media = service.export(session, fmt, lang=lang_of(request), view=held or view, seat=seat)
-    return Response(content, media_type=media, headers={
-        "Content-Disposition": f'attachment; filename="{service.download_name(session, fmt, view)}"'})
+    name = service.download_name(session, sessions.store.record(session_id).name, fmt, held or view, seat)
+    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @router.post("/upload", status_code=201, response_model=None, responses={**CHANGE, **CREATED})

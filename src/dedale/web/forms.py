@@ -8,7 +8,7 @@ from typing import Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.params import Field, fields_of
-from dedale.i18n import say
+from dedale.i18n import say, t
 from dedale.systems import names, system
 
 
@@ -37,6 +37,23 @@ def filled(params: Any) -> dict[str, str]:
     """A form's fields filled with these parameters (to make another with the same ones)."""
     return {field.option: field.text(getattr(params, field.name)) for field in fields_of(type(params))
             if field.spec.web}
+
+
+def worded(params: Any, lang: str) -> list[tuple[str, str]]:
+    """Parameters as a page tells them (a permalink's): each one's words and its value in words, as the form
+    offers it (a scenario's name, not its key; "yes", not True; the rules' default, not None)."""
+    return [(field.help(lang), _value_in_words(field, getattr(params, field.name), lang))
+            for field in fields_of(type(params)) if field.spec.web]
+
+
+def _value_in_words(field: Field, value: Any, lang: str) -> str:
+    if value is None:
+        return t("web.permalink_default" if field.default is None else "web.permalink_none", lang)
+    if isinstance(value, bool):
+        return t("web.permalink_yes" if value else "web.permalink_no", lang)
+    if isinstance(value, str) and value in field.words():
+        return say(field.label_of(value), lang)
+    return field.text(value)
 
 
 def params_for(system_name: str, values: dict[str, Any], strict: bool = False) -> Any:

@@ -115,8 +115,8 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     seat = None if seat is None else seats.rules_seat(seat)
     context: dict[str, Any] = {**views.context(session, session_id, lang_of(request), view, seat, record.seating,
                                                ready),
-                               "name": record.name, "formats": service.formats_of(session), "view": view,
-                               "drawing": [name for name, _ in find(session.system).drawing],
+                               "name": record.name, "formats": service.downloads(session, lang_of(request)),
+                               "view": view, "drawing": [name for name, _ in find(session.system).drawing],
                                "views": service.has_party_view(session) and held is None, "seating": record.seating,
                                "roles": service.roles(session, record.seating,
                                                       seats.is_owner(request, sessions, session_id))}
@@ -156,7 +156,8 @@ def log_text(request: Request, session_id: str) -> Response:
     session, seat, held = seats.reader(request, sessions, session_id)
     if held is not None:
         raise DedaleError("error.party_log")
-    name = quote(service.download_name(session, "txt", part="log"))
+    name = quote(service.download_name(session, sessions.store.record(session_id).name, "txt", seat=seat,
+                                       part="log"))
     return Response(logview.log_text(session, lang_of(request), seat), media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'inline; filename="{name}"'})
 
@@ -222,7 +223,7 @@ def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Res
     view = held or view
     drawing = {name: True for name, _ in find(session.system).drawing if request.query_params.get(name)}
     content, media = service.export(session, fmt, drawing, lang=lang_of(request), view=view, seat=seat)
-    name = quote(service.download_name(session, fmt, view))
+    name = quote(service.download_name(session, sessions.store.record(session_id).name, fmt, view, seat))
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
@@ -291,7 +292,7 @@ def permalink(request: Request, system: str, seed: str, params: str = "{}") -> H
     link here), the button's form does."""
     parsed, seed_value = service.permalink_values(system, seed, params)
     return page(request, "permalink.html", {"system": system, "seed": seed_value, "params": params,
-                                            "shown": parsed.to_json()})
+                                            "shown": forms.worded(parsed, lang_of(request))})
 
 
 @router.post("/permalink/{system}")
@@ -328,6 +329,7 @@ def zombstone(request: Request, potential: int | None = None, objective: str = "
                                         defender_weapon or None, "win")
     return page(request, "zombstone.html", {
         "odds": odds, "duel": duel, "query": dict(request.query_params), "percent": calculator.percent,
+        "fraction": calculator.fraction, "answer": calculator.answer(odds, lang) if odds else None,
         "duel_heading": calculator.duel_heading(duel, lang) if duel else None,
         "weapons": [(w.id, w.label(lang), w.melee) for w in weapons().values()],
         "hands": [(h, t(f"zombstone.hand.{h}", lang)) for h in HANDS[1:]], "faces": [(f, f) for f in FACES],

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import threading
+import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 from dedale.core.errors import DedaleError, check_lang
 from dedale.core.jsontext import parse_json
@@ -14,7 +16,7 @@ from dedale.core.rng import check_seed, new_secret, new_seed
 from dedale.core.rules import Secrets
 from dedale.core.session import Session
 from dedale.core.views import View, check_view
-from dedale.i18n import t
+from dedale.i18n import t, word
 from dedale.systems import System, names, system, system_of
 from dedale.web import forms
 from dedale.web.seats import SEATINGS
@@ -27,8 +29,8 @@ MAX_EVENTS = 10_000
 MAX_UPLOAD = 8 * 1024 * 1024  # a hexcrawl of the largest radius here, walked, is about 5.6 MB
 MAX_NAME = 200
 EXPORTS = {"json": "application/json", "svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf",
-           "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz", "dd2vtt": "application/json",
-           "uvtt": "application/json", "foundry.json": "application/json"}
+           "tiles.pdf": "application/pdf", "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz",
+           "dd2vtt": "application/json", "uvtt": "application/json", "foundry.json": "application/json"}
 
 
 P = ParamSpec("P")
@@ -195,13 +197,23 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None, la
     return found.export(session.seat_json(seat or 0), ext, options, lang, view), EXPORTS[fmt]
 
 
-def download_name(session: Session, fmt: str, view: str = "gm", part: str = "") -> str:
-    """`dedale-SYSTEM-SEED.EXT` (a party view says so, and a `part` of the session, its log; a seed the
-    rules hide is left out)."""
-    seed = session.seat_seed() if view == "gm" else None
-    parts = ["dedale", session.system, *([] if seed is None else [str(seed)]), *(["party"] if view != "gm" else []),
+def download_name(session: Session, name: str, fmt: str, view: str = "gm", seat: int | None = None,
+                  part: str = "") -> str:
+    """`NAME-SEED-VIEW.EXT`: the session's name made safe for every file system, its seed unless the view
+    hides it, whose view it is (`gm`, `party`, or `seat-2` while the rules hide something from that seat)
+    and a `part` of the session (its log): "the-long-stair-4-gm.png"."""
+    shown = session.seat_seed(seat or 0) if view == "gm" else None
+    whose = "party" if view != "gm" else f"seat-{(seat or 0) + 1}" if session.hides(seat or 0) else "gm"
+    parts = [safe_file_name(name) or session.system, *([] if shown is None else [str(shown)]), whose,
              *([part] if part else [])]
     return "-".join(parts) + "." + fmt
+
+
+def safe_file_name(name: str, most: int = 60) -> str:
+    """A name as a file may be called on any system: ASCII letters and digits, the rest a dash ("Crawler
+    dungeon · 28 Nov 2026" -> "crawler-dungeon-28-nov-2026"; "Dédale" -> "dedale"), at most `most` long."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:most].rstrip("-")
 
 
 def has_party_view(session: Session) -> bool:
@@ -214,9 +226,28 @@ def view_of(session: Session, view: str) -> View:
 
 
 def upload(sessions: Sessions, raw: bytes, lang: str = "en", owners: Sequence[str] = ()) -> str:
-    """A file to continue: at most 8 MiB of JSON (see `upload_document`)."""
+    """A file to continue: at most 8 MiB of JSON (see `upload_document`); a picture, a PDF or a text view is
+    refused by its name."""
     check_upload_size(len(raw))
-    return upload_document(sessions, parse_json(raw, "upload"), lang, owners)
+    head = raw[:64].lstrip()
+    for magic, kind in _NOT_GAMES:
+        if head.startswith(magic):
+            _refuse(kind)
+    try:
+        document = parse_json(raw, "upload")
+    except DedaleError as error:
+        if error.key == "error.json" and not head.startswith((b"{", b"[")):
+            _refuse("text")  # not JSON at all: the text view of a result, or any other file
+        raise
+    return upload_document(sessions, document, lang, owners)
+
+
+# What a file begins with when it is one of the downloads that cannot be continued
+_NOT_GAMES = ((b"\x89PNG", "png"), (b"%PDF", "pdf"), (b"<svg", "svg"), (b"<?xml", "svg"), (b"digraph", "dot"))
+
+
+def _refuse(kind: str) -> NoReturn:
+    raise DedaleError("error.upload_not_game", what=word(f"error.upload_what_{kind}"))
 
 
 def check_upload_size(size: int) -> None:
@@ -227,6 +258,11 @@ def check_upload_size(size: int) -> None:
 def upload_document(sessions: Sessions, document: Any, lang: str = "en", owners: Sequence[str] = ()) -> str:
     """A document to continue: its parameters, name and number of events checked against the web's limits
     before anything is replayed, then replayed from its events, and kept as a new session (`owners`' own)."""
+    if isinstance(document, dict) and not isinstance(document.get("format"), str):  # not one of ours: which?
+        if {"resolution", "line_of_sight"} <= document.keys():
+            _refuse("vtt")  # a Universal VTT file (its "format" is a number)
+        if {"walls", "grid"} <= document.keys():
+            _refuse("foundry")
     found = system_of(document)
     Session.check_document(found.rules, document).check_web()
     if len(document["events"]) > MAX_EVENTS:
@@ -256,6 +292,14 @@ def state(session: Session, session_id: str, record_name: str | None = None, lan
 def formats_of(session: Session) -> list[str]:
     """The formats a session's result downloads in."""
     return [ext[1:] for ext in system(session.system).extensions]
+
+
+def downloads(session: Session, lang: str) -> list[tuple[str, str]]:
+    """The formats a page offers, each with its name in words ("Universal VTT (.dd2vtt)"): .uvtt, the same file
+    as .dd2vtt, is offered once."""
+    offered = [fmt for fmt in formats_of(session) if fmt != "uvtt"]
+    key = {"tiles.pdf": "pdf_tiles", "foundry.json": "foundry"}
+    return [(fmt, t(f"web.download_{key.get(fmt, fmt)}", lang)) for fmt in offered]
 
 
 MAX_WATCHERS = 32  # pages following games live at once, in the whole server: each holds a connection

@@ -72,7 +72,7 @@ def face(session: Session, choice: Choice, lang: str) -> tuple[str, str]:
     """How a die face or a card to enter is shown: a card with its suit's symbol, hearts and diamonds red."""
     if session.pending is not None and session.pending.kind == "card":
         card = Card.parse(choice.label(lang))
-        return card.shown, "red" if card.red else ""
+        return card.short(lang), "red" if card.red else ""
     return choice.label(lang), ""
 
 

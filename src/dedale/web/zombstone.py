@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -57,7 +58,30 @@ def duel_heading(duel: dict[str, Any], lang: str) -> str:
     return f"{sides} · {t('web.duel_shot', lang, cover=cover, reaction=reaction)}"
 
 
-def percent(cell: dict[str, Any]) -> str:
-    """A probability as the page shows it: exactly 0% or 100% when it is, else to two decimals."""
+def percent(cell: dict[str, Any], decimals: int = 2) -> str:
+    """A probability as the page shows it: exactly 0% or 100% when it is, else to two decimals, never rounded
+    to 0.00% or 100.00% when it is not (a chance of 25 in 629,856 is "< 0.01%", its space not a line's end)."""
     exact = {"0/1": "0%", "1/1": "100%"}.get(cell["exact"])
-    return exact or f"{cell['p'] * 100:.2f}%"
+    if exact:
+        return exact
+    shown = f"{cell['p'] * 100:.{decimals}f}%"
+    least = f"{10 ** -decimals:.{decimals}f}"
+    most = f"{100 - 10 ** -decimals:.{decimals}f}"
+    return {f"{0:.{decimals}f}%": f"<\u00a0{least}%", f"{100:.{decimals}f}%": f">\u00a0{most}%"}.get(shown, shown)
+
+
+def answer(odds: dict[str, Any], lang: str) -> str:
+    """The answer to the question asked, above its distribution: the chance of the target hand or better
+    ("At least two pairs: 77.6%"), or for the best hand, the most likely one."""
+    if odds["at_least_target"] is not None:
+        exact = odds["at_least_target"]
+        value = percent({"p": float(Fraction(exact)), "exact": exact}, 1)
+        return t(f"web.at_least_{odds['target']}", lang, value=value)
+    hand, cell = max(odds["hands"].items(), key=lambda item: item[1]["p"])
+    return t("web.most_likely", lang, hand=t(f"zombstone.hand.{hand}", lang), value=percent(cell, 1))
+
+
+def fraction(cell: dict[str, Any]) -> str:
+    """The exact fraction beside the percentage, or nothing when the percentage is exact (0% or 100%, not
+    "0/1")."""
+    return "" if cell["exact"] in ("0/1", "1/1") else cell["exact"]

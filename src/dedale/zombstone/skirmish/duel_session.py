@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Final, Literal
 
-from dedale.core.cards import Deck
+from dedale.core.cards import HIDDEN_CARD, Deck
 from dedale.core.documents import DocumentKind, Meta, Shape, dump, load
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
@@ -23,7 +23,6 @@ from dedale.zombstone.skirmish.duel import STYLES
 
 PLAYER: Final = 0
 AI_SEAT: Final = 1
-HIDDEN_CARD = "??"  # a card the player may not see, in a log entry or a seat's view
 BASE_STAKE = 15  # each duellist's $15, plus what its player adds
 MAX_ADDED = 200
 

@@ -24,10 +24,8 @@ class SkirmishParams(Declared):
 
     scenario: str = param("ok_corral", menu=_scenarios,
                           word_label=lambda item: data_word("zombstone", "scenario", item),
-                          en="The scenario: ok_corral, high_noon, bird_cage, clum_ride, vendetta_ride or "
-                          "jail_yard (or one of your --data).",
-                          fr="Le scénario : ok_corral, high_noon, bird_cage, clum_ride, vendetta_ride ou "
-                          "jail_yard (ou un des vôtres, --data).")
+                          en="The scenario (a folder of data of your own may add some).",
+                          fr="Le scénario (un dossier de données à vous peut en ajouter).")
     side: str | None = param("lawmen", choices=SIDES, word_label=lambda side: word(f"skirmish.side.{side}"),
                              en="Your side: lawmen or zombies (none: two AIs play).",
                              fr="Votre camp : lawmen (la loi) ou zombies (aucun : deux IA jouent).")
