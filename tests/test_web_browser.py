@@ -104,8 +104,7 @@ def click_step(page: Page, target: Locator) -> None:
 
 
 def reachable_target(page: Page, rng: random.Random) -> Locator | None:
-    """One of the map's targets, at random, among those a pointer reaches (one target may still be drawn over
-    another, as a shot's over the aimed shot at the same figure: issue 30); None when the map offers none.
+    """One of the map's targets, at random, among those a pointer reaches; None when the map offers none.
     The skirmish's cards come from a key the server draws (`docs/secrets.md`): a seed does not fix the game."""
     targets = page.locator("#board [data-choice]")
     order = list(range(targets.count()))

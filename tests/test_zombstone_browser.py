@@ -1,0 +1,81 @@
+"""Zombstone's play screens in a real browser, at a laptop's and a phone's width (issue 30): the map's targets
+each a finger's width, none on another, none hidden; each shot's chance shown before it is chosen; long
+lists of choices grouped. Web games are keyed (`docs/secrets.md`): nothing here relies on a seeded outcome."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize
+
+from conftest import CHROMIUM
+from test_web_browser import PHONE, click_step, no_problems, open_page, shots, wait_htmx  # noqa: F401
+from webserver import Server
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
+
+LAPTOP: ViewportSize = {"width": 1366, "height": 800}
+WIDTHS = {"laptop": LAPTOP, "phone": PHONE}
+SMALLEST = 24  # CSS pixels: the smallest target a finger hits (WCAG 2.5.8)
+MAX_STEPS = 40  # a skirmish offers shots long before; a bound so that a bug fails instead of hanging
+
+
+def map_targets(page: Page) -> list[dict[str, Any]]:
+    """Each target on the map, brought into view in turn: its choice, its disc's centre (from the picture's
+    corner, which scrolls with it) and radius in CSS pixels, and which target the pointer finds at that centre."""
+    return page.eval_on_selector_all("#board [data-choice]", """targets => targets.map(target => {
+        target.scrollIntoView({block: "center", inline: "center"});
+        const box = (target.querySelector("circle") || target).getBoundingClientRect();
+        const x = box.left + box.width / 2, y = box.top + box.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        const found = hit && hit.closest("[data-choice]");
+        const corner = target.ownerSVGElement.getBoundingClientRect();
+        return {choice: target.dataset.choice, x: x - corner.left, y: y - corner.top,
+                r: Math.min(box.width, box.height) / 2, found: found ? found.dataset.choice : null};
+    })""")
+
+
+def to_the_shots(page: Page) -> None:
+    """An OK Corral started from its form, moved toward the enemy until the map offers shots as well as moves
+    (the autopilot stepping for the other side between)."""
+    page.goto("/new/zombstone")
+    page.locator('select[name="scenario"]').select_option("ok_corral")
+    page.locator("form.params button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    wait_htmx(page)
+    for _ in range(MAX_STEPS):
+        kinds = {choice.split(":")[0] for choice in page.eval_on_selector_all(
+            "#board [data-choice]", "targets => targets.map(t => t.dataset.choice)")}
+        if {"move", "shoot"} <= kinds:
+            return
+        buttons = page.locator("form#choices button[name=choice]")
+        toward = buttons.filter(has_text=re.compile("toward"))
+        click_step(page, toward.first if toward.count() else buttons.first)
+    raise AssertionError(f"no shot offered in {MAX_STEPS} steps")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_skirmish_map_targets_are_large_apart_and_reachable(browser: Browser, server: Server, shots: Path,  # noqa: F811
+                                                                 width: str) -> None:
+    """Moves, shots and aimed shots each a disc at least 24 CSS pixels across, none overlapping another, and
+    the pointer at each one's centre finds that one (no label, figure or other mark over it)."""
+    page = open_page(browser, server.url, WIDTHS[width])
+    try:
+        to_the_shots(page)
+        targets = map_targets(page)
+        page.screenshot(path=str(shots / f"skirmish-targets-{width}.png"), full_page=True)
+        assert {t["choice"].split(":")[0] for t in targets} >= {"move", "shoot"}
+        for target in targets:
+            assert 2 * target["r"] >= SMALLEST - 0.5, f"{target['choice']}: {2 * target['r']:.1f} px across"
+            assert target["found"] == target["choice"], f"{target['choice']} is under {target['found']}"
+        for i, a in enumerate(targets):
+            for b in targets[i + 1:]:
+                apart = math.dist((a["x"], a["y"]), (b["x"], b["y"]))
+                assert apart >= a["r"] + b["r"] - 1, f"{a['choice']} overlaps {b['choice']}"
+        no_problems(page)
+    finally:
+        page.context.close()
