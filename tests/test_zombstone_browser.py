@@ -1,6 +1,6 @@
 """Zombstone's play screens in a real browser, at a laptop's and a phone's width (issue 30): the map's targets
-each a finger's width, none on another, none hidden; each shot's chance shown before it is chosen; long
-lists of choices grouped. Web games are keyed (`docs/secrets.md`): nothing here relies on a seeded outcome."""
+each a finger's width, none on another, none hidden; each shot's chance shown before it is chosen. Web games
+are keyed (`docs/secrets.md`): nothing here relies on a seeded outcome."""
 
 from __future__ import annotations
 
@@ -76,6 +76,36 @@ def test_the_skirmish_map_targets_are_large_apart_and_reachable(browser: Browser
             for b in targets[i + 1:]:
                 apart = math.dist((a["x"], a["y"]), (b["x"], b["y"]))
                 assert apart >= a["r"] + b["r"] - 1, f"{a['choice']} overlaps {b['choice']}"
+        no_problems(page)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_each_shot_offers_its_chance_to_hit_before_it_is_chosen(browser: Browser, server: Server, shots: Path,  # noqa: F811
+                                                                width: str) -> None:
+    """Every shot and aimed shot says its chance to hit, in its button's words and on its badge on the map
+    (the same figure: against a dodge), and an aimed shot's is never below the plain shot's at that figure."""
+    page = open_page(browser, server.url, WIDTHS[width])
+    try:
+        to_the_shots(page)
+        said = dict(zip(page.eval_on_selector_all("form#choices button[name=choice]", "bs => bs.map(b => b.value)"),
+                        page.eval_on_selector_all("form#choices button[name=choice]", "bs => bs.map(b => b.innerText)"),
+                        strict=True))
+        shots_offered = {choice: words for choice, words in said.items() if choice.startswith(("shoot:", "aim:"))}
+        assert shots_offered
+        chances = {}
+        for choice, words in shots_offered.items():
+            found = re.search(r"(<1|>99|\d+)% to hit", words)
+            assert found, f"{choice} says no chance: {words!r}"
+            chances[choice] = found.group(1)
+            badge = page.locator(f'#board [data-choice="{choice}"]')
+            assert f"{found.group(1)}%" in badge.text_content().split(), f"{choice}'s badge: {badge.text_content()!r}"
+        for choice, chance in chances.items():
+            aimed = chances.get(choice.replace("shoot:", "aim:")) if choice.startswith("shoot:") else None
+            if aimed is not None and aimed.isdigit() and chance.isdigit():
+                assert int(aimed) >= int(chance), (choice, chance, aimed)
+        page.screenshot(path=str(shots / f"skirmish-chances-{width}.png"))
         no_problems(page)
     finally:
         page.context.close()

@@ -6,6 +6,7 @@ saying where it goes; several choices at one figure are badges side by side (iss
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from xml.etree import ElementTree
 
@@ -15,6 +16,7 @@ import dedale
 from dedale.render import zombstone_marks as marks
 from dedale.render.zombstone_svg import R
 from dedale.systems import system
+from dedale.zombstone.chances import whole_percent
 from dedale.zombstone.skirmish.session import SkirmishSession
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -116,3 +118,36 @@ def spot_dots(root: ElementTree.Element) -> list[tuple[str, tuple[float, float]]
     """Where the destinations drawn off their spot stand for: each spot's dot, with its choice."""
     return [(g.get("data-for", ""), (float(dot.get("cx", 0)), float(dot.get("cy", 0))))
             for g in root.iter(f"{SVG}g") if classes(g) == ["spot"] for dot in g.iter(f"{SVG}circle")]
+
+
+@pytest.mark.parametrize(("scenario", "seed"), GAMES[:3])
+def test_each_shot_says_its_chance_in_words_and_on_its_badge(scenario: str, seed: int) -> None:
+    """A person's shot tells its chance to hit (the rules' exact odds, against a dodge) in its label and on its
+    badge; aiming, one more reroll die, never lowers it."""
+    offered = 0
+    for session in asks_with_choices(scenario, seed):
+        listed = session.choices()
+        shown = {choice: "".join(g.itertext()) for choice, g in badges(picture(session)).items()}
+        chances = {}
+        for choice in listed:
+            if not choice.id.startswith(("shoot:", "aim:")):
+                continue
+            found = re.search(r": (<1|>99|\d+)% to hit", choice.label("en"))
+            assert found, choice.label("en")
+            assert found.group(1) == whole_percent(choice.data["chance"])
+            assert f"{found.group(1)}%" in shown[choice.id]
+            chances[choice.id] = choice.data["chance"]
+            offered += 1
+        for choice, chance in chances.items():
+            if choice.startswith("shoot:") and (aimed := chances.get("aim:" + choice[6:])) is not None:
+                assert aimed >= chance
+    assert offered
+
+
+def badges(root: ElementTree.Element) -> dict[str, ElementTree.Element]:
+    return {g.get("data-choice", ""): g for g in root.iter(f"{SVG}g")
+            if g.get("data-choice", "").startswith(("shoot:", "aim:"))}
+
+
+def test_a_chance_in_whole_percents_is_never_a_false_0_or_100() -> None:
+    assert [whole_percent(p) for p in (0, 0.004, 0.5, 0.996, 1)] == ["0", "<1", "50", ">99", "100"]

@@ -18,6 +18,7 @@ from typing import Any
 from dedale.i18n import t
 from dedale.render import svg
 from dedale.render import zombstone_marks as marks
+from dedale.zombstone.chances import whole_percent
 from dedale.zombstone.skirmish.battlefield import RADIUS
 from dedale.zombstone.skirmish.catalogue import SIDES, STATUSES
 from dedale.zombstone.skirmish.view import FigureView, FireView, GameView
@@ -535,21 +536,11 @@ def _badge(view: GameView, choice: str, data: dict[str, Any], target: FigureView
     words = str(data.get("label", choice))
     if isinstance(chance, int | float) and not isinstance(chance, bool):
         inside = (svg.text(x, y - 1.5, letter, 8, "middle", "bold", svg.ACCENT)
-                  + svg.text(x, y + 7, percent(chance), 6.5, "middle", "bold", svg.INK))
+                  + svg.text(x, y + 7, f"{whole_percent(chance)}%", 6.5, "middle", "bold", svg.INK))
     else:
         inside = svg.text(x, y + 3, letter, 9, "middle", "bold", svg.ACCENT)
     return (f'<g class="choice {escape(kind)}" data-choice="{escape(choice)}"><title>{escape(words)}</title>'
             f'{_badge_mark(kind, x, y)}{inside}</g>')
-
-
-def percent(chance: float) -> str:
-    """A chance as a whole percentage: never 0% nor 100% unless it is so."""
-    shown = round(chance * 100)
-    if shown == 0 and chance > 0:
-        return "<1%"
-    if shown == 100 and chance < 1:
-        return ">99%"
-    return f"{shown}%"
 
 
 def _badge_mark(kind: str, x: float, y: float, r: float = marks.TARGET) -> str:

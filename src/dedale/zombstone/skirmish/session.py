@@ -30,7 +30,7 @@ from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Ask, Controller, Flow, Option, Table
-from dedale.zombstone.skirmish.turn import activate
+from dedale.zombstone.skirmish.turn import activate, with_chances
 from dedale.zombstone.skirmish.wording import inches
 
 
@@ -98,7 +98,12 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     def rule_choices(self) -> list[Choice]:
         assert isinstance(self.ask, Ask)
         ask = self.ask
-        return [Choice(o.id, partial(message, self, o), {**o.data, "kind": ask.kind}) for o in ask.every()]
+        options = ask.every()
+        if ask.kind == "action":  # a shot says its chance to hit before it is chosen
+            shooter = self.table_top.game.figure(ask.about["figure"])
+            options = tuple(with_chances(self.table_top, shooter, o) if o.id.startswith(("shoot:", "aim:")) else o
+                            for o in options)
+        return [Choice(o.id, partial(message, self, o), {**o.data, "kind": ask.kind}) for o in options]
 
     def question(self) -> Word | None:
         if not isinstance(self.ask, Ask):
