@@ -99,6 +99,9 @@ def session_id(page: Page) -> str:
 def click_step(page: Page, target: Locator) -> None:
     """Click something that makes one step, and wait for the panel showing it."""
     before = steps_shown(page)
+    folded = target.locator("xpath=ancestor::details[not(@open)]/summary")
+    if folded.count():  # a long list folds its choices into groups (issue 30): open the one holding it
+        folded.click()
     target.click()
     expect_steps(page, before + 1)
 

@@ -1,6 +1,7 @@
 """Zombstone's play screens in a real browser, at a laptop's and a phone's width (issue 30): the map's targets
-each a finger's width, none on another, none hidden; each shot's chance shown before it is chosen. Web games
-are keyed (`docs/secrets.md`): nothing here relies on a seeded outcome."""
+each a finger's width, none on another, none hidden; each shot's chance shown before it is chosen; a long
+list of choices folded by group, the map's targets still working. Web games are keyed (`docs/secrets.md`):
+nothing here relies on a seeded outcome."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from conftest import CHROMIUM
 from test_web_browser import PHONE, click_step, no_problems, open_page, shots, wait_htmx  # noqa: F401
@@ -54,7 +55,7 @@ def to_the_shots(page: Page) -> None:
             return
         buttons = page.locator("form#choices button[name=choice]")
         toward = buttons.filter(has_text=re.compile("toward"))
-        click_step(page, toward.first if toward.count() else buttons.first)
+        click_step(page, toward.first if toward.count() else buttons.first)  # opening its group if folded
     raise AssertionError(f"no shot offered in {MAX_STEPS} steps")
 
 
@@ -89,9 +90,8 @@ def test_each_shot_offers_its_chance_to_hit_before_it_is_chosen(browser: Browser
     page = open_page(browser, server.url, WIDTHS[width])
     try:
         to_the_shots(page)
-        said = dict(zip(page.eval_on_selector_all("form#choices button[name=choice]", "bs => bs.map(b => b.value)"),
-                        page.eval_on_selector_all("form#choices button[name=choice]", "bs => bs.map(b => b.innerText)"),
-                        strict=True))
+        said = dict(page.eval_on_selector_all("form#choices button[name=choice]",
+                                              "bs => bs.map(b => [b.value, b.textContent])"))
         shots_offered = {choice: words for choice, words in said.items() if choice.startswith(("shoot:", "aim:"))}
         assert shots_offered
         chances = {}
@@ -106,6 +106,43 @@ def test_each_shot_offers_its_chance_to_hit_before_it_is_chosen(browser: Browser
             if aimed is not None and aimed.isdigit() and chance.isdigit():
                 assert int(aimed) >= int(chance), (choice, chance, aimed)
         page.screenshot(path=str(shots / f"skirmish-chances-{width}.png"))
+        no_problems(page)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_long_list_of_choices_is_grouped_and_the_map_still_works(browser: Browser, server: Server, shots: Path,  # noqa: F811
+                                                                   width: str) -> None:
+    """With moves and shots offered (more than twenty choices), the list shows a few lines: "Move: where to",
+    "Shoot: whom", each folded with its count, and what has no group. A group opens to its buttons, and one
+    of them makes its choice; a target on the map makes its own, its group folded or not."""
+    page = open_page(browser, server.url, WIDTHS[width])
+    try:
+        to_the_shots(page)
+        every = page.locator("form#choices button[name=choice]")
+        total = every.count()
+        assert total > 12
+        summaries = page.locator("form#choices details > summary")
+        headings = summaries.all_inner_texts()
+        moves = next(h for h in headings if h.startswith("Move: where to"))
+        shots_heading = next(h for h in headings if h.startswith("Shoot: whom"))
+        folded = [int(re.search(r"\((\d+)\)", h).group(1)) for h in headings]  # type: ignore[union-attr]
+        top = page.locator("form#choices > ol.choices > li")
+        assert top.count() == total - sum(folded) + len(folded) <= 6  # a few lines, not a scroll box of buttons
+        assert page.locator("form#choices button[name=choice]:visible").count() == total - sum(folded)
+        page.screenshot(path=str(shots / f"skirmish-groups-{width}.png"))
+        summaries.filter(has_text=shots_heading).click()
+        shot = page.locator("form#choices details[open] button[name=choice]").first
+        expect(shot).to_be_visible()
+        assert (shot.get_attribute("value") or "").startswith(("shoot:", "aim:"))
+        summaries.filter(has_text=moves).click()
+        page.screenshot(path=str(shots / f"skirmish-groups-open-{width}.png"), full_page=True)
+        click_step(page, page.locator("form#choices details[open] button[value^='move:']").first)
+        # the map's targets make their choice whatever the list folds
+        target = page.locator("#board [data-choice]").first
+        if target.count():
+            click_step(page, target)
         no_problems(page)
     finally:
         page.context.close()

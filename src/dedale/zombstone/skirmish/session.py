@@ -54,6 +54,15 @@ def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
 ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields added by issue 16 (no version bump)
 
 
+GROUPS = {"move": "move", "jump": "move", "shoot": "shoot", "aim": "shoot", "dodge": "dodge"}  # by the id's kind
+
+
+def _group(choice_id: str) -> dict[str, str]:
+    """The group a page folds a long list's choice into (`skirmish.group`): moves by where, shots by whom."""
+    group = GROUPS.get(choice_id.split(":", 1)[0])
+    return {} if group is None else {"group": f"skirmish.group.{group}"}
+
+
 class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     system = "zombstone"
     # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices:
@@ -103,7 +112,7 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
             shooter = self.table_top.game.figure(ask.about["figure"])
             options = tuple(with_chances(self.table_top, shooter, o) if o.id.startswith(("shoot:", "aim:")) else o
                             for o in options)
-        return [Choice(o.id, partial(message, self, o), {**o.data, "kind": ask.kind}) for o in options]
+        return [Choice(o.id, partial(message, self, o), {**o.data, "kind": ask.kind, **_group(o.id)}) for o in options]
 
     def question(self) -> Word | None:
         if not isinstance(self.ask, Ask):
