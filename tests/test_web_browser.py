@@ -478,7 +478,7 @@ def test_the_poker_duel_by_clicking(page: Page, server: Server, shots: Path, tmp
     page.locator("form.params button[type=submit]").click()
     page.wait_for_url(re.compile(r"/play/[^/]+$"))
     wait_htmx(page)
-    expect(page.locator("#board svg")).to_contain_text("You: $24 left")  # $15 and the $10 added, less the ante
+    expect(page.locator("#board svg")).to_contain_text("You$24 left")  # $15 and the $10 added, less the ante
     clicks = play_by_clicking(page, random.Random(5), prefer=("call", "check"))
     assert clicks >= 1 and finished(page)
     page.screenshot(path=str(shots / "duel-laptop.png"), full_page=True)

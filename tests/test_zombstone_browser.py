@@ -146,3 +146,29 @@ def test_a_long_list_of_choices_is_grouped_and_the_map_still_works(browser: Brow
         no_problems(page)
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_duels_felt_holds_its_french_words(browser: Browser, server: Server, shots: Path,  # noqa: F811
+                                               width: str) -> None:
+    """In French, each duellist's name and stack ("L'IA", "14 $ restants, 0 $ misés") lie within the felt, as
+    the browser's own font draws them."""
+    page = open_page(browser, server.url, WIDTHS[width])
+    try:
+        page.goto("/")
+        page.locator(".langs a", has_text="FR").click()
+        page.goto("/new/zombstone-duel")
+        page.locator("form.params button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/play/[^/]+$"))
+        outside = page.eval_on_selector("#board svg", """svg => {
+            const felt = svg.querySelector("rect").getBBox();
+            return [...svg.querySelectorAll("text")].filter(text => {
+                const box = text.getBBox();
+                return box.y > felt.y && box.x + box.width > felt.x + felt.width - 8;
+            }).map(text => text.textContent);
+        }""")
+        page.screenshot(path=str(shots / f"duel-fr-{width}.png"))
+        assert not outside, f"past the felt's edge: {outside}"
+        no_problems(page)
+    finally:
+        page.context.close()

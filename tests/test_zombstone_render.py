@@ -241,3 +241,52 @@ def test_not_a_document_at_all(data: Any) -> None:
     with pytest.raises(DedaleError) as caught:
         GameView.from_json(data)
     assert caught.value.key == "error.bad_document"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_fallen_figures_keep_their_letter_and_the_roster_every_whole_name(lang: str) -> None:
+    """A fallen figure's letter is drawn over its cross (the last thing on its base), so the table still says
+    who fell there; the roster writes every name whole (a long one on two lines), never cut with "…"."""
+    data = document("finished")
+    view = GameView.from_json(data)
+    root = ElementTree.fromstring(render_svg(view, lang=lang))
+    drawn = {int(g.get("data-figure")): g for g in groups(root, "figure")}
+    for figure in view.figures:
+        if figure.state == "out":
+            last = list(drawn[figure.id])[-1]
+            assert last.tag == f"{SVG}text" and last.text == view.label(figure), figure.id
+    for line in groups(root, "roster"):
+        figure = view.figures[int(line.get("data-figure", "-1"))]
+        words = " ".join(el.text or "" for el in line.iter(f"{SVG}text"))
+        assert "…" not in words
+        if not figure.masked:
+            assert " ".join(view.name(figure, lang).split()) in words
+
+
+def felt_overflow(svg_text: str) -> list[str]:
+    """The texts on the duel's felt that run past its right edge (a text's width estimated from its length,
+    generously: 0.62 of its size a character)."""
+    from dedale.render import duel_svg
+
+    over = []
+    for el in ElementTree.fromstring(svg_text).iter(f"{SVG}text"):
+        x, y, size = float(el.get("x", 0)), float(el.get("y", 0)), float(el.get("font-size", 12))
+        if y < 56 or el.get("text-anchor") in ("middle", "end"):
+            continue
+        if x + len(el.text or "") * size * 0.62 > duel_svg.WIDTH - 24:
+            over.append(el.text or "")
+    return over
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_duels_felt_holds_its_words_in_every_language(lang: str) -> None:
+    """Who sits where and what each holds fit beside the cards on the felt, in French too ("L'IA",
+    "1000 $ restants, 250 $ misés"), the hands at the showdown as well."""
+    from dedale.render.duel_svg import render_svg as felt
+
+    duel = {"hole": [["AS", "KD"], ["QH", "QC"]], "board": ["2C", "7D", "9H", "JS", "3C"], "street": "showdown",
+            "stacks": [1000, 1000], "bets": [250, 250], "pot": 500, "payout": [500, 0], "over": True,
+            "folded": None, "winner": 0, "to_act": None, "hands": ["two_pair", "three_of_a_kind"]}
+    for opponent in ("ai", "human"):
+        document = {"duel": duel, "seed": 1, "player": 0, "params": {"opponent": opponent}}
+        assert not felt_overflow(felt(document, lang)), felt_overflow(felt(document, lang))

@@ -34,6 +34,8 @@ RULER = 20
 GAP = 34  # between the table and the key
 LEGEND = 420
 ROW = 23  # a roster line
+NAME_CHARS = 25  # of a name, on a roster line, before its status (bold, 10.5 pixels)
+NAME_LINE = 12  # a long name's second line
 
 # The sides: Okabe-Ito blue and bluish green, and a shape each.
 SIDE_COLOURS = {"lawmen": svg.PASSAGE, "zombies": svg.ENTRANCE}
@@ -378,11 +380,13 @@ def _piece(side: str, cx: float, cy: float, status: str, label: str, state: str 
     parts = [_shape(side, cx, cy, R + extra, f'fill="none" stroke="{ring}" stroke-width="1.3"{dash}')
              for extra in RINGS[status]]
     parts.append(_shape(side, cx, cy, R, f'fill="{colour}" stroke="{ring}" stroke-width="1"{dash}'))
-    parts.append(svg.text(cx, cy + 3.7, label, 10.5, "middle", "bold", "#6e675d" if out else "white"))
-    if state == "out":
+    if state == "out":  # crossed out under its letter, which stays readable on a halo: who fell there
         d = R * 0.8
         parts.append(f'<path d="M{cx - d:.1f} {cy - d:.1f}L{cx + d:.1f} {cy + d:.1f}M{cx + d:.1f} {cy - d:.1f}'
                      f'L{cx - d:.1f} {cy + d:.1f}" stroke="{svg.INK}" stroke-width="1.8" stroke-linecap="round"/>')
+        parts.append(svg.text(cx, cy + 3.7, label, 10.5, "middle", "bold", FALLEN,
+                              extra=f' stroke="{FALLEN}" stroke-width="3" stroke-linejoin="round"'))
+    parts.append(svg.text(cx, cy + 3.7, label, 10.5, "middle", "bold", svg.INK if out else "white"))
     if wounded and not out:
         x, y = cx + R * 0.8, cy + R * 0.55
         parts.append(f'<path class="wound" d="M{x:.1f} {y - 5:.1f}C{x + 3.6:.1f} {y - 0.8:.1f} {x + 3.6:.1f} '
@@ -643,16 +647,18 @@ def _roster(view: GameView, x0: float, y0: float, lang: str) -> tuple[list[str],
             "render.zombstone.standing", lang, standing=sum(f.in_play for f in figures), total=len(figures),
             worth=view.worth_shown(side), cards=view.hands[side]), 10.5, fill=MUTED))
         y += 24
-        for figure in figures:
-            out.append(_roster_line(view, figure, x0, y, lang))
-            y += ROW
+        for index, figure in enumerate(figures):
+            line, high = _roster_line(view, figure, x0, y, lang, index % 2 == 0)
+            out.append(line)
+            y += high
         y += 14
     return out, y
 
 
-def _roster_line(view: GameView, figure: FigureView, x0: float, y: float, lang: str) -> str:
-    """A character's piece (its token while hidden), name, status, cartridges and state; of a masked figure (the
-    other side's hidden one, in a seat's view) only what the table shows: its token and state."""
+def _roster_line(view: GameView, figure: FigureView, x0: float, y: float, lang: str, band: bool) -> tuple[str, float]:
+    """A character's piece (its token while hidden), whole name (on two lines when long), status, cartridges
+    and state, every other line on a pale band; of a masked figure (the other side's hidden one, in a seat's
+    view) only what the table shows: its token and state. With the height it takes."""
     ink = svg.INK if figure.in_play else MUTED
     piece = _token(figure.side, 0, 0, view.token(figure)) if figure.hidden and figure.on_table else ""
     known = ""
@@ -661,15 +667,15 @@ def _roster_line(view: GameView, figure: FigureView, x0: float, y: float, lang: 
         piece = piece or _piece(figure.side, 0, 0, profile.status, view.label(figure), figure.state, figure.wounded)
         known = (svg.text(x0 + 206, y, status_name(profile.status, lang), 10, fill=ink)
                  + _pips(x0 + 293, y - 4, profile.cartridges, profile.red, figure.ticked, 1.4))
-    return (f'<g class="roster" data-figure="{figure.id}">'
+    names = svg.wrap(view.name(figure, lang), NAME_CHARS)
+    high = ROW + NAME_LINE * (len(names) - 1)
+    shade = (f'<rect x="{x0:g}" y="{y - 13:g}" width="{LEGEND:g}" height="{high:g}" fill="{GROUND}" '
+             f'fill-opacity="0.6"/>' if band else "")
+    name = "".join(svg.text(x0 + 30, y + i * NAME_LINE, line, 10.5, fill=ink,
+                            weight="bold" if figure.in_play else "normal") for i, line in enumerate(names))
+    return (f'<g class="roster" data-figure="{figure.id}">{shade}'
             f'<g transform="translate({x0 + 12:g} {y - 4:g}) scale(0.8)">{piece}</g>'
-            + svg.text(x0 + 30, y, _cut(view.name(figure, lang), 25), 10.5, fill=ink,
-                       weight="bold" if figure.in_play else "normal")
-            + known + svg.text(x0 + 318, y, describe(view, figure, lang), 10, fill=ink) + "</g>")
-
-
-def _cut(content: str, most: int) -> str:
-    return content if len(content) <= most else content[:most - 1].rstrip() + "…"
+            + name + known + svg.text(x0 + 318, y, describe(view, figure, lang), 10, fill=ink) + "</g>"), high
 
 
 def _patterns() -> str:
