@@ -172,3 +172,39 @@ def test_the_duels_felt_holds_its_french_words(browser: Browser, server: Server,
         no_problems(page)
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_duel_names_its_two_sides_one_way(browser: Browser, server: Server, width: str) -> None:
+    """Against the AI: "You" and "the AI" in the log, on the felt and in the question, never "duellist 0";
+    between two people on one screen: "Player 1" and "Player 2" in the log and on the felt."""
+    page = open_page(browser, server.url, WIDTHS[width])
+    try:
+        page.goto("/new/zombstone-duel")
+        page.locator("form.params button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/play/[^/]+$"))
+        click_step(page, page.locator("form#choices button[name=choice]").first)
+        log = page.locator("ol.log").inner_text()
+        assert "duellist 0" not in log.lower() and "duellist 1" not in log.lower(), log
+        assert "a hole card for you" in log and "a hole card for the AI" in log and "You: " in log, log
+        felt = page.locator("#board svg").text_content() or ""
+        assert "You" in felt and "The AI" in felt
+        if page.locator("p.question").count():
+            assert page.locator("p.question").inner_text().startswith("Your turn")
+
+        page.goto("/new/zombstone-duel")
+        page.select_option("select[name=seating]", "hot-seat")
+        page.click("button.primary")
+        page.wait_for_url(re.compile(r"/play/"))
+        page.locator(".pass a.button").click()
+        page.wait_for_selector("#choices button")
+        page.locator("#choices button").first.click()
+        page.locator(".pass a.button").click()
+        page.wait_for_selector("#choices button")
+        log = page.locator("ol.log").inner_text()
+        assert "Player 1: " in log and "a hole card for Player 2" in log and "duellist 0" not in log.lower(), log
+        felt = page.locator("#board svg").text_content() or ""
+        assert "Player 1" in felt and "Player 2" in felt and "You" not in felt
+        no_problems(page)
+    finally:
+        page.context.close()

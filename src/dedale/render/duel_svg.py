@@ -106,12 +106,13 @@ def _viewer(document: dict[str, Any]) -> int:
 
 
 def _who(seat: int, document: dict[str, Any], lang: str) -> str:
-    if seat == _viewer(document):
-        return t("render.duel.you", lang)
+    """A duellist as the log and the status name it too: its side in a skirmish, its seat between two
+    people, else You and the AI."""
     if "names" in document:  # the duellists of a skirmish: their sides
         return str(document["names"][seat])
-    human = (document.get("params") or {}).get("opponent") == "human"
-    return t("render.duel.other", lang, seat=seat + 1) if human else t("render.duel.ai", lang)
+    if (document.get("params") or {}).get("opponent") == "human":
+        return t("render.duel.other", lang, seat=seat + 1)
+    return t("render.duel.you", lang) if seat == _viewer(document) else t("render.duel.ai", lang)
 
 
 def render_text(document: dict[str, Any], lang: str = "en") -> str:
