@@ -98,6 +98,9 @@ def play_against(first: Page, second: Page, rng: random.Random, check: Any = Non
         ending = [i for i, value in enumerate(values) if value.startswith(HURRY)]
         # mostly what moves the game on (ending an activation, passing), so that a game ends in a few hundred
         picked = ending[0] if ending and rng.random() < 0.8 else rng.randrange(len(values))
+        folded = buttons.nth(picked).locator("xpath=ancestor::details[not(@open)]/summary")
+        if folded.count():  # a long list folds its choices into groups (issue 30): open the one holding it
+            folded.click()
         buttons.nth(picked).click()
         try:
             other.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before,

@@ -1,7 +1,7 @@
-"""The skirmish picture's clickable marks, measured in the SVG itself over several games: no destination lies
-on another, on a target's rings or on a figure's letter; no ring runs over another figure's letter; no
-cartridge strip covers another figure's letter. Destinations that share a spot are drawn apart, each saying
-where it goes."""
+"""The skirmish picture's clickable marks, measured in the SVG itself over several games: every mark (a
+destination, a shot's or a melee's badge) is a disc of one size, and none lies on another or on a figure;
+no cartridge strip covers another figure's letter. Destinations that share a spot are drawn apart, each
+saying where it goes; several choices at one figure are badges side by side (issue 30)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ import dedale
 from dedale.render import zombstone_marks as marks
 from dedale.render.zombstone_svg import R
 from dedale.systems import system
+from dedale.zombstone.chances import whole_percent
 from dedale.zombstone.skirmish.session import SkirmishSession
 
 SVG = "{http://www.w3.org/2000/svg}"
 TOLERANCE = 1.0  # pixels two marks may share (rounding in the SVG's coordinates)
-ARC = re.compile(r"M([-\d.]+) ([-\d.]+)A([\d.]+) [\d.]+ 0 (\d) 1 ([-\d.]+) ([-\d.]+)")
+LETTER = 6.5  # a figure's letter, as a disc around its base's centre
 GAMES = [("ok_corral", seed) for seed in range(4)] + [("high_noon", seed) for seed in range(3)]
 
 
@@ -53,44 +54,15 @@ def letters(root: ElementTree.Element) -> dict[int, tuple[float, float]]:
     return found
 
 
-def destinations(root: ElementTree.Element) -> list[tuple[float, float]]:
-    """The centres of the destinations' discs (each a base's size)."""
+def clickable(root: ElementTree.Element) -> list[tuple[str, tuple[float, float]]]:
+    """Each clickable mark's choice and the centre of its disc (the first circle it draws)."""
     found = []
     for group in root.iter(f"{SVG}g"):
-        if classes(group) == ["choice", "move"]:
-            disc = next(c for c in group.iter(f"{SVG}circle") if float(c.get("r", 0)) == R)
-            found.append((float(disc.get("cx", 0)), float(disc.get("cy", 0))))
+        if group.get("data-choice"):
+            disc = next(group.iter(f"{SVG}circle"))
+            assert float(disc.get("r", 0)) == marks.TARGET
+            found.append((group.get("data-choice", ""), (float(disc.get("cx", 0)), float(disc.get("cy", 0)))))
     return found
-
-
-def ring_points(root: ElementTree.Element) -> list[tuple[str, list[tuple[float, float]]]]:
-    """Points along each ring's clickable band (its transparent path), with the ring's choice."""
-    found = []
-    for group in root.iter(f"{SVG}g"):
-        kind = classes(group)
-        if kind[:1] != ["choice"] or kind == ["choice", "move"]:
-            continue
-        band = next(p for p in group.iter(f"{SVG}path") if p.get("stroke-opacity") == "0")
-        points: list[tuple[float, float]] = []
-        for x0, y0, r, large, x1, y1 in ARC.findall(band.get("d", "")):
-            points += _arc(float(x0), float(y0), float(r), large == "1", float(x1), float(y1))
-        found.append((group.get("data-choice", ""), points))
-    return found
-
-
-def _arc(x0: float, y0: float, r: float, large: bool, x1: float, y1: float) -> list[tuple[float, float]]:
-    """Points along a clockwise SVG arc from (x0, y0) to (x1, y1)."""
-    chord = math.dist((x0, y0), (x1, y1))
-    if chord < 1e-6:
-        return [(x0, y0)]
-    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-    h = math.sqrt(max(r * r - chord * chord / 4, 0.0))
-    ux, uy = (x1 - x0) / chord, (y1 - y0) / chord
-    sign = -1 if large else 1  # clockwise on screen: the centre lies right of the chord for a small arc
-    cx, cy = mx - sign * uy * h, my + sign * ux * h
-    a0, a1 = math.atan2(y0 - cy, x0 - cx), math.atan2(y1 - cy, x1 - cx)
-    sweep = (a1 - a0) % (2 * math.pi)
-    return [(cx + r * math.cos(a0 + sweep * i / 24), cy + r * math.sin(a0 + sweep * i / 24)) for i in range(25)]
 
 
 def strips(root: ElementTree.Element) -> list[tuple[int, tuple[float, float, float, float]]]:
@@ -112,27 +84,20 @@ def test_clickable_marks_and_strips_cover_no_letter_and_no_other_mark(scenario: 
     checked = 0
     for session in asks_with_choices(scenario, seed):
         root = picture(session)
-        spots, rings, figures = destinations(root), ring_points(root), letters(root)
+        found, figures = clickable(root), letters(root)
         for choice, dot in spot_dots(root):  # a spot's dot is never under another destination
-            assert sum(math.dist(dot, a) < R - TOLERANCE for a in spots) == 0, choice
-        for i, a in enumerate(spots):
-            for b in spots[i + 1:]:
-                assert math.dist(a, b) >= 2 * R - TOLERANCE, (a, b)
-            for letter in figures.values():
-                assert math.dist(a, letter) >= R + marks.LETTER - TOLERANCE, (a, letter)
-            for choice, points in rings:
-                assert all(math.dist(a, p) >= R + marks.STROKE - TOLERANCE for p in points), (a, choice)
-        for choice, points in rings:
-            target = int(choice.split(":")[1])
-            others = [c for f, c in figures.items() if f != target]
-            assert points and all(math.dist(p, c) >= marks.LETTER + marks.STROKE - TOLERANCE
-                                  for p in points for c in others), choice
+            assert not any(math.dist(dot, a) < marks.TARGET - TOLERANCE for _, a in found), choice
+        for i, (choice, a) in enumerate(found):
+            for other, b in found[i + 1:]:
+                assert math.dist(a, b) >= 2 * marks.TARGET - TOLERANCE, (choice, other)
+            for letter in figures.values():  # clear of every figure's base
+                assert math.dist(a, letter) >= marks.TARGET + R - TOLERANCE, (choice, letter)
         for owner, (x0, y0, x1, y1) in strips(root):
             for figure, (cx, cy) in figures.items():
                 if figure != owner:  # the nearest point of the strip to the letter
                     near = (min(max(cx, x0), x1), min(max(cy, y0), y1))
-                    assert math.dist(near, (cx, cy)) >= marks.LETTER - TOLERANCE, (owner, figure)
-        checked += len(spots) + len(rings)
+                    assert math.dist(near, (cx, cy)) >= LETTER - TOLERANCE, (owner, figure)
+        checked += len(found)
     assert checked
 
 
@@ -155,15 +120,34 @@ def spot_dots(root: ElementTree.Element) -> list[tuple[str, tuple[float, float]]
             for g in root.iter(f"{SVG}g") if classes(g) == ["spot"] for dot in g.iter(f"{SVG}circle")]
 
 
-def test_free_arcs_avoid_what_must_stay_clear() -> None:
-    centre, r = (0.0, 0.0), 15.0
-    assert marks.ring_gaps(centre, r, []) == [(0.0, 2 * math.pi)]
-    clear = [marks.Disc(20, 0, marks.LETTER), marks.Disc(0, 19, marks.LETTER)]
-    arcs = marks.ring_gaps(centre, r, clear)
-    for a, b in arcs:
-        for i in range(21):
-            angle = a + (b - a) * i / 20
-            point = (r * math.cos(angle), r * math.sin(angle))
-            assert all(math.dist(point, (d.x, d.y)) >= d.r + marks.STROKE - 1e-6 for d in clear)
-    free = sum(b - a for a, b in arcs)
-    assert 0 < free < 2 * math.pi
+@pytest.mark.parametrize(("scenario", "seed"), GAMES[:3])
+def test_each_shot_says_its_chance_in_words_and_on_its_badge(scenario: str, seed: int) -> None:
+    """A person's shot tells its chance to hit (the rules' exact odds, against a dodge) in its label and on its
+    badge; aiming, one more reroll die, never lowers it."""
+    offered = 0
+    for session in asks_with_choices(scenario, seed):
+        listed = session.choices()
+        shown = {choice: "".join(g.itertext()) for choice, g in badges(picture(session)).items()}
+        chances = {}
+        for choice in listed:
+            if not choice.id.startswith(("shoot:", "aim:")):
+                continue
+            found = re.search(r": (<1|>99|\d+)% to hit", choice.label("en"))
+            assert found, choice.label("en")
+            assert found.group(1) == whole_percent(choice.data["chance"])
+            assert f"{found.group(1)}%" in shown[choice.id]
+            chances[choice.id] = choice.data["chance"]
+            offered += 1
+        for choice, chance in chances.items():
+            if choice.startswith("shoot:") and (aimed := chances.get("aim:" + choice[6:])) is not None:
+                assert aimed >= chance
+    assert offered
+
+
+def badges(root: ElementTree.Element) -> dict[str, ElementTree.Element]:
+    return {g.get("data-choice", ""): g for g in root.iter(f"{SVG}g")
+            if g.get("data-choice", "").startswith(("shoot:", "aim:"))}
+
+
+def test_a_chance_in_whole_percents_is_never_a_false_0_or_100() -> None:
+    assert [whole_percent(p) for p in (0, 0.004, 0.5, 0.996, 1)] == ["0", "<1", "50", ">99", "100"]

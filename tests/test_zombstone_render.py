@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from xml.etree import ElementTree
 import pytest
 
 from dedale.core.errors import DedaleError
+from dedale.render import zombstone_marks as marks
 from dedale.render.png import svg_to_png
 from dedale.render.zombstone_svg import render_svg
 from dedale.render.zombstone_text import grid_size, render_text, symbol
@@ -102,12 +104,10 @@ def test_states_are_drawn_with_marks_not_colour_alone() -> None:
     assert symbol(view, view.figures[8]) == "1" and symbol(view, view.figures[9]) == "2"
 
 
-def ring_radius(group: ElementTree.Element) -> float:
-    """The radius of a ring's clickable band (a path of arcs: `A r r ...`)."""
-    band = next(path for path in group.iter(f"{SVG}path") if path.get("stroke-opacity") == "0")
-    found = re.search(r"A([\d.]+) ", band.get("d", ""))
-    assert found is not None
-    return float(found.group(1))
+def disc(group: ElementTree.Element) -> tuple[float, float, float]:
+    """A clickable mark's disc: its centre and radius."""
+    circle = next(group.iter(f"{SVG}circle"))
+    return float(circle.get("cx", 0)), float(circle.get("cy", 0)), float(circle.get("r", 0))
 
 
 def test_choices_are_clickable_and_several_may_aim_at_one_figure() -> None:
@@ -128,15 +128,13 @@ def test_choices_are_clickable_and_several_may_aim_at_one_figure() -> None:
         assert g.find(f"{SVG}title").text == links[g.get("data-choice")]["label"]
     by_id = {g.get("data-choice"): g for g in choices}
     assert by_id["shoot:6"].get("class") == "choice shoot" and by_id["aim:6"].get("class") == "choice aim"
-    radii = {choice: ring_radius(by_id[choice]) for choice in ("shoot:6", "aim:6")}
-    assert radii["shoot:6"] < radii["aim:6"]  # one inside the other, both clickable
-    order = [g.get("data-choice") for g in choices]
-    assert order.index("aim:6") < order.index("shoot:6")  # the inner ring drawn over the outer
+    shoot, aim = disc(by_id["shoot:6"]), disc(by_id["aim:6"])  # two badges side by side, each clickable
+    assert shoot[2] == aim[2] == marks.TARGET
+    assert math.dist(shoot[:2], aim[:2]) >= 2 * marks.TARGET - 0.5
     assert by_id["move:7.4,18"].find(f"{SVG}g[@class='melee-mark']") is not None  # a charge: not by colour alone
     assert by_id["move:29.5,10.1"].find(f"{SVG}g[@class='melee-mark']") is None
-    move = by_id["move:29.5,10.1"].find(f"{SVG}circle")
     table_x, table_y = 28 + 20, 28 + 62 + 20  # the margin, the header and the rulers
-    assert (float(move.get("cx")), float(move.get("cy"))) == pytest.approx((table_x + 29.5 * 18, table_y + 10.1 * 18))
+    assert disc(by_id["move:29.5,10.1"])[:2] == pytest.approx((table_x + 29.5 * 18, table_y + 10.1 * 18))
 
 
 def test_text_view_grid_and_roster() -> None:
@@ -243,3 +241,52 @@ def test_not_a_document_at_all(data: Any) -> None:
     with pytest.raises(DedaleError) as caught:
         GameView.from_json(data)
     assert caught.value.key == "error.bad_document"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_fallen_figures_keep_their_letter_and_the_roster_every_whole_name(lang: str) -> None:
+    """A fallen figure's letter is drawn over its cross (the last thing on its base), so the table still says
+    who fell there; the roster writes every name whole (a long one on two lines), never cut with "…"."""
+    data = document("finished")
+    view = GameView.from_json(data)
+    root = ElementTree.fromstring(render_svg(view, lang=lang))
+    drawn = {int(g.get("data-figure")): g for g in groups(root, "figure")}
+    for figure in view.figures:
+        if figure.state == "out":
+            last = list(drawn[figure.id])[-1]
+            assert last.tag == f"{SVG}text" and last.text == view.label(figure), figure.id
+    for line in groups(root, "roster"):
+        figure = view.figures[int(line.get("data-figure", "-1"))]
+        words = " ".join(el.text or "" for el in line.iter(f"{SVG}text"))
+        assert "…" not in words
+        if not figure.masked:
+            assert " ".join(view.name(figure, lang).split()) in words
+
+
+def felt_overflow(svg_text: str) -> list[str]:
+    """The texts on the duel's felt that run past its right edge (a text's width estimated from its length,
+    generously: 0.62 of its size a character)."""
+    from dedale.render import duel_svg
+
+    over = []
+    for el in ElementTree.fromstring(svg_text).iter(f"{SVG}text"):
+        x, y, size = float(el.get("x", 0)), float(el.get("y", 0)), float(el.get("font-size", 12))
+        if y < 56 or el.get("text-anchor") in ("middle", "end"):
+            continue
+        if x + len(el.text or "") * size * 0.62 > duel_svg.WIDTH - 24:
+            over.append(el.text or "")
+    return over
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_duels_felt_holds_its_words_in_every_language(lang: str) -> None:
+    """Who sits where and what each holds fit beside the cards on the felt, in French too ("L'IA",
+    "1000 $ restants, 250 $ misés"), the hands at the showdown as well."""
+    from dedale.render.duel_svg import render_svg as felt
+
+    duel = {"hole": [["AS", "KD"], ["QH", "QC"]], "board": ["2C", "7D", "9H", "JS", "3C"], "street": "showdown",
+            "stacks": [1000, 1000], "bets": [250, 250], "pot": 500, "payout": [500, 0], "over": True,
+            "folded": None, "winner": 0, "to_act": None, "hands": ["two_pair", "three_of_a_kind"]}
+    for opponent in ("ai", "human"):
+        document = {"duel": duel, "seed": 1, "player": 0, "params": {"opponent": opponent}}
+        assert not felt_overflow(felt(document, lang)), felt_overflow(felt(document, lang))

@@ -57,10 +57,12 @@ def render_svg(document: dict[str, Any], lang: str = "en") -> str:
         for i, card in enumerate(hole[seat]):
             body.append(_card(WIDTH / 2 - CARD_W - 5 + i * (CARD_W + 10), y, card if seat == me or shown else None,
                                 lang))
-        label = t("render.duel.stack", lang, who=who, stack=duel["stacks"][seat], bet=duel["bets"][seat])
-        body.append(svg.text(WIDTH / 2 + CARD_W + 30, y + 30, label, 14, weight="bold", fill="white"))
+        # who, then the stack below: each line fits beside the cards in every language ("14 $ restants")
+        stack = t("render.duel.stack_short", lang, stack=duel["stacks"][seat], bet=duel["bets"][seat])
+        body.append(svg.text(WIDTH / 2 + CARD_W + 24, y + 26, who, 14, weight="bold", fill="white"))
+        body.append(svg.text(WIDTH / 2 + CARD_W + 24, y + 45, stack, 11.5, fill="white"))
         if shown and duel["hands"]:
-            body.append(svg.text(WIDTH / 2 + CARD_W + 30, y + 52, t(f"duel.hand.{duel['hands'][seat]}", lang), 13,
+            body.append(svg.text(WIDTH / 2 + CARD_W + 24, y + 66, t(f"duel.hand.{duel['hands'][seat]}", lang), 13,
                                  fill="#f0e442"))
         if duel["to_act"] == seat and not duel["over"]:
             body.append(svg.text(WIDTH / 2 - CARD_W - 30, y + 45, "▶", 22, "end", fill="#f0e442"))
@@ -106,12 +108,13 @@ def _viewer(document: dict[str, Any]) -> int:
 
 
 def _who(seat: int, document: dict[str, Any], lang: str) -> str:
-    if seat == _viewer(document):
-        return t("render.duel.you", lang)
+    """A duellist as the log and the status name it too: its side in a skirmish, its seat between two
+    people, else You and the AI."""
     if "names" in document:  # the duellists of a skirmish: their sides
         return str(document["names"][seat])
-    human = (document.get("params") or {}).get("opponent") == "human"
-    return t("render.duel.other", lang, seat=seat + 1) if human else t("render.duel.ai", lang)
+    if (document.get("params") or {}).get("opponent") == "human":
+        return t("render.duel.other", lang, seat=seat + 1)
+    return t("render.duel.you", lang) if seat == _viewer(document) else t("render.duel.ai", lang)
 
 
 def render_text(document: dict[str, Any], lang: str = "en") -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from dedale.i18n import t
 from dedale.render import svg
 from dedale.render import zombstone_marks as marks
+from dedale.zombstone.chances import whole_percent
 from dedale.zombstone.skirmish.battlefield import RADIUS
 from dedale.zombstone.skirmish.catalogue import SIDES, STATUSES
 from dedale.zombstone.skirmish.view import FigureView, FireView, GameView
@@ -33,6 +34,8 @@ RULER = 20
 GAP = 34  # between the table and the key
 LEGEND = 420
 ROW = 23  # a roster line
+NAME_CHARS = 25  # of a name, on a roster line, before its status (bold, 10.5 pixels)
+NAME_LINE = 12  # a long name's second line
 
 # The sides: Okabe-Ito blue and bluish green, and a shape each.
 SIDE_COLOURS = {"lawmen": svg.PASSAGE, "zombies": svg.ENTRANCE}
@@ -56,7 +59,7 @@ TERRAIN_STROKES = {"heavy": f'stroke="{svg.INK}" stroke-width="1.2"',
                    "gap": f'stroke="{svg.INK}" stroke-width="1" stroke-dasharray="4 2"'}
 TERRAIN_ORDER = ("gap", "difficult", "stairs", "ladder", "light", "heavy", "wall", "building")  # bottom to top
 RINGS = {"star": (2.3, 4.8), "supporting": (2.6,), "extra": ()}  # status rings, pixels outside the base
-CHOICE_ORDER = ("shoot", "melee", "aim")  # rings around one figure, inside out; other kinds after these
+CHOICE_ORDER = ("shoot", "melee", "aim")  # badges beside one figure, nearest first; other kinds after these
 
 
 def render_svg(view: GameView, links: dict[str, dict[str, Any]] | None = None, lang: str = "en") -> str:
@@ -78,13 +81,15 @@ def render_svg(view: GameView, links: dict[str, dict[str, Any]] | None = None, l
     body += destinations  # under the figures, which stay readable; the rings around targets over them
     body += _figures(view, ox, oy, strips, lang)
     body += rings
-    x0 = ox + width + GAP
-    legend, bottom = _legend(view, x0, MARGIN + HEADER, bool(links), lang)
-    body += legend
-    roster, bottom = _roster(view, x0, bottom + 34, lang)
-    body += roster
-    total_height = max(oy + height + MARGIN, bottom + MARGIN)
-    return svg.document(x0 + LEGEND + MARGIN, total_height, body, title, _patterns())
+    x0, y0 = ox + width + GAP, MARGIN + HEADER
+    map_width, map_height = ox + width + MARGIN, oy + height + MARGIN
+    legend, bottom = _legend(view, 0, 0, bool(links), lang)
+    roster, bottom = _roster(view, 0, bottom + 34, lang)
+    # the key and roster, a group of its own drawn from its corner: a page may place it below the table
+    body.append(f'<g id="zombstone-legend" transform="translate({x0:g} {y0:g})" data-width="{LEGEND}" '
+                f'data-height="{bottom:g}" data-map-width="{map_width:g}" data-map-height="{map_height:g}">'
+                f'{"".join(legend + roster)}</g>')
+    return svg.document(x0 + LEGEND + MARGIN, max(map_height, y0 + bottom + MARGIN), body, title, _patterns())
 
 
 # --- words ----------------------------------------------------------------------------------------------
@@ -375,11 +380,13 @@ def _piece(side: str, cx: float, cy: float, status: str, label: str, state: str 
     parts = [_shape(side, cx, cy, R + extra, f'fill="none" stroke="{ring}" stroke-width="1.3"{dash}')
              for extra in RINGS[status]]
     parts.append(_shape(side, cx, cy, R, f'fill="{colour}" stroke="{ring}" stroke-width="1"{dash}'))
-    parts.append(svg.text(cx, cy + 3.7, label, 10.5, "middle", "bold", "#6e675d" if out else "white"))
-    if state == "out":
+    if state == "out":  # crossed out under its letter, which stays readable on a halo: who fell there
         d = R * 0.8
         parts.append(f'<path d="M{cx - d:.1f} {cy - d:.1f}L{cx + d:.1f} {cy + d:.1f}M{cx + d:.1f} {cy - d:.1f}'
                      f'L{cx - d:.1f} {cy + d:.1f}" stroke="{svg.INK}" stroke-width="1.8" stroke-linecap="round"/>')
+        parts.append(svg.text(cx, cy + 3.7, label, 10.5, "middle", "bold", FALLEN,
+                              extra=f' stroke="{FALLEN}" stroke-width="3" stroke-linejoin="round"'))
+    parts.append(svg.text(cx, cy + 3.7, label, 10.5, "middle", "bold", svg.INK if out else "white"))
     if wounded and not out:
         x, y = cx + R * 0.8, cy + R * 0.55
         parts.append(f'<path class="wound" d="M{x:.1f} {y - 5:.1f}C{x + 3.6:.1f} {y - 0.8:.1f} {x + 3.6:.1f} '
@@ -421,12 +428,12 @@ def _pips(cx: float, cy: float, total: int, red: int, ticked: int, size: float =
 
 def _choices(view: GameView, links: dict[str, dict[str, Any]], ox: float, oy: float, strips: list[marks.Box],
              lang: str) -> tuple[list[str], list[str]]:
-    """Destinations as dashed bases labelled with where they go (a dotted path from the acting figure; drawn off
-    their spot, joined to it, when the spot is taken); targets as rings around the figure, one inside the other
-    when several choices aim at it (shoot, melee, then aim's cross-hairs outermost), with gaps where another
-    figure's letter stands. No mark lies on another, nor on a figure's letter (`zombstone_marks`)."""
+    """Every choice is a disc of its own, `marks.TARGET` across (a finger's width on a phone): destinations
+    labelled with where they go (a dotted path from the acting figure; drawn off their spot, joined to it, when
+    the spot is taken); each shot, aimed shot or melee a badge beside its target, joined to it, saying whom and
+    its chance. No mark lies on another, on a figure or on a cartridge strip (`zombstone_marks`)."""
     centres = {f.id: (ox + f.x * PX, oy + f.y * PX) for f in view.figures if f.on_table}
-    around: dict[int, list[tuple[str, str]]] = {}
+    around: dict[int, list[tuple[str, dict[str, Any]]]] = {}
     moves: list[tuple[str, str, dict[str, Any], Point]] = []
     for choice, data in links.items():
         words = str(data.get("label", choice))
@@ -435,16 +442,24 @@ def _choices(view: GameView, links: dict[str, dict[str, Any]], ox: float, oy: fl
         if to is not None:
             moves.append((choice, words, data, (ox + to[0] * PX, oy + to[1] * PX)))
         elif isinstance(figure, int) and not isinstance(figure, bool) and figure in centres:
-            around.setdefault(figure, []).append((choice, words))
+            around.setdefault(figure, []).append((choice, data))
     taken = [marks.Disc(*centres[f.id], _extent(view, f) + 1) for f in view.figures if f.id in centres]
-    zones = {f: marks.Disc(*centres[f], R + 6 + 4.5 * (len(c) - 1) + marks.STROKE) for f, c in around.items()}
-    taken += zones.values()
     acting = view.acting
     start = centres.get(acting.id) if acting is not None else None
-    moves.sort(key=lambda move: _move_rank(move[2]))
     bf = view.battlefield
-    placed = marks.place_marks([spot for *_, spot in moves], R, taken, strips,
-                               (ox, oy, ox + bf.width * PX, oy + bf.height * PX), start)
+    bounds = (ox, oy, ox + bf.width * PX, oy + bf.height * PX)
+    joins, badges = [], []
+    for figure_id, choices in around.items():  # the badges first: each keeps close to its target
+        centre = centres[figure_id]
+        ordered = sorted(choices, key=lambda c: _kind_rank(c[0]))
+        near = _extent(view, view.figures[figure_id]) + 1 + marks.TARGET
+        placed = marks.place_marks([centre] * len(ordered), marks.TARGET, taken, strips, bounds, start, near)
+        for (choice, data), (x, y) in zip(ordered, placed, strict=True):
+            joins.append(f'<line class="join" x1="{centre[0]:.1f}" y1="{centre[1]:.1f}" x2="{x:.1f}" y2="{y:.1f}" '
+                         f'stroke="{svg.ACCENT}" stroke-width="1.2" pointer-events="none"/>')
+            badges.append(_badge(view, choice, data, view.figures[figure_id], (x, y)))
+    moves.sort(key=lambda move: _move_rank(move[2]))
+    placed = marks.place_marks([spot for *_, spot in moves], marks.TARGET, taken, strips, bounds, start)
     guides, spots = [], []
     for (choice, words, data, spot), (x, y) in zip(moves, placed, strict=True):
         if start is not None:
@@ -460,16 +475,7 @@ def _choices(view: GameView, links: dict[str, dict[str, Any]], ox: float, oy: fl
         spots.append(f'<g class="choice move" data-choice="{escape(choice)}">'
                      f'<title>{escape(words)}</title>{_mark(x, y, colour)}'
                      f'{_destination_label(view, data, start, spot, x, y, colour, lang)}</g>')
-    rings = []
-    for figure_id, choices in around.items():
-        centre = centres[figure_id]
-        clear = [zones.get(f, marks.Disc(*c, marks.LETTER)) for f, c in centres.items() if f != figure_id]
-        ordered = sorted(choices, key=lambda c: _kind_rank(c[0]))
-        for i in reversed(range(len(ordered))):  # the outermost first: the inner ones lie over it, clickable
-            choice, words = ordered[i]
-            r = R + 6 + 4.5 * i
-            rings.append(_ring(choice, words, centre, r, marks.ring_gaps(centre, r, clear), innermost=i == 0))
-    return guides + spots, rings
+    return guides + spots, joins + badges
 
 
 def _move_rank(data: dict[str, Any]) -> int:
@@ -497,9 +503,9 @@ def _destination_label(view: GameView, data: dict[str, Any], start: Point | None
     return _mark_text(x, y, way_initials(t(f"dir.{compass(start, spot)}", lang)), colour)
 
 
-def _mark(x: float, y: float, colour: str) -> str:
-    """A destination: a dashed base, pale so that what it says reads over a line of fire."""
-    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R:g}" fill="white" fill-opacity="0.9" stroke="{colour}" '
+def _mark(x: float, y: float, colour: str, r: float = marks.TARGET) -> str:
+    """A destination: a dashed disc, pale so that what it says reads over a line of fire."""
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:g}" fill="white" fill-opacity="0.9" stroke="{colour}" '
             f'stroke-width="1.8" stroke-dasharray="3 2"/>')
 
 
@@ -524,38 +530,34 @@ def _kind_rank(choice: str) -> int:
     return CHOICE_ORDER.index(kind) if kind in CHOICE_ORDER else len(CHOICE_ORDER)
 
 
-def _ring(choice: str, words: str, centre: Point, r: float, arcs: list[tuple[float, float]],
-          innermost: bool) -> str:
-    """A clickable ring along its free arcs; the innermost also takes clicks on the target's base, every ring on a
-    band wider than its line."""
+def _badge(view: GameView, choice: str, data: dict[str, Any], target: FigureView, at: Point) -> str:
+    """A shot, aimed shot or melee at `target`: a disc beside it with the target's letter and, for a shot, its
+    chance to hit (`chance` in the link, a fraction of one)."""
     kind = choice.split(":", 1)[0]
+    x, y = at
+    letter = str(view.token(target)) if target.hidden else view.label(target)
+    chance = data.get("chance")
+    words = str(data.get("label", choice))
+    if isinstance(chance, int | float) and not isinstance(chance, bool):
+        inside = (svg.text(x, y - 1.5, letter, 8, "middle", "bold", svg.ACCENT)
+                  + svg.text(x, y + 7, f"{whole_percent(chance)}%", 6.5, "middle", "bold", svg.INK))
+    else:
+        inside = svg.text(x, y + 3, letter, 9, "middle", "bold", svg.ACCENT)
+    return (f'<g class="choice {escape(kind)}" data-choice="{escape(choice)}"><title>{escape(words)}</title>'
+            f'{_badge_mark(kind, x, y)}{inside}</g>')
+
+
+def _badge_mark(kind: str, x: float, y: float, r: float = marks.TARGET) -> str:
+    """What a badge looks like: cross-hairs for an aimed shot, a solid ring for a melee, dashed for a shot."""
     colour = svg.ACCENT if kind in CHOICE_ORDER else svg.PASSAGE
-    cx, cy = centre
-    base = (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{R + 3:g}" fill="{colour}" fill-opacity="0.1"/>' if innermost
-            else "")
-    path = marks.arc_path(centre, r, arcs)
-    return (f'<g class="choice {escape(kind)}" data-choice="{escape(choice)}">'
-            f'<title>{escape(words)}</title>{base}<path d="{path}" fill="none" stroke="{colour}" stroke-opacity="0" '
-            f'stroke-width="{2 * marks.STROKE:g}"/>{_ring_mark(kind, colour, centre, r, arcs)}</g>')
-
-
-def _ring_mark(kind: str, colour: str, centre: Point, r: float, arcs: list[tuple[float, float]] | None = None) -> str:
-    """What a ring looks like: cross-hairs for an aimed shot, solid for a melee, dashed for the rest."""
-    cx, cy = centre
-    arcs = arcs or [(0.0, 2 * math.pi)]
-    path = marks.arc_path(centre, r, arcs)
+    disc = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:g}" fill="white" fill-opacity="0.92" stroke="{colour}" '
     if kind == "aim":
-        ticks = "".join(f"M{cx + math.cos(a) * (r - 4):.1f} {cy + math.sin(a) * (r - 4):.1f}L"
-                        f"{cx + math.cos(a) * (r + 4):.1f} {cy + math.sin(a) * (r + 4):.1f}"
-                        for a in (0, math.pi / 2, math.pi, 3 * math.pi / 2) if _on_arcs(a, arcs))
-        return (f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="1.4"/>'
-                f'<path d="{ticks}" stroke="{colour}" stroke-width="1.8"/>')
-    dash = "" if kind == "melee" else ' stroke-dasharray="5 2.5"'
-    return f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="{3 if kind == "melee" else 2.2}"{dash}/>'
-
-
-def _on_arcs(angle: float, arcs: list[tuple[float, float]]) -> bool:
-    return any((angle - a) % (2 * math.pi) <= b - a for a, b in arcs)
+        ticks = "".join(f"M{x + dx * (r - 3):.1f} {y + dy * (r - 3):.1f}L{x + dx * (r + 3):.1f} {y + dy * (r + 3):.1f}"
+                        for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1)))
+        return disc + f'stroke-width="1.4"/><path d="{ticks}" stroke="{colour}" stroke-width="1.8"/>'
+    if kind == "melee":
+        return disc + 'stroke-width="2.6"/>'
+    return disc + 'stroke-width="2" stroke-dasharray="4 2"/>'
 
 
 def _point(value: Any) -> tuple[float, float] | None:
@@ -600,15 +602,17 @@ def _legend(view: GameView, x0: float, y0: float, choices: bool, lang: str) -> t
                       f'stroke-width="1.5"/>', t("render.zombstone.acting", lang)))
     if choices:
         north = _mark_text(0, 0, way_initials(t("dir.N", lang)), svg.PASSAGE)
-        left.append((_mark(0, 0, svg.PASSAGE) + north, t("render.zombstone.choice_move", lang)))
-        left.append((_mark(0, 0, svg.PASSAGE) + _mark_text(0, 0, "→a", svg.PASSAGE),
+        left.append((_mark(0, 0, svg.PASSAGE, R) + north, t("render.zombstone.choice_move", lang)))
+        left.append((_mark(0, 0, svg.PASSAGE, R) + _mark_text(0, 0, "→a", svg.PASSAGE),
                      t("render.zombstone.choice_toward", lang)))
-        left.append((_mark(0, 0, svg.PASSAGE) + _cover_icon(0, 0), t("render.zombstone.choice_cover", lang)))
+        left.append((_mark(0, 0, svg.PASSAGE, R) + _cover_icon(0, 0), t("render.zombstone.choice_cover", lang)))
         left.append((f'<line x1="-11" y1="4" x2="0" y2="0" stroke="{svg.PASSAGE}" stroke-width="0.9"/>'
-                     f'<circle cx="-11" cy="4" r="2" fill="{svg.PASSAGE}"/>' + _mark(3, -2, svg.PASSAGE),
+                     f'<circle cx="-11" cy="4" r="2" fill="{svg.PASSAGE}"/>' + _mark(3, -2, svg.PASSAGE, R),
                      t("render.zombstone.choice_off", lang)))
-        right.append((_ring_mark("shoot", svg.ACCENT, (0, 0), R), t("render.zombstone.choice_shoot", lang)))
-        right.append((_ring_mark("aim", svg.ACCENT, (0, 0), R), t("render.zombstone.choice_aim", lang)))
+        right.append((_badge_mark("shoot", 0, 0, R) + svg.text(0, 3, "a", 8, "middle", "bold", svg.ACCENT),
+                      t("render.zombstone.choice_shoot", lang)))
+        right.append((_badge_mark("aim", 0, 0, R) + svg.text(0, 3, "a", 8, "middle", "bold", svg.ACCENT),
+                      t("render.zombstone.choice_aim", lang)))
     step = 25
     for column, items in ((0, left), (1, right)):
         for i, (shape, words) in enumerate(items):
@@ -643,16 +647,18 @@ def _roster(view: GameView, x0: float, y0: float, lang: str) -> tuple[list[str],
             "render.zombstone.standing", lang, standing=sum(f.in_play for f in figures), total=len(figures),
             worth=view.worth_shown(side), cards=view.hands[side]), 10.5, fill=MUTED))
         y += 24
-        for figure in figures:
-            out.append(_roster_line(view, figure, x0, y, lang))
-            y += ROW
+        for index, figure in enumerate(figures):
+            line, high = _roster_line(view, figure, x0, y, lang, index % 2 == 0)
+            out.append(line)
+            y += high
         y += 14
     return out, y
 
 
-def _roster_line(view: GameView, figure: FigureView, x0: float, y: float, lang: str) -> str:
-    """A character's piece (its token while hidden), name, status, cartridges and state; of a masked figure (the
-    other side's hidden one, in a seat's view) only what the table shows: its token and state."""
+def _roster_line(view: GameView, figure: FigureView, x0: float, y: float, lang: str, band: bool) -> tuple[str, float]:
+    """A character's piece (its token while hidden), whole name (on two lines when long), status, cartridges
+    and state, every other line on a pale band; of a masked figure (the other side's hidden one, in a seat's
+    view) only what the table shows: its token and state. With the height it takes."""
     ink = svg.INK if figure.in_play else MUTED
     piece = _token(figure.side, 0, 0, view.token(figure)) if figure.hidden and figure.on_table else ""
     known = ""
@@ -661,15 +667,15 @@ def _roster_line(view: GameView, figure: FigureView, x0: float, y: float, lang: 
         piece = piece or _piece(figure.side, 0, 0, profile.status, view.label(figure), figure.state, figure.wounded)
         known = (svg.text(x0 + 206, y, status_name(profile.status, lang), 10, fill=ink)
                  + _pips(x0 + 293, y - 4, profile.cartridges, profile.red, figure.ticked, 1.4))
-    return (f'<g class="roster" data-figure="{figure.id}">'
+    names = svg.wrap(view.name(figure, lang), NAME_CHARS)
+    high = ROW + NAME_LINE * (len(names) - 1)
+    shade = (f'<rect x="{x0:g}" y="{y - 13:g}" width="{LEGEND:g}" height="{high:g}" fill="{GROUND}" '
+             f'fill-opacity="0.6"/>' if band else "")
+    name = "".join(svg.text(x0 + 30, y + i * NAME_LINE, line, 10.5, fill=ink,
+                            weight="bold" if figure.in_play else "normal") for i, line in enumerate(names))
+    return (f'<g class="roster" data-figure="{figure.id}">{shade}'
             f'<g transform="translate({x0 + 12:g} {y - 4:g}) scale(0.8)">{piece}</g>'
-            + svg.text(x0 + 30, y, _cut(view.name(figure, lang), 25), 10.5, fill=ink,
-                       weight="bold" if figure.in_play else "normal")
-            + known + svg.text(x0 + 318, y, describe(view, figure, lang), 10, fill=ink) + "</g>")
-
-
-def _cut(content: str, most: int) -> str:
-    return content if len(content) <= most else content[:most - 1].rstrip() + "…"
+            + name + known + svg.text(x0 + 318, y, describe(view, figure, lang), 10, fill=ink) + "</g>"), high
 
 
 def _patterns() -> str:

@@ -126,10 +126,37 @@ def _playing(session: Session, listed: list[Choice], lang: str) -> dict[str, Any
     """The choices to make now, and what they are about (nothing of it for a seat waiting for its turn: the
     question is the other's)."""
     question = session.question() if listed else None
-    return {"choices": listed, "faces": [face(session, c, lang) for c in listed],
+    return {"choices": listed, "groups": grouped(listed, lang), "faces": [face(session, c, lang) for c in listed],
             "prompt": prompt(session, lang) if listed else None,
             "question": None if question is None else say(question, lang),
             "pending": session.pending if listed else None, "watching": False}
+
+
+GROUP_FROM = 9  # a list this long folds its choices by group (those whose system names one)
+
+
+def grouped(listed: list[Choice], lang: str) -> list[tuple[str | None, list[Choice]]]:
+    """The choices as the page lists them: a long list folded into groups the system names (a choice's
+    `group`, a message key taking the count: "Move: where to (14)"), each where its first choice stood; a
+    choice without a group, or a short list, one by one (a heading of None)."""
+    if len(listed) < GROUP_FROM:
+        return [(None, [choice]) for choice in listed]
+    found: list[tuple[str | None, list[Choice]]] = []
+    where: dict[str, list[Choice]] = {}
+    for choice in listed:
+        key = choice.data.get("group")
+        if not isinstance(key, str):
+            found.append((None, [choice]))
+        elif key in where:
+            where[key].append(choice)
+        else:
+            where[key] = [choice]
+            found.append((key, where[key]))
+    if len(found) == 1:  # one group and nothing else: nothing to fold it among
+        return [(None, [choice]) for choice in listed]
+    # a group of one is no group: its choice one by one
+    return [(t(key, lang, count=len(members)) if key is not None and len(members) > 1 else None, members)
+            for key, members in found]
 
 
 def _seated(session: Session, session_id: str, lang: str, seat: int) -> dict[str, Any]:

@@ -84,3 +84,14 @@ def odds(spec: RollSpec, objective: str = "rank", target: int | None = None,
     counts, kinds = final_counts(policy), categories(spec)
     per_category = [int(counts[kinds == c].sum()) for c in range(len(HANDS))]
     return Odds(spec, objective, target, per_category, total_ways(spec), policy)
+
+
+def whole_percent(chance: Fraction | float) -> str:
+    """A chance in whole percents, as a player reads it beside a choice ("62"): "<1" or ">99" rather than a
+    rounded 0 or 100 that is not so."""
+    shown = round(float(chance) * 100)
+    if shown == 0 and chance > 0:
+        return "<1"
+    if shown == 100 and chance < 1:
+        return ">99"
+    return str(shown)

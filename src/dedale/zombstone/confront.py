@@ -136,6 +136,13 @@ def confront(situation: Situation) -> Outcome:
                    share(wins, damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_a)), share(losses, hurt_back))
 
 
+def hit_chance(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool) -> Fraction:
+    """The chance that the attacker wins with a hand better than Nothing (a hit, which deals damage), both
+    sides playing to win: from the same tally as `confront`."""
+    tally = _tally(a_spec, d_spec, defender_deals, 0, 0, "win")
+    return Fraction(int(tally[1:, :, 2].sum()), total_ways(a_spec) * total_ways(d_spec))
+
+
 @dataclass(frozen=True)
 class Play:
     """Both sides' optimal policies in a confrontation, and what every pair of final hands means."""

@@ -76,8 +76,12 @@ def _bettor(style: str) -> Callable[[DuelSession], AutoBettor]:
 
 class DuelRules(Secrets, Rules[DuelParams, DuelState]):
     system = "zombstone-duel"
-    version = 2  # version 2's winnings are what was won from the other; version 1's were the whole pot
+    # version 2's winnings are what was won from the other (version 1's were the whole pot); version 3's log
+    # names the duellists as the table does (You and the AI, or the players' seats): a version-2 document loads,
+    # checked without its log's words
+    version = 3
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {1: ("fame_points", "left")}  # what winnings buy
+    worded_before = (2,)
     policies: ClassVar[Policies] = {name: _bettor(name) for name in ("cautious", "bold")}
     policies["default"] = policies["cautious"]
 
@@ -130,8 +134,14 @@ class DuelRules(Secrets, Rules[DuelParams, DuelState]):
 
     def log_entry(self, entry: Any) -> Any:
         """The AI's hole cards stay face down in the log until the duel is over (between two people the
-        document is the GM's: each seat's view hides the other's, `shown_log`)."""
-        return hide_hole_cards(entry, AI_SEAT) if not self.over and not self.params.human else entry
+        document is the GM's: each seat's view hides the other's, `shown_log`); each duellist named as the
+        table names it."""
+        entry = hide_hole_cards(entry, AI_SEAT) if not self.over and not self.params.human else entry
+        if self.params.human:
+            seats = (word("render.duel.other", seat=1), word("render.duel.other", seat=2))
+            return named(entry, seats, seats)
+        return named(entry, (word("render.duel.you"), word("render.duel.ai")),
+                     (word("duel.name.you"), word("duel.name.ai")))
 
     def only_its_choice(self, entries: list[Any]) -> bool:
         """A bet's own entry: what the one seat did (the AI's answer, or a card dealt, is more)."""
@@ -195,6 +205,20 @@ def load_duel(document: Any) -> dict[str, Any]:
     return document
 
 
+def named(entry: Any, names: tuple[Word, Word], within: tuple[Word, Word]) -> Any:
+    """A duel's log entry with its duellists' names: `who` (a sentence's start) and `whom` (within one) for its
+    `seat`, `who0` and `who1` for both; as they are shown, one way in the log, on the table and in the status."""
+    args = entry.get("args")
+    key = str(entry.get("note") or entry.get("for") or "")
+    if not key.startswith("duel.") or not isinstance(args, dict):
+        return entry
+    more: dict[str, Word] = {"who0": names[0], "who1": names[1]}
+    seat = args.get("seat")
+    if seat in (0, 1) and not isinstance(seat, bool):
+        more.update(who=names[seat], whom=within[seat])
+    return {**entry, "args": {**args, **more}}
+
+
 def hide_hole_cards(entry: Any, seat: int) -> Any:
     """A log entry as a player may see it: a hole card dealt to `seat` shows as ??."""
     if entry.get("for") == "duel.hole" and entry.get("args", {}).get("seat") == seat and "draw" in entry:
@@ -228,7 +252,9 @@ DOCUMENT = DocumentKind(
                 "an AI duellist (seat 1): the stakes, the cards, every bet, the pot and who won it (and shoots "
                 "first), what the winnings buy at $7 a Fame point, the events and the log.",
     versions={1: "the winnings counted the whole pot",
-              2: "the winnings are what the winner won from the other (version 1 counted the whole pot)"},
+              2: "the winnings are what the winner won from the other (version 1 counted the whole pot)",
+              3: "the log names the duellists as the table does (You and the AI, or Player 1 and Player 2); a "
+                 "version-2 document loads, checked without its log's words"},
     envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true) of a game "
                                       "without a secret key: its seed alone would give the hidden cards away"},
               "hidden": {"description": "true: a seat's view made during play, for reading and drawing; it cannot "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
+from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any, Final
 
@@ -20,7 +21,7 @@ from dedale.core.cards import Card
 from dedale.i18n import Word, word
 from dedale.zombstone.advice import advise
 from dedale.zombstone.combinatorics import allowed_keeps, index_of, keeps, transitions
-from dedale.zombstone.confront import policies
+from dedale.zombstone.confront import hit_chance, policies
 from dedale.zombstone.hands import FACES, HANDS, Counts, as_counts, best_key, counts_of, describe, plus, with_skill
 from dedale.zombstone.policy import RollSpec, categories, hand_keys, optimise, total_ways
 from dedale.zombstone.skirmish import skills
@@ -275,18 +276,8 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
              budget: list[int]) -> Flow[None]:
     """A shot or a melee from `attacker` (whose activation's card budget is `budget`) on `defender`."""
     reaction = "melee" if melee else (yield from _reaction(t, attacker, defender))
-    a_bonus = d_bonus = 0
-    covers: tuple[str, ...] = ()
-    if not melee:
-        covers = t.covers(attacker.pos, defender.pos)
-        if reaction == "dodge":
-            a_bonus -= sum(1 for kind in covers if kind == "light")
-            d_bonus += sum(1 for kind in covers if kind != "light")
-        else:  # every cover counts as light and hampers each shooter along its own line of fire, the cover
-            # within 1 inch of that shooter excepted: the target's own wall does not hinder its return shot
-            d_bonus -= RETURN_MALUS + len(t.covers(defender.pos, attacker.pos))
-            a_bonus -= len(covers)
-    a_bonus += skills.AIM_BONUS if aimed else 0
+    covers = () if melee else t.covers(attacker.pos, defender.pos)
+    a_bonus, d_bonus = _bonuses(t, attacker, defender, reaction, aimed)
     a_bonus += (yield from _fame(t, attacker))
     d_bonus += (yield from _fame(t, defender))
     a_weapon = t.melee_weapon(attacker) if melee else t.gun(attacker)
@@ -331,10 +322,41 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
         yield from _dodge(t, defender, attacker)
 
 
-def _reaction(t: Table, shooter: Figure, target: Figure) -> Flow[str]:
+def _bonuses(t: Table, attacker: Figure, defender: Figure, reaction: str, aimed: bool) -> tuple[int, int]:
+    """Each side's reroll dice (fewer dice, negative) from cover, return fire and aiming, before Fame."""
+    a_bonus = d_bonus = 0
+    if reaction != "melee":
+        covers = t.covers(attacker.pos, defender.pos)
+        if reaction == "dodge":
+            a_bonus -= sum(1 for kind in covers if kind == "light")
+            d_bonus += sum(1 for kind in covers if kind != "light")
+        else:  # every cover counts as light and hampers each shooter along its own line of fire, the cover
+            # within 1 inch of that shooter excepted: the target's own wall does not hinder its return shot
+            d_bonus -= RETURN_MALUS + len(t.covers(defender.pos, attacker.pos))
+            a_bonus -= len(covers)
+    return a_bonus + (skills.AIM_BONUS if aimed else 0), d_bonus
+
+
+def shot_chances(t: Table, shooter: Figure, target: Figure, aimed: bool) -> dict[str, Fraction]:
+    """A shot's chance to hit before it is taken, by each reaction the target may choose (a dodge; return fire
+    when it can): the dice's exact odds, both sides playing to win, before Fame and inspiration cards."""
+    found = {}
+    for reaction in ("dodge", "return") if can_return_fire(t, shooter, target) else ("dodge",):
+        a_bonus, d_bonus = _bonuses(t, shooter, target, reaction, aimed)
+        found[reaction] = hit_chance(_spec(*spec_of(t, shooter, a_bonus)), _spec(*spec_of(t, target, d_bonus)),
+                                     reaction != "dodge")
+    return found
+
+
+def can_return_fire(t: Table, shooter: Figure, target: Figure) -> bool:
+    """Whether the target may answer a shot with its own: a gun in range of a shooter it sees, and ready."""
     gun = t.gun(target)
-    if not (gun is not None and t.sight(target.pos, shooter.pos) and
-            distance(target.pos, shooter.pos) <= gun.range and target.state == "ready"):
+    return (gun is not None and t.sight(target.pos, shooter.pos) and distance(target.pos, shooter.pos) <= gun.range
+            and target.state == "ready")
+
+
+def _reaction(t: Table, shooter: Figure, target: Figure) -> Flow[str]:
+    if not can_return_fire(t, shooter, target):
         return "dodge"  # the only reaction: nothing to ask
     options = (Option("dodge", "skirmish.option.dodge", {"figure": target.id}),
                Option("return", "skirmish.option.return", {"figure": target.id}))

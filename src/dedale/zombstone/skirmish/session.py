@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from functools import partial
+from functools import cache, partial
 from typing import Any, ClassVar
 
 from dedale.core.documents import dump
 from dedale.core.rng import Request
 from dedale.core.rules import SPECTATOR, Choice, Policies, Rules, Secrets, Suspends
 from dedale.core.session import Session
-from dedale.i18n import Word, word
+from dedale.i18n import LANGUAGES, Word, given, t, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish import hidden
 from dedale.zombstone.skirmish.ai import AI, POLICIES
@@ -30,7 +30,7 @@ from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Ask, Controller, Flow, Option, Table
-from dedale.zombstone.skirmish.turn import activate
+from dedale.zombstone.skirmish.turn import activate, with_chances
 from dedale.zombstone.skirmish.wording import inches
 
 
@@ -54,12 +54,32 @@ def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
 ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields added by issue 16 (no version bump)
 
 
+GROUPS = {"move": "move", "jump": "move", "shoot": "shoot", "aim": "shoot", "dodge": "dodge"}  # by the id's kind
+
+
+def _group(choice_id: str) -> dict[str, str]:
+    """The group a page folds a long list's choice into (`skirmish.group`): moves by where, shots by whom."""
+    group = GROUPS.get(choice_id.split(":", 1)[0])
+    return {} if group is None else {"group": f"skirmish.group.{group}"}
+
+
+@cache
+def _duellists() -> tuple[Word, Word]:
+    """A duel's duellists at a sentence's start: their sides, capitalised (its seats are the sides, lawmen
+    first)."""
+    def capital(side: str) -> Word:
+        return given({lang: t(f"skirmish.side.{side}", lang)[:1].upper() + t(f"skirmish.side.{side}", lang)[1:]
+                      for lang in LANGUAGES})
+    return capital("lawmen"), capital("zombies")
+
+
 class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     system = "zombstone"
-    # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices:
-    # a version-1 document is replayed and checked without its log's words.
-    version = 2
-    worded_before = (1,)
+    # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices;
+    # version 3 names a duel's duellists by their sides: an older document is replayed and checked without its
+    # log's words.
+    version = 3
+    worded_before = (1, 2)
     policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
 
     def new_state(self) -> Game:
@@ -98,7 +118,12 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     def rule_choices(self) -> list[Choice]:
         assert isinstance(self.ask, Ask)
         ask = self.ask
-        return [Choice(o.id, partial(message, self, o), {**o.data, "kind": ask.kind}) for o in ask.every()]
+        options = ask.every()
+        if ask.kind == "action":  # a shot says its chance to hit before it is chosen
+            shooter = self.table_top.game.figure(ask.about["figure"])
+            options = tuple(with_chances(self.table_top, shooter, o) if o.id.startswith(("shoot:", "aim:")) else o
+                            for o in options)
+        return [Choice(o.id, partial(message, self, o), {**o.data, "kind": ask.kind, **_group(o.id)}) for o in options]
 
     def question(self) -> Word | None:
         if not isinstance(self.ask, Ask):
@@ -126,13 +151,14 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
 
     def log_entry(self, entry: Any) -> Any:
         """In a duel scenario, the AI duellist's hole cards stay face down until the duel is over (between
-        two people the document is the GM's: each seat's view hides the other's, `shown_log`)."""
-        side = self.params.side
-        if side is None or self.params.human or self.state.duel is not None or entry.get("for") != "duel.hole":
-            return entry
-        from dedale.zombstone.skirmish.duel_session import hide_hole_cards
+        two people the document is the GM's: each seat's view hides the other's, `shown_log`); the duellists
+        named by their sides, as the duel's table names them."""
+        from dedale.zombstone.skirmish.duel_session import hide_hole_cards, named
 
-        return hide_hole_cards(entry, 1 - SEATS.index(side))
+        side = self.params.side
+        if not (side is None or self.params.human or self.state.duel is not None or entry.get("for") != "duel.hole"):
+            entry = hide_hole_cards(entry, 1 - SEATS.index(side))
+        return named(entry, _duellists(), (word("duel.name.lawmen"), word("duel.name.zombies")))
 
     # --- what a seat may see --------------------------------------------------------------------------
     def has_secrets(self) -> bool:

@@ -27,10 +27,11 @@ from typing import Any, Final
 
 from dedale.core.cards import Card
 from dedale.i18n import word
+from dedale.zombstone.chances import whole_percent
 from dedale.zombstone.hands import FACES
 from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import CONTACT, distance
-from dedale.zombstone.skirmish.fight import COMPASS, _point_id, _rounded, confront, flee, guts, remove
+from dedale.zombstone.skirmish.fight import COMPASS, _point_id, _rounded, confront, flee, guts, remove, shot_chances
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Flow, Option, Table
 from dedale.zombstone.skirmish.victory import after_move
@@ -244,6 +245,19 @@ def _shots(t: Table, figure: Figure, actions: int, budget: list[int]) -> list[Op
         if can_aim:
             options.append(_attack("aim", enemy.id, cover))
     return options
+
+
+def with_chances(t: Table, shooter: Figure, shot: Option) -> Option:
+    """A shot as a person is offered it: saying its chance to hit before it is chosen (`fight.shot_chances`),
+    in its words and in what it points at (the chance against a dodge, for the map's badge). Only what is
+    shown pays for it: an AI weighs its shots otherwise."""
+    chances = shot_chances(t, shooter, t.game.figure(shot.data["figure"]), shot.id.startswith("aim:"))
+    args = {**shot.args, "chance": whole_percent(chances["dodge"])}
+    if "return" in chances:
+        args["back"] = whole_percent(chances["return"])
+    key = f"{shot.key}_odds{'_back' if 'return' in chances else ''}"
+    data = {**shot.data, "chance": float(chances["dodge"])}
+    return Option(shot.id, key, MappingProxyType(args), MappingProxyType(data))
 
 
 def targets(t: Table, figure: Figure) -> list[tuple[Figure, int]]:
