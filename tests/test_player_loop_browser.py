@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from conftest import CHROMIUM
 from dedale.core.cards import Card
-from test_web_browser import download, page, session_id, start_from_home, steps_shown, wait_htmx  # noqa: F401
+from test_web_browser import download, hot_seat_duel, page, session_id, start_from_home, steps_shown, wait_htmx  # noqa: F401
 from webserver import Server, api
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
@@ -47,12 +47,7 @@ def test_the_pass_the_device_screen_downloads_nothing_of_either_hand(page: Page,
     offers shows the hand just seen, downloads included (TXT, SVG; the PNG is that SVG drawn)."""
     from test_seats_browser import duel_cards
 
-    page.goto("/new/zombstone-duel")
-    page.select_option("select[name=seating]", "hot-seat")
-    page.click("button.primary")
-    page.wait_for_url(re.compile(r"/play/"))
-    page.locator(".pass a.button").click()
-    page.wait_for_selector("#choices button")
+    hot_seat_duel(page)
     seen = duel_cards(page, "#board")  # preflop: the first player's two hole cards, no board yet
     assert len(seen) == 2
     page.locator("#choices button").first.click()

@@ -6,14 +6,13 @@ width. Screenshots go to $DEDALE_SCREENSHOTS when set."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from conftest import CHROMIUM
-from test_web_browser import (
+from test_web_browser import (  # noqa: F401 (fixtures)
     LAPTOP,
     PHONE,
     choice_buttons,
@@ -21,6 +20,7 @@ from test_web_browser import (
     no_problems,
     open_page,
     session_id,
+    sized,
     start_from_home,
     steps_shown,
     wait_htmx,
@@ -29,16 +29,8 @@ from webserver import Server, api
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
 
-WIDTHS = {"laptop": LAPTOP, "phone": PHONE}
 
 
-@pytest.fixture(params=list(WIDTHS))
-def sized(request: pytest.FixtureRequest, browser: Browser, server: Server) -> Iterator[Page]:
-    opened = open_page(browser, server.url, WIDTHS[request.param])
-    opened.width_name = request.param  # type: ignore[attr-defined]
-    yield opened
-    no_problems(opened)
-    opened.context.close()
 
 
 def shot(page: Page, name: str, tmp_path: Path) -> None:
@@ -82,7 +74,7 @@ def click_each_number(page: Page, server: Server, sid: str, kinds: tuple[str, ..
     return clicked
 
 
-def test_a_crawler_door_is_chosen_by_its_number_on_the_map(sized: Page, server: Server, tmp_path: Path) -> None:
+def test_a_crawler_door_is_chosen_by_its_number_on_the_map(sized: Page, server: Server, tmp_path: Path) -> None:  # noqa: F811
     """Seed 0's first room laid as a 2x3 against the board's south edge (its third place) may have its door
     in two places: the entrance on that edge, numbered 1 and 2 on the map as in the list, each chosen by a
     click on its number; then the room's exit and walls to search, the same way."""
@@ -100,7 +92,7 @@ def test_a_crawler_door_is_chosen_by_its_number_on_the_map(sized: Page, server: 
     assert click_each_number(page, server, sid, ("exit:", "search:")) == 3
 
 
-def test_a_paper_open_end_and_a_room_exit_are_chosen_by_their_numbers(sized: Page, server: Server,
+def test_a_paper_open_end_and_a_room_exit_are_chosen_by_their_numbers(sized: Page, server: Server,  # noqa: F811
                                                                       tmp_path: Path) -> None:
     """Seed 7's starting room has three open ends, numbered on the map as in the list; the first leads to a
     room whose exits the player may place: each square a click on its number, outside the wall."""

@@ -59,6 +59,30 @@ def page(browser: Browser, server: Server) -> Iterator[Page]:
     opened.context.close()
 
 
+# The two screens every page is looked at on (issue 30): a laptop's and a phone's.
+SCREENS: dict[str, ViewportSize] = {"laptop": {"width": 1366, "height": 800}, "phone": PHONE}
+
+
+@pytest.fixture(params=list(SCREENS))
+def sized(request: pytest.FixtureRequest, browser: Browser, server: Server) -> Iterator[Page]:
+    """A page at each of the two screens (its name in `page.width_name`)."""
+    opened = open_page(browser, server.url, SCREENS[request.param])
+    opened.width_name = request.param  # type: ignore[attr-defined]
+    yield opened
+    no_problems(opened)
+    opened.context.close()
+
+
+def hot_seat_duel(page: Page) -> None:
+    """A poker duel two people play on this screen, the first of them at it (past the pass-the-device screen)."""
+    page.goto("/new/zombstone-duel")
+    page.select_option("select[name=seating]", "hot-seat")
+    page.click("button.primary")
+    page.wait_for_url(re.compile(r"/play/"))
+    page.locator(".pass a.button").click()
+    page.wait_for_selector("#choices button")
+
+
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("DEDALE_SCREENSHOTS") or tmp_path / "screenshots")
@@ -160,7 +184,8 @@ def download(page: Page, fmt: str, folder: Path) -> Path:
     if menu.get_attribute("open") is None:
         menu.locator("summary").click()
     with page.expect_download() as info:
-        menu.locator(f'a[href*="/export.{fmt}"]').click()  # its link, named in words ("Picture (PNG)")
+        # its link in the menu's list, named in words ("Picture (PNG)"); not a drawing option's (`?cards=1`)
+        menu.locator(f'ul a[href$="/export.{fmt}"], ul a[href$="/export.{fmt}?view=party"]').click()
     saved = folder / info.value.suggested_filename
     info.value.save_as(saved)
     return saved

@@ -4,29 +4,28 @@ words, the downloads named, the upload's refusals, the odds page's answer."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Page, expect
 
 from conftest import CHROMIUM
-from test_web_browser import download, no_horizontal_scroll, no_problems, open_page, shots, start_from_home  # noqa: F401
-from webserver import Server
+from test_web_browser import (  # noqa: F401 (fixtures)
+    SCREENS,
+    download,
+    no_horizontal_scroll,
+    no_problems,
+    open_page,
+    shots,
+    sized,
+    start_from_home,
+)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
 
-WIDTHS: dict[str, ViewportSize] = {"laptop": {"width": 1366, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
-@pytest.fixture(params=list(WIDTHS))
-def sized(request: pytest.FixtureRequest, browser: Browser, server: Server) -> Iterator[Page]:
-    opened = open_page(browser, server.url, WIDTHS[request.param])
-    opened.width_name = request.param  # type: ignore[attr-defined]
-    yield opened
-    no_problems(opened)
-    opened.context.close()
 
 
 def test_the_permalink_page_is_in_words(sized: Page, shots: Path) -> None:  # noqa: F811

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from conftest import CHROMIUM
-from test_web_browser import PHONE, click_step, no_problems, open_page, shots, wait_htmx  # noqa: F401
+from test_web_browser import PHONE, click_step, hot_seat_duel, no_problems, open_page, shots, wait_htmx  # noqa: F401
 from webserver import Server
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
@@ -192,12 +192,7 @@ def test_a_duel_names_its_two_sides_one_way(browser: Browser, server: Server, wi
         if page.locator("p.question").count():
             assert page.locator("p.question").inner_text().startswith("Your turn")
 
-        page.goto("/new/zombstone-duel")
-        page.select_option("select[name=seating]", "hot-seat")
-        page.click("button.primary")
-        page.wait_for_url(re.compile(r"/play/"))
-        page.locator(".pass a.button").click()
-        page.wait_for_selector("#choices button")
+        hot_seat_duel(page)
         page.locator("#choices button").first.click()
         page.locator(".pass a.button").click()
         page.wait_for_selector("#choices button")
