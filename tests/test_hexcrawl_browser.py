@@ -90,7 +90,7 @@ def test_the_hex_numbers_may_be_left_out_of_a_download(page: Page, tmp_path: Pat
         drawing.get_by_role("link", name="Without the hex numbers: SVG").click()
     unnumbered = got.value.path().read_text(encoding="utf-8")
     with page.expect_download() as got:
-        page.locator("details.downloads").get_by_role("link", name="SVG", exact=True).click()
+        page.locator("details.downloads").get_by_role("link", name="Picture (SVG)", exact=True).click()
     numbered = got.value.path().read_text(encoding="utf-8")
     number = re.compile(r'fill="#3f3a33">\d{4}</text>')
     assert number.search(numbered) and not number.search(unnumbered)
