@@ -242,7 +242,7 @@ def test_keylock_regenerate(page: Page, server: Server, shots: Path, tmp_path: P
     expect(page.locator("p.status strong")).to_have_text("Finished")
     page.screenshot(path=str(shots / "keylock-laptop.png"), full_page=True)
 
-    page.get_by_role("button", name="Regenerate").click()
+    page.get_by_role("button", name="Another one").click()
     page.wait_for_url(lambda url: "/play/" in url and not url.endswith(first_id))
     second_id, second_seed = session_id(page), seed_shown(page)
     assert second_id != first_id and second_seed != first_seed

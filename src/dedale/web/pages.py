@@ -60,7 +60,7 @@ def _panel(request: Request, session: Session, session_id: str, seat: int | None
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    return page(request, "home.html", {"systems": names()})
+    return page(request, "home.html", {"systems": names()})  # each card's Generate: `create`, autopilot on
 
 
 @router.get("/lang/{code}")
@@ -122,6 +122,8 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     if link.startswith("/join/") and link.isascii() and len(link) < 120:  # just made, for whoever asked
         context["link"] = str(request.base_url).rstrip("/") + link
         context["owner_link"] = role == "owner"
+    if context["regenerate"] is not None:  # another one keeps the name its player gave
+        context["regenerate"] = {**context["regenerate"], "name": service.given_name(record)}
     context["keyed"] = session.secret is not None
     if context["seed"] is not None and not context["keyed"]:  # a permalink remakes the game from its seed
         context["permalink"] = f"/permalink/{session.system}?" + urlencode(

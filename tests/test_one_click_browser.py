@@ -1,0 +1,105 @@
+"""One click, like the generators players know (issue 30), in a real browser at a laptop's and a phone's
+width: the home page's Generate makes a finished result of each system with its defaults; a finished map has
+"Another one" (a fresh seed, the same parameters, the same name or a default one)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from conftest import CHROMIUM
+from dedale.systems import names
+from test_web_browser import PHONE, no_horizontal_scroll, no_problems, open_page, session_id, shots  # noqa: F401
+from webserver import Server, api
+
+LAPTOP: ViewportSize = {"width": 1366, "height": 800}
+MAPS = ("crawler", "paper", "hexcrawl", "keylock")
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
+
+
+@pytest.fixture(params=[LAPTOP, PHONE], ids=["laptop", "phone"])
+def page(request: pytest.FixtureRequest, browser: Browser, server: Server) -> Page:
+    opened = open_page(browser, server.url, request.param)
+    yield opened  # type: ignore[misc]
+    no_problems(opened)
+    opened.context.close()
+
+
+def generate(page: Page, system: str) -> str:
+    """The home page's card of `system`, Generate: the play page of what it made (its session's id)."""
+    page.goto("/")
+    card = page.locator("article.card", has=page.locator(f'a[href="/new/{system}"]'))
+    card.get_by_role("button", name="Generate").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    expect(page.locator("section#play")).to_be_visible()
+    return session_id(page)
+
+
+def seed_shown(page: Page) -> int:
+    """The seed in the header ("seed 123", "seed 123 and a secret key (...)")."""
+    found = re.search(r"seed (\d+)", page.locator("h1 small").inner_text())
+    assert found, page.locator("h1 small").inner_text()
+    return int(found.group(1))
+
+
+def name_shown(page: Page) -> str:
+    return page.locator("h1").evaluate("h => h.firstChild.textContent.trim()")
+
+
+@pytest.mark.parametrize("system", names())
+def test_generate_makes_a_finished_result_in_one_click(page: Page, shots: Path, system: str) -> None:  # noqa: F811
+    """Every system, its defaults, one click: finished (a skirmish or a duel played to its end by the AI on
+    both sides), its seed shown, a default name, and a map offers another one in view."""
+    generate(page, system)
+    expect(page.locator("p.status strong")).to_have_text("Finished")
+    expect(page.locator("h1 small")).to_contain_text(re.compile(r"seed \d+"))
+    assert re.search(r" · \d+ \w+ \d{4}$", name_shown(page)), name_shown(page)  # "Crawler dungeon · 28 Nov 2026"
+    another = page.get_by_role("button", name="Another one")
+    expect(another).to_have_count(1 if system in MAPS else 0)
+    if system in MAPS:
+        expect(another).to_be_in_viewport()
+    no_horizontal_scroll(page)
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.screenshot(path=str(shots / f"generate-{system}-{width}.png"))
+
+
+@pytest.mark.parametrize("system", MAPS)
+def test_another_one_keeps_the_parameters_and_the_name(page: Page, server: Server, system: str) -> None:
+    """A map made from its form with a name and a parameter changed, played to its end: Another one is a new
+    session, a new seed, the same parameters, the same name, finished; one with a default name gets the
+    default name again."""
+    changed = {"crawler": ("fill_chance", "0.9"), "paper": ("max_cards", "9"), "hexcrawl": ("radius", "3"),
+               "keylock": ("unique", "4")}[system]
+    page.goto(f"/new/{system}")
+    details = page.locator("form.params details")
+    if details.count() and not details.first.get_attribute("open"):
+        details.first.locator("summary").click()
+    page.locator(f'form.params [name="{changed[0]}"]:not([type=hidden])').fill(changed[1])
+    page.locator('form.params input[name="name"]').fill("Tomb of the Ink King")
+    autopilot = page.locator('input[type=checkbox][name="autopilot"]')
+    if autopilot.count():
+        autopilot.check()
+    page.locator("form.params button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    first, first_seed = session_id(page), seed_shown(page)
+    expect(page.locator("h1")).to_contain_text("Tomb of the Ink King")
+
+    page.get_by_role("button", name="Another one").click()
+    page.wait_for_url(lambda url: "/play/" in url and not url.endswith(first))
+    second = session_id(page)
+    expect(page.locator("h1")).to_contain_text("Tomb of the Ink King")
+    expect(page.locator("p.status strong")).to_have_text("Finished")
+    one, two = (api(server.url, "GET", f"/api/sessions/{s}/export/json") for s in (first, second))
+    assert two["params"] == one["params"] and str(one["params"][changed[0]]) == changed[1]
+    assert two["seed"] != first_seed
+
+    generate(page, system)
+    named = name_shown(page)
+    page.get_by_role("button", name="Another one").click()
+    page.wait_for_url(lambda url: "/play/" in url and not url.endswith(second))
+    expect(page.locator("p.status strong")).to_have_text("Finished")
+    assert name_shown(page) == named  # a default name again, not the one given before
