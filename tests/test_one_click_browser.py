@@ -103,3 +103,54 @@ def test_another_one_keeps_the_parameters_and_the_name(page: Page, server: Serve
     page.wait_for_url(lambda url: "/play/" in url and not url.endswith(second))
     expect(page.locator("p.status strong")).to_have_text("Finished")
     assert name_shown(page) == named  # a default name again, not the one given before
+
+
+# --- fit the screen ---------------------------------------------------------------------------------------
+def inside(inner: dict[str, float] | None, outer: dict[str, float] | None, slack: float = 1) -> bool:
+    assert inner is not None and outer is not None
+    return (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
+            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
+
+
+def start(page: Page, system: str, seed: str) -> None:
+    page.goto(f"/new/{system}")
+    page.locator('form.params input[name="seed"]').fill(seed)
+    page.locator("form.params button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    page.wait_for_function("() => !!window.htmx")
+
+
+WINDOW = {"x": 0, "y": 0}
+
+
+@pytest.mark.parametrize("system", ["crawler", "paper", "hexcrawl", "zombstone"])
+def test_the_whole_map_and_the_choices_fit_the_screen(page: Page, shots: Path, system: str) -> None:  # noqa: F811
+    """A game just started: on a laptop the whole map and the choices are in the window at once, the choices
+    stay there when the page scrolls, and after zooming in, Fit shows the whole map again; on a phone the map
+    is whole across the width (no side cut off). The zoom buttons never lie over the map."""
+    start(page, system, "5")
+    size = page.viewport_size
+    assert size is not None
+    window = {**WINDOW, "width": size["width"], "height": size["height"]}
+    board, svg = page.locator("#board"), page.locator("#board > svg")
+    choices = page.locator("#choices")
+    zoom, drawn = page.locator(".zoom").bounding_box(), svg.bounding_box()
+    assert zoom and drawn and zoom["y"] + zoom["height"] <= drawn["y"], "the zoom buttons lie over the map"
+    assert inside(svg.bounding_box(), board.bounding_box()), "the map is cut off"
+    width = size["width"]
+    page.screenshot(path=str(shots / f"fit-{system}-{width}.png"))
+    if width > 900:
+        assert inside(svg.bounding_box(), window), "the whole map is not in the window"
+        assert inside(choices.locator("h3").bounding_box(), window), "the choices are not beside the map"
+    page.get_by_role("button", name="Zoom in").click()
+    page.get_by_role("button", name="Zoom in").click()
+    page.wait_for_function("() => document.querySelector('#board.zoomed') !== null")
+    if width > 900:  # the zoomed map's foot scrolled into the window: the choices are still beside it
+        page.evaluate("scrollBy(0, document.getElementById('board').getBoundingClientRect().bottom - innerHeight)")
+        assert inside(choices.locator("h3").bounding_box(), window), "the choices scrolled away"
+        page.evaluate("window.scrollTo(0, 0)")
+    page.get_by_role("button", name="Fit").click()
+    assert inside(svg.bounding_box(), board.bounding_box()), "Fit does not fit the whole map"
+    if width > 900:
+        assert inside(svg.bounding_box(), window), "Fit does not fit the map in the window"

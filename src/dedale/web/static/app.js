@@ -60,14 +60,25 @@ document.addEventListener("focusout", function (event) { light(event, false); })
 const ZOOMS = [1, 1.5, 2, 3, 4];
 function zoomKey(board) { return "zoom:" + board.className.replace(" zoomed", ""); }
 function zoomOf(board) { return Number(sessionStorage.getItem(zoomKey(board)) || 1); }
+// On a wide screen, "Fit" is the whole map in the window below the board's top (its choices beside it): a
+// map taller than that is made narrower. A phone's map fits its width (the page scrolls down to the choices).
+function fitted(board, svg) {
+  svg.style.width = "";
+  const drawn = svg.getBoundingClientRect();
+  if (window.innerWidth <= 900 || !drawn.height) return drawn.width;
+  const top = board.getBoundingClientRect().top + window.scrollY;
+  const room = Math.max(window.innerHeight * 0.6, window.innerHeight - top - 24);
+  if (drawn.height <= room) return drawn.width;
+  svg.style.width = (drawn.width * room / drawn.height) + "px";
+  return svg.getBoundingClientRect().width;
+}
 function applyZoom(board, zoom, keep) {
   const svg = board.querySelector("svg");
   if (!svg) return;
   sessionStorage.setItem(zoomKey(board), zoom);
-  svg.style.width = "";
-  const fitted = svg.getBoundingClientRect().width;  // as the page lays it out (a phone's hex map: wider)
+  const fit = fitted(board, svg);
   board.classList.toggle("zoomed", zoom > 1);
-  if (zoom > 1) svg.style.width = (fitted * zoom) + "px";
+  if (zoom > 1) svg.style.width = (fit * zoom) + "px";
   if (keep) { board.scrollLeft = keep[0]; board.scrollTop = keep[1]; }
 }
 let lastScroll = null;
@@ -96,6 +107,10 @@ document.addEventListener("htmx:afterSwap", function () {
   const board = document.getElementById("board");
   if (board) applyZoom(board, zoomOf(board));
 })();
+window.addEventListener("resize", function () {
+  const board = document.getElementById("board");
+  if (board) applyZoom(board, zoomOf(board), [board.scrollLeft, board.scrollTop]);
+});
 let drag = null;
 document.addEventListener("pointerdown", function (event) {
   const board = event.target.closest(".board.zoomed");
