@@ -154,3 +154,33 @@ def test_the_whole_map_and_the_choices_fit_the_screen(page: Page, shots: Path, s
     assert inside(svg.bounding_box(), board.bounding_box()), "Fit does not fit the whole map"
     if width > 900:
         assert inside(svg.bounding_box(), window), "Fit does not fit the map in the window"
+
+
+# --- forms -------------------------------------------------------------------------------------------------
+FIRST = {"crawler": ["board", "size", "contents"], "paper": ["width", "height", "max_cards"],
+         "hexcrawl": ["radius", "obstacle_chance", "sites"], "keylock": ["unique", "multi", "permanent"],
+         "zombstone": ["scenario", "side"], "zombstone-duel": ["added", "style"]}
+VARIANT = {"crawler": "passed_boss", "paper": "kings", "hexcrawl": "variant", "keylock": "multi_draw",
+           "zombstone": "unarmed_malus", "zombstone-duel": "ai_added"}
+
+
+@pytest.mark.parametrize("system", names())
+def test_a_form_shows_the_few_parameters_first_with_short_labels(page: Page, shots: Path, system: str) -> None:  # noqa: F811
+    """The parameters people change first are in view, the rule variants folded under More options; each
+    label is a few words, its help under it; the form fits the width."""
+    page.goto(f"/new/{system}")
+    form = page.locator("form.params")
+    for name in FIRST[system]:
+        expect(form.locator(f'> .grid [name="{name}"]:not([type=hidden])')).to_be_visible()
+    variant = form.locator(f'details.more [name="{VARIANT[system]}"]:not([type=hidden])')
+    expect(variant).to_be_hidden()
+    for label in form.locator(".label").all_text_contents():
+        assert 0 < len(label.split()) <= 3, f"a long label: {label!r}"
+    first = form.locator("> .grid label", has=page.locator(f'[name="{FIRST[system][0]}"]'))
+    label, help_text = first.locator(".label").bounding_box(), first.locator(".help").bounding_box()
+    assert label and help_text and help_text["y"] >= label["y"] + label["height"] - 1, "the help is not under its label"
+    page.screenshot(path=str(shots / f"form-{system}-{page.viewport_size['width'] if page.viewport_size else 0}.png"),
+                    full_page=True)
+    form.get_by_text("More options").click()
+    expect(variant).to_be_visible()
+    no_horizontal_scroll(page)
