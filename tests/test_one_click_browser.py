@@ -184,3 +184,47 @@ def test_a_form_shows_the_few_parameters_first_with_short_labels(page: Page, sho
     form.get_by_text("More options").click()
     expect(variant).to_be_visible()
     no_horizontal_scroll(page)
+
+
+# --- slow actions, and a game that ends in place ------------------------------------------------------------
+def test_the_autopilot_to_the_end_works_once_then_says_who_won(page: Page, shots: Path) -> None:  # noqa: F811
+    """A skirmish against the AI: Autopilot to the end turns while it works,
+    and nothing can be clicked again meanwhile (one request); once the game ended in place, a banner says who
+    won and the header is shown again with the seed, without a reload."""
+    page.goto("/new/zombstone")
+    page.locator("form.params button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    page.wait_for_function("() => !!window.htmx")
+    page.evaluate("window.notReloaded = true; document.getElementById('seed-line').dataset.before = 'yes'")
+    held: list = []
+    page.route("**/auto", lambda route: held.append(route))
+    button = page.locator('#play button[value="end"]')
+    button.click()
+    expect(button).to_have_class(re.compile(r"\bworking\b"))
+    expect(button).to_be_disabled()
+    expect(page.locator("#play")).to_have_attribute("aria-busy", "true")
+    page.evaluate("document.querySelector('#play button[value=\"one\"]').click()")
+    page.evaluate("document.querySelector('#play form#choices button').click()")
+    page.wait_for_timeout(300)  # room for a second request to be sent, were it not refused
+    assert len(held) == 1, f"{len(held)} requests"
+    page.screenshot(path=str(shots / f"working-{page.viewport_size['width'] if page.viewport_size else 0}.png"))
+    held[0].continue_()
+    expect(page.locator("p.status strong")).to_have_text("Finished")
+    expect(page.locator(".ending")).to_contain_text(re.compile(r"(lawmen|zombies) win"))
+    expect(page.locator("#seed-line")).not_to_have_attribute("data-before", "yes")  # the header shown anew
+    expect(page.locator("#seed-line")).to_contain_text(re.compile(r"seed \d+"))
+    assert page.evaluate("window.notReloaded === true")
+    expect(page.locator("#play")).not_to_have_attribute("aria-busy", "true")
+    page.screenshot(path=str(shots / f"ended-{page.viewport_size['width'] if page.viewport_size else 0}.png"))
+
+
+def test_a_map_ended_in_place_offers_another_one(page: Page) -> None:
+    """A crawler played to its end by the autopilot on its page: the banner says how it ended, and Another one
+    is there without a reload."""
+    start(page, "crawler", "12")
+    expect(page.get_by_role("button", name="Another one")).to_have_count(0)
+    page.locator('#play button[value="end"]').click()
+    expect(page.locator(".ending")).to_contain_text("the dungeon is complete")
+    expect(page.get_by_role("button", name="Another one")).to_be_visible()
+    expect(page.locator("#seed-line")).to_contain_text("seed 12")
+

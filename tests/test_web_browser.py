@@ -347,7 +347,7 @@ def test_language_switch(page: Page) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     assert page.url.endswith("/zombstone")  # the switch stays on the page
     page.goto("/")  # the cookie keeps it
-    expect(page.locator("section.cards")).to_contain_text("Nouvelle")
+    expect(page.locator("section.cards")).to_contain_text("Générer")
     page.locator(".langs a", has_text="EN").click()
     expect(nav).to_contain_text("Systems")
     expect(page.locator("html")).to_have_attribute("lang", "en")

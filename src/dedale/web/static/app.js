@@ -132,3 +132,34 @@ document.addEventListener("pointerup", function () {
   }
   drag = null;
 });
+
+// A slow action (the autopilot to the end, a result to make, odds to work out) shows that it is working and
+// is not sent twice: the panel (or the form) is busy, its buttons disabled, until the answer comes.
+function busy(where, button, on) {
+  where.classList.toggle("busy", on);
+  if (on) where.setAttribute("aria-busy", "true"); else where.removeAttribute("aria-busy");
+  if (button) button.classList.toggle("working", on);
+  for (const each of where.querySelectorAll("button")) each.disabled = on;
+}
+document.addEventListener("htmx:beforeRequest", function (event) {
+  const panel = document.getElementById("play");
+  if (!panel || !panel.contains(event.detail.elt)) return;
+  if (panel.classList.contains("busy")) { event.preventDefault(); return; }  // one action at a time
+  const submitter = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent
+    && event.detail.requestConfig.triggeringEvent.submitter;
+  busy(panel, submitter || null, true);
+});
+document.addEventListener("htmx:afterRequest", function () {
+  const panel = document.getElementById("play");  // the new panel once swapped; the same one after an error
+  if (panel && panel.classList.contains("busy")) busy(panel, panel.querySelector(".working"), false);
+});
+document.addEventListener("submit", function (event) {
+  const form = event.target;
+  if (event.defaultPrevented || form.hasAttribute("hx-post")) return;  // htmx's own, or not sent
+  if (form.classList.contains("busy")) { event.preventDefault(); return; }
+  const button = event.submitter;
+  setTimeout(function () { busy(form, button, true); });  // once the browser has read the form
+});
+window.addEventListener("pageshow", function () {  // back to a page whose form was being sent
+  for (const form of document.querySelectorAll("form.busy")) busy(form, form.querySelector(".working"), false);
+});
