@@ -24,6 +24,7 @@ from test_web_browser import (  # noqa: F401 (fixtures)
     start_from_home,
     steps_shown,
     wait_htmx,
+    zoom_to_a_finger,
 )
 from webserver import Server, api
 
@@ -41,11 +42,9 @@ def shot(page: Page, name: str, tmp_path: Path) -> None:
 
 def click_each_number(page: Page, server: Server, sid: str, kinds: tuple[str, ...]) -> int:
     """Each number on the map whose choice is one of `kinds`: it is the number of that choice in the list, at
-    least 24 CSS pixels wide at the zoom a phone needs (twice, the board fitted to its width), and pointing at
-    it lights that choice's button; a click where the pointer is saves that choice (then undone)."""
-    if page.width_name == "phone" and not page.locator("#board.zoomed").count():  # type: ignore[attr-defined]
-        page.locator("[data-zoom=in]").click()
-        page.locator("[data-zoom=in]").click()
+    least 24 CSS pixels wide at the zoom the screen needs (the map opens whole, fitted: `zoom_to_a_finger`), and
+    pointing at it lights that choice's button; a click where the pointer is saves that choice (then undone)."""
+    zoom_to_a_finger(page)
     buttons = [b.get_attribute("value") for b in choice_buttons(page).all()]
     numbers = page.locator("#board g.number[data-choice]")
     clicked = 0

@@ -14,14 +14,24 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from conftest import CHROMIUM
-from test_web_browser import PHONE, click_step, hot_seat_duel, no_problems, open_page, shots, wait_htmx  # noqa: F401
+from test_web_browser import (  # noqa: F401 (a fixture)
+    FINGER,
+    PHONE,
+    click_step,
+    hot_seat_duel,
+    no_problems,
+    open_page,
+    shots,
+    wait_htmx,
+    zoom_to_a_finger,
+)
 from webserver import Server
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
 
 LAPTOP: ViewportSize = {"width": 1366, "height": 800}
 WIDTHS = {"laptop": LAPTOP, "phone": PHONE}
-SMALLEST = 24  # CSS pixels: the smallest target a finger hits (WCAG 2.5.8)
+SMALLEST = FINGER
 MAX_STEPS = 40  # a skirmish offers shots long before; a bound so that a bug fails instead of hanging
 
 
@@ -62,11 +72,13 @@ def to_the_shots(page: Page) -> None:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_skirmish_map_targets_are_large_apart_and_reachable(browser: Browser, server: Server, shots: Path,  # noqa: F811
                                                                  width: str) -> None:
-    """Moves, shots and aimed shots each a disc at least 24 CSS pixels across, none overlapping another, and
-    the pointer at each one's centre finds that one (no label, figure or other mark over it)."""
+    """Moves, shots and aimed shots each a disc at least 24 CSS pixels across at the zoom the screen needs (the
+    table opens whole, fitted: `zoom_to_a_finger`), none overlapping another, and the pointer at each one's
+    centre finds that one (no label, figure or other mark over it)."""
     page = open_page(browser, server.url, WIDTHS[width])
     try:
         to_the_shots(page)
+        zoom_to_a_finger(page)
         targets = map_targets(page)
         page.screenshot(path=str(shots / f"skirmish-targets-{width}.png"), full_page=True)
         assert {t["choice"].split(":")[0] for t in targets} >= {"move", "shoot"}

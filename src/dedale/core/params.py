@@ -37,7 +37,7 @@ Words = tuple[str, ...] | Callable[[], tuple[str, ...]]
 class Param:
     """What a parameter's declaration says besides its default."""
 
-    en: str  # the help, in English and in French: CLI help, web form label, JSON Schema description
+    en: str  # the help, in English and in French: CLI help, web form help, JSON Schema description
     fr: str
     option: str | None = None  # its name on the CLI (--option) and in forms; default: the field's name
     low: float | None = None
@@ -51,6 +51,8 @@ class Param:
     parse: Callable[[str], Any] | None = None  # text a user typed -> the value, for values that are not plain
     show: Callable[[Any], str] | None = None  # the value -> the text that parses back to it
     web: bool = True  # False: not offered on the web (a folder on the server's disk)
+    label: tuple[str, str] | None = None  # a form's label, a few words in English and in French (the help below)
+    first: bool = False  # one of the few a form shows first (the others under "More options": rule variants)
     # True: left out of a document's params at its default (a parameter added later, so that the documents
     # made without it stay the same byte for byte)
     omit_default: bool = False
@@ -83,6 +85,12 @@ class Field:
 
     def help(self, lang: str) -> str:
         return self.spec.fr if lang == "fr" else self.spec.en
+
+    def label(self, lang: str) -> str:
+        """Its form's label: the declared words, else its option's name."""
+        if self.spec.label is None:
+            return self.option.replace("_", " ").capitalize()
+        return self.spec.label[1] if lang == "fr" else self.spec.label[0]
 
     def words(self) -> tuple[str, ...]:
         """The accepted words, or the words a form offers."""

@@ -41,30 +41,42 @@ class CrawlerParams(Declared):
     system: ClassVar[str] = "crawler"
 
     board_zones: int = param(5, option="board", low=2, high=MAX_ZONES, web_high=10,
+                             label=("Board", "Plateau"), first=True,
                              en="The board is Z x Z zones.", fr="Le plateau fait Z x Z zones.")
     zone_cells: int = param(5, option="zone", low=2, high=MAX_CELLS,
+                            label=("Zone", "Zone"),
                             en="A zone is C x C cells.", fr="Une zone fait C x C cases.")
     size_rule: str = param("3d6", option="size", parse=_size_rule,
+                           label=("Rooms", "Salles"), first=True,
                            en="Dungeon size: 3d6, 2d6 (any dice) or a fixed number of rooms.",
                            fr="Taille du donjon : 3d6, 2d6 (tous dés) ou un nombre fixe de salles.")
     boss_size: tuple[int, int] | None = param(None, parse=lambda text: _parse_size(text),
                                               show=lambda pair: f"{pair[0]}x{pair[1]}",
+                                              label=("Boss room", "Salle du boss"),
                                               en="The boss room's size, WxH (default 5x5, or the zone if smaller).",
                                               fr="Taille de la salle du boss, LxH (5x5, ou la zone si plus petite).")
     start_zone: tuple[int, int] | None = param(None, parse=lambda text: _parse_zone(text), show=_show_pair,
+                                               label=("Start zone", "Zone de départ"),
                                                en="The start zone, ZX,ZY (default: the middle of the south edge).",
                                                fr="La zone de départ, ZX,ZY (le milieu du bord sud par défaut).")
     start_side: str | None = param(None, choices=tuple(Dir.__members__),
+                                   label=("Entry side", "Côté d'entrée"),
                                    en="The board edge the party enters by: N, E, S or W (default: the zone's edge).",
                                    fr="Le bord du plateau par lequel on entre : N, E, S ou W (celui de la zone).")
-    fill_chance: float = param(0.3, low=0, high=1, en="Autopilot: the chance to fill when filling is legal.",
+    fill_chance: float = param(0.3, low=0, high=1,
+                               label=("Fill chance", "Chance de remplir"),
+                               en="Autopilot: the chance to fill when filling is legal.",
                                fr="Pilote automatique : la chance de remplir quand c'est permis.")
     stock: dict[str, int] | None = param(None, parse=lambda text: parse_stock(text), show=_show_stock,
+                                         label=("Tile stock", "Tuiles limitées"),
                                          en="Limited tiles, e.g. 5x5=2,3x3=4,p1=3 (others unlimited).",
                                          fr="Tuiles limitées, par ex. 5x5=2,3x3=4,p1=3 (les autres à volonté).")
-    early_boss: bool = param(True, en="The early-boss check (off: the boss comes as room N).",
+    early_boss: bool = param(True,
+                             label=("Early boss", "Boss précoce"),
+                             en="The early-boss check (off: the boss comes as room N).",
                              fr="Le test du boss précoce (sans : le boss vient en salle N).")
     passed_boss: str = param("stays", choices=PASSED_BOSS, omit_default=True,
+                             label=("Passed boss", "Boss passé"),
                              en="A passed boss check whose boss room cannot go beyond the exit: stays (the boss room "
                              "is laid at the next exit the party takes, as the text says) or reroll (the exit "
                              "closes and the next room rolls its D8 again).",
@@ -72,6 +84,7 @@ class CrawlerParams(Declared):
                              "(la salle du boss est posée à la prochaine sortie prise, comme le dit le texte) ou "
                              "reroll (la sortie se ferme et la salle suivante relance son D8).")
     contents: str = param("tables", choices=CONTENTS,
+                          label=("Contents", "Contenu"), first=True,
                           en="Room contents: tables, or dungeon-roll (Dungeon Roll dice).",
                           fr="Contenu des salles : tables, ou dungeon-roll (dés de Dungeon Roll).")
     tables: str | None = param(None, web=False, parse=lambda text: tables_folder(text, "crawler"),

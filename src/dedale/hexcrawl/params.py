@@ -23,24 +23,31 @@ MAX_RANDOM_WALK_RADIUS, MAX_RANDOM_WALK_RADIUS_WEB = 100, 20
 class HexParams(Declared):
     system: ClassVar[str] = "hexcrawl"
 
-    radius: int = param(12, low=0, high=MAX_RADIUS, web_high=40, en="The map's radius in hexes (1 + 3R(R+1) hexes).",
+    radius: int = param(12, low=0, high=MAX_RADIUS, web_high=40,
+                        label=("Radius", "Rayon"), first=True, en="The map's radius in hexes (1 + 3R(R+1) hexes).",
                         fr="Le rayon de la carte en hexagones (1 + 3R(R+1) hexagones).")
     order: str = param("spiral", choices=ORDERS,
+                       label=("Autopilot order", "Ordre du pilote"),
                        en="How the autopilot explores the map: spiral, bfs (breadth-first), walk (the party, "
                        "depth-first) or random-walk (the rules' own, slow on big maps).",
                        fr="Comment le pilote automatique explore la carte : spiral, bfs (en largeur), walk (le "
                        "groupe, en profondeur) ou random-walk (celle de la règle, lente sur les grandes cartes).")
     obstacle_chance: float = param(0.25, low=0, high=1,
+                                   label=("Obstacles", "Obstacles"), first=True,
                                    en="The chance of a natural obstacle in a hex (up to 4 decimals: 0.25 is rolled "
                                    "on a d100, 0.255 on a d1000).",
                                    fr="La chance d'un obstacle naturel dans un hexagone (jusqu'à 4 décimales : 0,25 "
                                    "se tire sur un d100, 0,255 sur un d1000).")
     variant: str = param("rule", choices=VARIANTS,
+                         label=("Variant", "Variante"),
                          en="rule (the neighbour and relief dice), or weighted (the seed author's simulator).",
                          fr="rule (les dés de voisin et de relief), ou weighted (le simulateur de l'auteur).")
     start: Hex = param((0, 0), parse=lambda text: parse_hex(text, "start"), show=lambda h: f"{h[0]},{h[1]}",
+                       label=("Start hex", "Hexagone de départ"),
                        en="The party's starting hex, Q,R (axial).", fr="L'hexagone de départ du groupe, Q,R (axial).")
-    sites: bool = param(True, en="The city's satellites and the ruins (beyond the rules).",
+    sites: bool = param(True,
+                        label=("Sites", "Sites"), first=True,
+                        en="The city's satellites and the ruins (beyond the rules).",
                         fr="Les satellites de la cité et les ruines (au-delà de la règle).")
     tables: str | None = param(None, web=False, parse=lambda text: tables_folder(text, "hexcrawl"),
                                en="A folder of your own table files.", fr="Un dossier de vos propres tables.")

@@ -22,20 +22,27 @@ class KeylockParams(Declared):
     system: ClassVar[str] = "keylock"
 
     # Each count's `high` is what it alone could make within MAX_OBJECTS (`check` bounds them together).
-    unique: int = param(3, low=0, high=MAX_OBJECTS // 2, web_high=200, en="Unique key-lock pairs.",
+    unique: int = param(3, low=0, high=MAX_OBJECTS // 2, web_high=200,
+                        label=("Unique pairs", "Paires uniques"), first=True, en="Unique key-lock pairs.",
                         fr="Paires clé-serrure uniques.")
-    multi: int = param(1, low=0, high=MAX_OBJECTS // 2, web_high=50, en="Multi-key sets.",
+    multi: int = param(1, low=0, high=MAX_OBJECTS // 2, web_high=50,
+                       label=("Multi-key sets", "Jeux multi-clés"), first=True, en="Multi-key sets.",
                        fr="Ensembles multi-clés.")
-    multi_max_locks: int = param(2, low=1, high=MAX_OBJECTS, web_high=10, en="The most locks a multi-key set has.",
+    multi_max_locks: int = param(2, low=1, high=MAX_OBJECTS, web_high=10,
+                                 label=("Locks per set", "Serrures par jeu"), en="The most locks a multi-key set has.",
                                  fr="Le plus de serrures d'un ensemble multi-clés.")
-    multi_max_keys: int = param(4, low=1, high=MAX_OBJECTS, web_high=20, en="The most keys a multi-key set has.",
+    multi_max_keys: int = param(4, low=1, high=MAX_OBJECTS, web_high=20,
+                                label=("Keys per set", "Clés par jeu"), en="The most keys a multi-key set has.",
                                 fr="Le plus de clés d'un ensemble multi-clés.")
-    permanent: int = param(1, low=0, high=MAX_OBJECTS // 2, web_high=50, en="Permanent keys.",
+    permanent: int = param(1, low=0, high=MAX_OBJECTS // 2, web_high=50,
+                           label=("Permanent keys", "Clés permanentes"), first=True, en="Permanent keys.",
                            fr="Clés permanentes.")
     permanent_max_locks: int = param(2, low=1, high=MAX_OBJECTS, web_high=10,
+                                     label=("Locks per key", "Serrures par clé"),
                                      en="The most locks a permanent key opens.",
                                      fr="Le plus de serrures qu'ouvre une clé permanente.")
     multi_draw: str = param("capped", choices=MULTI_DRAWS, omit_default=True,
+                            label=("Multi draw", "Tirage multi"),
                             en="How a multi-key set is drawn: capped (its locks at most its keys, each lock's extra "
                             "keys taken off what is left, so every lock can open) or seed (the original text's draw: "
                             "locks and keys apart, each extra from the whole surplus; some locks may never open).",
@@ -44,6 +51,7 @@ class KeylockParams(Declared):
                             "ou seed (le tirage du texte d'origine : serrures et clés à part, chaque surplus sur "
                             "tout l'excédent ; des serrures peuvent ne jamais s'ouvrir).")
     spread: float = param(0.01, low=0.0001, high=1e6, web_high=100,
+                          label=("Spread", "Étalement"),
                           en="How horizontal the diagram is (> 0; 0.01 is good).",
                           fr="À quel point le diagramme est horizontal (> 0 ; 0,01 convient).")
 

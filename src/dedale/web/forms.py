@@ -28,7 +28,8 @@ def _shown(field: Field, lang: str) -> dict[str, Any]:
     plain = kind in ("bool", "int", "float")
     return {"name": field.option, "kind": kind, "default": field.default if plain else field.text(field.default),
             "low": field.spec.low, "high": field.high(web=True),
-            "options": list(field.words()), "label": field.help(lang),
+            "options": list(field.words()), "label": field.label(lang), "help": field.help(lang),
+            "first": field.spec.first,
             "option_labels": {value: say(field.label_of(value), lang) for value in field.words()},
             "optional": field.default is None or field.kind == "text"}  # left empty, it takes its default
 

@@ -20,7 +20,7 @@ from dedale.systems import names
 from dedale.systems import system as find
 from dedale.web import csrf, forms, logview, seats, service, views
 from dedale.web.render import lang_of, page
-from dedale.web.store import Sessions
+from dedale.web.store import Record, Sessions
 
 # Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf.check)])
@@ -55,12 +55,20 @@ def panel(request: Request, session_id: str, ready: int | None = None) -> HTMLRe
 def _panel(request: Request, session: Session, session_id: str, seat: int | None, seating: str,
            ready: int | None, view: str = "gm") -> HTMLResponse:
     context = views.context(session, session_id, lang_of(request), view, seat=seat, seating=seating, ready=ready)
-    return page(request, "panel.html", context)
+    named = _named(context, _sessions(request).store.record(session_id))
+    return page(request, "panel.html", {**named, "oob": True})  # with the header's seed and Another one
+
+
+def _named(context: dict[str, Any], record: Record) -> dict[str, Any]:
+    """Another one keeps the name its player gave."""
+    if context.get("regenerate") is None:
+        return context
+    return {**context, "regenerate": {**context["regenerate"], "name": service.given_name(record)}}
 
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    return page(request, "home.html", {"systems": names()})
+    return page(request, "home.html", {"systems": names()})  # each card's Generate: `create`, autopilot on
 
 
 @router.get("/lang/{code}")
@@ -123,6 +131,7 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     if link.startswith("/join/") and link.isascii() and len(link) < 120:  # just made, for whoever asked
         context["link"] = str(request.base_url).rstrip("/") + link
         context["owner_link"] = role == "owner"
+    context = _named(context, record)
     context["keyed"] = session.secret is not None
     if context["seed"] is not None and not context["keyed"]:  # a permalink remakes the game from its seed
         context["permalink"] = f"/permalink/{session.system}?" + urlencode(

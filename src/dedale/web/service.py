@@ -16,7 +16,7 @@ from dedale.core.rng import check_seed, new_secret, new_seed
 from dedale.core.rules import Secrets
 from dedale.core.session import Session
 from dedale.core.views import View, check_view
-from dedale.i18n import t, word
+from dedale.i18n import LANGUAGES, t, word
 from dedale.systems import System, names, system, system_of
 from dedale.web import forms
 from dedale.web.seats import SEATINGS
@@ -74,9 +74,19 @@ def default_name(session: Session, lang: str, day: date | None = None) -> str:
     """A session's name when the player gives none: its system and the day it was made, in the language of
     the page that made it ("Crawler dungeon · 28 Nov 2026"), as a player would name it; never its seed (a name
     is shown everywhere, and kept)."""
-    day = day or datetime.now(UTC).date()
-    return t("web.default_name", lang, system=t(f"web.system.{session.system}", lang), day=day.day,
+    return _default_name(session.system, lang, day or datetime.now(UTC).date())
+
+
+def _default_name(system_name: str, lang: str, day: date) -> str:
+    return t("web.default_name", lang, system=t(f"web.system.{system_name}", lang), day=day.day,
              month=t("web.months", lang).split()[day.month - 1], year=day.year)
+
+
+def given_name(record: Record) -> str:
+    """The name its player gave a session, "" when it has the default one (in any language): another one
+    made like it takes the name given, or a default name of its own day."""
+    day = datetime.fromtimestamp(record.created, UTC).date()
+    return "" if any(record.name == _default_name(record.system, lang, day) for lang in LANGUAGES) else record.name
 
 
 def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: Any, table_dice: bool,

@@ -108,7 +108,17 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
     return {**_shown(session, session_id, lang, picture(session, listed, lang)), **_playing(session, listed, lang),
             **_log(session, lang), "seed": session.seat_seed(), "analysis": details(session, lang),
             "hint": system(session.system).hint,
-            "regenerate": None if session.rules.policies else forms.filled(session.params)}  # nothing to play: another
+            "regenerate": another(session)}
+
+
+def another(session: Session) -> dict[str, str] | None:
+    """A finished map's form for another one like it (`/new/SYSTEM`: the same parameters, a fresh seed, made
+    to its end by the autopilot, as the home page's Generate makes one); None for a game (Zombstone), whose
+    end is the players' own."""
+    found = system(session.system)
+    if not session.is_over or (found.party_view is None and session.rules.policies):
+        return None
+    return {**forms.filled(session.params), "autopilot": "1"}
 
 
 def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) -> dict[str, Any]:

@@ -60,14 +60,25 @@ document.addEventListener("focusout", function (event) { light(event, false); })
 const ZOOMS = [1, 1.5, 2, 3, 4];
 function zoomKey(board) { return "zoom:" + board.className.replace(" zoomed", ""); }
 function zoomOf(board) { return Number(sessionStorage.getItem(zoomKey(board)) || 1); }
+// On a wide screen, "Fit" is the whole map in the window below the board's top (its choices beside it): a
+// map taller than that is made narrower. A phone's map fits its width (the page scrolls down to the choices).
+function fitted(board, svg) {
+  svg.style.width = "";
+  const drawn = svg.getBoundingClientRect();
+  if (window.innerWidth <= 900 || !drawn.height) return drawn.width;
+  const top = board.getBoundingClientRect().top + window.scrollY;
+  const room = Math.max(window.innerHeight * 0.6, window.innerHeight - top - 24);
+  if (drawn.height <= room) return drawn.width;
+  svg.style.width = (drawn.width * room / drawn.height) + "px";
+  return svg.getBoundingClientRect().width;
+}
 function applyZoom(board, zoom, keep) {
   const svg = board.querySelector("svg");
   if (!svg) return;
   sessionStorage.setItem(zoomKey(board), zoom);
-  svg.style.width = "";
-  const fitted = svg.getBoundingClientRect().width;  // as the page lays it out (a phone's hex map: wider)
+  const fit = fitted(board, svg);
   board.classList.toggle("zoomed", zoom > 1);
-  if (zoom > 1) svg.style.width = (fitted * zoom) + "px";
+  if (zoom > 1) svg.style.width = (fit * zoom) + "px";
   if (keep) { board.scrollLeft = keep[0]; board.scrollTop = keep[1]; }
 }
 let lastScroll = null;
@@ -96,6 +107,10 @@ document.addEventListener("htmx:afterSwap", function () {
   const board = document.getElementById("board");
   if (board) applyZoom(board, zoomOf(board));
 })();
+window.addEventListener("resize", function () {
+  const board = document.getElementById("board");
+  if (board) applyZoom(board, zoomOf(board), [board.scrollLeft, board.scrollTop]);
+});
 let drag = null;
 document.addEventListener("pointerdown", function (event) {
   const board = event.target.closest(".board.zoomed");
@@ -116,4 +131,35 @@ document.addEventListener("pointerup", function () {
                               {capture: true, once: true});
   }
   drag = null;
+});
+
+// A slow action (the autopilot to the end, a result to make, odds to work out) shows that it is working and
+// is not sent twice: the panel (or the form) is busy, its buttons disabled, until the answer comes.
+function busy(where, button, on) {
+  where.classList.toggle("busy", on);
+  if (on) where.setAttribute("aria-busy", "true"); else where.removeAttribute("aria-busy");
+  if (button) button.classList.toggle("working", on);
+  for (const each of where.querySelectorAll("button")) each.disabled = on;
+}
+document.addEventListener("htmx:beforeRequest", function (event) {
+  const panel = document.getElementById("play");
+  if (!panel || !panel.contains(event.detail.elt)) return;
+  if (panel.classList.contains("busy")) { event.preventDefault(); return; }  // one action at a time
+  const submitter = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent
+    && event.detail.requestConfig.triggeringEvent.submitter;
+  busy(panel, submitter || null, true);
+});
+document.addEventListener("htmx:afterRequest", function () {
+  const panel = document.getElementById("play");  // the new panel once swapped; the same one after an error
+  if (panel && panel.classList.contains("busy")) busy(panel, panel.querySelector(".working"), false);
+});
+document.addEventListener("submit", function (event) {
+  const form = event.target;
+  if (event.defaultPrevented || form.hasAttribute("hx-post")) return;  // htmx's own, or not sent
+  if (form.classList.contains("busy")) { event.preventDefault(); return; }
+  const button = event.submitter;
+  setTimeout(function () { busy(form, button, true); });  // once the browser has read the form
+});
+window.addEventListener("pageshow", function () {  // back to a page whose form was being sent
+  for (const form of document.querySelectorAll("form.busy")) busy(form, form.querySelector(".working"), false);
 });

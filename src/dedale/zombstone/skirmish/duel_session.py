@@ -31,11 +31,15 @@ MAX_ADDED = 200
 class DuelParams(Declared):
     system: ClassVar[str] = "zombstone-duel"
 
-    added: int = param(0, low=0, high=MAX_ADDED, en="Dollars you add to your $15 stake from the band's reserve.",
+    added: int = param(0, low=0, high=MAX_ADDED,
+                       label=("Your raise", "Votre ajout"), first=True,
+                       en="Dollars you add to your $15 stake from the band's reserve.",
                        fr="Les dollars que vous ajoutez à votre mise de 15 $ depuis la réserve de la bande.")
-    ai_added: int = param(0, low=0, high=MAX_ADDED, en="Dollars the AI adds to its $15 stake.",
+    ai_added: int = param(0, low=0, high=MAX_ADDED,
+                          label=("AI's raise", "Ajout de l'IA"), en="Dollars the AI adds to its $15 stake.",
                           fr="Les dollars que l'IA ajoute à sa mise de 15 $.")
-    style: str = param("cautious", choices=tuple(STYLES), en="The AI bettor's style: cautious or bold.",
+    style: str = param("cautious", choices=tuple(STYLES),
+                       label=("AI style", "Style de l'IA"), first=True, en="The AI bettor's style: cautious or bold.",
                        fr="Le style de l'IA qui mise : prudent (cautious) ou hardi (bold).")
     opponent: str = param("ai", choices=("ai", "human"), omit_default=True,
                           en="Who bets for the second duellist: the AI, or a second person (seat 1).",

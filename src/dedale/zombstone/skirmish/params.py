@@ -24,16 +24,22 @@ class SkirmishParams(Declared):
 
     scenario: str = param("ok_corral", menu=_scenarios,
                           word_label=lambda item: data_word("zombstone", "scenario", item),
+                          label=("Scenario", "Scénario"), first=True,
                           en="The scenario (a folder of data of your own may add some).",
                           fr="Le scénario (un dossier de données à vous peut en ajouter).")
     side: str | None = param("lawmen", choices=SIDES, word_label=lambda side: word(f"skirmish.side.{side}"),
+                             label=("Your side", "Votre camp"), first=True,
                              en="Your side: lawmen or zombies (none: two AIs play).",
                              fr="Votre camp : lawmen (la loi) ou zombies (aucun : deux IA jouent).")
-    policy_lawmen: str = param("default", choices=POLICIES, en="The lawmen's AI: default, cautious or aggressive.",
+    policy_lawmen: str = param("default", choices=POLICIES,
+                               label=("Lawmen's AI", "IA de la loi"),
+                               en="The lawmen's AI: default, cautious or aggressive.",
                                fr="L'IA de la loi : default, cautious (prudente) ou aggressive.")
-    policy_zombies: str = param("default", choices=POLICIES, en="The zombies' AI: default, cautious or aggressive.",
+    policy_zombies: str = param("default", choices=POLICIES,
+                                label=("Zombies' AI", "IA des zombies"),
+                                en="The zombies' AI: default, cautious or aggressive.",
                                 fr="L'IA des zombies : default, cautious (prudente) ou aggressive.")
-    rounds: int = param(1, low=1, high=MAX_ROUNDS, en="Reroll rounds (the rules: 1).",
+    rounds: int = param(1, low=1, high=MAX_ROUNDS, label=("Rerolls", "Relances"), en="Reroll rounds (the rules: 1).",
                         fr="Tours de relance (la règle : 1).")
     data: str | None = param(None, web=False, en="A folder whose weapons/profiles/bands/scenarios.toml replace the "
                              "shipped ones.", fr="Un dossier dont les weapons/profiles/bands/scenarios.toml "
@@ -44,6 +50,7 @@ class SkirmishParams(Declared):
                           fr="Qui joue l'autre camp : l'IA (ai), ou une seconde personne (human : le siège 0 joue "
                           "la loi, le siège 1 les zombies, quel que soit le camp).")
     unarmed_malus: str = param("potential", choices=UNARMED_READINGS, omit_default=True,
+                               label=("Unarmed malus", "Malus sans arme"),
                                en="A fighter in contact without a melee weapon has \"a malus of one base die\": "
                                "potential (one Potential die off, as every malus in the text) or first_roll (one "
                                "die off its first roll).",

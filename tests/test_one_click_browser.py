@@ -1,0 +1,230 @@
+"""One click, like the generators players know (issue 30), in a real browser at a laptop's and a phone's
+width: the home page's Generate makes a finished result of each system with its defaults; a finished map has
+"Another one" (a fresh seed, the same parameters, the same name or a default one)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from conftest import CHROMIUM
+from dedale.systems import names
+from test_web_browser import PHONE, no_horizontal_scroll, no_problems, open_page, session_id, shots  # noqa: F401
+from webserver import Server, api
+
+LAPTOP: ViewportSize = {"width": 1366, "height": 800}
+MAPS = ("crawler", "paper", "hexcrawl", "keylock")
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
+
+
+@pytest.fixture(params=[LAPTOP, PHONE], ids=["laptop", "phone"])
+def page(request: pytest.FixtureRequest, browser: Browser, server: Server) -> Page:
+    opened = open_page(browser, server.url, request.param)
+    yield opened  # type: ignore[misc]
+    no_problems(opened)
+    opened.context.close()
+
+
+def generate(page: Page, system: str) -> str:
+    """The home page's card of `system`, Generate: the play page of what it made (its session's id)."""
+    page.goto("/")
+    card = page.locator("article.card", has=page.locator(f'a[href="/new/{system}"]'))
+    card.get_by_role("button", name="Generate").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    expect(page.locator("section#play")).to_be_visible()
+    return session_id(page)
+
+
+def seed_shown(page: Page) -> int:
+    """The seed in the header ("seed 123", "seed 123 and a secret key (...)")."""
+    found = re.search(r"seed (\d+)", page.locator("h1 small").inner_text())
+    assert found, page.locator("h1 small").inner_text()
+    return int(found.group(1))
+
+
+def name_shown(page: Page) -> str:
+    return page.locator("h1").evaluate("h => h.firstChild.textContent.trim()")
+
+
+@pytest.mark.parametrize("system", names())
+def test_generate_makes_a_finished_result_in_one_click(page: Page, shots: Path, system: str) -> None:  # noqa: F811
+    """Every system, its defaults, one click: finished (a skirmish or a duel played to its end by the AI on
+    both sides), its seed shown, a default name, and a map offers another one in view."""
+    generate(page, system)
+    expect(page.locator("p.status strong")).to_have_text("Finished")
+    expect(page.locator("h1 small")).to_contain_text(re.compile(r"seed \d+"))
+    assert re.search(r" · \d+ \w+ \d{4}$", name_shown(page)), name_shown(page)  # "Crawler dungeon · 28 Nov 2026"
+    another = page.get_by_role("button", name="Another one")
+    expect(another).to_have_count(1 if system in MAPS else 0)
+    if system in MAPS:
+        expect(another).to_be_in_viewport()
+    no_horizontal_scroll(page)
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.screenshot(path=str(shots / f"generate-{system}-{width}.png"))
+
+
+@pytest.mark.parametrize("system", MAPS)
+def test_another_one_keeps_the_parameters_and_the_name(page: Page, server: Server, system: str) -> None:
+    """A map made from its form with a name and a parameter changed, played to its end: Another one is a new
+    session, a new seed, the same parameters, the same name, finished; one with a default name gets the
+    default name again."""
+    changed = {"crawler": ("fill_chance", "0.9"), "paper": ("max_cards", "9"), "hexcrawl": ("radius", "3"),
+               "keylock": ("unique", "4")}[system]
+    page.goto(f"/new/{system}")
+    details = page.locator("form.params details")
+    if details.count() and not details.first.get_attribute("open"):
+        details.first.locator("summary").click()
+    page.locator(f'form.params [name="{changed[0]}"]:not([type=hidden])').fill(changed[1])
+    page.locator('form.params input[name="name"]').fill("Tomb of the Ink King")
+    autopilot = page.locator('input[type=checkbox][name="autopilot"]')
+    if autopilot.count():
+        autopilot.check()
+    page.locator("form.params button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    first, first_seed = session_id(page), seed_shown(page)
+    expect(page.locator("h1")).to_contain_text("Tomb of the Ink King")
+
+    page.get_by_role("button", name="Another one").click()
+    page.wait_for_url(lambda url: "/play/" in url and not url.endswith(first))
+    second = session_id(page)
+    expect(page.locator("h1")).to_contain_text("Tomb of the Ink King")
+    expect(page.locator("p.status strong")).to_have_text("Finished")
+    one, two = (api(server.url, "GET", f"/api/sessions/{s}/export/json") for s in (first, second))
+    assert two["params"] == one["params"] and str(one["params"][changed[0]]) == changed[1]
+    assert two["seed"] != first_seed
+
+    generate(page, system)
+    named = name_shown(page)
+    page.get_by_role("button", name="Another one").click()
+    page.wait_for_url(lambda url: "/play/" in url and not url.endswith(second))
+    expect(page.locator("p.status strong")).to_have_text("Finished")
+    assert name_shown(page) == named  # a default name again, not the one given before
+
+
+# --- fit the screen ---------------------------------------------------------------------------------------
+def inside(inner: dict[str, float] | None, outer: dict[str, float] | None, slack: float = 1) -> bool:
+    assert inner is not None and outer is not None
+    return (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
+            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
+
+
+def start(page: Page, system: str, seed: str) -> None:
+    page.goto(f"/new/{system}")
+    page.locator('form.params input[name="seed"]').fill(seed)
+    page.locator("form.params button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    page.wait_for_function("() => !!window.htmx")
+
+
+WINDOW = {"x": 0, "y": 0}
+
+
+@pytest.mark.parametrize("system", ["crawler", "paper", "hexcrawl", "zombstone"])
+def test_the_whole_map_and_the_choices_fit_the_screen(page: Page, shots: Path, system: str) -> None:  # noqa: F811
+    """A game just started: on a laptop the whole map and the choices are in the window at once, the choices
+    stay there when the page scrolls, and after zooming in, Fit shows the whole map again; on a phone the map
+    is whole across the width (no side cut off). The zoom buttons never lie over the map."""
+    start(page, system, "5")
+    size = page.viewport_size
+    assert size is not None
+    window = {**WINDOW, "width": size["width"], "height": size["height"]}
+    board, svg = page.locator("#board"), page.locator("#board > svg")
+    choices = page.locator("#choices")
+    zoom, drawn = page.locator(".zoom").bounding_box(), svg.bounding_box()
+    assert zoom and drawn and zoom["y"] + zoom["height"] <= drawn["y"], "the zoom buttons lie over the map"
+    assert inside(svg.bounding_box(), board.bounding_box()), "the map is cut off"
+    width = size["width"]
+    page.screenshot(path=str(shots / f"fit-{system}-{width}.png"))
+    if width > 900:
+        assert inside(svg.bounding_box(), window), "the whole map is not in the window"
+        assert inside(choices.locator("h3").bounding_box(), window), "the choices are not beside the map"
+    page.get_by_role("button", name="Zoom in").click()
+    page.get_by_role("button", name="Zoom in").click()
+    page.wait_for_function("() => document.querySelector('#board.zoomed') !== null")
+    if width > 900:  # the zoomed map's foot scrolled into the window: the choices are still beside it
+        page.evaluate("scrollBy(0, document.getElementById('board').getBoundingClientRect().bottom - innerHeight)")
+        assert inside(choices.locator("h3").bounding_box(), window), "the choices scrolled away"
+        page.evaluate("window.scrollTo(0, 0)")
+    page.get_by_role("button", name="Fit").click()
+    assert inside(svg.bounding_box(), board.bounding_box()), "Fit does not fit the whole map"
+    if width > 900:
+        assert inside(svg.bounding_box(), window), "Fit does not fit the map in the window"
+
+
+# --- forms -------------------------------------------------------------------------------------------------
+FIRST = {"crawler": ["board", "size", "contents"], "paper": ["width", "height", "max_cards"],
+         "hexcrawl": ["radius", "obstacle_chance", "sites"], "keylock": ["unique", "multi", "permanent"],
+         "zombstone": ["scenario", "side"], "zombstone-duel": ["added", "style"]}
+VARIANT = {"crawler": "passed_boss", "paper": "kings", "hexcrawl": "variant", "keylock": "multi_draw",
+           "zombstone": "unarmed_malus", "zombstone-duel": "ai_added"}
+
+
+@pytest.mark.parametrize("system", names())
+def test_a_form_shows_the_few_parameters_first_with_short_labels(page: Page, shots: Path, system: str) -> None:  # noqa: F811
+    """The parameters people change first are in view, the rule variants folded under More options; each
+    label is a few words, its help under it; the form fits the width."""
+    page.goto(f"/new/{system}")
+    form = page.locator("form.params")
+    for name in FIRST[system]:
+        expect(form.locator(f'> .grid [name="{name}"]:not([type=hidden])')).to_be_visible()
+    variant = form.locator(f'details.more [name="{VARIANT[system]}"]:not([type=hidden])')
+    expect(variant).to_be_hidden()
+    for label in form.locator(".label").all_text_contents():
+        assert 0 < len(label.split()) <= 3, f"a long label: {label!r}"
+    first = form.locator("> .grid label", has=page.locator(f'[name="{FIRST[system][0]}"]'))
+    label, help_text = first.locator(".label").bounding_box(), first.locator(".help").bounding_box()
+    assert label and help_text and help_text["y"] >= label["y"] + label["height"] - 1, "the help is not under its label"
+    page.screenshot(path=str(shots / f"form-{system}-{page.viewport_size['width'] if page.viewport_size else 0}.png"),
+                    full_page=True)
+    form.get_by_text("More options").click()
+    expect(variant).to_be_visible()
+    no_horizontal_scroll(page)
+
+
+# --- slow actions, and a game that ends in place ------------------------------------------------------------
+def test_the_autopilot_to_the_end_works_once_then_says_who_won(page: Page, shots: Path) -> None:  # noqa: F811
+    """A skirmish against the AI: Autopilot to the end turns while it works,
+    and nothing can be clicked again meanwhile (one request); once the game ended in place, a banner says who
+    won and the header is shown again with the seed, without a reload."""
+    page.goto("/new/zombstone")
+    page.locator("form.params button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/[^/]+$"))
+    page.wait_for_function("() => !!window.htmx")
+    page.evaluate("window.notReloaded = true; document.getElementById('seed-line').dataset.before = 'yes'")
+    held: list = []
+    page.route("**/auto", lambda route: held.append(route))
+    button = page.locator('#play button[value="end"]')
+    button.click()
+    expect(button).to_have_class(re.compile(r"\bworking\b"))
+    expect(button).to_be_disabled()
+    expect(page.locator("#play")).to_have_attribute("aria-busy", "true")
+    page.evaluate("document.querySelector('#play button[value=\"one\"]').click()")
+    page.evaluate("document.querySelector('#play form#choices button').click()")
+    page.wait_for_timeout(300)  # room for a second request to be sent, were it not refused
+    assert len(held) == 1, f"{len(held)} requests"
+    page.screenshot(path=str(shots / f"working-{page.viewport_size['width'] if page.viewport_size else 0}.png"))
+    held[0].continue_()
+    expect(page.locator("p.status strong")).to_have_text("Finished")
+    expect(page.locator(".ending")).to_contain_text(re.compile(r"(lawmen|zombies) win"))
+    expect(page.locator("#seed-line")).not_to_have_attribute("data-before", "yes")  # the header shown anew
+    expect(page.locator("#seed-line")).to_contain_text(re.compile(r"seed \d+"))
+    assert page.evaluate("window.notReloaded === true")
+    expect(page.locator("#play")).not_to_have_attribute("aria-busy", "true")
+    page.screenshot(path=str(shots / f"ended-{page.viewport_size['width'] if page.viewport_size else 0}.png"))
+
+
+def test_a_map_ended_in_place_offers_another_one(page: Page) -> None:
+    """A crawler played to its end by the autopilot on its page: the banner says how it ended, and Another one
+    is there without a reload."""
+    start(page, "crawler", "12")
+    expect(page.get_by_role("button", name="Another one")).to_have_count(0)
+    page.locator('#play button[value="end"]').click()
+    expect(page.locator(".ending")).to_contain_text("the dungeon is complete")
+    expect(page.get_by_role("button", name="Another one")).to_be_visible()
+    expect(page.locator("#seed-line")).to_contain_text("seed 12")
+
