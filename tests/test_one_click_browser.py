@@ -210,7 +210,7 @@ def test_the_autopilot_to_the_end_works_once_then_says_who_won(page: Page, shots
     page.screenshot(path=str(shots / f"working-{page.viewport_size['width'] if page.viewport_size else 0}.png"))
     held[0].continue_()
     expect(page.locator("p.status strong")).to_have_text("Finished")
-    expect(page.locator(".ending")).to_contain_text(re.compile(r"(lawmen|zombies) win"))
+    expect(page.locator(".ending")).to_contain_text(re.compile(r"(lawmen|zombies) win|a draw"))
     expect(page.locator("#seed-line")).not_to_have_attribute("data-before", "yes")  # the header shown anew
     expect(page.locator("#seed-line")).to_contain_text(re.compile(r"seed \d+"))
     assert page.evaluate("window.notReloaded === true")

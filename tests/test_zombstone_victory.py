@@ -229,3 +229,39 @@ def test_the_jail_yard_is_fought_over_walls_the_dead_climb() -> None:
         inside += sum(1 for f in session.state.figures
                       if f.side == "zombies" and 11.5 <= f.x <= 18.5 and 10.5 <= f.y <= 17.5)
     assert inside > 0
+
+
+def test_a_draw_at_the_turn_limit_is_told_as_a_draw() -> None:
+    """As many dollars standing on each side when time is up: the log says a draw, never "the - win"."""
+    from dedale.core.logtext import describe
+    from dedale.zombstone.skirmish import victory
+
+    class Roller:
+        def __init__(self) -> None:
+            self.notes: list[dict[str, object]] = []
+
+        def note(self, key: str, **args: object) -> None:
+            self.notes.append({"note": key, "args": args})
+
+    class Game:
+        sides = ("lawmen", "zombies")
+        winner = ending = decided_by = None
+
+        def in_play(self, side: str) -> list[str]:
+            return ["a"] if side == "lawmen" else ["b"]
+
+    class Scenario:
+        class victory:  # a stand-in for the scenario's victory
+            kind, side, place = "elimination", None, None
+
+    class Table:
+        scenario, game, roller = Scenario(), Game(), Roller()
+
+        def profile(self, figure: str) -> object:
+            return type("Profile", (), {"cost": 155})
+
+    table = Table()
+    victory.time_up(table)  # type: ignore[arg-type]
+    assert table.game.winner is None and table.game.ending == "draw"
+    said = describe(table.roller.notes[-1], "en")  # type: ignore[arg-type]
+    assert said == "· Time is up: a draw (dollars still standing: lawmen $155, zombies $155)"

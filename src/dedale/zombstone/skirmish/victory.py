@@ -64,7 +64,10 @@ def time_up(t: Table) -> None:
     ranked = sorted(worth, key=lambda side: -worth[side])
     winner = ranked[0] if worth[ranked[0]] > worth[ranked[1]] else None
     t.game.winner, t.game.ending, t.game.decided_by = winner, "turns" if winner else "draw", "dollars"
-    t.roller.note("skirmish.ending_turns", winner=winner or "-", lawmen=worth["lawmen"], zombies=worth["zombies"])
+    if winner is None:  # as many dollars standing on each side
+        t.roller.note("skirmish.ending_turns_draw", lawmen=worth["lawmen"], zombies=worth["zombies"])
+    else:
+        t.roller.note("skirmish.ending_turns", winner=winner, lawmen=worth["lawmen"], zombies=worth["zombies"])
 
 
 def inside(point: tuple[float, float], place: tuple[float, float, float, float]) -> bool:
