@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from conftest import CHROMIUM
 from test_web_browser import (  # noqa: F401
     PHONE,
+    SCREENS,
     no_problems,
     open_page,
     page,
@@ -25,7 +26,7 @@ from webserver import Server, api
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
 
-DESKTOP: ViewportSize = {"width": 1366, "height": 800}
+DESKTOP = SCREENS["laptop"]
 
 
 def boxes(tab: Page, selector: str) -> list[dict[str, float]]:

@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
 from conftest import CHROMIUM
 from test_web_browser import (  # noqa: F401 (a fixture)
     FINGER,
     PHONE,
+    SCREENS,
     click_step,
     hot_seat_duel,
     no_problems,
@@ -29,8 +30,7 @@ from webserver import Server
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
 
-LAPTOP: ViewportSize = {"width": 1366, "height": 800}
-WIDTHS = {"laptop": LAPTOP, "phone": PHONE}
+WIDTHS = SCREENS
 SMALLEST = FINGER
 MAX_STEPS = 40  # a skirmish offers shots long before; a bound so that a bug fails instead of hanging
 
