@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from conftest import CHROMIUM
 from dedale.core.cards import Card
-from test_web_browser import download, hot_seat_duel, page, session_id, start_from_home, steps_shown, wait_htmx  # noqa: F401
+from test_web_browser import download, hot_seat_duel, page, session_id, shots, start_from_home, steps_shown, wait_htmx  # noqa: F401 (fixtures)
 from webserver import Server, api
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
@@ -62,3 +62,27 @@ def test_the_pass_the_device_screen_downloads_nothing_of_either_hand(page: Page,
         shown = [code for code in seen if re.search(rf"(?<![\w#]){code}(?!\w)", text)
                  or Card.parse(code).shown in text]
         assert not shown, f"the {fmt.upper()} download shows {shown}"
+
+
+def test_a_second_screen_follows_the_game_live(page: Page, server: Server, shots: Path) -> None:  # noqa: F811
+    """The Download menu's "Second screen" opens the picture alone, the party view; a choice made on the play
+    page shows on it without a reload (issue 30)."""
+    start_from_home(page, "crawler", {})
+    wait_htmx(page)
+    page.locator("details.downloads summary").click()
+    with page.context.expect_page() as opened:
+        page.get_by_role("link", name=re.compile("Second screen")).click()
+    screen = opened.value
+    screen.wait_for_load_state()
+    expect(screen.locator("#play svg")).to_be_visible()
+    assert screen.locator("header, form, #choices").count() == 0
+    screen.evaluate("window.notReloaded = true")
+    before = screen.locator("#play").get_attribute("data-steps")
+    page.locator("form#choices button[name=choice]").first.click()
+    expect(screen.locator("#play")).not_to_have_attribute("data-steps", before or "", timeout=60_000)
+    assert screen.evaluate("window.notReloaded === true")
+    for width, height in ((1366, 800), (390, 844)):
+        screen.set_viewport_size({"width": width, "height": height})
+        box = screen.locator("#play svg").bounding_box()
+        assert box and box["width"] <= width + 1 and box["height"] <= height + 1  # the whole picture in view
+        screen.screenshot(path=str(shots / f"second-screen-{width}.png"))

@@ -175,3 +175,33 @@ def test_a_game_with_secrets_has_no_gm_spectator(client: TestClient) -> None:
     made = client.post("/api/sessions", json={"system": "zombstone-duel"}).json()
     refused = client.post(f"/api/sessions/{made['id']}/links", json={"role": "spectator_gm"})
     assert refused.status_code == 400 and "GM's view of a map only" in refused.json()["error"]
+
+
+@pytest.mark.parametrize("system", ["crawler", "paper", "hexcrawl", "zombstone-duel"])
+def test_a_second_screen_shows_the_picture_every_player_may_see(client: TestClient, system: str) -> None:
+    """The picture alone, for a screen the players look at (issue 30): a map's party view (no GM's key), a
+    duel's table with neither hand; a linked game's screen needs one of its links, as its pages do."""
+    from dedale.core.session import SPECTATOR
+    from dedale.systems import system as find
+
+    made = client.post("/api/sessions", json={"system": system}).json()
+    base, page = f"/api/sessions/{made['id']}", f"/play/{made['id']}"
+    client.post(f"{base}/autopilot", json={"to_end": False})
+    session = client.app.state.sessions.get(made["id"])  # type: ignore[attr-defined]
+    found = find(system)
+    shown = session.seat_json(SPECTATOR)
+    if found.party_view is not None:
+        shown = found.in_view(shown, "party")
+    picture = found.export(shown, ".svg", {}, "en").decode("utf-8")
+    screen = client.get(f"{page}/screen")
+    assert screen.status_code == 200 and picture in screen.text and 'data-live="' in screen.text
+    assert "<header" not in screen.text and "<form" not in screen.text  # the picture alone
+    assert client.get(f"{page}/screen/picture").text.count("<svg") == 1
+    if found.party_view is not None:
+        assert found.export(session.to_json(), ".svg", {}, "en").decode("utf-8") != picture  # not the GM's
+    else:
+        cards = [card for hole in session.to_json()["duel"]["hole"] for card in hole]
+        assert not any(shows(screen.text, card) for card in cards)
+    client.post(f"{base}/links", json={"role": "spectator"})  # the game is linked now: a link is needed
+    client.cookies.clear()
+    assert client.get(f"{page}/screen").status_code == 403

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from dedale.core.errors import DedaleError
-from dedale.core.session import Session
+from dedale.core.session import SPECTATOR, Session
 from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
 from dedale.systems import system as find
@@ -143,6 +143,32 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
 @service.one_at_a_time
 def play_panel(request: Request, session_id: str, ready: int | None = None) -> HTMLResponse:
     return panel(request, session_id, ready=ready)
+
+
+@router.get("/play/{session_id}/screen", response_class=HTMLResponse)
+@service.one_at_a_time
+def screen(request: Request, session_id: str) -> HTMLResponse:
+    """The picture alone, full screen, for a second screen the players look at: what every one of them may
+    see (the party view of a map; neither side's secrets), following the game live."""
+    return page(request, "screen.html", _screen(request, session_id))
+
+
+@router.get("/play/{session_id}/screen/picture", response_class=HTMLResponse)
+@service.one_at_a_time
+def screen_picture(request: Request, session_id: str) -> HTMLResponse:
+    return page(request, "screen_picture.html", _screen(request, session_id))
+
+
+def _screen(request: Request, session_id: str) -> dict[str, Any]:
+    sessions = _sessions(request)
+    seats.seat_of(request, sessions, session_id)  # a linked game's screen needs one of its links, as its pages
+    session = sessions.get(session_id)
+    found = find(session.system)
+    shown = session.seat_json(SPECTATOR)  # what neither seat could keep secret
+    if found.party_view is not None:
+        shown = found.in_view(shown, "party")
+    return {"id": session_id, "name": sessions.store.record(session_id).name, "steps": len(session.events),
+            "picture": found.export(shown, ".svg", {}, lang_of(request)).decode("utf-8")}
 
 
 @router.get("/play/{session_id}/log", response_class=HTMLResponse)
