@@ -88,7 +88,8 @@ def median_ms(work: Callable[[int], object], seeds: Iterable[int], rounds: int =
 EXPLORE = """
 import json, resource, sys, time
 from dedale.hexcrawl.params import HexParams
-from dedale.hexcrawl.session import HexcrawlSession
+from dedale.core.session import Session
+from dedale.hexcrawl.session import HexcrawlRules
 Session(HexcrawlRules, HexParams(radius=1), 0).run_autopilot()  # imports and tables loaded before the clock starts
 start = time.perf_counter()
 session = Session(HexcrawlRules, HexParams(radius=int(sys.argv[1])), 1).run_autopilot()
