@@ -205,3 +205,17 @@ def test_a_second_screen_shows_the_picture_every_player_may_see(client: TestClie
     client.post(f"{base}/links", json={"role": "spectator"})  # the game is linked now: a link is needed
     client.cookies.clear()
     assert client.get(f"{page}/screen").status_code == 403
+
+
+def test_a_party_view_page_stays_the_party_view_when_the_game_changes(client: TestClient) -> None:
+    """The page a linked game shows in the party view fetches its panel again, live, in that view: never the
+    GM's key once someone plays."""
+    made = client.post("/api/sessions", json={"system": "crawler"}).json()
+    page = f"/play/{made['id']}"
+    client.post(f"/api/sessions/{made['id']}/links", json={"role": "spectator"})  # linked: pages follow live
+    shown = client.get(page, params={"view": "party"}).text
+    panel = re.search(r'data-panel="([^"]+)"', shown)
+    assert panel and panel.group(1) == f"{page}/panel?view=party"
+    client.post(f"/api/sessions/{made['id']}/autopilot", json={"to_end": True})
+    party = client.get(panel.group(1)).text
+    assert 'id="board"' in party and party != client.get(f"{page}/panel").text  # not the GM's panel

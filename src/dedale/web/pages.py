@@ -40,16 +40,16 @@ def _after(request: Request, session: Session, session_id: str, seat: int | None
     return RedirectResponse(f"/play/{session_id}" + ("" if ready is None else f"?ready={ready}"), status_code=303)
 
 
-def panel(request: Request, session_id: str, ready: int | None = None) -> HTMLResponse:
-    """The panel a page fetches again when the game changed: as its seat sees it (a spectator held to the
-    party view sees that one, live too)."""
+def panel(request: Request, session_id: str, ready: int | None = None, view: str = "gm") -> HTMLResponse:
+    """The panel a page fetches again when the game changed: as its seat sees it, in the view the page shows
+    (a spectator held to the party view sees that one, live too)."""
     sessions = _sessions(request)
     seating = sessions.store.seating(session_id)
     seat = seats.seat_of(request, sessions, session_id, seating)
     session = sessions.get(session_id)
     held = seats.held_view(session, seat)
     return _panel(request, session, session_id, None if seat is None else seats.rules_seat(seat), seating, ready,
-                  held or "gm")
+                  held or service.view_of(session, view))
 
 
 def _panel(request: Request, session: Session, session_id: str, seat: int | None, seating: str,
@@ -141,8 +141,8 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
 
 @router.get("/play/{session_id}/panel", response_class=HTMLResponse)
 @service.one_at_a_time
-def play_panel(request: Request, session_id: str, ready: int | None = None) -> HTMLResponse:
-    return panel(request, session_id, ready=ready)
+def play_panel(request: Request, session_id: str, ready: int | None = None, view: str = "gm") -> HTMLResponse:
+    return panel(request, session_id, ready=ready, view=view)
 
 
 @router.get("/play/{session_id}/screen", response_class=HTMLResponse)
