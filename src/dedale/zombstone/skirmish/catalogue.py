@@ -21,6 +21,7 @@ from dedale.core.errors import DedaleError
 from dedale.core.files import read_data
 from dedale.i18n import Word, data_word, given, pick
 from dedale.zombstone.entries import Entry, entries
+from dedale.zombstone.hands import POTENTIALS
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
 from dedale.zombstone.skirmish.document import FavouredShape, ProfileShape, ScenarioShape, VictoryShape
 from dedale.zombstone.skirmish.skills import SKILLS
@@ -227,7 +228,7 @@ def _profiles(file: str, document: dict[str, Any], weapons: dict[str, Weapon]) -
     found = {}
     for entry in entries(file, document, "profile"):
         potential = entry.get("potential", list)
-        if not 1 <= len(potential) <= 2 or not all(isinstance(p, int) and -4 <= p <= 5 for p in potential):
+        if not 1 <= len(potential) <= 2 or not all(isinstance(p, int) and p in POTENTIALS for p in potential):
             raise entry.fail("error.skirmish.potential", value=repr(potential))
         cartridges = entry.number("cartridges", 1, 12, 6)
         gun = melee = None
