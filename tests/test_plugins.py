@@ -100,7 +100,7 @@ SYSTEM = System(
     "coinflip", Params, Coinflip, lambda document: document["rooms"],
     {".svg": lambda rooms, _, lang: svg(rooms, lang).encode(),
      ".txt": lambda rooms, _, lang: text(rooms, lang).encode()},
-    text, lambda session, _, lang: svg(session.state.rooms, lang),
+    text, lambda session, _, lang, model=None: svg(session.state.rooms, lang),
     lambda session, lang: text(session.state.rooms, lang),
     example={"rooms": 4}, rules_page="https://example.org/coinflip", words=WORDS,
     document=DocumentKind(Flipped, title="A coin-flip dungeon", description="Its rooms, one coin flip each.",

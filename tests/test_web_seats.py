@@ -219,3 +219,42 @@ def test_a_party_view_page_stays_the_party_view_when_the_game_changes(client: Te
     client.post(f"/api/sessions/{made['id']}/autopilot", json={"to_end": True})
     party = client.get(panel.group(1)).text
     assert 'id="board"' in party and party != client.get(f"{page}/panel").text  # not the GM's panel
+
+
+@pytest.mark.parametrize("system", ["crawler", "paper", "hexcrawl"])
+def test_a_co_op_player_of_a_map_plays_in_the_party_view(client: TestClient, system: str) -> None:
+    """A co-op game's "player" link of a map chooses as its owner does, but sees what the party has discovered:
+    its page, the panel after each of its choices, its downloads; never the GM's key, the log or the document's
+    secret (the owner, who made the game, is its GM)."""
+    from markupsafe import escape
+
+    from dedale.i18n import t
+    from dedale.systems import system as find
+    from dedale.web import legend
+
+    made = client.post("/api/sessions", json={"system": system}).json()
+    base, page = f"/api/sessions/{made['id']}", f"/play/{made['id']}"
+    client.post(f"{base}/step", json={"choice": made["choices"][0]["id"]})  # the owner's first choice
+    token = client.post(f"{base}/links", json={"role": "player"}).json()["token"]
+    client.cookies.clear()  # another browser, which opens the link
+    client.headers["X-CSRF-Token"] = page_token(client)
+    client.get(f"/join/{made['id']}/{token}")
+    html = client.get(page, params={"view": "gm"}).text
+    assert 'class="views"' not in html and "export.json?view=party" in html and f"{page}/step?view=party" in html
+    for view in ("gm", "party"):
+        shown = client.get(f"{base}/export/json", params={"view": view}).json()
+        assert shown["view"] == "party" and shown["log"] == [] and "secret" not in shown
+    assert client.get(f"{page}/log.txt").status_code == 403
+    session = client.app.state.sessions.get(made["id"])  # type: ignore[attr-defined]
+    choice = session.choices()[0].id
+    after = client.post(f"{page}/step", data={"choice": choice}, headers={"HX-Request": "true"})
+    assert after.status_code == 200 and client.get(base).json()["steps"] == len(session.events) == 2
+    found, listed = find(system), session.choices()
+    party = found.load(found.in_view(session.to_json(), "party"))
+    board = legend.split(found.picture(session, listed, "en", party)).map
+    assert board in after.text and 'class="log"' not in after.text
+    assert escape(t("web.party_view_play", "en")) in after.text
+    gm_board = legend.split(found.picture(session, listed, "en")).map
+    assert gm_board == board or gm_board not in after.text
+    again = client.post(f"{page}/undo", data={}, headers={"HX-Request": "true"})
+    assert again.status_code == 200 and f"{page}/step?view=party" in again.text and 'class="log"' not in again.text

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dedale.core.documents import DocumentKind
 from dedale.core.errors import DedaleError
@@ -26,7 +26,11 @@ if TYPE_CHECKING:  # for the types only: --help lists the systems without loadin
     from dedale.core.rules import Choice, Rules
     from dedale.core.tables import TableSet
 
-Picture = Callable[[Any, list["Choice"], str], str]  # a live session, the choices listed, a language -> its SVG
+class Picture(Protocol):
+    """What a page shows of a live session, the choices listed marked on it, in a language: drawn on `model`, the
+    session's own (the GM's) when None, else one loaded from a view of it (the party's, for who plays in it)."""
+
+    def __call__(self, session: Any, listed: list[Choice], lang: str, model: Any = None) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -116,8 +120,8 @@ def _crawler() -> System:
     from dedale.render.crawler_text import render_text
     from dedale.render.png import svg_to_png
 
-    def picture(session: Any, listed: list[Choice], lang: str) -> str:
-        dungeon = session.rules.dungeon()
+    def picture(session: Any, listed: list[Choice], lang: str, model: Any = None) -> str:
+        dungeon = model or session.rules.dungeon()
         marks = choice_marks(dungeon, [(str(n), c.id, c.label(lang), c.data) for n, c in enumerate(listed, 1)])
         return render_svg(dungeon, marks, lang=lang)
 
@@ -165,14 +169,17 @@ def _paper() -> System:
     from dedale.render.paper_text import render_text
     from dedale.render.png import svg_to_png
 
+    def picture(session: Any, listed: list[Choice], lang: str, model: Any = None) -> str:
+        marks = choice_marks([(str(n), c.id, c.label(lang), c.data) for n, c in enumerate(listed, 1)])
+        return render_svg(model or session.rules.paper_map(), lang=lang, marks=marks)
+
     return System("paper", PaperParams, PaperRules, PaperMap.from_json, {
         ".svg": lambda m, o, lang: render_svg(m, bool(o.get("cards")), lang).encode("utf-8"),
         ".png": lambda m, o, lang: svg_to_png(render_svg(m, bool(o.get("cards")), lang)),
         ".txt": lambda m, _, lang: render_text(m, lang).encode("utf-8"),
         ".pdf": lambda m, o, lang: _pdf(render_svg(m, bool(o.get("cards")), lang)),
         **_tabletops("paper_map"),
-    }, render_text, lambda s, listed, lang: render_svg(s.rules.paper_map(), lang=lang, marks=choice_marks(
-        [(str(n), c.id, c.label(lang), c.data) for n, c in enumerate(listed, 1)])),
+    }, render_text, picture,
         lambda s, lang: render_text(s.rules.paper_map(), lang), load_tables,
         drawing=(("cards", "Draw the card that made each feature."),), party_view=party_view,
         example={"max_cards": 12}, rules_page="paper-dungeon.md", document=DOCUMENT)
@@ -186,10 +193,10 @@ def _hexcrawl() -> System:
     from dedale.render.hex_svg import render_svg
     from dedale.render.hex_text import render_text
 
-    def picture(session: Any, listed: list[Choice], lang: str) -> str:
+    def picture(session: Any, listed: list[Choice], lang: str, model: Any = None) -> str:
         links = {tuple(c.data["hex"]): (c.id, c.label(lang), str(n))
                  for n, c in enumerate(listed, 1) if c.data.get("kind") == "move"}
-        return render_svg(session.rules.hex_map(), links, lang)
+        return render_svg(model or session.rules.hex_map(), links, lang)
 
     def draw(hex_map: Any, options: dict[str, Any], lang: str) -> str:
         return render_svg(hex_map, lang=lang, numbers=not options.get("unnumbered"))
@@ -247,7 +254,7 @@ def _keylock() -> System:
         ".pdf": lambda d, _, lang: _pdf(render_svg(check_pdf_size(d[0]), d[1], lang)),
         ".dot": lambda d, _, lang: render_dot(d[0], d[1], lang).encode("utf-8"),
     }, lambda d, lang: render_text(d[0], d[1], lang),
-        lambda s, _, lang: render_svg(s.rules.diagram, s.rules.analysis, lang),
+        lambda s, _, lang, model=None: render_svg(s.rules.diagram, s.rules.analysis, lang),
         lambda s, lang: render_text(s.rules.diagram, s.rules.analysis, lang), cli="dedale.cli.keylock",
         details=lambda s, lang: analysis_text(s.rules.diagram, s.rules.analysis, lang, PAGE_VISITS),
         rules_page="keylock.md",
@@ -280,9 +287,9 @@ def _zombstone() -> System:
     def view(session: Any) -> GameView:
         return GameView.from_json(session.seat_result())
 
-    def picture(session: Any, listed: list[Choice], lang: str) -> str:
+    def picture(session: Any, listed: list[Choice], lang: str, model: Any = None) -> str:
         links = {c.id: {**c.data, "label": c.label(lang)} for c in listed if "to" in c.data or "figure" in c.data}
-        return render_svg(view(session), links, lang)
+        return render_svg(model or view(session), links, lang)
 
     return System("zombstone", SkirmishParams, SkirmishRules, GameView.from_json,
                   _pictures(render_svg, render_text), render_text, picture, lambda s, lang: render_text(view(s), lang),
@@ -297,7 +304,8 @@ def _duel() -> System:
         return {**session.seat_result(), "seed": session.seat_seed()}
 
     return System("zombstone-duel", DuelParams, DuelRules, load_duel, _pictures(render_svg, render_text),
-                  render_text, lambda s, _, lang: render_svg(view(s), lang), lambda s, lang: render_text(view(s), lang),
+                  render_text, lambda s, _, lang, model=None: render_svg(model or view(s), lang),
+                  lambda s, lang: render_text(view(s), lang),
                   generates=False, rules_page="zombstone.md", document=DOCUMENT)
 
 

@@ -185,7 +185,7 @@ def _state(request: Request, session_id: str, lang: str | None = None) -> dict[s
     session = sessions.get(session_id)
     record = sessions.store.record(session_id)
     return service.state(session, session_id, record.name, lang or lang_of(request),
-                         None if seat is None else seats.rules_seat(seat))
+                         seats.rules_seat(seat))
 
 
 @router.get("/systems")
@@ -232,7 +232,8 @@ def get_session(request: Request, session_id: str) -> dict[str, Any]:
 @service.one_at_a_time
 def step(request: Request, session_id: str, body: StepBody) -> dict[str, Any]:
     sessions = _sessions(request)
-    service.step(sessions, session_id, body.choice, seats.may_play(request, sessions, session_id))
+    seat = seats.rules_seat(seats.may_play(request, sessions, session_id))
+    service.step(sessions, session_id, body.choice, seat)
     return _state(request, session_id)
 
 
@@ -240,7 +241,8 @@ def step(request: Request, session_id: str, body: StepBody) -> dict[str, Any]:
 @service.one_at_a_time
 def autopilot(request: Request, session_id: str, body: AutopilotBody) -> dict[str, Any]:
     sessions = _sessions(request)
-    service.autopilot(sessions, session_id, body.to_end, seats.may_play(request, sessions, session_id))
+    seat = seats.rules_seat(seats.may_play(request, sessions, session_id))
+    service.autopilot(sessions, session_id, body.to_end, seat)
     return _state(request, session_id)
 
 
@@ -248,7 +250,8 @@ def autopilot(request: Request, session_id: str, body: AutopilotBody) -> dict[st
 @service.one_at_a_time
 def undo(request: Request, session_id: str) -> dict[str, Any]:
     sessions = _sessions(request)
-    service.undo(sessions, session_id, seats.may_play(request, sessions, session_id))
+    seat = seats.rules_seat(seats.may_play(request, sessions, session_id))
+    service.undo(sessions, session_id, seat)
     return _state(request, session_id)
 
 

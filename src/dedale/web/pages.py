@@ -30,14 +30,25 @@ def _sessions(request: Request) -> Sessions:
     return request.app.state.sessions
 
 
-def _after(request: Request, session: Session, session_id: str, seat: int | None, seating: str,
+def _after(request: Request, session: Session, session_id: str, seat: int | None, seating: str, view: str,
            ready: int | None = None) -> Response:
-    """The play panel for htmx (the session as this request left it), a redirect to the play page otherwise;
-    on a shared screen, the seat that just played goes on seeing its view while it is still its turn
-    (`ready`)."""
+    """The play panel for htmx (the session as this request left it, in the view it was played in), a redirect
+    to the play page otherwise; on a shared screen, the seat that just played goes on seeing its view while it
+    is still its turn (`ready`)."""
     if request.headers.get("HX-Request"):
-        return _panel(request, session, session_id, seat, seating, ready)
-    return RedirectResponse(f"/play/{session_id}" + ("" if ready is None else f"?ready={ready}"), status_code=303)
+        return _panel(request, session, session_id, seat, seating, ready, view)
+    query = {**({} if view == "gm" else {"view": view}), **({} if ready is None else {"ready": ready})}
+    return RedirectResponse(f"/play/{session_id}" + (f"?{urlencode(query)}" if query else ""), status_code=303)
+
+
+def _playing_view(request: Request, sessions: Sessions, session_id: str, view: str,
+                  seating: str) -> tuple[int | None, str]:
+    """The seat, as the rules see it, of a request that changes the session, and the view it plays in: the
+    one it is held to (a co-op game's other player of a map: the party's), else the one its page shows."""
+    seat = seats.may_play(request, sessions, session_id, seating)
+    session = sessions.get(session_id)
+    return (seats.rules_seat(seat),
+            seats.held_view(session, seat) or service.view_of(session, view))
 
 
 def panel(request: Request, session_id: str, ready: int | None = None, view: str = "gm") -> HTMLResponse:
@@ -48,7 +59,7 @@ def panel(request: Request, session_id: str, ready: int | None = None, view: str
     seat = seats.seat_of(request, sessions, session_id, seating)
     session = sessions.get(session_id)
     held = seats.held_view(session, seat)
-    return _panel(request, session, session_id, None if seat is None else seats.rules_seat(seat), seating, ready,
+    return _panel(request, session, session_id, seats.rules_seat(seat), seating, ready,
                   held or service.view_of(session, view))
 
 
@@ -120,7 +131,7 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     record = sessions.store.record(session_id)
     held = seats.held_view(session, seat)
     view = held or service.view_of(session, view)
-    seat = None if seat is None else seats.rules_seat(seat)
+    seat = seats.rules_seat(seat)
     context: dict[str, Any] = {**views.context(session, session_id, lang_of(request), view, seat, record.seating,
                                                ready),
                                "name": record.name, "formats": service.downloads(session, lang_of(request)),
@@ -224,30 +235,32 @@ def join(request: Request, session_id: str, token: str) -> Response:
 
 @router.post("/play/{session_id}/step")
 @service.one_at_a_time
-def step(request: Request, session_id: str, choice: str = Form(max_length=200)) -> Response:
+def step(request: Request, session_id: str, choice: str = Form(max_length=200), view: str = "gm") -> Response:
     sessions = _sessions(request)
     seating = sessions.store.seating(session_id)
-    seat = seats.may_play(request, sessions, session_id, seating)
+    seat, view = _playing_view(request, sessions, session_id, view, seating)
     to_act = sessions.get(session_id).seat_to_act() if seating == "hot-seat" else None
-    return _after(request, service.step(sessions, session_id, choice, seat), session_id, seat, seating, to_act)
+    return _after(request, service.step(sessions, session_id, choice, seat), session_id, seat, seating, view,
+                  to_act)
 
 
 @router.post("/play/{session_id}/auto")
 @service.one_at_a_time
-def auto(request: Request, session_id: str, to: str = Form("one")) -> Response:
+def auto(request: Request, session_id: str, to: str = Form("one"), view: str = "gm") -> Response:
     sessions = _sessions(request)
     seating = sessions.store.seating(session_id)
-    seat = seats.may_play(request, sessions, session_id, seating)
-    return _after(request, service.autopilot(sessions, session_id, to == "end", seat), session_id, seat, seating)
+    seat, view = _playing_view(request, sessions, session_id, view, seating)
+    return _after(request, service.autopilot(sessions, session_id, to == "end", seat), session_id, seat, seating,
+                  view)
 
 
 @router.post("/play/{session_id}/undo")
 @service.one_at_a_time
-def undo(request: Request, session_id: str) -> Response:
+def undo(request: Request, session_id: str, view: str = "gm") -> Response:
     sessions = _sessions(request)
     seating = sessions.store.seating(session_id)
-    seat = seats.may_play(request, sessions, session_id, seating)
-    return _after(request, service.undo(sessions, session_id, seat), session_id, seat, seating)
+    seat, view = _playing_view(request, sessions, session_id, view, seating)
+    return _after(request, service.undo(sessions, session_id, seat), session_id, seat, seating, view)
 
 
 @router.get("/play/{session_id}/export.{fmt}")

@@ -2,7 +2,8 @@
 
 A session is played by one person (`solo`), by two on one screen (`hot-seat`), or through links (`linked`): each
 link carries a token (at least 128 random bits, kept only hashed) that opens one seat, 0 or 1, or a spectator's
-view (-1), which sees and never chooses; a co-op game's "player" link opens seat 0 beside its owner. The server
+view (-1), which sees and never chooses; a co-op game's "player" link opens seat 0 beside its owner, held to the
+party view of a map (`CO_PLAYER`: the owner is the one who sees the GM's key). The server
 checks the token on every request of a linked session, pages, API, live updates and downloads alike; what a seat
 is shown is what the rules let that seat know (`Session.seat_json(seat)`), never more.
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
+from typing import overload
 
 from fastapi import Request, Response
 
@@ -39,8 +41,12 @@ SPECTATOR = -1
 # A spectator its sharer let see the GM's view of a map (the key, the log); a spectator sees the party view
 # otherwise. Never of a game with secrets: the rules see it as any spectator.
 GM_SPECTATOR = -2
+# Another player of a co-op game: seat 0 to the rules (it chooses as the owner does), but of a map with a party
+# view it sees that view alone, as a spectator does (the owner, who made the game, is its GM). Seat 0 itself
+# would show it the key, the log and the document with its secret.
+CO_PLAYER = -3
 HEADER = "X-Seat-Token"
-ROLES = {"seat1": 1, "player": 0, "spectator": SPECTATOR, "spectator_gm": GM_SPECTATOR}  # the seat a link opens
+ROLES = {"seat1": 1, "player": CO_PLAYER, "spectator": SPECTATOR, "spectator_gm": GM_SPECTATOR}  # the seat a link opens
 LINKS = (*ROLES, "owner")  # and the owner's own link, for another browser
 MAX_TOKEN = 100  # longer is no token of ours: not even hashed
 
@@ -115,19 +121,26 @@ def reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Sessi
     return session, rules_seat(seat), held_view(session, seat)
 
 
-def rules_seat(seat: int) -> int:
-    """The seat as the rules see it (a spectator shown the GM's view of a map is a spectator to them)."""
-    return SPECTATOR if seat == GM_SPECTATOR else seat
+@overload
+def rules_seat(seat: int) -> int: ...
+@overload
+def rules_seat(seat: None) -> None: ...
+def rules_seat(seat: int | None) -> int | None:
+    """The seat as the rules see it (a spectator shown the GM's view of a map is a spectator to them; a co-op
+    game's other player is seat 0; None, this screen's player, stays None)."""
+    return None if seat is None else {GM_SPECTATOR: SPECTATOR, CO_PLAYER: 0}.get(seat, seat)
 
 
 def held_view(session: Session, seat: int | None) -> str | None:
-    """The view a seat is held to, whatever it asks: a spectator of a map with a party view sees that view (no
-    GM's key, no log), unless its link shows it the GM's."""
-    return "party" if seat == SPECTATOR and system(session.system).party_view is not None else None
+    """The view a seat is held to, whatever it asks: a spectator or a co-op game's other player of a map with a
+    party view sees that view (no GM's key, no log), unless its link shows it the GM's."""
+    held = seat in (SPECTATOR, CO_PLAYER) and system(session.system).party_view is not None
+    return "party" if held else None
 
 
 def may_play(request: Request, sessions: Sessions, session_id: str, seating: str | None = None) -> int | None:
-    """The seat of a request that changes the session: a spectator's is refused (403)."""
+    """The seat of a request that changes the session (`rules_seat` says whose it is to the rules): a
+    spectator's is refused (403)."""
     seat = seat_of(request, sessions, session_id, seating)
     if seat in (SPECTATOR, GM_SPECTATOR):
         raise DedaleError("error.spectator")

@@ -98,10 +98,7 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
             return _pass_the_device(session, session_id, lang, to_act)
         seat = to_act
     if view != "gm":
-        found = system(session.system)
-        seen = found.in_view(session.seat_json(seat or 0), view)
-        return _shown(session, session_id, lang, found.export(seen, ".svg", {}, lang).decode("utf-8"),
-                      **({} if seat is None else {"seat": seat}))
+        return _in_party_view(session, session_id, lang, seat)
     if two_sided or seat == SPECTATOR:
         return _seated(session, session_id, lang, seat or 0)
     listed = choices(session)
@@ -109,6 +106,20 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
             **_log(session, lang), "seed": session.seat_seed(), "analysis": details(session, lang),
             "hint": system(session.system).hint,
             "regenerate": another(session)}
+
+
+def _in_party_view(session: Session, session_id: str, lang: str, seat: int | None) -> dict[str, Any]:
+    """The party view: what the party has discovered, with the choices to make on it (for a player who keeps
+    the key out of sight, or a co-op game's other player, held to it), never the GM's key, log or seed; a
+    spectator only watches."""
+    found = system(session.system)
+    listed = [] if seat == SPECTATOR else choices(session)
+    seen = found.load(found.in_view(session.seat_json(seat or 0), "party"))
+    shown = _shown(session, session_id, lang, found.picture(session, listed, lang, seen),
+                   **({} if seat is None else {"seat": seat}))
+    if seat == SPECTATOR:
+        return shown
+    return {**shown, **_playing(session, listed, lang), "hint": found.hint, "in_party_view": True}
 
 
 def another(session: Session) -> dict[str, str] | None:
