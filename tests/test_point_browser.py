@@ -9,14 +9,17 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from conftest import CHROMIUM
 from test_web_browser import (  # noqa: F401 (fixtures)
+    FINGER,
     LAPTOP,
     PHONE,
+    SMALLEST_PLACE,
     choice_buttons,
     click_step,
+    expect_steps,
     no_problems,
     open_page,
     session_id,
@@ -106,3 +109,32 @@ def test_a_paper_open_end_and_a_room_exit_are_chosen_by_their_numbers(sized: Pag
     click_step(page, choice_buttons(page).first)
     shot(page, "paper-exits", tmp_path)
     assert click_each_number(page, server, sid, ("wall:",)) == 6
+
+
+def test_a_phone_opens_the_map_at_a_fingers_zoom_on_the_places_to_choose(browser: Browser, server: Server) -> None:
+    """On a phone, the crawler's map opens with its places to choose a finger wide, one of them in view,
+    without a tap on "+", and finds them again after a choice; "Fit" then shows the whole map, and stays the
+    player's choice after the next step."""
+    page = open_page(browser, server.url, PHONE)
+    start_from_home(page, "crawler", {"seed": "0"})
+    wait_htmx(page)
+    whole = "() => { const board = document.getElementById('board'); " \
+            "return board.querySelector('svg').getBoundingClientRect().width <= board.clientWidth + 1; }"
+    for step in range(2):  # the first room's places, then its doors'
+        assert page.evaluate(SMALLEST_PLACE) >= FINGER - 0.5
+        assert page.evaluate("""() => { const seen = document.getElementById('board').getBoundingClientRect();
+            return [...document.querySelectorAll('#board [data-choice] circle')].some(number => {
+                const box = number.getBoundingClientRect();
+                return box.left >= seen.left && box.right <= seen.right && box.top >= seen.top
+                    && box.bottom <= seen.bottom; }); }"""), "no place to choose is in view"
+        assert not page.evaluate(whole)  # zoomed in, at the finger's zoom
+        if not step:
+            click_step(page, choice_buttons(page).nth(2))
+    page.locator("[data-zoom=fit]").click()
+    assert page.evaluate(whole)
+    before = steps_shown(page)
+    page.get_by_role("button", name="Undo").click()  # places to choose again: the player's Fit is kept
+    expect_steps(page, before - 1)
+    assert page.evaluate(SMALLEST_PLACE) < FINGER and page.evaluate(whole)
+    no_problems(page)
+    page.context.close()

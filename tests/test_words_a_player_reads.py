@@ -17,6 +17,7 @@ import dedale
 from dedale.cli.zombstone import _pct
 from dedale.core.logtext import describe, describe_request
 from dedale.core.rng import Request
+from dedale.core.session import SPECTATOR
 from dedale.i18n import catalogue, t
 from dedale.render.duel_svg import render_svg, render_text
 from dedale.systems import system
@@ -94,6 +95,7 @@ def test_a_download_is_named_after_its_session_and_view() -> None:
     assert len(safe_file_name("a" * 300)) == 60 and safe_file_name("CON: <x>?") == "con-x"
     duel = dedale.play("zombstone-duel", seed=3, opponent="human")  # both hands hidden: each seat's own view
     assert download_name(duel, "Duel", "txt", seat=1) == "duel-seat-2.txt"
+    assert download_name(duel, "Duel", "txt", seat=SPECTATOR) == "duel-table.txt"  # a hot seat between turns
 
 
 @pytest.mark.parametrize(("system", "named"), [

@@ -228,14 +228,8 @@ def _drawn(draw: Callable[[Any, dict[str, Any], str], str], text: Callable[[Any,
 
 def _pictures(draw: Callable[..., str], text: Callable[[Any, str], str]) -> dict[
         str, Callable[[Any, dict[str, Any], str], bytes]]:
-    """The formats of a result drawn by one SVG function (`draw(model, lang=...)`): .svg, .png and .pdf from it,
-    .txt from `text`."""
-    from dedale.render.png import svg_to_png
-
-    return {".svg": lambda m, _, lang: draw(m, lang=lang).encode("utf-8"),
-            ".png": lambda m, _, lang: svg_to_png(draw(m, lang=lang)),
-            ".txt": lambda m, _, lang: text(m, lang).encode("utf-8"),
-            ".pdf": lambda m, _, lang: _pdf(draw(m, lang=lang))}
+    """The formats of a result drawn by one SVG function without drawing options (`draw(model, lang=...)`)."""
+    return _drawn(lambda m, _, lang: draw(m, lang=lang), text)
 
 
 def _keylock() -> System:

@@ -52,6 +52,9 @@ class Shape(msgspec.Struct, forbid_unknown_fields=True):
     """A part of a document, declared once: its fields in the order the document writes them."""
 
 
+R = TypeVar("R", bound=Shape)  # a result's shape
+
+
 T = TypeVar("T")
 
 
@@ -67,6 +70,14 @@ def load(kind: type[T], data: Any) -> T:
         return msgspec.convert(data, kind)
     except msgspec.ValidationError as error:
         raise DedaleError("error.bad_document", field=_where(str(error))) from None
+
+
+def load_result(kind: type[R], document: Any) -> R:
+    """A document's result fields read as `kind` (`load`): the envelope's fields (seed, events, log...) left
+    for the session to read."""
+    if not isinstance(document, dict):
+        raise DedaleError("error.bad_document", field="$")
+    return load(kind, {name: document[name] for name in kind.__struct_fields__ if name in document})
 
 
 def _where(message: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeGuard, cast
 
-from dedale.core.documents import UNSET, DocumentKind, Meta, Shape, UnsetType, dump, load
+from dedale.core.documents import UNSET, DocumentKind, Meta, Shape, UnsetType, dump, load, load_result
 from dedale.core.errors import DedaleError
 from dedale.core.grid import BY_NAME, Cell, Dir, Rect
 from dedale.core.session import check_format
@@ -216,7 +216,7 @@ class Dungeon:
         zones, cells = (params.get("board_zones"), params.get("zone_cells")) if isinstance(params, dict) else (0, 0)
         if not (_count(zones) and _count(cells)):
             raise DedaleError("error.bad_document", field="params")
-        result = load(CrawlerResult, {name: data[name] for name in CrawlerResult.__struct_fields__ if name in data})
+        result = load_result(CrawlerResult, data)
         return cls(zones, cells, result.size, result.outcome, [Room.of(r) for r in result.rooms],
                    [Door.of(d) for d in result.doors], [Passage.of(p) for p in result.passages], data.get("seed"))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from dedale.core.documents import LOG_KINDS, UNSET, DocumentKind, LogEntry, Meta, Shape, UnsetType, load
+from dedale.core.documents import LOG_KINDS, UNSET, DocumentKind, LogEntry, Meta, Shape, UnsetType, load_result
 from dedale.core.errors import DedaleError
 from dedale.core.session import check_format
 from dedale.hexcrawl.hexes import RELIEFS, Direction, Hex, Relief, on_map
@@ -172,7 +172,7 @@ class HexMap:
         radius = params.get("radius") if isinstance(params, dict) else None
         if not isinstance(radius, int) or isinstance(radius, bool) or not 0 <= radius <= MAX_RADIUS:
             raise DedaleError("error.bad_document", field="$.params.radius")
-        result = load(HexcrawlResult, {key: data[key] for key in RESULT_FIELDS if key in data})
+        result = load_result(HexcrawlResult, data)
         hexes: dict[Hex, HexRecord] = {}
         own: dict[tuple[str, str], Any] = {}
         for order, record in enumerate(result.hexes):
@@ -186,9 +186,6 @@ class HexMap:
                 own[("obstacles", record.obstacle.kind)] = record.obstacle.label
         return cls(radius, hexes, result.communities, result.sites, (result.party[0], result.party[1]), own,
                    data.get("seed"))
-
-
-RESULT_FIELDS = HexcrawlResult.__struct_fields__
 
 
 def party_view(document: dict[str, Any]) -> dict[str, Any]:

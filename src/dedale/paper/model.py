@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, cast
 import msgspec
 
 from dedale.core.cards import Card, Rank, Suit
-from dedale.core.documents import UNSET, DocumentKind, Meta, Shape, UnsetType, load
+from dedale.core.documents import UNSET, DocumentKind, Meta, Shape, UnsetType, load_result
 from dedale.core.errors import DedaleError
 from dedale.core.grid import Cell, Dir, Rect
 from dedale.core.session import check_format
@@ -240,7 +240,7 @@ class PaperMap:
             width, height = data["params"]["width"], data["params"]["height"]
         except (KeyError, TypeError):
             raise DedaleError("error.bad_document", field="params") from None
-        result = load(PaperResult, {name: data[name] for name in PaperResult.__struct_fields__ if name in data})
+        result = load_result(PaperResult, data)
         cells = {(c.x, c.y): (c.kind, c.feature) for c in result.cells}
         return cls(width, height, cells, result.doors, result.rooms, result.features, result.open_ends, result.ended,
                    data.get("seed"), result.cards_used)

@@ -181,9 +181,9 @@ def _sessions(request: Request) -> Sessions:
 def _state(request: Request, session_id: str, lang: str | None = None) -> dict[str, Any]:
     """A session's state as the request's seat may see it, its words in `lang` or the client's language."""
     sessions = _sessions(request)
-    seat = seats.seat_of(request, sessions, session_id)
-    session = sessions.get(session_id)
     record = sessions.store.record(session_id)
+    seat = seats.seat_of(request, sessions, session_id, record.seating)
+    session = sessions.get(session_id)
     return service.state(session, session_id, record.name, lang or lang_of(request),
                          seats.rules_seat(seat))
 
@@ -295,9 +295,9 @@ ViewName = Annotated[Literal["gm", "party", "player"], Query(
 @service.one_at_a_time
 def export(request: Request, session_id: str, fmt: ExportFormat, view: ViewName = "gm") -> Response:
     sessions = _sessions(request)
-    session, seat, held = seats.reader(request, sessions, session_id)
+    session, seat, held, record = seats.reader(request, sessions, session_id)
     content, media = service.export(session, fmt, lang=lang_of(request), view=held or view, seat=seat)
-    name = service.download_name(session, sessions.store.record(session_id).name, fmt, held or view, seat)
+    name = service.download_name(session, record.name, fmt, held or view, seat)
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

@@ -30,43 +30,44 @@ def _sessions(request: Request) -> Sessions:
     return request.app.state.sessions
 
 
-def _after(request: Request, session: Session, session_id: str, seat: int | None, seating: str, view: str,
+def _after(request: Request, session: Session, session_id: str, seat: int | None, record: Record, view: str,
            ready: int | None = None) -> Response:
     """The play panel for htmx (the session as this request left it, in the view it was played in), a redirect
     to the play page otherwise; on a shared screen, the seat that just played goes on seeing its view while it
     is still its turn (`ready`)."""
     if request.headers.get("HX-Request"):
-        return _panel(request, session, session_id, seat, seating, ready, view)
+        return _panel(request, session, session_id, seat, record, ready, view)
     query = {**({} if view == "gm" else {"view": view}), **({} if ready is None else {"ready": ready})}
     return RedirectResponse(f"/play/{session_id}" + (f"?{urlencode(query)}" if query else ""), status_code=303)
 
 
-def _playing_view(request: Request, sessions: Sessions, session_id: str, view: str,
-                  seating: str) -> tuple[int | None, str]:
-    """The seat, as the rules see it, of a request that changes the session, and the view it plays in: the
-    one it is held to (a co-op game's other player of a map: the party's), else the one its page shows."""
-    seat = seats.may_play(request, sessions, session_id, seating)
+def _playing(request: Request, sessions: Sessions, session_id: str, view: str) -> tuple[Record, int | None, str]:
+    """The session's record, the seat (as the rules see it) of a request that changes the session, and the view
+    it plays in: the one it is held to (a co-op game's other player of a map: the party's), else the one its
+    page shows."""
+    record = sessions.store.record(session_id)
+    seat = seats.may_play(request, sessions, session_id, record.seating)
     session = sessions.get(session_id)
-    return (seats.rules_seat(seat),
-            seats.held_view(session, seat) or service.view_of(session, view))
+    return record, seats.rules_seat(seat), seats.held_view(session, seat) or service.view_of(session, view)
 
 
 def panel(request: Request, session_id: str, ready: int | None = None, view: str = "gm") -> HTMLResponse:
     """The panel a page fetches again when the game changed: as its seat sees it, in the view the page shows
     (a spectator held to the party view sees that one, live too)."""
     sessions = _sessions(request)
-    seating = sessions.store.seating(session_id)
-    seat = seats.seat_of(request, sessions, session_id, seating)
+    record = sessions.store.record(session_id)
+    seat = seats.seat_of(request, sessions, session_id, record.seating)
     session = sessions.get(session_id)
     held = seats.held_view(session, seat)
-    return _panel(request, session, session_id, seats.rules_seat(seat), seating, ready,
+    return _panel(request, session, session_id, seats.rules_seat(seat), record, ready,
                   held or service.view_of(session, view))
 
 
-def _panel(request: Request, session: Session, session_id: str, seat: int | None, seating: str,
+def _panel(request: Request, session: Session, session_id: str, seat: int | None, record: Record,
            ready: int | None, view: str = "gm") -> HTMLResponse:
-    context = views.context(session, session_id, lang_of(request), view, seat=seat, seating=seating, ready=ready)
-    named = _named(context, _sessions(request).store.record(session_id))
+    context = views.context(session, session_id, lang_of(request), view, seat=seat, seating=record.seating,
+                            ready=ready)
+    named = _named(context, record)
     return page(request, "panel.html", {**named, "oob": True})  # with the header's seed and Another one
 
 
@@ -126,9 +127,9 @@ def _browser(request: Request) -> list[str]:
 def play(request: Request, session_id: str, view: str = "gm", link: str = "", role: str = "",
          ready: int | None = None) -> HTMLResponse:
     sessions = _sessions(request)
-    seat = seats.seat_of(request, sessions, session_id)
-    session = sessions.get(session_id)
     record = sessions.store.record(session_id)
+    seat = seats.seat_of(request, sessions, session_id, record.seating)
+    session = sessions.get(session_id)
     held = seats.held_view(session, seat)
     view = held or service.view_of(session, view)
     seat = seats.rules_seat(seat)
@@ -188,10 +189,10 @@ def log(request: Request, session_id: str, page_number: int = Query(1, alias="pa
         ) -> HTMLResponse:
     """The whole log, a page at a time, grouped by the choices made."""
     sessions = _sessions(request)
-    session, seat, held = seats.reader(request, sessions, session_id)
+    session, seat, held, record = seats.reader(request, sessions, session_id)
     if held is not None:
         raise DedaleError("error.party_log")
-    return page(request, "log.html", {"id": session_id, "name": sessions.store.record(session_id).name,
+    return page(request, "log.html", {"id": session_id, "name": record.name,
                                       "log": logview.log_page(session, lang_of(request), page_number, seat)})
 
 
@@ -199,11 +200,10 @@ def log(request: Request, session_id: str, page_number: int = Query(1, alias="pa
 @service.one_at_a_time
 def log_text(request: Request, session_id: str) -> Response:
     sessions = _sessions(request)
-    session, seat, held = seats.reader(request, sessions, session_id)
+    session, seat, held, record = seats.reader(request, sessions, session_id)
     if held is not None:
         raise DedaleError("error.party_log")
-    name = quote(service.download_name(session, sessions.store.record(session_id).name, "txt", seat=seat,
-                                       part="log"))
+    name = quote(service.download_name(session, record.name, "txt", seat=seat, part="log"))
     return Response(logview.log_text(session, lang_of(request), seat), media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'inline; filename="{name}"'})
 
@@ -237,20 +237,17 @@ def join(request: Request, session_id: str, token: str) -> Response:
 @service.one_at_a_time
 def step(request: Request, session_id: str, choice: str = Form(max_length=200), view: str = "gm") -> Response:
     sessions = _sessions(request)
-    seating = sessions.store.seating(session_id)
-    seat, view = _playing_view(request, sessions, session_id, view, seating)
-    to_act = sessions.get(session_id).seat_to_act() if seating == "hot-seat" else None
-    return _after(request, service.step(sessions, session_id, choice, seat), session_id, seat, seating, view,
-                  to_act)
+    record, seat, view = _playing(request, sessions, session_id, view)
+    to_act = sessions.get(session_id).seat_to_act() if record.seating == "hot-seat" else None
+    return _after(request, service.step(sessions, session_id, choice, seat), session_id, seat, record, view, to_act)
 
 
 @router.post("/play/{session_id}/auto")
 @service.one_at_a_time
 def auto(request: Request, session_id: str, to: str = Form("one"), view: str = "gm") -> Response:
     sessions = _sessions(request)
-    seating = sessions.store.seating(session_id)
-    seat, view = _playing_view(request, sessions, session_id, view, seating)
-    return _after(request, service.autopilot(sessions, session_id, to == "end", seat), session_id, seat, seating,
+    record, seat, view = _playing(request, sessions, session_id, view)
+    return _after(request, service.autopilot(sessions, session_id, to == "end", seat), session_id, seat, record,
                   view)
 
 
@@ -258,20 +255,19 @@ def auto(request: Request, session_id: str, to: str = Form("one"), view: str = "
 @service.one_at_a_time
 def undo(request: Request, session_id: str, view: str = "gm") -> Response:
     sessions = _sessions(request)
-    seating = sessions.store.seating(session_id)
-    seat, view = _playing_view(request, sessions, session_id, view, seating)
-    return _after(request, service.undo(sessions, session_id, seat), session_id, seat, seating, view)
+    record, seat, view = _playing(request, sessions, session_id, view)
+    return _after(request, service.undo(sessions, session_id, seat), session_id, seat, record, view)
 
 
 @router.get("/play/{session_id}/export.{fmt}")
 @service.one_at_a_time
 def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Response:
     sessions = _sessions(request)
-    session, seat, held = seats.reader(request, sessions, session_id)
+    session, seat, held, record = seats.reader(request, sessions, session_id)
     view = held or view
     drawing = {name: True for name, _ in find(session.system).drawing if request.query_params.get(name)}
     content, media = service.export(session, fmt, drawing, lang=lang_of(request), view=view, seat=seat)
-    name = quote(service.download_name(session, sessions.store.record(session_id).name, fmt, view, seat))
+    name = quote(service.download_name(session, record.name, fmt, view, seat))
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

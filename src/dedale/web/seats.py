@@ -34,7 +34,7 @@ from dedale.core.errors import DedaleError
 from dedale.core.session import Session
 from dedale.systems import system
 from dedale.web import csrf
-from dedale.web.store import Sessions, new_token
+from dedale.web.store import Record, Sessions, new_token
 
 SEATINGS = ("solo", "hot-seat", "linked")
 SPECTATOR = -1
@@ -109,16 +109,16 @@ def seat_of(request: Request, sessions: Sessions, session_id: str, seating: str 
     return seat
 
 
-def reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Session, int, str | None]:
-    """The session, the seat whose view this request may read (its log, a download) and the view it is held to
-    (`held_view`): a linked seat's, a spectator's on a screen two people share (the device may be passed at any
-    moment: neither's secrets), or the one player's."""
-    seating = sessions.store.seating(session_id)
-    seat = seat_of(request, sessions, session_id, seating)
+def reader(request: Request, sessions: Sessions, session_id: str) -> tuple[Session, int, str | None, Record]:
+    """The session, the seat whose view this request may read (its log, a download), the view it is held to
+    (`held_view`) and the session's record (its name): a linked seat's, a spectator's on a screen two people
+    share (the device may be passed at any moment: neither's secrets), or the one player's."""
+    record = sessions.store.record(session_id)
+    seat = seat_of(request, sessions, session_id, record.seating)
     session = sessions.get(session_id)
     if seat is None:
-        seat = SPECTATOR if seating == "hot-seat" and session.two_people() else 0
-    return session, rules_seat(seat), held_view(session, seat)
+        seat = SPECTATOR if record.seating == "hot-seat" and session.two_people() else 0
+    return session, rules_seat(seat), held_view(session, seat), record
 
 
 @overload
@@ -163,7 +163,7 @@ def share(request: Request, sessions: Sessions, session_id: str, role: str) -> s
             raise DedaleError("error.hot_seat_share")
         if role == "seat1" and not session.two_people():
             raise DedaleError("error.seat1_solo")
-        if role == "spectator_gm" and (session.has_secrets() or system(session.system).party_view is None):
+        if role == "spectator_gm" and not shows_gm_to_spectators(session):
             raise DedaleError("error.spectator_gm")
         if keeps_secrets(session) and session.secret is None:
             raise DedaleError("error.share_unkeyed")
@@ -203,6 +203,12 @@ def creator(request: Request) -> tuple[list[str], str]:
     token = new_token()
     browser = csrf.browser(request)
     return [token] if browser is None else [token, browser], token
+
+
+def shows_gm_to_spectators(session: Session) -> bool:
+    """Whether a spectator may be shown the GM's view (`GM_SPECTATOR`): of a map alone, whose key is the only
+    thing it keeps; a game with secrets shows a spectator neither side's."""
+    return system(session.system).party_view is not None and not session.has_secrets()
 
 
 def keeps_secrets(session: Session) -> bool:

@@ -14,12 +14,12 @@ from dedale.core.errors import DedaleError, check_lang
 from dedale.core.jsontext import parse_json
 from dedale.core.rng import check_seed, new_secret, new_seed
 from dedale.core.rules import Secrets
-from dedale.core.session import Session
+from dedale.core.session import SPECTATOR, Session
 from dedale.core.views import View, check_view
 from dedale.i18n import LANGUAGES, t, word
 from dedale.systems import System, names, system, system_of
 from dedale.web import forms
-from dedale.web.seats import SEATINGS
+from dedale.web.seats import SEATINGS, shows_gm_to_spectators
 from dedale.web.store import Record, Sessions
 
 # The most events a session may have here: each request replays at most that many (an undo, a restarted
@@ -131,7 +131,7 @@ def roles(session: Session, seating: str, owner: bool) -> list[str]:
         return []
     if seating == "hot-seat":
         return ["owner"]
-    gm = ["spectator_gm"] if has_party_view(session) and not session.has_secrets() else []  # the sharer chooses
+    gm = ["spectator_gm"] if shows_gm_to_spectators(session) else []  # the sharer chooses
     return ["seat1" if session.two_people() else "player", "spectator", *gm, "owner"]
 
 
@@ -210,10 +210,12 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None, la
 def download_name(session: Session, name: str, fmt: str, view: str = "gm", seat: int | None = None,
                   part: str = "") -> str:
     """`NAME-SEED-VIEW.EXT`: the session's name made safe for every file system, its seed unless the view
-    hides it, whose view it is (`gm`, `party`, or `seat-2` while the rules hide something from that seat)
-    and a `part` of the session (its log): "the-long-stair-4-gm.png"."""
+    hides it, whose view it is (`gm`, `party`, or, while the rules hide something, `seat-2` or `table`: what
+    neither seat could keep secret, a spectator's or a screen two people share) and a `part` of the session
+    (its log): "the-long-stair-4-gm.png"."""
     shown = session.seat_seed(seat or 0) if view == "gm" else None
-    whose = "party" if view != "gm" else f"seat-{(seat or 0) + 1}" if session.hides(seat or 0) else "gm"
+    hidden = "table" if seat == SPECTATOR else f"seat-{(seat or 0) + 1}"
+    whose = "party" if view != "gm" else hidden if session.hides(seat or 0) else "gm"
     parts = [safe_file_name(name) or session.system, *([] if shown is None else [str(shown)]), whose,
              *([part] if part else [])]
     return "-".join(parts) + "." + fmt

@@ -60,6 +60,7 @@ document.addEventListener("focusout", function (event) { light(event, false); })
 const ZOOMS = [1, 1.5, 2, 3, 4];
 function zoomKey(board) { return "zoom:" + board.className.replace(" zoomed", ""); }
 function zoomOf(board) { return Number(sessionStorage.getItem(zoomKey(board)) || 1); }
+function zoomChosen(board) { return sessionStorage.getItem(zoomKey(board)) !== null; }
 // On a wide screen, "Fit" is the whole map in the window below the board's top (its choices beside it): a
 // map taller than that is made narrower. A phone's map fits its width (the page scrolls down to the choices).
 function fitted(board, svg) {
@@ -72,21 +73,65 @@ function fitted(board, svg) {
   svg.style.width = (drawn.width * room / drawn.height) + "px";
   return svg.getBoundingClientRect().width;
 }
-function applyZoom(board, zoom, keep) {
+function setZoom(board, zoom) {  // the map drawn at `zoom` times its fitted size
   const svg = board.querySelector("svg");
   if (!svg) return;
-  sessionStorage.setItem(zoomKey(board), zoom);
+  board.dataset.scale = zoom;
   const fit = fitted(board, svg);
   board.classList.toggle("zoomed", zoom > 1);
   if (zoom > 1) svg.style.width = (fit * zoom) + "px";
-  if (keep) { board.scrollLeft = keep[0]; board.scrollTop = keep[1]; }
+}
+function applyZoom(board, zoom) {  // the player's own zoom, kept
+  sessionStorage.setItem(zoomKey(board), zoom);
+  setZoom(board, zoom);
 }
 let lastScroll = null;
+// On a phone, a map with places to choose opens at the zoom a finger needs (its smallest place 24 CSS pixels
+// across: WCAG 2.5.8), scrolled to those places, and finds them again after each choice, until the player
+// zooms ("Fit" shows the whole map): from then on the zoom is the player's, kept for maps of this kind.
+const FINGER = 24;
+function atFingerZoom(board, keep) {
+  const places = [...board.querySelectorAll("[data-choice]")];
+  if (window.innerWidth > 900 || !places.length) return false;
+  const numbered = places.filter(place => place.querySelector("circle"));  // a wall is a line: its number is
+  const measured = numbered.length ? numbered : places;                     // what a finger taps
+  const across = place => {
+    const box = (place.querySelector("circle") || place).getBoundingClientRect();
+    return Math.min(box.width, box.height);
+  };
+  setZoom(board, 1);
+  const smallest = Math.min(...measured.map(across));
+  setZoom(board, ZOOMS.find(zoom => smallest * zoom >= FINGER - 0.5) || ZOOMS[ZOOMS.length - 1]);
+  if (keep) { board.scrollLeft = keep[0]; board.scrollTop = keep[1]; }
+  const seen = board.getBoundingClientRect();
+  const boxes = measured.map(place => (place.querySelector("circle") || place).getBoundingClientRect());
+  const inView = box => box.left >= seen.left && box.right <= seen.right && box.top >= seen.top
+    && box.bottom <= seen.bottom;
+  if (!keep || !boxes.some(inView)) {  // the places' middle, or the first place if they spread wider than the map
+    const left = Math.min(...boxes.map(b => b.left)), right = Math.max(...boxes.map(b => b.right));
+    const top = Math.min(...boxes.map(b => b.top)), bottom = Math.max(...boxes.map(b => b.bottom));
+    const wide = right - left > board.clientWidth || bottom - top > board.clientHeight;
+    const x = wide ? (boxes[0].left + boxes[0].right) / 2 : (left + right) / 2;
+    const y = wide ? (boxes[0].top + boxes[0].bottom) / 2 : (top + bottom) / 2;
+    board.scrollLeft += x - (seen.left + board.clientWidth / 2);
+    board.scrollTop += y - (seen.top + board.clientHeight / 2);
+  }
+  const shown = measured.map(place => (place.querySelector("circle") || place).getBoundingClientRect());
+  if (!shown.some(box => box.top >= 0 && box.bottom <= window.innerHeight)) {  // below the phone's fold
+    (measured[0].querySelector("circle") || measured[0]).scrollIntoView({block: "center", inline: "nearest"});
+  }
+  return true;
+}
+function showMap(board, keep) {  // after a load, a swap or a resize: where the map was, if anywhere
+  if (!zoomChosen(board) && atFingerZoom(board, keep)) return;
+  setZoom(board, zoomOf(board));
+  if (keep) { board.scrollLeft = keep[0]; board.scrollTop = keep[1]; }
+}
 document.addEventListener("click", function (event) {
   const button = event.target.closest("[data-zoom]");
   const board = document.getElementById("board");
   if (!button || !board) return;
-  const now = zoomOf(board), at = ZOOMS.indexOf(now);
+  const now = Number(board.dataset.scale || 1), at = ZOOMS.indexOf(now);
   const zoom = button.dataset.zoom === "fit" ? 1
     : ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, (at < 0 ? 0 : at) + (button.dataset.zoom === "in" ? 1 : -1)))];
   const ratio = zoom / now;  // keep the middle of what is seen in the middle
@@ -101,15 +146,15 @@ document.addEventListener("htmx:beforeSwap", function () {
 });
 document.addEventListener("htmx:afterSwap", function () {
   const board = document.getElementById("board");
-  if (board) applyZoom(board, zoomOf(board), lastScroll);
+  if (board) showMap(board, lastScroll);
 });
 (function () {
   const board = document.getElementById("board");
-  if (board) applyZoom(board, zoomOf(board));
+  if (board) showMap(board);
 })();
 window.addEventListener("resize", function () {
   const board = document.getElementById("board");
-  if (board) applyZoom(board, zoomOf(board), [board.scrollLeft, board.scrollTop]);
+  if (board) showMap(board, [board.scrollLeft, board.scrollTop]);
 });
 let drag = null;
 document.addEventListener("pointerdown", function (event) {

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Final, Literal
 
 from dedale.core.cards import HIDDEN_CARD, Deck
-from dedale.core.documents import DocumentKind, Meta, Shape, dump, load
+from dedale.core.documents import DocumentKind, Meta, Shape, dump, load_result
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
 from dedale.core.rules import SPECTATOR, Choice, Policies, Rules, Secrets, State
@@ -205,7 +205,7 @@ def load_duel(document: Any) -> dict[str, Any]:
     """A duel document checked enough to be drawn: its result is a `DuelResult`."""
     if not isinstance(document, dict):
         raise DedaleError("error.bad_document", field="document")
-    load(DuelResult, {name: document[name] for name in DuelResult.__struct_fields__ if name in document})
+    load_result(DuelResult, document)
     return document
 
 

@@ -11,7 +11,7 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from dedale.core.documents import UnsetType, dump, load
+from dedale.core.documents import UnsetType, dump, load_result
 from dedale.core.errors import DedaleError
 from dedale.i18n import Word, data_word, given, say, t
 from dedale.zombstone.skirmish.battlefield import Battlefield
@@ -107,8 +107,7 @@ class GameView:
                 raise DedaleError("error.bad_document", field="document") from err
         if not isinstance(document, dict):
             raise DedaleError("error.bad_document", field="document")
-        result = load(SkirmishResult, {name: document[name] for name in SkirmishResult.__struct_fields__
-                                       if name in document})
+        result = load_result(SkirmishResult, document)
         scenario, game = result.scenario, result.game
         profiles = {key: _profile(key, profile) for key, profile in result.profiles.items()}
         figures = tuple(_figure(index, figure, profiles) for index, figure in enumerate(game.figures))
