@@ -227,3 +227,42 @@ def test_a_map_ended_in_place_offers_another_one(page: Page) -> None:
     expect(page.get_by_role("button", name="Another one")).to_be_visible()
     expect(page.locator("#seed-line")).to_contain_text("seed 12")
 
+
+
+# Once a form is sent, what it shows (read by the page itself, for the page is leaving), and a second sending
+# of it, as a second click would make; all kept in the tab's sessionStorage, which outlives the page.
+WATCH_THE_FORM = """selector => {
+    const form = document.querySelector(selector);
+    let sent = 0;
+    document.addEventListener("submit", function (event) {  // after app.js's listener, registered before
+        if (event.target !== form) return;
+        sent += 1;
+        if (sent > 1) { sessionStorage.setItem("second", String(event.defaultPrevented)); return; }
+        setTimeout(function () {  // after app.js has marked it (in a timeout of its own, set before this one)
+            const button = form.querySelector("button[type=submit]");
+            sessionStorage.setItem("seen", JSON.stringify([form.classList.contains("busy"),
+                form.getAttribute("aria-busy"), button.disabled, button.classList.contains("working")]));
+            form.requestSubmit();
+        });
+    });
+}"""
+
+
+@pytest.mark.parametrize(("address", "form", "sent"), [
+    ("/", 'form.generate[action="/new/crawler"]', "/new/crawler"),
+    ("/zombstone", "form.card", "/zombstone?"),  # the first: the odds of a roll
+])
+def test_a_plain_form_shows_it_is_working_and_is_sent_once(page: Page, address: str, form: str, sent: str) -> None:
+    """A form without htmx (Generate on the home page, the odds): once sent, it says it is working, its buttons
+    are disabled, and a second click sends nothing."""
+    page.goto(address)
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url) if sent in request.url else None)
+    page.evaluate(WATCH_THE_FORM, form)
+    page.locator(form).locator("button[type=submit]").first.click()
+    expect(page).not_to_have_url(re.compile(r"/$|/zombstone$"))  # the answer: a game, or the odds asked for
+    page.wait_for_load_state()
+    assert page.evaluate("JSON.parse(sessionStorage.getItem('seen'))") == [True, "true", True, True]
+    assert page.evaluate("sessionStorage.getItem('second')") == "true"  # the second sending refused
+    assert len(requests) == 1, requests
+    expect(page.locator("form.busy")).to_have_count(0)
