@@ -184,3 +184,26 @@ def test_walls_and_cards_are_named_in_the_readers_language(lang: str, wall: str)
     drawn = [describe(entry, lang) for entry in duel.log if "draw" in entry]
     assert drawn and not any(re.search(r"\b(10|[2-9JQKA])[HDSC]\b", line) for line in drawn), drawn
     assert "[D♠]" in render_text(duel.to_json(), "fr") and "[Q♠]" in render_text(duel.to_json(), "en")
+
+
+def test_the_paper_log_names_a_feature_as_its_picture_shows_it() -> None:
+    """A room by its number, anything else by the card that made it (drawn with the cards option), never by a
+    feature number the picture does not show; a document worded before (version 3) still loads."""
+    from dedale.core.cards import Card
+    from dedale.core.session import Session
+    from dedale.paper.session import PaperRules
+
+    for seed in range(6):
+        session = dedale.play("paper", seed=seed)
+        session.run_autopilot()
+        document = session.to_json()
+        cards = {Card(**feature["card"]).short(lang) for feature in document["features"] if feature["card"]
+                 for lang in ("en", "fr")}
+        for lang, number in (("en", r"\bfeature \d"), ("fr", r"élément \d+(?![\d♥♦♣♠])")):
+            lines = [describe(session.rules.log_entry(entry), lang) for entry in session.log]
+            assert not [line for line in lines if re.search(number, line)]
+            named = {found for line in lines for found in re.findall(r"(?:the |l'élément )(\S+[♥♦♣♠])", line)}
+            assert named and named <= cards, named - cards
+        older = {**document, "version": 3, "log": [{**entry, "args": {k: v for k, v in entry.get("args", {}).items()
+                                                                     if k != "what"}} for entry in document["log"]]}
+        assert Session.from_json(PaperRules, older).to_json() == document

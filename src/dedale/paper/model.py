@@ -260,5 +260,8 @@ DOCUMENT = DocumentKind(
     versions={1: "an exit that could not go on its square was not drawn (it loads, and replays as it was made)",
               2: "an exit that cannot go on its square goes on the nearest free one",
               3: "open ends, exits and searches are worded by what the picture shows, not by coordinates (a "
-                 "version-2 document loads, checked without its log's words)"},
+                 "version-2 document loads, checked without its log's words)",
+              4: "the log names a feature as the picture shows it, a room by its number, anything else by its "
+                 "card, not by a feature number the picture never shows (a version-3 document loads, checked "
+                 "without its log's words)"},
     envelope={"seed": {"description": "null in a party's view, which it would give away"}})

@@ -98,8 +98,8 @@ class PaperRules(Rules[PaperParams, PaperState]):
     # Version 2 moves an exit that cannot go on its rolled square to the nearest free one (`exit_collisions`);
     # version 1 documents replay as they were made (`drop`). Version 3 words open ends, exits and searches by
     # what the picture shows, not by coordinates: a version-2 document is checked without its log's words.
-    version = 3
-    worded_before = (1, 2)
+    version = 4
+    worded_before = (1, 2, 3)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.order)}
 
     def __init__(self, params: PaperParams, seed: int, table: bool = False, secret: bytes | None = None) -> None:
@@ -190,7 +190,7 @@ class PaperRules(Rules[PaperParams, PaperState]):
 
     # --- corridors ----------------------------------------------------------------------------------
     def _x(self, card: Card, feature: Feature) -> int:
-        roll = self.roller.roll(SUIT_DIE[card.suit], "paper.x", feature=feature.id)
+        roll = self.roller.roll(SUIT_DIE[card.suit], "paper.x", feature=feature.id, what=_named(feature))
         feature.dice.x = roll.total
         return roll.total
 
@@ -213,7 +213,7 @@ class PaperRules(Rules[PaperParams, PaperState]):
         last = cells[-1]
         feature.outcome = how
         if kind == "trap_corridor":
-            trap = self.roller.roll("1d6", "paper.trap", feature=feature.id)
+            trap = self.roller.roll("1d6", "paper.trap", feature=feature.id, what=_named(feature))
             feature.dice.trap = trap.total
             feature.trap = "pit" if trap.total <= 3 else "other"
             trap.decide(f"paper.trap_{feature.trap}")
@@ -227,14 +227,14 @@ class PaperRules(Rules[PaperParams, PaperState]):
         else:
             turns = TURNS.get(kind)
             if turns is None:  # the T junction
-                roll = self.roller.roll("1d6", "paper.t_junction", feature=feature.id)
+                roll = self.roller.roll("1d6", "paper.t_junction", feature=feature.id, what=_named(feature))
                 feature.dice.t = roll.total
                 turns = T_JUNCTION[roll.total]
                 roll.decide("paper.t_ways", ways=word(f"paper.ways.{'_'.join(turns)}"))
             for turn in turns:
                 d = {"left": heading.left, "right": heading.right, "straight": heading}[turn]
                 self._open_end(d.step(last), d, last, feature)
-        self.roller.note("paper.laid", feature=feature.id, kind=word(f"paper.kind.{kind}"),
+        self.roller.note("paper.laid", feature=feature.id, what=_named(feature), kind=word(f"paper.kind.{kind}"),
                          length=len(cells), how=word(f"paper.how.{how}"))
         self._done()
 
@@ -314,7 +314,8 @@ class PaperRules(Rules[PaperParams, PaperState]):
         work = state.work
         assert work is not None and work.feature is not None
         sides = int(SUIT_DIE[card.suit][2:])
-        roll = self.roller.roll(f"2d{sides}", "paper.room_size", feature=work.feature.id)
+        roll = self.roller.roll(f"2d{sides}", "paper.room_size", feature=work.feature.id,
+                                room=len(state.rooms) + 1)  # the number it is laid with (it always fits)
         a, b = roll.dice
         size = adjust_size(a, b)
         roll.decide("paper.rule_b", w=size[0], h=size[1])
@@ -425,13 +426,14 @@ class PaperRules(Rules[PaperParams, PaperState]):
     def _search(self, feature: int, d: Dir) -> None:
         target = next(f for f in self.search_targets() if f[0] == feature and f[1] is d)
         self.state.searched.add((feature, named(d)))
-        roll = self.roller.roll("1d6", "paper.search", feature=feature, dir=d.name)
+        what = _named(self.state.features[feature])
+        roll = self.roller.roll("1d6", "paper.search", feature=feature, what=what, dir=d.name)
         if roll.total != 1:
             roll.decide("paper.search_failed")
             self._after()
             return
         roll.decide("paper.search_found")
-        way = self.roller.roll("1d6", "paper.secret_way", feature=feature)
+        way = self.roller.roll("1d6", "paper.secret_way", feature=feature, what=what)
         opens = SECRET_WAY[way.total]
         way.decide(f"paper.way_{opens}")
         self._connect(target[2], target[3], "secret", opens)
@@ -539,7 +541,7 @@ class PaperRules(Rules[PaperParams, PaperState]):
         assert work.feature is not None
         stairs = work.feature.kind
         if kind == "roll":
-            roll = self.roller.roll("1d6", "paper.stairs_or_exit", feature=work.feature.id)
+            roll = self.roller.roll("1d6", "paper.stairs_or_exit", feature=work.feature.id, what=_named(work.feature))
             kind = "stairs" if roll.total <= 3 else "exit"
             roll.decide(f"paper.chose_{kind}")
         self._corridor(_card(work.feature), stairs if kind == "stairs" else "exit")
@@ -583,6 +585,14 @@ class PaperRules(Rules[PaperParams, PaperState]):
 
 def _wall_says(wall: str, position: int) -> Word:
     return word("paper.choice.wall", wall=word(f"paper.wall.{wall}"), position=position)
+
+
+def _named(feature: Feature) -> Word:
+    """A feature as its picture shows it: a room by its number, anything else by the card that made it (drawn
+    on the map with the cards option)."""
+    if feature.room is not UNSET:
+        return word("paper.named_room", room=feature.room)
+    return word("paper.named_card", card=_card(feature).code)
 
 
 def _card(feature: Feature) -> Card:
