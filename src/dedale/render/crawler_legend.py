@@ -67,7 +67,7 @@ def room_details(room: Room, lang: str) -> str:
     parts = [creatures or _nobody(lang)]
     if treasure:
         parts.append(treasure)
-    return "; ".join(parts)
+    return " · ".join(parts)  # two lists, each its own capital: no sentence to punctuate in either language
 
 
 @lru_cache(maxsize=16)
