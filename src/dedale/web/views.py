@@ -46,7 +46,15 @@ def _log(session: Session, lang: str, seat: int = 0) -> dict[str, Any]:
     """The newest lines, numbered from how many entries the log has as `seat` may read it, and the number of
     the whole log's last page."""
     lines, total = log_lines(session, lang, seat)
-    return {"log": lines, "log_total": total, "log_pages": logview.pages_of(total)}
+    return {"log": lines, "log_total": total, "log_pages": logview.pages_of(total), "ending": ending(session, lines)}
+
+
+def ending(session: Session, lines: list[str]) -> str | None:
+    """How a session played on its page ended, for a banner: its log's last note ("the lawmen win", "the dungeon
+    is complete"), the newest line; None while it goes on, or for a system without an autopilot."""
+    if not session.is_over or not session.rules.policies or not lines:
+        return None
+    return lines[0].removeprefix("· ")
 
 
 @dataclass
@@ -138,7 +146,7 @@ def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) 
     drawn = legend.split(svg)
     return {"id": session_id, "session": session, "system": session.system, "seed": None, "picture": drawn.map,
             "legend": drawn.legend,
-            "choices": [], "faces": [], "prompt": None, "question": None, "log": [], "log_total": 0,
+            "choices": [], "faces": [], "prompt": None, "question": None, "log": [], "log_total": 0, "ending": None,
             "over": session.is_over, "steps": len(session.events), "pending": None, "analysis": [], "hint": None,
             "regenerate": None, "watching": True, "title": t(f"web.system.{session.system}", lang), **more}
 
