@@ -48,6 +48,7 @@ class CrawlerOptions(TypedDict, total=False):
     stock: str | None
     early_boss: bool
     passed_boss: Literal["stays", "reroll"]
+    door_corners: Literal["zone", "room"]
     contents: Literal["tables", "dungeon-roll"]
     tables: Folder | None
 
