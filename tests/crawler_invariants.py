@@ -19,6 +19,12 @@ def _corner_ok(rect: Rect, cell: tuple[int, int], side: Dir) -> bool:
     return length <= 2 or cell not in (rect.side(side)[0], rect.side(side)[-1])
 
 
+def _zone_corner(board: Board, cell: tuple[int, int]) -> bool:
+    """One of the 4 corner cells of its zone (a zone of 2 cells a side has no other: none counts)."""
+    c = board.cells
+    return c > 2 and {cell[0] % c, cell[1] % c} <= {0, c - 1}
+
+
 def _edges(board: Board, room: Room) -> list[Dir]:
     return board.touched_edges(room.zone, room.rect)
 
@@ -71,7 +77,13 @@ def check(session: CrawlerSession) -> None:
     if bosses:
         _check_boss_rule(session, bosses[0])
 
-    # Doors: one to each room from the room it was entered from; edge-adjacent cells; never a corner cell.
+    # Doors: one to each room from the room it was entered from; edge-adjacent cells; never a corner cell: of
+    # its zone (`door_corners` zone, the text's reading), or of its room (room: 2-cell sides excepted).
+    by_zone = params.door_corners == "zone"
+
+    def door_cell_ok(rect: Rect, cell: tuple[int, int], side: Dir) -> bool:
+        return not _zone_corner(board, cell) if by_zone else _corner_ok(rect, cell, side)
+
     assert len(doors) == len(rooms)
     by_room = {door.rooms[1]: door for door in doors}
     passage_ends = {p.cells[-1]: p for p in passages}
@@ -81,7 +93,7 @@ def check(session: CrawlerSession) -> None:
         assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
         d = next(d for d in DIRS if d.step(a) == b)
         assert door.rooms[0] == room.entered_from
-        assert _corner_ok(room.rect, b, d.opposite), (room, door)
+        assert room.rect.contains(b) and door_cell_ok(room.rect, b, d.opposite), (room, door)
         if room.entered_from is None:  # the entrance, on the board's edge, from off the board
             assert room.id == 1
             assert not (0 <= a[0] < dungeon_cells and 0 <= a[1] < dungeon_cells)
@@ -93,8 +105,9 @@ def check(session: CrawlerSession) -> None:
             passage = passage_ends[a]
             assert passage.room == origin.id and passage.to_room == room.id
             assert board.zone_of(a) == origin.zone and room.zone == board.neighbour(origin.zone, passage.face)
+            assert not (by_zone and _zone_corner(board, a)), (passage, door)
         else:
-            assert _corner_ok(origin.rect, a, d), (origin, door)
+            assert origin.rect.contains(a) and door_cell_ok(origin.rect, a, d), (origin, door)
         if room.filling:
             assert room.zone == origin.zone and origin.rect.contains(a)
         elif a not in passage_ends:
@@ -119,7 +132,7 @@ def check(session: CrawlerSession) -> None:
         assert face not in _edges(board, origin)
         assert 1 <= passage.length <= 3
         start = (passage.cells[0][0] - face.dx, passage.cells[0][1] - face.dy)
-        assert _corner_ok(origin.rect, start, face)
+        assert not _zone_corner(board, start) if by_zone else _corner_ok(origin.rect, start, face)
         for i, cell in enumerate(passage.cells):
             assert cell == face.step(start, i + 1)
             assert board.zone_of(cell) == origin.zone

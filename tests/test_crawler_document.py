@@ -100,3 +100,26 @@ def test_documents_of_older_versions_and_rows_of_a_players_own_tables_load() -> 
 
 def test_the_tiles_a_document_names_are_the_d8s() -> None:
     assert get_args(Tile) == TILE_NAMES
+
+
+V3 = Path(__file__).parent / "data" / "crawler" / "version3-room-corners.json"  # made before `door_corners`
+
+
+def test_parameters_recorded_before_door_corners_keep_the_room_reading() -> None:
+    """A version-3 document was made with no door on a room's corner cells: it loads with that reading
+    (`door_corners` room), is checked in full, and is written again as version 4 with the reading it was made
+    with; with the zone reading, the default now, its events would not replay. A stored web session's parameters
+    and a permalink's, recorded then, read the same way; parameters that name nothing take every default."""
+    old = json.loads(V3.read_text(encoding="utf-8"))
+    assert old["version"] == 3 and "door_corners" not in old["params"]
+    loaded = Session.from_json(CrawlerRules, old)
+    assert loaded.params.door_corners == "room"
+    again = loaded.to_json()
+    assert again["version"] == 4 and again["params"] == {**old["params"], "door_corners": "room"}
+    assert {k: v for k, v in again.items() if k not in ("version", "params")} == \
+        {k: v for k, v in old.items() if k not in ("version", "params")}
+    with pytest.raises(DedaleError, match="different choice"):
+        Session.from_json(CrawlerRules, {**old, "params": {**old["params"], "door_corners": "zone"}})
+    assert CrawlerRules.params_from_json(old["params"]).door_corners == "room"  # a web session's record
+    assert CrawlerRules.params_from_json({}).door_corners == "zone"  # a permalink naming no parameter
+    assert CrawlerParams().door_corners == "zone" and document()["params"]["door_corners"] == "zone"

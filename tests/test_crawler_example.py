@@ -16,8 +16,8 @@ from dedale.crawler.session import CrawlerRules, CrawlerSession
 class Table:
     """Drives a table-mode session: enters what the players rolled, checks what is asked."""
 
-    def __init__(self) -> None:
-        self.session = Session(CrawlerRules, CrawlerParams(), seed=0, table=True)
+    def __init__(self, params: CrawlerParams | None = None) -> None:
+        self.session = Session(CrawlerRules, params or CrawlerParams(), seed=0, table=True)
 
     def roll(self, expr: str, purpose: str, *dice: int) -> None:
         for die in dice:
@@ -49,19 +49,23 @@ def play_the_seed_example() -> CrawlerSession:
     table.contents(1)
     # Room 2: the guard room, north of the corridor.
     table.choose("exit:1:N")
-    table.roll("1d8", "crawler.tile", 4)  # one place only: against the zone's east edge (exit rule)
+    table.roll("1d8", "crawler.tile", 4)
+    table.choose("place:12,17,3,3")  # against the zone's east edge (exit rule), as the seed's photos show
+    table.choose("door:13,20,13,19")
     table.contents(2)
     # Room 3: a 2x2 cell that fits by filling, in the guard room's zone.
     table.choose("exit:2:E")
     table.roll("1d8", "crawler.tile", 6)
     table.choose("fill")
     table.choose("place:10,18,2,2")
+    table.choose("door:12,18,11,18")
     table.contents(3)
     # Room 4: an 8, 2D6 = 7 > 4: not the boss room; the player picks a 5x5.
     table.choose("exit:2:E")
     table.roll("1d8", "crawler.tile", 8)
     table.roll("2d6", "crawler.boss_check", 3, 4)
     table.choose("size:5x5")
+    table.choose("door:14,18,15,18")
     table.contents(4)
     # Room 5: the vestibule, north of the big room.
     table.choose("exit:4:N")
@@ -73,14 +77,18 @@ def play_the_seed_example() -> CrawlerSession:
     table.roll("1d8", "crawler.tile", 4)
     table.choose("fill")
     table.choose("place:17,12,3,3")
+    table.choose("door:16,13,17,13")
     table.contents(6)
     # Room 7: the cellar, a 3x2 by filling: the zone's third room.
     table.choose("exit:6:E")
     table.roll("1d8", "crawler.tile", 5)
-    table.choose("fill")  # one place only beside the kitchen
+    table.choose("fill")
+    table.choose("place:17,10,3,2")  # above the kitchen
+    table.choose("door:18,12,18,11")
     table.contents(7)
     # Room 8 of 8: the boss room, with no D8 rolled.
     table.choose("exit:6:E")
+    table.choose("door:19,13,20,13")
     table.contents(1, boss=True)
     return table.session
 
@@ -110,6 +118,34 @@ def test_the_seed_example_dungeon() -> None:
     tile_rolls = [e for e in session.log if e.get("for") == "crawler.tile"]
     assert [e["args"]["room"] for e in tile_rolls] == [1, 2, 3, 4, 5, 6, 7]  # none for room 8 of 8
     check(session)
+
+
+def test_the_example_has_more_doors_to_choose_from_by_the_zone_corners() -> None:
+    """The text's reading bans a door from a zone's 4 corner cells only: the author's example is played the same,
+    with more doors (and places) to choose from than when a room's corner cells were banned too; the room
+    reading (`door_corners` room) leaves one door for the 2x2 cell, beside the guard room's middle."""
+    doors = ["door:12,18,11,18", "door:12,19,11,19"]
+    for corners in ("zone", "room"):
+        table = Table(CrawlerParams(door_corners=corners))
+        table.roll("3d6", "crawler.size", 2, 3, 3)
+        table.roll("1d8", "crawler.tile", 7)
+        table.choose("place:12,20,2,5")
+        table.choose("door:12,25,12,24")
+        table.contents(1)
+        table.choose("exit:1:N")
+        table.roll("1d8", "crawler.tile", 4)
+        if corners == "zone":
+            table.choose("place:12,17,3,3")
+            table.choose("door:13,20,13,19")
+        table.contents(2)
+        table.choose("exit:2:E")
+        table.roll("1d8", "crawler.tile", 6)
+        table.choose("fill")
+        table.choose("place:10,18,2,2")
+        if corners == "zone":
+            assert [c.id for c in table.session.choices()] == doors
+        else:  # one door only: laid at once
+            assert table.session.rules.layout.doors[-1].cells == ((12, 18), (11, 18))
 
 
 def test_the_example_replays_from_its_events() -> None:

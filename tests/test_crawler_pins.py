@@ -5,6 +5,9 @@ order of rolls, a new field) pins them again and says so in its commit. A failur
 History: the pins were first SHA-256 digests, taken before the crawler was made faster (issue 15); issue 17
 (version 2) added the `why` of a fallback's log note and choice, and drew the legend as a group of its own that
 gives the map's size (data-map-*). The files were written from the code those digests pinned, digests equal.
+Issue 31 (version 4) made the text's reading of the corner ban the default (no door on a zone's corner cells,
+`door_corners` zone): every layout moved, and the params name the reading. The version-3 `default-0` document, made
+with the room reading, is kept as data/crawler/version3-room-corners.json and still replays (test_crawler_document).
 
 `python tests/test_crawler_pins.py --write` writes them again (only from code known to be right)."""
 

@@ -90,12 +90,12 @@ def test_png_is_a_picture() -> None:
 
 
 def test_text_view_shows_rooms_walls_doors_and_the_entrance() -> None:
-    d = dungeon(4)
+    d = dungeon(105)  # a secret passage, and an early boss
     text = render_text(d)
     for room in d.rooms:
         assert f"│{room.number:>2}" in text or f"│{room.number}" in text
     assert "↑" in text and "┌" in text and "░░" in text  # entrance, walls, the secret passage
-    assert "BOSS" in text and "rooms laid: 13 of 14" in text
+    assert "BOSS" in text and "rooms laid: 11 of 15" in text
 
 
 def test_french_pictures_and_text() -> None:

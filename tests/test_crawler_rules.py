@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,15 +29,42 @@ def crawler_params(draw: st.DrawFn) -> CrawlerParams:
     start = draw(st.none() | st.sampled_from(rim))
     return CrawlerParams(board_zones=board, zone_cells=zone, size_rule=size, boss_size=boss, start_zone=start,
                          fill_chance=draw(st.floats(0, 1)), stock=stock, early_boss=draw(st.booleans()),
-                         contents=draw(st.sampled_from(["tables", "dungeon-roll"])))
+                         contents=draw(st.sampled_from(["tables", "dungeon-roll"])),
+                         door_corners=draw(st.sampled_from(["zone", "room"])))
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(seed=seeds)
-def test_default_dungeons_obey_every_rule(seed: int) -> None:
-    session = Session(CrawlerRules, CrawlerParams(), seed).run_autopilot()
+@given(seed=seeds, corners=st.sampled_from(["zone", "room"]))
+def test_default_dungeons_obey_every_rule(seed: int, corners: str) -> None:
+    """Both readings of the corner ban: no door ever on a zone's corner cell (zone, the default), or on a room's
+    (room, 2-cell sides excepted) — `crawler_invariants.check`."""
+    session = Session(CrawlerRules, CrawlerParams(door_corners=corners), seed).run_autopilot()
     assert session.is_over
     check(session)
+
+
+def test_the_two_readings_of_the_corner_ban_lay_different_doors() -> None:
+    """The zone reading lays doors on a room's corner cells, which
+    the room reading never does on a side longer than 2; the room reading's 2-cell waiver lays some on a zone's
+    corner cell, which the zone reading never does."""
+    def doors(corners: str) -> tuple[int, int]:
+        on_room_corner = on_zone_corner = 0
+        for seed in range(60):
+            layout = Session(CrawlerRules, CrawlerParams(door_corners=corners), seed).run_autopilot().rules.layout
+            for door in layout.doors:
+                for cell in door.cells:
+                    room = next((r for r in layout.rooms if r.rect.contains(cell)), None)
+                    if room is None:
+                        continue
+                    r = room.rect
+                    corner = cell[0] in (r.x, r.x + r.w - 1) and cell[1] in (r.y, r.y + r.h - 1)
+                    on_room_corner += corner and min(r.w, r.h) > 2
+                    on_zone_corner += {cell[0] % 5, cell[1] % 5} <= {0, 4}
+        return on_room_corner, on_zone_corner
+
+    zone, room = doors("zone"), doors("room")
+    assert zone[0] > 0 and zone[1] == 0
+    assert room[0] == 0 and room[1] > 0
 
 
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -66,9 +94,12 @@ def test_same_seed_same_json(seed: int, params: CrawlerParams) -> None:
     assert json.dumps(first) == json.dumps(second)
 
 
-def test_nineteen_in_twenty_reach_the_boss() -> None:
-    """The spec's target for the default autopilot: at least 19 dungeons in 20 reach their boss room."""
-    outcomes = [Session(CrawlerRules, CrawlerParams(), seed).run_autopilot().state.outcome for seed in range(1000)]
+@pytest.mark.parametrize("corners", ["zone", "room"])
+def test_nineteen_in_twenty_reach_the_boss(corners: str) -> None:
+    """The spec's target for the default autopilot: at least 19 dungeons in 20 reach their boss room (with
+    either reading of the corner ban)."""
+    params = CrawlerParams(door_corners=corners)
+    outcomes = [Session(CrawlerRules, params, seed).run_autopilot().state.outcome for seed in range(1000)]
     assert outcomes.count("boss") >= 950
 
 

@@ -4,6 +4,7 @@ at every step; the search's budget, unsolvable documents, the cap on the objects
 
 from __future__ import annotations
 
+import itertools
 import json
 from itertools import combinations
 from pathlib import Path
@@ -238,6 +239,40 @@ def test_the_one_pass_walk_is_the_step_by_step_walk(params: KeylockParams, seed:
     inner = diagram_of(KeylockParams(unique=2, multi=1, permanent=1), inner_seed)
     nested = nest(diagram, inner, len(diagram.nodes) - 1)  # orders no longer follow parents
     assert walked(nested) == reference_walk(nested) != "unsolvable"
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(seed=seeds, unique=st.integers(0, 6), multi=st.integers(1, 5), keys=st.integers(1, 5),
+       locks=st.integers(1, 6), permanent=st.integers(0, 3), spread=st.sampled_from([0.0001, 0.01, 1.0]))
+def test_revisits_are_the_lines_walked_again_with_the_authors_draw(seed: int, unique: int, multi: int, keys: int,
+                                                                   locks: int, permanent: int, spread: float) -> None:
+    """Issue 31: with the author's multi-key draw (`multi_draw="seed"`) some locks never open, and the walk never
+    goes to them. A document's `revisits` is worked out again from the document alone (its tree and the walk's
+    order): each visit follows the tree's path from the last one, and a line walked n times is walked again n - 1
+    times. No line to a lock that never opens is walked, nor counted among the lines walked once."""
+    params = KeylockParams(unique=unique, multi=multi, multi_max_keys=keys, multi_max_locks=locks,
+                           permanent=permanent, spread=spread, multi_draw="seed")
+    document = Session(KeylockRules, params, seed).to_json()
+    parent = {node["id"]: node["parent"] for node in document["nodes"]}
+    walked, never = document["analysis"]["walk"], set(document["analysis"].get("never_open", []))
+
+    def up(node: int) -> list[int]:  # the node and its ancestors: the lines from it to Start, named by lower node
+        path = [node]
+        while parent[path[-1]] is not None:
+            path.append(parent[path[-1]])
+        return path
+
+    times: dict[int, int] = {}
+    for here, there in itertools.pairwise(walked["order"]):
+        a, b = up(here), up(there)
+        common = set(a) & set(b)
+        for line in [n for n in a if n not in common] + [n for n in b if n not in common]:
+            times[line] = times.get(line, 0) + 1
+    assert not never & set(times)
+    assert sorted(times) == sorted(walked["order"][1:])  # every line walked leads to a node visited
+    assert walked["steps"] == sum(times.values())
+    assert walked["revisits"] == sum(n - 1 for n in times.values())
+    assert walked["lines_walked_again"] == sorted(line for line, n in times.items() if n > 1)
 
 
 def test_the_one_pass_walk_on_odd_documents() -> None:

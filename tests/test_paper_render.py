@@ -91,12 +91,16 @@ def test_a_room_whose_exits_are_being_placed_is_not_the_starting_room() -> None:
 
 
 def test_the_text_view_names_an_exit_that_could_not_be_drawn() -> None:
-    """Issue 30: the picture strikes an exit that could not be drawn; the text view names it in its room's line
-    (seed 33: room 2's exit on its left wall)."""
+    """Issues 30 and 31: the picture strikes an exit that could not be drawn; the text view names it, in English
+    and in French, in its room's line (seed 33: room 2's exit on its left wall), where no square is free to mark
+    it (every square of the room's walls has an exit or ends at the page's edge)."""
     from dedale.render.paper_text import render_text
 
     found = paper(33)
     lost = [(room.id, e) for room in found.rooms for e in room.exits if e.result == "lost"]
     assert len(lost) == 1
-    line = next(line for line in render_text(found).splitlines() if line.startswith(f"{lost[0][0]:>3}  "))
-    assert line.endswith("; an exit that could not be drawn (left wall, square 1)")
+    for lang, named in (("en", "; an exit that could not be drawn (left wall, square 1)"),
+                        ("fr", "; une sortie impossible à dessiner (mur gauche, case 1)")):
+        lines = render_text(found, lang).splitlines()
+        assert [line for line in lines if line.endswith(named)] == [
+            line for line in lines if line.startswith(f"{lost[0][0]:>3}  ")], lang  # in its room's line only

@@ -48,6 +48,7 @@ class CrawlerOptions(TypedDict, total=False):
     stock: str | None
     early_boss: bool
     passed_boss: Literal["stays", "reroll"]
+    door_corners: Literal["zone", "room"]
     contents: Literal["tables", "dungeon-roll"]
     tables: Folder | None
 
@@ -112,7 +113,7 @@ class Result(Generic[SessionT]):
     >>> dungeon.svg().startswith("<svg")
     True
     >>> print(dungeon.text().splitlines()[0])
-    seed 4 · rooms laid: 9 of 10 · the boss room is reached
+    seed 4 · rooms laid: 10 of 10 · the boss room is reached
     """
 
     def __init__(self, document: dict[str, Any], found: System | None = None) -> None:
@@ -153,7 +154,7 @@ class Result(Generic[SessionT]):
         """The plain-text view the terminal shows, in `lang`.
 
         >>> print(generate("crawler", seed=4, size="2d6").text("fr").splitlines()[0])
-        graine 4 · salles posées : 9 sur 10 · la salle du boss est atteinte
+        graine 4 · salles posées : 10 sur 10 · la salle du boss est atteinte
         """
         return self._system.text(self._system.load(self._document), check_lang(lang))
 
@@ -210,9 +211,9 @@ class Result(Generic[SessionT]):
 
         >>> rooms = generate("crawler", seed=4, size="2d6").records()
         >>> len(rooms), rooms[0]["system"], rooms[0]["seed"], rooms[0]["tile"], rooms[0]["contents.kind.id"]
-        (9, 'crawler', 4, '4x4', 'kitchen')
-        >>> generate("crawler", seed=4).records("passages")[0]["length"]
-        2
+        (10, 'crawler', 4, '4x4', 'kitchen')
+        >>> generate("crawler", seed=25).records("passages")[0]["length"]
+        1
         """
         tables = _tables(self._document)
         chosen = table or _MAIN_TABLE.get(self.system) or next(iter(tables), "")

@@ -71,17 +71,11 @@ class Rect:
         return [(self.x + self.w - 1, y) for y in range(self.y, self.y + self.h)]
 
     def door_cells(self, d: Dir) -> list[Cell]:
-        """Cells of side `d` that may hold a door: not one of the 4 corner cells, unless that side is
-        only 2 cells long or less (the crawler's waiver, or a 2x2 room could never get a door)."""
+        """Cells of side `d` that may hold a door when a room's corner cells may not (the crawler's
+        `door_corners` room): not one of the 4 corner cells, unless that side is only 2 cells long or less (its
+        waiver, or a 2x2 room could never get a door)."""
         cells = self.side(d)
         return cells if len(cells) <= 2 else cells[1:-1]
-
-    def is_door_cell(self, cell: Cell, d: Dir) -> bool:
-        length = self.w if d in (Dir.N, Dir.S) else self.h
-        if length <= 2:
-            return True
-        along = cell[0] - self.x if d in (Dir.N, Dir.S) else cell[1] - self.y
-        return 0 < along < length - 1
 
     def edge(self, d: Dir) -> int:
         """The coordinate of the boundary line on side `d` (cell units)."""

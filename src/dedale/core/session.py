@@ -81,9 +81,9 @@ class Session(Generic[R]):
     >>> crawl = dedale.play("crawler", seed=4)
     >>> [choice.id for choice in crawl.choices()][:2]
     ['place:10,23,5,2', 'place:10,20,2,5']
-    >>> crawl.step("place:10,20,2,5")
+    >>> crawl.step("place:11,20,2,5")
     >>> crawl.log[-1]["choice"]
-    'place:10,20,2,5'
+    'place:11,20,2,5'
     >>> crawl.undo()
     >>> crawl.auto_step()
     >>> crawl.events

@@ -5,7 +5,8 @@
   (another edge of its zone leading to a zone on the board; not for the boss), and overlaps nothing.
 - Filling lays it in the zone of the room the party is in, sharing a wall where a legal door fits; dead
   ends allowed.
-- A zone never holds more than 3 rooms; doors never sit on a corner cell (2-cell sides excepted).
+- A zone never holds more than 3 rooms; no door cell is one of the 4 corner cells of its zone (`door_corners`
+  "zone", the text's reading; zones of 2 cells a side excepted) or of its room ("room": 2-cell sides excepted).
 Occupancy is one bitmask per zone, so a fit test is one AND.
 """
 
@@ -55,11 +56,27 @@ def _mask(cells: int, lx: int, ly: int, w: int, h: int) -> int:
     return mask
 
 
-class Layout:
-    """The rooms, doors and passages laid so far, with the occupancy they imply."""
+def zone_corner(cells: int, cell: Cell) -> bool:
+    """`cell` is one of the 4 corner cells of its zone (of `cells` x `cells`), where no door goes (the zone
+    reading of the corner ban). A zone of 2 cells a side has no other cells: there the ban is lifted."""
+    return cells > 2 and cell[0] % cells in (0, cells - 1) and cell[1] % cells in (0, cells - 1)
 
-    def __init__(self, board: Board) -> None:
+
+def door_cells(cells: int, zone_corners: bool, rect: Rect, d: Dir) -> list[Cell]:
+    """The cells of side `d` of a room `rect` that may hold a door: not a corner cell of its zone (with
+    `zone_corners`), or of the room (`Rect.door_cells`, 2-cell sides excepted)."""
+    if zone_corners:
+        return [cell for cell in rect.side(d) if not zone_corner(cells, cell)]
+    return rect.door_cells(d)
+
+
+class Layout:
+    """The rooms, doors and passages laid so far, with the occupancy they imply. `zone_corners`: no door
+    on a zone's corner cells (the text's reading); otherwise none on a room's (`door_corners` "room")."""
+
+    def __init__(self, board: Board, zone_corners: bool = True) -> None:
         self.board = board
+        self.zone_corners = zone_corners
         self.rooms: list[Room] = []
         self.doors: list[Door] = []
         self.passages: list[Passage] = []
@@ -119,7 +136,7 @@ class Layout:
 
     def exit_approach(self, room: Room, d: Dir) -> Approach:
         pairs, dx, dy = [], d.dx, d.dy
-        for x, y in room.rect.door_cells(d):
+        for x, y in door_cells(self.board.cells, self.zone_corners, room.rect, d):
             pairs.append(((x, y), (x + dx, y + dy)))
         zx, zy = room.zone
         return Approach("exit", room.id, (zx + dx, zy + dy), d.opposite, tuple(pairs))
@@ -137,12 +154,13 @@ class Layout:
         occupied, room, pairs = self.occupied.get(zone, 0), approach.room, approach.pairs
         found = []
         # Plain loops: in Python 3.11 a comprehension is a function made and called each time.
-        for rect, mask, door_cells in _edge_places(board.zones, board.cells, zone, approach.entry, size, boss):
+        for rect, mask, inside in _edge_places(board.zones, board.cells, zone, approach.entry, size, boss,
+                                                          self.zone_corners):
             if occupied & mask:
                 continue
             doors: list[DoorOption] = []
             for a, b in pairs:
-                if b in door_cells:
+                if b in inside:
                     doors.append((room, a, b))
             if doors:
                 found.append(Candidate(rect, tuple(doors)))
@@ -154,9 +172,9 @@ class Layout:
         rule), or "no_space"."""
         zone = approach.zone
         occupied = self.occupied.get(zone, 0)
-        for _, mask, door_cells in _edge_places(self.board.zones, self.board.cells, zone, approach.entry, size,
-                                                True):  # as for the boss: any edge will do
-            if not occupied & mask and any(b in door_cells for _, b in approach.pairs):
+        for _, mask, inside in _edge_places(self.board.zones, self.board.cells, zone, approach.entry, size,
+                                            True, self.zone_corners):  # as for the boss: any edge will do
+            if not occupied & mask and any(b in inside for _, b in approach.pairs):
                 return "no_way_on"
         return "no_space"
 
@@ -182,7 +200,8 @@ class Layout:
                 continue
             occupied = self.occupied.get(zone, 0)
             x0, y0, r = zone[0] * c, zone[1] * c, room.rect
-            for (x, y, w, h), mask, doors in _wall_places(c, (r.x - x0, r.y - y0, r.w, r.h), size):
+            for (x, y, w, h), mask, doors in _wall_places(c, (r.x - x0, r.y - y0, r.w, r.h), size,
+                                                          self.zone_corners):
                 if occupied & mask:
                     continue
                 place = (x0 + x, y0 + y, w, h)
@@ -199,8 +218,10 @@ class Layout:
         return self.sides[room.id][1]
 
     def passage_runs(self, room: Room, face: Dir) -> list[tuple[Cell, ...]]:
-        """Straight runs from a door cell of `face` to the zone edge over empty cells, 1 to 3 long,
-        leading to a zone on the board."""
+        """Straight runs from a cell of `face` to the zone edge over empty cells, 1 to 3 long, leading to a
+        zone on the board, ending where a door may go: by analogy with doors, a run neither starts on a corner
+        cell of its room (the room reading) nor ends on one of its zone (the zone reading; its start, on a
+        free face, never is one)."""
         if not self.board.leads(room.zone, face):
             return []
         zone_edge = self.board.zone_rect(room.zone).edge(face)
@@ -208,8 +229,11 @@ class Layout:
         if not 1 <= length <= MAX_PASSAGE:
             return []
         runs = []
-        for start in room.rect.door_cells(face):
+        cells, zone_corners = self.board.cells, self.zone_corners
+        for start in room.rect.side(face) if zone_corners else room.rect.door_cells(face):
             run = tuple(face.step(start, i) for i in range(1, length + 1))
+            if zone_corners and zone_corner(cells, run[-1]):
+                continue
             if all(self.cell_free(cell) for cell in run):
                 runs.append(run)
         return runs
@@ -223,10 +247,10 @@ class Layout:
 # Where a room of a size may lie in a zone is the same in every dungeon on the board: worked out once.
 @lru_cache(maxsize=4096)
 def _edge_places(zones: int, cells: int, zone: Zone, entry: Dir, size: tuple[int, int],
-                 boss: bool) -> tuple[Place, ...]:
+                 boss: bool, zone_corners: bool) -> tuple[Place, ...]:
     """Rectangles of `size` (rotated or not) inside `zone` against its `entry` edge, that obey the entry-and-exit
     rule (another edge they touch leads to a zone on the board; not for the boss), with their occupancy masks and
-    their cells a door through `entry` may lead to (`Rect.is_door_cell`). Keyed by numbers, quick to hash."""
+    their cells a door through `entry` may lead to (`door_cells`). Keyed by numbers, quick to hash."""
     board = Board(zones, cells)
     z = board.zone_rect(zone)
     places = []
@@ -235,13 +259,14 @@ def _edge_places(zones: int, cells: int, zone: Zone, entry: Dir, size: tuple[int
             continue
         for rect in _along_edge(z, entry, w, h):
             if boss or any(d is not entry and board.leads(zone, d) for d in board.touched_edges(zone, rect)):
-                door_cells = frozenset(cell for cell in rect.cells() if rect.is_door_cell(cell, entry))
-                places.append((rect, _mask(board.cells, rect.x - z.x, rect.y - z.y, w, h), door_cells))
+                inside = frozenset(door_cells(cells, zone_corners, rect, entry))
+                places.append((rect, _mask(board.cells, rect.x - z.x, rect.y - z.y, w, h), inside))
     return tuple(places)
 
 
 @lru_cache(maxsize=4096)
-def _wall_places(cells: int, room: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[WallPlace, ...]:
+def _wall_places(cells: int, room: tuple[int, int, int, int], size: tuple[int, int],
+                 zone_corners: bool) -> tuple[WallPlace, ...]:
     """Rectangles of `size` (rotated or not) inside a zone of `cells` x `cells` sharing a wall with `room` where a
     legal door fits, with their occupancy masks and the door places (the room's cell, the new room's cell); in
     the zone's own coordinates, the same in every zone."""
@@ -249,7 +274,7 @@ def _wall_places(cells: int, room: tuple[int, int, int, int], size: tuple[int, i
     for w, h in orientations(size):
         for y in range(cells - h + 1):
             for x in range(cells - w + 1):
-                doors = _shared_doors(Rect(*room), Rect(x, y, w, h))
+                doors = _shared_doors(cells, zone_corners, Rect(*room), Rect(x, y, w, h))
                 if doors:
                     places.append(((x, y, w, h), _mask(cells, x, y, w, h), doors))
     return tuple(places)
@@ -285,13 +310,13 @@ def _along_edge(z: Rect, entry: Dir, w: int, h: int) -> list[Rect]:
     return [Rect(x, y, w, h) for y in range(z.y, z.y + z.h - h + 1)]
 
 
-def _shared_doors(room: Rect, rect: Rect) -> tuple[tuple[Cell, Cell], ...]:
+def _shared_doors(cells: int, zone_corners: bool, room: Rect, rect: Rect) -> tuple[tuple[Cell, Cell], ...]:
     doors: list[tuple[Cell, Cell]] = []
     for d in DIRS:
         if room.edge(d) != rect.edge(d.opposite):
             continue
-        for cell in room.door_cells(d):
+        for cell in door_cells(cells, zone_corners, room, d):
             other = d.step(cell)
-            if rect.contains(other) and rect.is_door_cell(other, d.opposite):
+            if rect.contains(other) and other in door_cells(cells, zone_corners, rect, d.opposite):
                 doors.append((cell, other))
     return tuple(doors)

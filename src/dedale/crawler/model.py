@@ -240,5 +240,7 @@ DOCUMENT = DocumentKind(
               2: "the log says why a rolled room cannot go beyond an exit, and a passed boss check's room that "
                  "found no place goes to the next exit taken (passed_boss stays)",
               3: "doors, exits and searches are worded by what the picture shows (the wall, the square, the "
-                 "number), not by coordinates (a version-2 document loads, checked without its log's words)"},
+                 "number), not by coordinates (a version-2 document loads, checked without its log's words)",
+              4: "params record door_corners, zone by default: no door on a zone's 4 corner cells (the text's "
+                 "reading); a document before it, made with no door on a room's corner cells, loads as room"},
     envelope={"seed": {"description": "null in a party view, which it would give away"}})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from dedale.core.dice import DiceExpr
 from dedale.core.errors import DedaleError
@@ -22,6 +22,7 @@ MAX_SIDE = 60
 MAX_ROOMS = 99
 PASSED_BOSS = ("stays", "reroll")
 CONTENTS = ("tables", "dungeon-roll")
+DOOR_CORNERS = ("zone", "room")
 
 
 def _size_rule(text: str) -> str:
@@ -83,6 +84,13 @@ class CrawlerParams(Declared):
                              fr="Un test de boss réussi dont la salle ne peut pas aller derrière la sortie : stays "
                              "(la salle du boss est posée à la prochaine sortie prise, comme le dit le texte) ou "
                              "reroll (la sortie se ferme et la salle suivante relance son D8).")
+    door_corners: str = param("zone", choices=DOOR_CORNERS,
+                              label=("Door corners", "Coins des portes"),
+                              en="The 4 corner cells no door may take: zone (each zone's, as the text reads) or "
+                              "room (each room's, sides of 2 cells excepted; dungeons made before this choice).",
+                              fr="Les 4 cases de coin interdites aux portes : zone (celles de chaque zone, "
+                              "comme le lit le texte) ou room (celles de chaque salle, côtés de 2 cases exceptés ; "
+                              "les donjons faits avant ce choix).")
     contents: str = param("tables", choices=CONTENTS,
                           label=("Contents", "Contenu"), first=True,
                           en="Room contents: tables, or dungeon-roll (Dungeon Roll dice).",
@@ -121,6 +129,13 @@ class CrawlerParams(Declared):
             return zone, Dir[self.start_side]
         rim = [d for d in (Dir.S, Dir.W, Dir.E, Dir.N) if not self.board.leads(zone, d)]
         return zone, rim[0] if rim else Dir.S
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        """Documents before version 4 do not record `door_corners` (they load with the room reading): not required."""
+        schema = super().json_schema()
+        schema["required"].remove("door_corners")
+        return schema
 
     def check(self) -> None:
         self._check_size()

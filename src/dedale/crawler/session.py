@@ -67,8 +67,11 @@ class CrawlerRules(Rules[CrawlerParams, CrawlerState]):
     # found no place goes to the next exit taken (`passed_boss`). Version 1 loads, with `passed_boss` reroll.
     # Version 3 words its doors, exits and searches by what the picture shows (the wall, the square, the
     # number), not by coordinates: a version-2 document is checked without its log's words.
-    version = 3
+    # Version 4 records `door_corners` (no door on a zone's corner cells, the text's reading): the documents
+    # before it, made with the room reading, replay with it (`params_from_json`) and are checked in full.
+    version = 4
     worded_before = (1, 2)
+    recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {3: ()}  # loads, nothing worked out again
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}
 
     def __init__(self, params: CrawlerParams, seed: int, table: bool = False, secret: bytes | None = None) -> None:
@@ -84,10 +87,16 @@ class CrawlerRules(Rules[CrawlerParams, CrawlerState]):
 
     @classmethod
     def params_from_json(cls, data: Any) -> CrawlerParams:
+        """A document's parameters (or a stored web session's, or a permalink's). They record every one;
+        recorded before `door_corners` was (they name the board but not it), they were played with no door on a
+        room's corner cells: they keep that reading. Parameters that name nothing take every default."""
+        if isinstance(data, dict) and "board_zones" in data and "door_corners" not in data:
+            data = {**data, "door_corners": "room"}
         return CrawlerParams.from_json(data)
 
     def new_state(self) -> CrawlerState:
-        return CrawlerState(layout=Layout(self.board), stock=Stock(self.params.stock))
+        layout = Layout(self.board, zone_corners=self.params.door_corners == "zone")
+        return CrawlerState(layout=layout, stock=Stock(self.params.stock))
 
     @property
     def layout(self) -> Layout:
