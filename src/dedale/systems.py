@@ -370,7 +370,8 @@ def system(name: str) -> System:
     built = _BUILT.get(name)
     if built is None or built[0] is not factory:
         built = _BUILT[name] = (factory, factory())
-        _learn_words(built[1])
+        if name in _FACTORIES:  # a plugin's words were learned as it was found (`_plugins`)
+            _learn_words(built[1])
     return built[1]
 
 
