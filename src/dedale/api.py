@@ -94,7 +94,7 @@ class ZombstoneOptions(TypedDict, total=False):
     opponent: Literal["ai", "human"]
     unarmed_malus: Literal["first_roll", "potential"]
     climb: Literal["halve_move", "per_inch"]
-    difficult: Literal["per_inch", "halve_move"]
+    difficult: Literal["halve_move", "per_inch"]
     aim_cost: Literal["joker", "any_card"]
     turned_die: Literal["face", "any"]
     card_limit: Literal["activation", "apart"]
