@@ -17,11 +17,12 @@ from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller
 from dedale.i18n import Word, t, word
 
-Rank = Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"]
+Rank = Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+JokerRank = Literal["JK"]
 Suit = Literal["hearts", "diamonds", "spades", "clubs"]
 RANKS: tuple[Rank, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[Suit, ...] = ("hearts", "diamonds", "spades", "clubs")
-JOKER: Rank = "JK"  # a Joker's rank (not in RANKS: a deck of 52 has none)
+JOKER: JokerRank = "JK"  # a Joker's rank (not in RANKS: a deck of 52 has none)
 HIDDEN_CARD = "??"  # a card the player may not see, in a log entry or a seat's view
 _COURT = ("A", "K", "Q", "J")  # the ranks named in words (the others by their number)
 _SUIT_LETTER: dict[Suit, str] = {"hearts": "H", "diamonds": "D", "spades": "S", "clubs": "C"}
@@ -30,7 +31,7 @@ _LETTER_SUIT: dict[str, Suit] = {letter: suit for suit, letter in _SUIT_LETTER.i
 
 
 class Card(Shape, frozen=True, order=True):  # type: ignore[misc]  # msgspec freezes a shape; mypy's dataclass rule
-    rank: Rank
+    rank: Rank | JokerRank
     suit: Suit
 
     @property

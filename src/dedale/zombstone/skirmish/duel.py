@@ -43,7 +43,7 @@ _DEALT: dict[Street, int] = {"flop": 3, "turn": 1, "river": 1}
 FAME_PRICE = 7
 WINNINGS = ("pot", "won")  # what the winner may spend: the whole pot (the text), or what it won from the other
 
-_VALUE = {rank: 14 if rank == "A" else i + 1 for i, rank in enumerate(RANKS)}  # 2 to 14, aces high
+_VALUE: dict[str, int] = {rank: 14 if rank == "A" else i + 1 for i, rank in enumerate(RANKS)}  # 2 to 14, aces high
 
 
 class _Pokerkit(NamedTuple):
