@@ -1,9 +1,9 @@
 """Skills: the code behind the names profiles refer to. Each is automatic, or needs an inspiration card of a
 suit (its face then does not matter). The game asks these functions at the moments the rules name.
 
-The seed's "Aimed shot" manoeuvre, which normally costs a card, is settled here (the project's choice): a
-character spends both its actions on one shot and pays one inspiration card (any suit, any face) to roll
-with one more reroll die. Precise characters aim without paying the card.
+The seed's "Aimed shot" manoeuvre costs a Joker card: Precise characters aim "sans dépenser de carte Joker".
+The rest is the project's choice: a character spends both its actions on one shot, to roll with one more
+reroll die (`turn.py` takes the Joker, or any card when the table reads it so: `aim_cost`).
 """
 
 from __future__ import annotations

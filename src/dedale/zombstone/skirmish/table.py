@@ -28,6 +28,7 @@ Flow = Generator["Ask | Request", str, T]  # what the rules yield, what they are
 
 
 NOTHING: Mapping[str, Any] = MappingProxyType({})
+OTHER = {"lawmen": "zombies", "zombies": "lawmen"}  # each side's enemies
 # The readings of the text a table plays by, the text's first (`SkirmishParams` says what each means)
 AIM_COSTS = ("joker", "any_card")  # what an Aimed shot costs
 TURNED_DICE = ("face", "any")  # the dice King of the Hill and A certain taste may turn: a Jack, Queen or King, or any
@@ -46,7 +47,6 @@ class Readings(TypedDict):
     card_limit: str
     winnings: str
     duel: str
-OTHER = {"lawmen": "zombies", "zombies": "lawmen"}  # each side's enemies
 
 
 class Option(NamedTuple):
