@@ -411,9 +411,11 @@ CLIMBING = Battlefield(terrain=(STAIRS, LADDER, ADOBE, RAMPART))
 
 
 def test_stairs_ladders_and_low_walls_cost_two_inches_an_inch() -> None:
+    """Stairs and ladders by default, a wall read so (`climb="per_inch"`, Dédale's reading before)."""
     assert near(CLIMBING.move((1, 4), (12, 4), 4, []), (4.5, 4))  # 3 to the stairs, then 1 worth 0.5 up them
     assert near(CLIMBING.move((9, 4), (16, 4), 4, []), (12.5, 4))  # 3 to the ladder, then 0.5 of it
-    assert near(CLIMBING.move((18, 4), (24, 4), 4, []), (21.5, 4))  # 2 to the wall, over its 0.5 for 1, 1 more
+    per_inch = CLIMBING.read_as("per_inch", "per_inch")
+    assert near(per_inch.move((18, 4), (24, 4), 4, []), (21.5, 4))  # 2 to the wall, over its 0.5 for 1, 1 more
 
 
 def test_a_wall_over_4_inches_stops_a_move_as_a_building_does() -> None:

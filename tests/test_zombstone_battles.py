@@ -135,23 +135,29 @@ def test_the_duel_session_plays_one_deal_against_the_ai() -> None:
     again = Session.from_json(DuelRules, json.loads(json.dumps(duel.to_json())))
     assert again.to_json() == duel.to_json()
     document = duel.to_json()
-    assert document["fame_points"] == state.winnings // 7 and document["left"] == state.winnings % 7
+    winnings = sum(state.payout)  # the winner takes the stakes, the whole pot (a split pot: none)
+    assert document["fame_points"] == winnings // 7 and document["left"] == winnings % 7
 
 
-def test_a_version_1_duel_document_loads_its_winnings_worked_out_again() -> None:
-    """Version 1 counted the whole pot as the winnings; the same deal loads, buying with what was won."""
+def test_older_duel_documents_load_with_the_winnings_they_counted() -> None:
+    """Versions 2 and 3 counted only what was won from the other: they load so (`winnings` "won"); version 1
+    counted the whole pot, as the text and version 4 do."""
     for seed in range(40):
         duel = Session(DuelRules, DuelParams(added=20, style="bold"), seed).run_autopilot()
         state = duel.state.duel
-        if state is not None and state.winner is not None and state.winnings >= 7:
+        if state is not None and state.winner is not None and state.won >= 7:
             break
     else:
         raise AssertionError("no deal won $7 or more")
     pot = sum(state.payout)
-    old = {**json.loads(json.dumps(duel.to_json())), "version": 1, "fame_points": pot // 7, "left": pot % 7}
-    loaded = Session.from_json(DuelRules, old).to_json()
-    assert loaded["version"] == DuelRules.version and loaded["fame_points"] == state.winnings // 7 < pot // 7
-    assert loaded == duel.to_json()
+    document = json.loads(json.dumps(duel.to_json()))
+    assert document["fame_points"] == pot // 7 and state.won // 7 < pot // 7
+    for version in (2, 3):
+        old = {**document, "version": version, "fame_points": state.won // 7, "left": state.won % 7}
+        loaded = Session.from_json(DuelRules, old)
+        assert loaded.rules.params.winnings == "won" and loaded.to_json()["fame_points"] == state.won // 7
+    loaded = Session.from_json(DuelRules, {**document, "version": 1, "fame_points": 0}).to_json()
+    assert loaded["version"] == DuelRules.version and loaded == duel.to_json()
 
 
 def test_the_duel_refuses_bad_stakes() -> None:
@@ -188,7 +194,7 @@ def test_lotow_indecrottable_loses_an_inch_a_wound() -> None:
 @pytest.mark.parametrize("scenario, side", [("ok_corral", "lawmen"), ("high_noon", "zombies")])
 def test_every_question_and_choice_reads_as_words(scenario: str, side: str, lang: str) -> None:
     """What a player sees at each step: the question and every choice, in words (no message key left)."""
-    session = Session(SkirmishRules, SkirmishParams(scenario=scenario, side=side), 12)
+    session = Session(SkirmishRules, SkirmishParams(scenario=scenario, side=side), 13)
     kinds = set()
     for _ in range(400):
         if session.is_over:
@@ -224,9 +230,8 @@ def test_high_noon_records_the_duel_it_opened_with() -> None:
     game = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=None), 3).state
     duel = game.duel
     assert duel is not None and duel["pot"] >= 2  # at least both antes
-    if duel["winner"] is not None:
-        # what the winner won from the other: half the pot, since uncalled bets go back
-        assert duel["winnings"] * 2 == duel["pot"] and game.initiative is not None
+    if duel["winner"] is not None:  # the winner takes the stakes: the whole pot
+        assert duel["winnings"] == duel["pot"] and game.initiative is not None
 
 
 def test_the_autopilot_does_not_roll_the_tables_dice() -> None:

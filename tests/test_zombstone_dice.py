@@ -16,7 +16,7 @@ import pytest
 from dedale.zombstone.chances import odds, terminal_values
 from dedale.zombstone.combinatorics import index_of, multisets, roll_counts
 from dedale.zombstone.confront import Situation, confront, damage_table
-from dedale.zombstone.hands import HANDS, best_key, counts_of, key, with_skill
+from dedale.zombstone.hands import HANDS, Turn, best_key, counts_of, key, with_skill
 from dedale.zombstone.montecarlo import simulate, simulate_roll
 from dedale.zombstone.policy import RollSpec, categories, optimise
 
@@ -60,7 +60,9 @@ def test_cards_complete_hands_and_skills_turn_dice() -> None:
     two_tens = counts_of([1, 1, 0, 3, 5])
     assert best_key(tuple(a + b for a, b in zip(two_tens, counts_of([1]), strict=True)))[0] == 3  # three tens
     assert best_key(counts_of([0, 1, 2, 3, 5, 4]))[0] == 0  # six different faces: nothing
-    assert key(with_skill(counts_of([4, 4, 4, 0, 1]), 4))[0] == 5  # King of the Hill: four Kings
+    assert key(with_skill(counts_of([4, 4, 4, 2, 1]), Turn(4)))[0] == 5  # King of the Hill: the Jack a King
+    assert key(with_skill(counts_of([4, 4, 4, 0, 1]), Turn(4)))[0] == 3  # a 9 or a 10 is no figure: three Kings
+    assert key(with_skill(counts_of([4, 4, 4, 0, 1]), Turn(4, any_die=True)))[0] == 5  # any die: four Kings
 
 
 def exhaustive_best(start: tuple[int, ...], budget: int, value: dict) -> Fraction:  # type: ignore[type-arg]
@@ -138,14 +140,14 @@ def test_confrontations() -> None:
     assert confront(Situation(2, 2, cover="light")).win < plain.win
     back = confront(Situation(2, 2, reaction="return"))
     assert back.win > plain.win and back.damage_to_attacker > 0  # the target shoots at Potential -2
-    # "A malus of one base die" for a fighter without a melee weapon: by default a Potential die off, so the
-    # fists at Potential 2 roll as an armed fighter at Potential 1; read as a die off the first roll, four
-    # dice against five (no hand can be identical).
-    fists = confront(Situation(2, 2, melee=True, attacker_weapon="improvised", defender_weapon="fists"))
+    # "A malus of one base die" for a fighter without a melee weapon: by default a die off the first roll, four
+    # dice against five (no hand can be identical); read as a Potential die off, the fists at Potential 2 roll
+    # as an armed fighter at Potential 1.
+    fists = confront(Situation(2, 2, melee=True, attacker_weapon="improvised", defender_weapon="fists",
+                               unarmed_malus="potential"))
     armed = confront(Situation(2, 1, melee=True, attacker_weapon="improvised", defender_weapon="improvised"))
     assert (fists.win, fists.tie, fists.loss) == (armed.win, armed.tie, armed.loss) and fists.win > 0.5
-    four = confront(Situation(2, 2, melee=True, attacker_weapon="improvised", defender_weapon="fists",
-                              unarmed_malus="first_roll"))
+    four = confront(Situation(2, 2, melee=True, attacker_weapon="improvised", defender_weapon="fists"))
     assert four.win > 0.5 and four.tie == 0 and four.win != fists.win
     shotgun = confront(Situation(2, 2, attacker_weapon="shotgun"))
     colt = confront(Situation(2, 2))
@@ -207,10 +209,10 @@ def test_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
 
 def test_duel_odds_reads_the_unarmed_malus_as_asked(cli) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("zombstone", "duel-odds", "--attacker", "2", "--defender", "2", "--melee",
-                       "--defender-weapon", "fists")
+                       "--defender-weapon", "fists", "--unarmed-malus", "potential")
     assert code == 0 and "309154385/544195584" in out  # as an armed defender at Potential 1
     code, out, _ = cli("zombstone", "duel-odds", "--attacker", "2", "--defender", "2", "--melee",
-                       "--defender-weapon", "fists", "--unarmed-malus", "first_roll")
-    assert code == 0 and re.search(r"a tie +0%\n", out)  # four dice against five: never a tie
+                       "--defender-weapon", "fists")
+    assert code == 0 and re.search(r"a tie +0%\n", out)  # the text: four dice against five, never a tie
     code, _, err = cli("zombstone", "duel-odds", "--attacker", "2", "--defender", "2", "--unarmed-malus", "nope")
-    assert code == 2 and "potential, first_roll" in err
+    assert code == 2 and "first_roll, potential" in err

@@ -28,6 +28,7 @@ from dedale.zombstone.skirmish.duel import (
     hand_strength,
     spend,
     start,
+    winnings,
 )
 
 
@@ -95,7 +96,8 @@ def test_a_flush_beats_a_straight() -> None:
     assert duel.hands == ["flush", "straight"] and duel.winner == 0 and duel.folded is None
     assert set(duel.best[0]) == set(cards("AH 2H JH KH 5H")) and set(duel.best[1]) == set(cards("9C 10D JH QS KH"))
     assert duel.stacks == [16, 14] and duel.pot == 0 and duel.payout == [2, 0]
-    assert duel.winnings == 1  # the other's ante: its own comes back, not won
+    assert duel.won == 1 and winnings(duel, "won") == 1  # the other's ante: its own comes back, not won
+    assert winnings(duel) == 2  # the text: the winner takes the stakes, the whole pot
 
 
 def test_the_kicker_decides_between_equal_pairs() -> None:
@@ -106,7 +108,7 @@ def test_the_kicker_decides_between_equal_pairs() -> None:
 def test_equal_hands_split_the_pot_and_nobody_shoots_first() -> None:
     duel = Table("2C 3D", "4C 5D", "10S JS QD KC AH").play(*CHECK_DOWN)
     assert duel.hands == ["straight", "straight"] and duel.winner is None and duel.over
-    assert duel.payout == [1, 1] and duel.stacks == [15, 15] and duel.winnings == 0
+    assert duel.payout == [1, 1] and duel.stacks == [15, 15] and duel.won == 0 == winnings(duel)
 
 
 def test_a_bet_and_a_call() -> None:
@@ -139,14 +141,14 @@ def test_all_in_and_called_runs_the_board_out() -> None:
     assert duel.stacks == [0, 14] and table.ids() == ["fold", "call"]
     duel = table.play("call")
     assert duel.over and len(duel.board) == 5 and duel.street == "showdown"
-    assert duel.winner == 0 and duel.stacks == [30, 0] and duel.winnings == 15
+    assert duel.winner == 0 and duel.stacks == [30, 0] and duel.won == 15
 
 
 def test_the_uncalled_part_of_a_bet_goes_back() -> None:
     table = Table("2S 7D", "KC KH", "3S 8D 9C JD QH", stakes=(15, 8))
     duel = table.play("allin", "call")  # 14 against 7: 7 of it is not called
     assert {"street": "preflop", "seat": 0, "action": "return", "amount": 7} in duel.history
-    assert duel.winner == 1 and duel.winnings == 8 and duel.stacks == [7, 16]
+    assert duel.winner == 1 and duel.won == 8 and duel.stacks == [7, 16]
 
 
 def test_an_all_in_for_less_does_not_reopen_the_betting() -> None:
@@ -161,7 +163,7 @@ def test_a_fold_ends_the_duel_and_the_other_takes_the_pot() -> None:
     table = Table("2S 7D", "KC KH")
     duel = table.play("check", "bet:4", "fold")
     assert duel.over and duel.folded == 0 and duel.winner == 1 and duel.street == "preflop"
-    assert duel.stacks == [14, 16] and duel.winnings == 1 and actions(duel) == []
+    assert duel.stacks == [14, 16] and duel.won == 1 and actions(duel) == []
     assert {"street": "preflop", "seat": 1, "action": "return", "amount": 4} in duel.history
     assert any(entry.get("note") == "duel.did.fold" for entry in table.log)
 

@@ -24,7 +24,7 @@ from dedale.zombstone.combinatorics import (
     ways,
 )
 from dedale.zombstone.confront import COVERS, REACTIONS, Situation, confront, payoff, play
-from dedale.zombstone.hands import plus
+from dedale.zombstone.hands import Turn, plus
 from dedale.zombstone.policy import Policy, RollSpec, final_counts, hand_keys, optimise, total_ways
 
 
@@ -85,7 +85,7 @@ def plain_final_counts(policy: Policy) -> np.ndarray:
 
 specs = st.builds(RollSpec, dice=st.integers(1, 5), budget=st.integers(0, 6), rounds=st.integers(0, 3),
                   cards=st.sampled_from([(0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 0, 1)]),
-                  skill=st.sampled_from([None, 3, 4]))
+                  skill=st.sampled_from([None, Turn(3), Turn(4), Turn(3, any_die=True)]))
 
 
 @settings(max_examples=examples(30), deadline=None)

@@ -244,8 +244,10 @@ def test_precise_aims_without_paying_a_card() -> None:
 
 
 @pytest.mark.parametrize(("cards", "paid"), [("KH 9D 5S 3C", "3C"), ("KH 9D", "9D"), ("AH 10C", "10C")])
-def test_an_aimed_shot_pays_the_lowest_card_2_to_8_first(cards: str, paid: str) -> None:
-    t = table(("virgil_earp", 10, 18), ("the_cajun", 16, 18), hands={"lawmen": cards})
+def test_an_aimed_shot_read_as_paid_by_any_card_pays_the_lowest_2_to_8_first(cards: str, paid: str) -> None:
+    """`aim_cost="any_card"` (Dédale's reading before)."""
+    t = dataclasses.replace(table(("virgil_earp", 10, 18), ("the_cajun", 16, 18), hands={"lawmen": cards}),
+                            aim_cost="any_card")
     played = run(t, turn.activate(t, t.game.figure(0)), NOTHING_A + " " + NOTHING_K, action="aim:1",
                  reaction="return")
     assert notes(t, "aim_paid")[0]["card"] == paid and discards(t) == [paid]
@@ -538,10 +540,11 @@ def test_return_fire_each_shooter_has_its_own_cover_and_1_inch_rule(terrain: tup
     ("9 10 J Q A A 9 10 J", 0, 1 + 1 - 0 + 1),  # the Cajun's sabre: +1, the defender hurts back
     ("A A 9 10 K K 9 10 J", 1, 0),  # a pair beats a lower pair; fists -1: no damage, never below 0
 ])
-def test_melee_unarmed_read_as_a_first_roll_die_and_fists_deal_minus_one(faces: str, hurt: int, points: int
-                                                                         ) -> None:
-    """`unarmed_malus="first_roll"` (a Choice): Virgil's fists throw four dice first, then his two rerolls."""
-    t = dataclasses.replace(table(("virgil_earp", 10, 18), ("the_cajun", 11, 18)), unarmed_malus="first_roll")
+def test_melee_unarmed_loses_a_base_die_by_default_and_fists_deal_minus_one(faces: str, hurt: int, points: int
+                                                                             ) -> None:
+    """"A malus of one base die" (the text, by default): Virgil's fists throw four dice first, then his two
+    rerolls."""
+    t = table(("virgil_earp", 10, 18), ("the_cajun", 11, 18))
     run(t, fight.confront(t, *t.game.figures, True, False, [1]), faces)
     note = notes(t, "confront")[0]
     assert (note["a_dice"], note["a_rerolls"], note["d_dice"], note["d_rerolls"]) == (4, 2, 5, 2)
@@ -550,10 +553,11 @@ def test_melee_unarmed_read_as_a_first_roll_die_and_fists_deal_minus_one(faces: 
     assert t.game.fire[-1].won == ("attacker" if hurt else "defender")
 
 
-def test_melee_unarmed_loses_a_potential_die_by_default() -> None:
-    """"A malus of one base die", read as the text reads every malus: Virgil's fists at Potential 2 roll as
-    Potential 1, five dice and one reroll, against the Cajun's five dice and two rerolls."""
-    t = table(("virgil_earp", 10, 18), ("the_cajun", 11, 18))
+def test_melee_unarmed_read_as_a_potential_die() -> None:
+    """`unarmed_malus="potential"` (Dédale's reading before): read as the text reads its other maluses, Virgil's
+    fists at Potential 2 roll as Potential 1, five dice and one reroll, against the Cajun's five dice and two
+    rerolls."""
+    t = dataclasses.replace(table(("virgil_earp", 10, 18), ("the_cajun", 11, 18)), unarmed_malus="potential")
     run(t, fight.confront(t, *t.game.figures, True, False, [1]), "K K K 9 A A A 10 J Q")
     note = notes(t, "confront")[0]
     assert (note["a_dice"], note["a_rerolls"], note["d_dice"], note["d_rerolls"]) == (5, 1, 5, 2)
@@ -836,7 +840,7 @@ def test_table_mode_asks_for_each_card_and_die() -> None:
     for _ in range(10):  # the upkeep: five cards a side
         assert session.pending is not None and session.pending.kind == "card"
         options = [c.id for c in session.choices()]
-        assert all(i.startswith("enter:") for i in options) and len(options) == 52 - len(entered)
+        assert all(i.startswith("enter:") for i in options) and len(options) == 54 - len(entered)  # two Jokers
         entered.append(options[-1].removeprefix("enter:"))
         session.step(options[-1])
     assert session.pending is None and session.rules.ask.kind == "initiative"
@@ -999,11 +1003,14 @@ def duel_table(kind: str) -> Table:
     (["allin", "call"], ["winnings:fame:1", "winnings:fame:2"], 1),  # $15 won from Ringo: 2 Fame points, $1 left
     (["bet:2", "fold"], [], 1),  # Ringo folds: only his $1 ante is won, no Fame point
 ])
-def test_the_duels_winnings_are_what_was_won_from_the_other(bets: list[str], fame: list[str], funds: int) -> None:
-    """The winner's "$ gagnés" are the other's part of the pot, not its own stake back: $7 a Fame point."""
+def test_the_duels_winnings_read_as_what_was_won_from_the_other(bets: list[str], fame: list[str], funds: int
+                                                               ) -> None:
+    """`winnings="won"` (Dédale's reading before): the winner's "$ gagnés" are the other's part of the pot, not
+    its own stake back: $7 a Fame point."""
     from dedale.zombstone.skirmish.showdown import showdown
 
     t = duel_table("holdem")
+    t.winnings = "won"
     wyatt, ringo = t.game.figures
     board = "KD 9S 5C 4H JD" if bets[-1] == "call" else ""
     best = fame[-1] if fame else "winnings:bank"
@@ -1019,7 +1026,7 @@ def test_the_duels_winnings_are_what_was_won_from_the_other(bets: list[str], fam
 @pytest.mark.parametrize(("faces", "winner", "rolls"), [
     ("K K 9 9 A  Q Q J J 10", "lawmen", 1),  # Wyatt's King of the Hill: a full house beats two pairs
     ("9 10 J Q K  A A 9 10 J", "zombies", 1),  # a pair of Aces beats Wyatt's pair of Kings
-    ("A A Q Q 9  A A Q Q K  J J J 9 10  J J J 10 Q", "lawmen", 2),  # equal hands (Wyatt's 9 a King): again
+    ("A A Q Q J  A A Q Q K  J J J Q 10  J J J 10 Q", "lawmen", 2),  # equal hands (Wyatt's Jack a King): again
 ])
 def test_the_simple_duel_the_better_guts_roll_gains_a_fame_point_and_shoots_first(faces: str, winner: str,
                                                                                   rolls: int) -> None:

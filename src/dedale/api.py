@@ -93,7 +93,14 @@ class ZombstoneOptions(TypedDict, total=False):
     rounds: int
     data: Folder | None
     opponent: Literal["ai", "human"]
-    unarmed_malus: Literal["potential", "first_roll"]
+    unarmed_malus: Literal["first_roll", "potential"]
+    climb: Literal["halve_move", "per_inch"]
+    difficult: Literal["halve_move", "per_inch"]
+    aim_cost: Literal["joker", "any_card"]
+    turned_die: Literal["face", "any"]
+    card_limit: Literal["activation", "apart"]
+    winnings: Literal["pot", "won"]
+    duel: Literal["scenario", "holdem", "simple"]
 
 
 class DuelOptions(TypedDict, total=False):
@@ -101,6 +108,7 @@ class DuelOptions(TypedDict, total=False):
     ai_added: int
     style: Literal["cautious", "bold"]
     opponent: Literal["ai", "human"]
+    winnings: Literal["pot", "won"]
 
 
 class Result(Generic[SessionT]):

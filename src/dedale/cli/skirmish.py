@@ -12,9 +12,10 @@ import typer
 from dedale.cli.common import AsJson, Lang, Scheduler, Seed, Workers, progress, resolve_seed, say, set_lang, write_file
 from dedale.core.errors import DedaleError
 from dedale.i18n import t
+from dedale.zombstone.skirmish.catalogue import load_catalogue
 
-Scenario = Annotated[str, typer.Option(
-    "--scenario", help="ok_corral, high_noon, bird_cage, clum_ride or vendetta_ride (or one of your --data).")]
+Scenario = Annotated[str, typer.Option(  # the shipped scenarios, read from their file (none left out)
+    "--scenario", help=f"{', '.join(load_catalogue().scenarios)} (or one of your --data).")]
 Data = Annotated[Path | None, typer.Option(
     "--data", help="A folder whose weapons/profiles/bands/scenarios.toml replace the shipped ones.")]
 Rounds = Annotated[int, typer.Option("--rounds", help="Reroll rounds (the rules: 1).")]

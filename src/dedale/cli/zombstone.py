@@ -124,8 +124,8 @@ def duel_odds(
     reaction: Annotated[str, typer.Option("--reaction", help="The target dodges, or returns fire.")] = "dodge",
     objective: Annotated[str, typer.Option("--objective", help="win or damage: what both sides play for.")] = "win",
     unarmed_malus: Annotated[str, typer.Option(
-        "--unarmed-malus", help="Fists and rotting hands in melee: potential (a Potential die off, the text) or "
-        "first_roll (a die off the first roll).")] = "potential",
+        "--unarmed-malus", help="Fists and rotting hands in melee: first_roll (a die off the first roll, the text's "
+        "base die) or potential (a Potential die off).")] = "first_roll",
     as_json: AsJson = False,
     output: OutputFile = None,
     lang: Lang = "en",

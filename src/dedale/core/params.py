@@ -134,6 +134,8 @@ class Field:
             raise self.out_of_range(raw)
         if self.kind == "text" and self.spec.parse is not None:
             return self.spec.parse(str(raw))
+        if self.kind == "word" and self.optional and str(raw).strip().lower() == "none":
+            return None  # an optional word's None, as a user types it (`--side none`: two AIs play)
         return str(raw).strip()
 
     def json_type(self) -> str:

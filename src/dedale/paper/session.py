@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, ClassVar
 
-from dedale.core.cards import Card, Deck
+from dedale.core.cards import JOKER, Card, Deck
 from dedale.core.documents import UNSET, dump
 from dedale.core.grid import DIRS, Cell, Dir, Rect
 from dedale.core.rules import Choice, Policies, Rules, State
@@ -157,7 +157,7 @@ class PaperRules(Rules[PaperParams, PaperState]):
             self._finish("budget")
             return
         card = state.deck.draw(self.roller, "paper.card", end=state.work.end.id)
-        assert card is not None  # a King reshuffles before the pile can run out
+        assert card is not None and card.rank != JOKER  # a King reshuffles before the pile runs out; no Joker
         state.draws.append(Drawn(card.rank, card.suit))
         kind = CARD_KIND[card.rank]
         if kind == "king":

@@ -27,7 +27,7 @@ def goal_for(objective: str, target: str | None) -> int | None:
 
 def situation_for(attacker: int, defender: int, melee: bool = False, cover: str | None = None,
                   reaction: str = "dodge", attacker_weapon: str | None = None, defender_weapon: str | None = None,
-                  objective: str = "win", unarmed_malus: str = "potential") -> Situation:
+                  objective: str = "win", unarmed_malus: str = "first_roll") -> Situation:
     """A confrontation, each side armed by default as the rules arm a model (a Light Colt, or an improvised
     weapon in melee)."""
     default = "improvised" if melee else "light_colt"

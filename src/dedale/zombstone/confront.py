@@ -56,7 +56,7 @@ class Situation:
     defender_weapon: str = "light_colt"
     objective: str = "win"
     rounds: int = 1
-    unarmed_malus: str = "potential"  # how a fighter without a melee weapon rolls (`RollSpec.unarmed`)
+    unarmed_malus: str = "first_roll"  # how a fighter without a melee weapon rolls (`RollSpec.unarmed`)
 
     def __post_init__(self) -> None:
         if self.unarmed_malus not in UNARMED_READINGS:

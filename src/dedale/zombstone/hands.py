@@ -12,12 +12,14 @@ from collections.abc import Iterable
 from functools import cache
 from itertools import combinations
 from operator import add
+from typing import NamedTuple
 
 from dedale.core.errors import DedaleError
 
 FACES = ("9", "10", "J", "Q", "K", "A")
 HANDS = ("nothing", "pair", "two_pairs", "three", "full", "four", "five")
 Counts = tuple[int, int, int, int, int, int]  # how many of each face, 9 to Ace
+FIGURES = frozenset({2, 3, 4})  # the faces that are "figures", as in a deck of cards: Jack, Queen, King
 # A Potential: from -4 (a die fewer for each point under 0) to 5 rerolls. With FACES and HANDS, the odds
 # calculator's inputs, read by the library, the CLI, the web's pages and API, and the data files' checks.
 POTENTIALS = range(-4, 6)
@@ -104,16 +106,24 @@ def category(counts: Counts) -> int:
     return best_key(counts)[0]
 
 
-def with_skill(counts: Counts, turn_into: int | None) -> Counts:
+class Turn(NamedTuple):
+    """A skill turning one die into `face` (King of the Hill: a King; A certain taste: a Queen). The text turns
+    "a die showing any figure", a Jack, a Queen or a King; with `any_die`, any die (a 9, a 10, an Ace too)."""
+
+    face: int
+    any_die: bool = False
+
+
+def with_skill(counts: Counts, turn: Turn | None) -> Counts:
     """A skill that turns one die into a King or a Queen, used at best (or not at all)."""
-    if turn_into is None:
+    if turn is None:
         return counts
     options = [counts]
     for face, n in enumerate(counts):
-        if n and face != turn_into:
+        if n and face != turn.face and (turn.any_die or face in FIGURES):
             changed = list(counts)
             changed[face] -= 1
-            changed[turn_into] += 1
+            changed[turn.face] += 1
             options.append(as_counts(changed))
     return max(options, key=best_key)
 

@@ -19,12 +19,12 @@ from functools import cache
 import numpy as np
 
 from dedale.zombstone.combinatorics import allowed_keeps, keep_values, keeps, multisets, roll_counts, spread
-from dedale.zombstone.hands import Counts, best_key, plus, with_skill
+from dedale.zombstone.hands import Counts, Turn, best_key, plus, with_skill
 
 MAX_ROUNDS = 3  # 6^(5 x 4) ordered outcomes still fit an int64
 
 
-UNARMED_READINGS = ("potential", "first_roll")
+UNARMED_READINGS = ("first_roll", "potential")  # the text's "base die" first
 
 
 @dataclass(frozen=True)
@@ -35,21 +35,21 @@ class RollSpec:
     budget: int = 0
     rounds: int = 1
     cards: Counts = (0, 0, 0, 0, 0, 0)
-    skill: int | None = None  # a face one die may be turned into (K or Q)
+    skill: Turn | None = None  # a skill turning one die into a King or a Queen
 
     @classmethod
-    def unarmed(cls, potential: int, rounds: int = 1, reading: str = "potential", skill: int | None = None
+    def unarmed(cls, potential: int, rounds: int = 1, reading: str = "first_roll", skill: Turn | None = None
                 ) -> RollSpec:
         """The roll of a fighter in contact without a melee weapon: "a malus of one base die". Read as the
-        text reads every malus, one Potential die off (`potential`, the default), or one die off the first
-        roll (`first_roll`, the project's earlier reading)."""
+        text says it, one die off the first roll, a base die (`first_roll`, the default), or as the text reads
+        its other maluses, one Potential die off (`potential`, Dédale's reading before)."""
         if reading == "first_roll":
             return cls.from_potential(potential, rounds, skill=skill, first_roll_malus=1)
         return cls.from_potential(potential - 1, rounds, skill=skill)
 
     @classmethod
     def from_potential(cls, potential: int, rounds: int = 1, cards: Counts = (0, 0, 0, 0, 0, 0),
-                       skill: int | None = None, first_roll_malus: int = 0) -> RollSpec:
+                       skill: Turn | None = None, first_roll_malus: int = 0) -> RollSpec:
         """A Potential of P: P reroll dice when positive; a negative one takes dice off the first roll.
         At least one die is always rolled."""
         dice = max(1, 5 + min(potential, 0) - first_roll_malus)

@@ -4,7 +4,7 @@ A point is `(x, y)` in inches, x to the right and y downwards (as in SVG), from 
 figure is a disc of diameter `BASE` centred on its point. Terrain pieces are axis-aligned rectangles of four kinds:
 light cover (hides less than half a figure: fences, barrels, low walls), heavy cover (more than half: walls,
 wagons, troughs), buildings (block sight and movement), difficult ground, stairs and ladders (each inch over them
-costs two of a move; no cover), walls (heavy cover, climbed at two inches of a move an inch; one higher than
+slow a move; no cover), walls (heavy cover, climbed at half the move; one higher than
 `CLIMB_HEIGHT` stops a move as a building does, and is no place to stand) and gaps to jump (an inch over one
 costs two, and a move must clear it: one that would end over it stops at its near edge; `turn.py` lets a figure
 spend both its actions on one jump). Only buildings, such high walls, other
@@ -19,8 +19,13 @@ The project's choices, where the rules leave the geometry open:
   a building it crosses while the target is still seen (the building hides part of the target: heavy cover).
   `covers` returns the pieces themselves; `is_heavy` reads a building as heavy. Cover within `COVER_REACH` of the
   shooter does not count, buildings included. `covers` assumes the target is seen: call `sight` first.
-- Difficult ground halves the part of a move over it: each inch the centre crosses inside a difficult piece costs
-  two inches of the move (as the text has it). Flights and dodges are moves: the same.
+- "Tout terrain difficile divise par deux le mouvement : terrain encombré, escalier, échelle, mur à escalader":
+  two readings, `MOVE_READINGS`, chosen apart for walls (`climb`) and for difficult ground, stairs and ladders
+  (`difficult`). `halve_move`, the letter: a move that enters such a piece covers half its inches (it may still
+  go its full length up to the piece's edge, and stop there). `per_inch`: only the part of the move over the
+  piece is halved, each inch the centre crosses inside it costing two. By default a wall halves the move (the
+  text) and difficult ground costs by the inch (a reading kept); a gap always costs by the inch. Flights and
+  dodges are moves: the same.
 - A dodge goes `DODGE` inches along the chosen direction, stopping short where needed to end out of base contact
   with every enemy.
 - A flight goes straight away from the danger; when its path crosses heavy cover, the figure stops in base contact
@@ -50,7 +55,9 @@ CONTACT: Final = 1.1
 COVER_REACH: Final = 1.0
 TERRAIN_KINDS = ("light", "heavy", "building", "difficult", "stairs", "ladder", "wall", "gap")
 HEAVY_KINDS = frozenset({"heavy", "building", "wall"})
-ROUGH_KINDS = frozenset({"difficult", "stairs", "ladder", "wall", "gap"})  # an inch over them costs two
+ROUGH_KINDS = frozenset({"difficult", "stairs", "ladder", "wall", "gap"})  # they slow a move
+DIFFICULT_KINDS = frozenset({"difficult", "stairs", "ladder"})  # read as `difficult` says; climbable walls, `climb`
+MOVE_READINGS = ("halve_move", "per_inch")  # a move entering the piece is halved, or each inch over it costs two
 NO_COVER_KINDS = frozenset({"difficult", "stairs", "ladder", "gap"})
 CLIMB_HEIGHT: Final = 4.0  # a wall higher than this cannot be climbed: it stops a move as a building does
 SIDES = ("x", "y", "w", "h")
@@ -220,12 +227,16 @@ class Battlefield:
     width: float = DEFAULT_SIZE
     height: float = DEFAULT_SIZE
     terrain: tuple[Terrain, ...] = ()
+    climb: str = "halve_move"  # how a wall to climb slows a move (MOVE_READINGS)
+    difficult: str = "per_inch"  # how difficult ground, stairs and ladders do
     # the terrain sorted by what each question needs, so the hot paths loop over few pieces
     _buildings: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     _barriers: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)  # stop moves
     _heavy: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
     _screens: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
-    _rough: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)
+    _rough: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)  # each inch costs two
+    _halving: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)  # a move entering: half
+    _read_as: dict[tuple[str, str], Battlefield] = field(default_factory=dict, init=False, repr=False, compare=False)
     _gaps: tuple[Terrain, ...] = field(default=(), init=False, repr=False, compare=False)  # no place to stand
     # answers remembered (`cover_kinds`, `seen`): figures ask again and again of the same places, and games on
     # one battlefield start from the same ones
@@ -255,9 +266,28 @@ class Battlefield:
             p.kind == "wall" and not p.climbable)))
         object.__setattr__(self, "_heavy", tuple(p for p in pieces if p.kind in ("heavy", "wall")))
         object.__setattr__(self, "_screens", tuple(p for p in pieces if p.kind not in NO_COVER_KINDS))
-        object.__setattr__(self, "_rough", tuple(p for p in pieces if p.kind in ROUGH_KINDS and (
-            p.kind != "wall" or p.climbable)))
+        for reading in (self.climb, self.difficult):
+            if reading not in MOVE_READINGS:
+                raise DedaleError("error.one_of", param="climb" if reading == self.climb else "difficult",
+                                  value=reading, accepted=", ".join(MOVE_READINGS))
+        slowing = [p for p in pieces if p.kind in ROUGH_KINDS and (p.kind != "wall" or p.climbable)]
+        halving = [p for p in slowing if self._reading(p) == "halve_move"]
+        object.__setattr__(self, "_rough", tuple(p for p in slowing if p not in halving))
+        object.__setattr__(self, "_halving", tuple(halving))
         object.__setattr__(self, "_gaps", tuple(p for p in pieces if p.kind == "gap"))
+
+    def _reading(self, piece: Terrain) -> str:
+        """How the piece slows a move (a gap: by the inch)."""
+        return self.climb if piece.kind == "wall" else self.difficult if piece.kind in DIFFICULT_KINDS else "per_inch"
+
+    def read_as(self, climb: str, difficult: str) -> Battlefield:
+        """This battlefield, its moves read so (itself when they are its own; else made once, as it remembers
+        what it has worked out)."""
+        if (climb, difficult) == (self.climb, self.difficult):
+            return self
+        if (climb, difficult) not in self._read_as:
+            self._read_as[climb, difficult] = Battlefield(self.width, self.height, self.terrain, climb, difficult)
+        return self._read_as[climb, difficult]
 
     def to_json(self) -> dict[str, Any]:
         return {"width": self.width, "height": self.height, "terrain": dump([piece.shape() for piece in self.terrain])}
@@ -391,7 +421,7 @@ class Battlefield:
         reach = self._room(start, ux, uy, limit, others)
         if reach <= GRAZE:
             return start
-        if self._rough:
+        if self._rough or self._halving:
             reach = self._afforded(start, ux, uy, reach, distance)
         if self._gaps:
             reach = self._short_of_gaps(start, ux, uy, reach)
@@ -399,8 +429,21 @@ class Battlefield:
         return end if self.free(end, others) else start
 
     def _afforded(self, start: Point, ux: float, uy: float, room: float, distance: float) -> float:
+        """How far the centre goes along the unit direction, up to `room`, on a move of `distance` inches: each inch
+        it crosses over a piece read by the inch costs two; a move entering a piece that halves it covers half its
+        inches, but may always go on up to that piece's edge."""
+        reach = self._by_the_inch(start, ux, uy, room, distance)
+        end = (start[0] + ux * reach, start[1] + uy * reach)
+        entered = [span[0] for piece in self._halving if (span := piece._clip(start, end, 0.0)) is not None]
+        if not entered or min(entered) * reach >= reach - GRAZE:  # it stops at the edge, or enters none
+            return reach
+        return max(min(entered) * reach, self._by_the_inch(start, ux, uy, room, distance / 2))
+
+    def _by_the_inch(self, start: Point, ux: float, uy: float, room: float, distance: float) -> float:
         """How far the centre goes along the unit direction, up to `room`, on a move of `distance` inches when
-        each inch it crosses over rough ground (difficult, stairs, ladders, low walls, gaps) costs two."""
+        each inch it crosses over the pieces read by the inch costs two."""
+        if not self._rough:
+            return min(room, distance)
         sx, sy = start
         ex, ey = end = (sx + ux * room, sy + uy * room)
         low_x, high_x = (sx, ex) if sx < ex else (ex, sx)

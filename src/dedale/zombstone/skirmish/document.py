@@ -195,7 +195,11 @@ DOCUMENT = DocumentKind(
               2: "the log tells moves in words (how far, which way, where to); a version-1 document loads, checked "
                  "without its log's words",
               3: "the log names a duel's duellists by their sides; a version-2 document loads, checked without its "
-                 "log's words"},
+                 "log's words",
+              4: "the text's readings by default (a wall climbed halves the move, an Aimed shot costs a Joker, a "
+                 "skill turns only a Jack, Queen or King, a Guts test's cards count within the Hand, a duel's winner "
+                 "takes the whole pot, the unarmed malus is a die off the first roll); an older document replays "
+                 "with Dédale's earlier readings"},
     envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true) of a game "
                                       "without a secret key: its seed alone would give the hidden cards away"},
               "hidden": {"description": "true: a seat's view made during play, for reading and drawing; it cannot "

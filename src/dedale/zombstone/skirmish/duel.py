@@ -14,9 +14,9 @@ the AI bettor. Choices the seed leaves open:
 - The part of a bet nobody called goes back to its owner before the pot is won.
 - Hands are evaluated by pokerkit, the best five of seven. Equal hands split the pot (an odd dollar would
   go to seat 0) and nobody shoots first.
-- The winnings (the seed's "$ gagnés", the dollars won) are what the winner won from the other duellist:
-  the other's part of the pot. Its own bets come back to it, but they are not won. They are what it may
-  spend, $7 a Fame point.
+- The winnings (the seed's "$ gagnés", the dollars won): the winner "takes the stakes", the whole pot, and may
+  spend it, $7 a Fame point (`WINNINGS` "pot", the text). Read as "won" (Dédale's reading before), they are
+  only what the winner won from the other duellist, the other's part of the pot.
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ Seat = Annotated[int, Meta(ge=0, le=1)]  # 0 or 1
 STREETS: tuple[Street, ...] = ("preflop", "flop", "turn", "river")
 _DEALT: dict[Street, int] = {"flop": 3, "turn": 1, "river": 1}
 FAME_PRICE = 7
+WINNINGS = ("pot", "won")  # what the winner may spend: the whole pot (the text), or what it won from the other
 
-_VALUE = {rank: 14 if rank == "A" else i + 1 for i, rank in enumerate(RANKS)}  # 2 to 14, aces high
+_VALUE: dict[str, int] = {rank: 14 if rank == "A" else i + 1 for i, rank in enumerate(RANKS)}  # 2 to 14, aces high
 
 
 class _Pokerkit(NamedTuple):
@@ -111,9 +112,9 @@ class Duel:
         return max(self.ante, 1)
 
     @property
-    def winnings(self) -> int:
+    def won(self) -> int:
         """What the winner won from the other duellist, the part of the pot the other had put in (0 for a
-        split pot): what it may spend."""
+        split pot)."""
         return 0 if self.winner is None else self.contributed[1 - self.winner]
 
     def table(self) -> DuelTable:
@@ -260,6 +261,14 @@ def act(duel: Duel, action_id: str, roller: Roller, deck: Deck) -> None:
     _advance(duel, roller, deck, after=seat)
 
 
+def winnings(duel: Duel, reading: str = "pot") -> int:
+    """What the winner may spend (0 for a split pot): the stakes it takes, the whole pot ("pot", the text), or
+    only what it won from the other ("won")."""
+    if duel.winner is None:
+        return 0
+    return duel.won if reading == "won" else sum(duel.contributed)
+
+
 def spend(winnings: int, fame_points: int) -> tuple[int, int]:
     """Buy up to `fame_points` Fame points at $7 each out of the winnings: (points bought, dollars left).
     What to do with the rest (hire a character, bank it) is the game's."""
@@ -380,7 +389,7 @@ def _settle(duel: Duel, winner: int | None, roller: Roller) -> None:
         roller.note("duel.split", first=duel.payout[0], second=duel.payout[1])
     else:
         duel.payout[winner] = duel.pot
-        roller.note("duel.won", seat=winner, pot=duel.pot, net=duel.winnings)
+        roller.note("duel.won", seat=winner, pot=duel.pot, net=duel.won)
     duel.stacks = [stack + paid for stack, paid in zip(duel.stacks, duel.payout, strict=True)]
     duel.bets, duel.pot = [0, 0], 0
 

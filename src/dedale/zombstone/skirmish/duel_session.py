@@ -2,13 +2,14 @@
 bettor the other, or a second person (seat 1: `opponent` "human"). One deal of Texas Hold'em (`duel.py`);
 at the end, what the winnings would buy ($7 a Fame point).
 
-Documents of version 2: the winnings are what the winner won from the other (version 1 counted the whole pot,
-its own stake included); a version-1 document loads, its `fame_points` and `left` worked out again."""
+Documents of version 4: the winner takes the stakes, the winnings are the whole pot (the text), unless the
+`winnings` parameter says "won"; versions 2 and 3 counted only what was won from the other, and load so; a
+version-1 document loads, its `fame_points` and `left` worked out again."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, ClassVar, Final, Literal
 
 from dedale.core.cards import HIDDEN_CARD, Deck
@@ -45,6 +46,12 @@ class DuelParams(Declared):
                           en="Who bets for the second duellist: the AI, or a second person (seat 1).",
                           fr="Qui mise pour le second duelliste : l'IA (ai), ou une seconde personne (human, "
                           "le siège 1).")
+    winnings: str = param("pot", choices=poker.WINNINGS, omit_default=True,
+                          label=("Winnings", "Gains"),
+                          en="What the winner may spend (it \"takes the stakes\"): pot (the text: the whole pot) or "
+                          "won (only what the other put in; Dédale's reading before).",
+                          fr="Ce que le vainqueur peut dépenser (il « remporte les mises ») : pot (le texte : tout le "
+                          "pot) ou won (seulement ce que l'autre y a mis ; la lecture précédente de Dédale).")
 
     @property
     def stakes(self) -> tuple[int, int]:
@@ -82,12 +89,21 @@ class DuelRules(Secrets, Rules[DuelParams, DuelState]):
     system = "zombstone-duel"
     # version 2's winnings are what was won from the other (version 1's were the whole pot); version 3's log
     # names the duellists as the table does (You and the AI, or the players' seats): a version-2 document loads,
-    # checked without its log's words
-    version = 3
+    # checked without its log's words; version 4's winnings are the whole pot again, as the text says, unless
+    # `winnings` says "won" (what a version 2 or 3 document played by: `loaded_params`)
+    version = 4
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {1: ("fame_points", "left")}  # what winnings buy
-    worded_before = (2,)
+    worded_before = (2, 3)
     policies: ClassVar[Policies] = {name: _bettor(name) for name in ("cautious", "bold")}
     policies["default"] = policies["cautious"]
+
+    @classmethod
+    def loaded_params(cls, params: DuelParams, data: dict[str, Any]) -> DuelParams:
+        """A version 2 or 3 document replays as it was made: its winnings were what was won from the other."""
+        given = data.get("params")
+        if data.get("version") in (2, 3) and not (isinstance(given, dict) and "winnings" in given):
+            return replace(params, winnings="won")
+        return params
 
     def new_state(self) -> DuelState:
         return DuelState()
@@ -185,7 +201,8 @@ class DuelRules(Secrets, Rules[DuelParams, DuelState]):
     def result_json(self) -> dict[str, Any]:
         duel = self.state.duel
         assert duel is not None
-        fame, left = poker.spend(duel.winnings, duel.winnings // poker.FAME_PRICE)
+        winnings = poker.winnings(duel, self.params.winnings)
+        fame, left = poker.spend(winnings, winnings // poker.FAME_PRICE)
         return dump(DuelResult(duel.table(), PLAYER, fame, left))
 
 
@@ -258,7 +275,9 @@ DOCUMENT = DocumentKind(
     versions={1: "the winnings counted the whole pot",
               2: "the winnings are what the winner won from the other (version 1 counted the whole pot)",
               3: "the log names the duellists as the table does (You and the AI, or Player 1 and Player 2); a "
-                 "version-2 document loads, checked without its log's words"},
+                 "version-2 document loads, checked without its log's words",
+              4: "the winner takes the stakes: the winnings are the whole pot, as the text says (`winnings` \"won\": "
+                 "what the winner won from the other, as versions 2 and 3 read them, which load so)"},
     envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true) of a game "
                                       "without a secret key: its seed alone would give the hidden cards away"},
               "hidden": {"description": "true: a seat's view made during play, for reading and drawing; it cannot "

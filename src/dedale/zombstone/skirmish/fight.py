@@ -22,7 +22,18 @@ from dedale.i18n import Word, word
 from dedale.zombstone.advice import advise
 from dedale.zombstone.combinatorics import allowed_keeps, index_of, keeps, transitions
 from dedale.zombstone.confront import hit_chance, policies
-from dedale.zombstone.hands import FACES, HANDS, Counts, as_counts, best_key, counts_of, describe, plus, with_skill
+from dedale.zombstone.hands import (
+    FACES,
+    HANDS,
+    Counts,
+    Turn,
+    as_counts,
+    best_key,
+    counts_of,
+    describe,
+    plus,
+    with_skill,
+)
 from dedale.zombstone.policy import RollSpec, categories, hand_keys, optimise, total_ways
 from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import distance
@@ -39,7 +50,7 @@ CARD_FACES = {"9": 0, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
 
 
 # A roll as `spec_for` makes it: Potential, rounds, skill, and how an unarmed fighter's malus is read (None: armed)
-Spec = tuple[int, int, int | None, str | None]
+Spec = tuple[int, int, Turn | None, str | None]
 
 
 @lru_cache(maxsize=512)  # a skirmish meets a few hundred pairs of rolls; only the keeps are kept
@@ -112,12 +123,12 @@ def spec_for(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Rol
 def spec_of(t: Table, figure: Figure, bonus: int, unarmed: bool = False) -> Spec:
     """How the figure rolls, with `bonus` reroll dice (or fewer dice, negative), as a `Spec`."""
     profile = t.profile(figure)
-    return (profile.potential[figure.wounded] + bonus, t.rounds, skills.turned_face(profile.skills),
-            t.unarmed_malus if unarmed else None)
+    return (profile.potential[figure.wounded] + bonus, t.rounds,
+            skills.turned_face(profile.skills, t.turned_die == "any"), t.unarmed_malus if unarmed else None)
 
 
 @cache
-def _spec(potential: int, rounds: int, skill: int | None, unarmed: str | None) -> RollSpec:
+def _spec(potential: int, rounds: int, skill: Turn | None, unarmed: str | None) -> RollSpec:
     if unarmed is not None:
         return RollSpec.unarmed(potential, rounds, unarmed, skill)
     return RollSpec.from_potential(potential, rounds, skill=skill)
@@ -217,7 +228,7 @@ def _balance(d_key: Key, a_key: Key, deals: bool) -> int:
     return 0
 
 
-def add_cards(t: Table, figure: Figure, counts: Counts, skill: int | None, budget: list[int],
+def add_cards(t: Table, figure: Figure, counts: Counts, skill: Turn | None, budget: list[int],
               helps: Helps = improving) -> Flow[Key]:
     """After the roll, inspiration cards of a face 9 to Ace may join the dice (the best five count), as
     many as the character's Hand still allows: the hand's key. Only cards that change something (`helps`)
@@ -264,7 +275,7 @@ def _made(key: Key, before: Key) -> Word:
     return word("skirmish.made.higher", hand=made) if key > before and key[0] == before[0] else made
 
 
-def _with(counts: Counts, cards: list[Card], skill: int | None) -> tuple[int, ...]:
+def _with(counts: Counts, cards: list[Card], skill: Turn | None) -> tuple[int, ...]:
     total = list(counts)
     for card in cards:
         total[CARD_FACES[card.rank]] += 1
@@ -310,12 +321,12 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
         fire.won = "attacker"
         points = max(0, 1 + a_key[0] - d_key[0] + a_weapon.damage)
         t.roller.note("skirmish.hit", winner=t.who(attacker), loser=t.who(defender), damage=points)
-        yield from damage(t, defender, points, attacker)
+        yield from damage(t, defender, points, attacker, d_budget)
     elif d_key > a_key and deals and d_key[0] > 0 and d_weapon is not None:
         fire.won = "defender"
         points = max(0, 1 + d_key[0] - a_key[0] + d_weapon.damage)
         t.roller.note("skirmish.hit", winner=t.who(defender), loser=t.who(attacker), damage=points)
-        yield from damage(t, attacker, points, defender)
+        yield from damage(t, attacker, points, defender, budget)
     else:
         t.roller.note("skirmish.no_hit", attacker=t.who(attacker), defender=t.who(defender))
     if reaction == "dodge" and defender.in_play and not t.over:
@@ -420,7 +431,9 @@ def _point_id(place: tuple[float, float]) -> str:
 
 
 # --- damage, wounds, Guts ---------------------------------------------------------------------------------
-def damage(t: Table, figure: Figure, points: int, source: Figure) -> Flow[None]:
+def damage(t: Table, figure: Figure, points: int, source: Figure, budget: list[int] | None = None) -> Flow[None]:
+    """`points` of damage from `source` to a figure whose activation or reaction has `budget` cards left to play
+    (None: a Hand of its own), for its Guts test or its Last Breath."""
     profile = t.profile(figure)
     if figure.ticked >= profile.cartridges:  # in its Last Breath: nothing left to tick, no second last breath
         return
@@ -436,19 +449,27 @@ def damage(t: Table, figure: Figure, points: int, source: Figure) -> Flow[None]:
     t.roller.note("skirmish.ticked", figure=t.who(figure), points=figure.ticked - before, left=profile.cartridges -
                   figure.ticked)
     if figure.ticked >= profile.cartridges:
-        yield from _last_cartridge(t, figure)
+        yield from _last_cartridge(t, figure, _cards_left(t, figure, budget))
         return
     if not figure.wounded and figure.ticked > white:
         figure.wounded = True
         t.roller.note("skirmish.wounded", figure=t.who(figure))
-        if not (yield from guts(t, figure, "wounded")):
+        if not (yield from guts(t, figure, "wounded", budget)):
             flee(t, figure, source.pos)
 
 
-def _last_cartridge(t: Table, figure: Figure) -> Flow[None]:
-    """The last cartridge: out of play, unless Last Breath (a heart card) gives one free last activation."""
-    hearts = [c for c in t.game.sides[figure.side].hand if c.suit == "hearts"]
-    if t.profile(figure).has("last_breath") and hearts and t.profile(figure).hand > 0:
+def _cards_left(t: Table, figure: Figure, budget: list[int] | None) -> list[int]:
+    """The cards the figure may still play: its activation's or reaction's `budget` ("à son activation, ou
+    alors en réaction"); a Hand of its own when there is none, or when the table counts Guts tests and Last
+    Breath apart (`card_limit` "apart", Dédale's reading before)."""
+    return [t.profile(figure).hand] if budget is None or t.card_limit == "apart" else budget
+
+
+def _last_cartridge(t: Table, figure: Figure, budget: list[int]) -> Flow[None]:
+    """The last cartridge: out of play, unless Last Breath (a heart card, within the Hand's `budget`) gives one
+    free last activation."""
+    hearts = [c for c in t.game.sides[figure.side].hand if c.suit == "hearts" and not c.joker]
+    if t.profile(figure).has("last_breath") and hearts and budget[0] > 0:
         options = (Option(f"last_breath:{hearts[0].code}", "skirmish.option.last_breath", {"card": hearts[0].word}),
                    Option("last_breath:no", "skirmish.option.no_last_breath", {}))
         answer = yield from t.decide(Ask(figure.side, "last_breath", options, {"figure": figure.id}))
@@ -456,6 +477,7 @@ def _last_cartridge(t: Table, figure: Figure) -> Flow[None]:
             card = hearts[0]
             t.game.sides[figure.side].hand.remove(card)
             t.game.deck.discard(card)
+            budget[0] -= 1
             t.roller.note("skirmish.last_breath", figure=t.who(figure), card=card.code)
             yield from t.activation(t, figure, True)
     yield from remove(t, figure, "out")
@@ -478,9 +500,10 @@ def remove(t: Table, figure: Figure, state: str) -> Flow[None]:
                 return
 
 
-def guts(t: Table, figure: Figure, why: str) -> Flow[bool]:
+def guts(t: Table, figure: Figure, why: str, budget: list[int] | None = None) -> Flow[bool]:
     """Two pairs or better: a roll with rerolls, played for that target, which inspiration cards may
-    complete like any roll (a Hand's worth of them). Living Legends always pass."""
+    complete like any roll, within the Hand's `budget` of the activation or reaction it is part of (None: a
+    test of its own, a Hand's worth). Living Legends always pass."""
     if skills.passes_guts(t.profile(figure).skills):
         t.roller.note("skirmish.guts_legend", figure=t.who(figure))
         return True
@@ -488,7 +511,7 @@ def guts(t: Table, figure: Figure, why: str) -> Flow[bool]:
     terminal = guts_terminal(spec)
     found = guts_plan(spec)
     key = yield from roll_hand(t, figure, spec, lambda r: (terminal, 1, "pass"), lambda r, i: found[r][i],
-                               "skirmish.guts_roll", [t.profile(figure).hand], reaching(GUTS_HAND))  # cards too
+                               "skirmish.guts_roll", _cards_left(t, figure, budget), reaching(GUTS_HAND))
     passed = key[0] >= GUTS_HAND
     t.roller.note("skirmish.guts_passed" if passed else "skirmish.guts_failed", figure=t.who(figure),
                   why=word(f"skirmish.why.{why}"))

@@ -27,7 +27,7 @@ from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.document import SkirmishResult, Waiting
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.model import Figure, Game
-from dedale.zombstone.skirmish.params import SkirmishParams
+from dedale.zombstone.skirmish.params import EARLIER, SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Ask, Controller, Flow, Option, Table
 from dedale.zombstone.skirmish.turn import activate, with_chances
@@ -77,10 +77,22 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     system = "zombstone"
     # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices;
     # version 3 names a duel's duellists by their sides: an older document is replayed and checked without its
-    # log's words.
-    version = 3
-    worded_before = (1, 2)
+    # log's words. Version 4 plays the text's readings by default (`params.READINGS`): an older document replays
+    # with Dédale's earlier ones (`loaded_params`).
+    version = 4
+    worded_before = (1, 2, 3)
     policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
+
+    @classmethod
+    def loaded_params(cls, params: SkirmishParams, data: dict[str, Any]) -> SkirmishParams:
+        """A document made before version 4 replays as it was made: by Dédale's earlier readings of the text,
+        those its params do not name."""
+        if data.get("version") in (1, 2, 3):
+            given = data.get("params")
+            named = given if isinstance(given, dict) else {}
+            return SkirmishParams.from_json({**params.to_json(), **{name: value for name, value in EARLIER.items()
+                                                                    if name not in named}})
+        return params
 
     def new_state(self) -> Game:
         return Game()
@@ -93,7 +105,7 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         controllers: dict[str, Controller | None] = {
             side: None if params.human or side == params.side else AI(params.policy(side)) for side in SEATS}
         self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds,
-                               params.unarmed_malus, activation=activate)
+                               activation=activate, **params.readings())
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
         self._resume(None)

@@ -5,6 +5,7 @@ deploy in cover within reach of their own duellist (in rows in their zone when n
 
 from __future__ import annotations
 
+from dedale.core.cards import JOKERS, Deck, standard_deck
 from dedale.core.errors import DedaleError
 from dedale.zombstone.skirmish.model import Figure, Side
 from dedale.zombstone.skirmish.table import Table
@@ -14,6 +15,8 @@ SPACING = 1.6  # inches between the figures of a deployment
 
 def setup(t: Table) -> None:
     game = t.game
+    if t.aim_cost == "joker":  # an Aimed shot costs a Joker: the inspiration deck is one of 54
+        game.deck = Deck([*standard_deck(), *JOKERS])
     for side in ("lawmen", "zombies"):
         band = t.catalogue.band(t.scenario.bands[side])
         game.sides[side] = Side(side, band.id, had_stars=any(

@@ -1,7 +1,8 @@
 """A duel scenario's opening (`zombstone.md`, "The duel" and "High Noon"). The poker duel (the scenario's
-`duel.kind` "holdem"): the duellists play one deal of Texas Hold'em (`duel.py`); folding is a failed Guts
-test, the duellist flees; the winner spends what it won from the other before shooting ($7 a Fame point,
-hiring a character deployed within 10 inches, or the band's funds). The simple duel ("simple"): each
+`duel.kind` "holdem", unless the table's `duel` chooses another): the duellists play one deal of Texas Hold'em
+(`duel.py`); folding is a failed Guts test, the duellist flees; the winner takes the stakes, the whole pot, and
+spends them before shooting ($7 a Fame point, hiring a character deployed within 10 inches, or the band's funds;
+the table's `winnings` "won": only what it won from the other). The simple duel ("simple"): each
 duellist rolls its Guts, the better hand gains a Fame point. Either way the winner shoots first, and its
 side moves freely once and has the initiative on the first turn.
 
@@ -50,7 +51,7 @@ SEATS = ("lawmen", "zombies")  # seat 0 acts first
 def showdown(t: Table) -> Flow[None]:
     assert t.scenario.duel is not None
     duellists = [duellist(t, side) for side in SEATS]
-    if t.scenario.duel.kind == "simple":
+    if t.duel_kind == "simple":
         seat: int | None = yield from _guts_duel(t, duellists)
     else:
         seat = yield from _poker(t, duellists)
@@ -81,13 +82,13 @@ def _poker(t: Table, duellists: list[Figure]) -> Flow[int | None]:
     t.game.duel = {"pot": sum(game.payout), "winner": None if game.winner is None else SEATS[game.winner],
                    "folded": None if game.folded is None else SEATS[game.folded], "hands": game.hands,
                    "board": [c.code for c in game.board], "hole": [[c.code for c in h] for h in game.hole],
-                   "winnings": game.winnings}
+                   "winnings": poker.winnings(game, t.winnings)}
     if game.folded is not None:
         loser = duellists[game.folded]
         t.roller.note("skirmish.duel_fold", figure=t.who(loser))
         flee(t, loser, duellists[1 - game.folded].pos)
     if game.winner is not None:
-        yield from _winnings(t, duellists[game.winner], game.winnings)
+        yield from _winnings(t, duellists[game.winner], poker.winnings(game, t.winnings))
     return game.winner
 
 

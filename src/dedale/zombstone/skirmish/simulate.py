@@ -51,7 +51,7 @@ def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = N
     roller = Roller(SeededSource(seed), game.log)
     controllers: dict[str, Controller | None] = {side: AI(params.policy(side)) for side in SIDES}
     t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds,
-              params.unarmed_malus, activation=activate)
+              activation=activate, **params.readings())
     for _ in play(t):  # two AIs never suspend the game
         raise AssertionError("an AI game asked for a decision")
     standing = {side: game.in_play(side) for side in SIDES}

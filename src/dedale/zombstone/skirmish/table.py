@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypedDict, TypeVar
 
 from dedale.core.cards import Card
 from dedale.core.rng import NeedInput, Request, Roller, TableSource
 from dedale.i18n import Word, word
 from dedale.zombstone.hands import FACES
 from dedale.zombstone.skirmish.battlefield import Battlefield
-from dedale.zombstone.skirmish.catalogue import Catalogue, Profile, Scenario
+from dedale.zombstone.skirmish.catalogue import DUEL_KINDS, Catalogue, Profile, Scenario
 from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.weapons import Weapon
 
@@ -29,6 +29,24 @@ Flow = Generator["Ask | Request", str, T]  # what the rules yield, what they are
 
 NOTHING: Mapping[str, Any] = MappingProxyType({})
 OTHER = {"lawmen": "zombies", "zombies": "lawmen"}  # each side's enemies
+# The readings of the text a table plays by, the text's first (`SkirmishParams` says what each means)
+AIM_COSTS = ("joker", "any_card")  # what an Aimed shot costs
+TURNED_DICE = ("face", "any")  # the dice King of the Hill and A certain taste may turn: a Jack, Queen or King, or any
+CARD_LIMITS = ("activation", "apart")  # whether a Guts test's and Last Breath's cards count within the Hand's
+DUEL_CHOICES = ("scenario", *DUEL_KINDS)  # the duel a duel scenario opens with: its own, or one of the two
+
+
+class Readings(TypedDict):
+    """The readings a table plays by, as `Table` takes them (`SkirmishParams.readings`)."""
+
+    unarmed_malus: str
+    climb: str
+    difficult: str
+    aim_cost: str
+    turned_die: str
+    card_limit: str
+    winnings: str
+    duel: str
 
 
 class Option(NamedTuple):
@@ -91,7 +109,15 @@ class Table:
     roller: Roller
     controllers: dict[str, Controller | None]  # None: a person plays that side
     rounds: int = 1  # reroll rounds (the rules: one)
-    unarmed_malus: str = "potential"  # how a fighter without a melee weapon rolls (`RollSpec.unarmed`)
+    unarmed_malus: str = "first_roll"  # how a fighter without a melee weapon rolls (`RollSpec.unarmed`)
+    # The readings of the text (`SkirmishParams`: the first of each is the text's, the default)
+    climb: str = field(default="halve_move", kw_only=True)  # a wall to climb (`Battlefield.read_as`)
+    difficult: str = field(default="per_inch", kw_only=True)  # difficult ground, stairs, ladders
+    aim_cost: str = field(default="joker", kw_only=True)  # AIM_COSTS
+    turned_die: str = field(default="face", kw_only=True)  # TURNED_DICE
+    card_limit: str = field(default="activation", kw_only=True)  # CARD_LIMITS
+    winnings: str = field(default="pot", kw_only=True)  # `duel.WINNINGS`
+    duel: str = field(default="scenario", kw_only=True)  # DUEL_CHOICES
     # A figure's activation (`turn.activate`: the table, the figure, free or not), which a fight's Last Breath
     # calls: given by whoever sets the table, for the turn calls the fights.
     activation: Callable[[Table, Figure, bool], Flow[None]] = field(kw_only=True, repr=False)
@@ -102,7 +128,15 @@ class Table:
 
     @property
     def field(self) -> Battlefield:
-        return self.scenario.battlefield
+        """The battlefield, its moves read as the table's readings say."""
+        return self.scenario.battlefield.read_as(self.climb, self.difficult)
+
+    @property
+    def duel_kind(self) -> str | None:
+        """The duel the game opens with: the scenario's, or the one the table chose; None without a duel."""
+        if self.scenario.duel is None:
+            return None
+        return self.scenario.duel.kind if self.duel == "scenario" else self.duel
 
     def profile(self, figure: Figure) -> Profile:
         return self.catalogue.profiles[figure.profile]

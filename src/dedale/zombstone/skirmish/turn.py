@@ -12,8 +12,10 @@ Choices the spec leaves to the project, documented here:
   begins an activation in contact with one.
 - Charismatic: after its actions, the character may send an Extra of its band that has not acted this turn,
   with the other such Extras within 3 inches of it (a group), to act at once, one after the other.
-- An aimed shot takes both actions and one inspiration card (the lowest a Hand may spare, a 2 to 8 first),
-  for one more reroll die; a Precise character pays no card.
+- An aimed shot takes both actions, for one more reroll die. It costs a Joker (Precise aims "without spending a
+  Joker card"), within the Hand; a Precise character pays nothing. With `aim_cost` "any_card" (Dédale's reading
+  before, the deck then having no Joker), any card pays: the lowest a Hand may spare, a 2 to 8 first.
+- A Joker is no face and no suit: it completes no hand, switches on no skill and is no card for the initiative.
 - At the turn limit, the side whose characters still in play are worth more dollars wins; equal, a draw.
 """
 
@@ -123,7 +125,10 @@ def _worth_playing(value: int, other: int | None) -> bool:
 
 
 def _card_value(card: Card) -> int:
-    """A card played for the initiative: its face as a poker die's, 2 to 8 below a 9."""
+    """A card played for the initiative: its face as a poker die's, 2 to 8 below a 9 (a Joker, no face, below
+    them all: never worth playing)."""
+    if card.joker:
+        return -len(LOW_CARDS) - 1
     return FACES.index(card.rank) if card.rank in FACES else LOW_CARDS.index(card.rank) - len(LOW_CARDS)
 
 
@@ -174,7 +179,7 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
     budget = [profile.hand]
     t.roller.note("skirmish.activates", figure=t.who(figure))
     if figure.state == "fleeing" and not free:
-        if (yield from guts(t, figure, "rally")):
+        if (yield from guts(t, figure, "rally", budget)):
             figure.state = "ready"
         else:
             danger = _nearest(t, figure)
@@ -184,7 +189,7 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
                 yield from remove(t, figure, "gone")
             return
     frightening = [e for e in _in_contact(t, figure) if t.profile(e).has("frightening")]
-    if frightening and not free and not (yield from guts(t, figure, "frightened")):
+    if frightening and not free and not (yield from guts(t, figure, "frightened", budget)):
         flee(t, figure, frightening[0].pos)
         return
     actions, moves = 2, skills.move_actions(profile.skills, figure.wounded)
@@ -202,7 +207,7 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
             yield from _move(t, figure, chosen.data)
         elif kind in ("shoot", "aim"):
             if kind == "aim" and not skills.aims_free(profile.skills):
-                _pay_aim(t, figure, budget)
+                _pay_aim(t, figure, budget, _aim_cards(t, figure))
             yield from confront(t, figure, t.game.figure(chosen.data["figure"]), False, kind == "aim", budget)
         else:
             yield from confront(t, figure, t.game.figure(chosen.data["figure"]), True, False, budget)
@@ -239,7 +244,7 @@ def _shots(t: Table, figure: Figure, actions: int, budget: list[int]) -> list[Op
     if t.gun(figure) is None:
         return options
     can_aim = actions == 2 and (skills.aims_free(t.profile(figure).skills)
-                                or (budget[0] > 0 and t.game.sides[figure.side].hand))
+                                or (budget[0] > 0 and bool(_aim_cards(t, figure))))
     for enemy, cover in targets(t, figure):
         options.append(_attack("shoot", enemy.id, cover))
         if can_aim:
@@ -365,9 +370,16 @@ def _nearest(t: Table, figure: Figure) -> Figure | None:
     return min(enemies, key=lambda e: distance(figure.pos, e.pos)) if enemies else None
 
 
-def _pay_aim(t: Table, figure: Figure, budget: list[int]) -> None:
+def _aim_cards(t: Table, figure: Figure) -> list[Card]:
+    """The cards of the side's hand that may pay an Aimed shot: its Jokers (any card, `aim_cost` "any_card")."""
     hand = t.game.sides[figure.side].hand
-    card = min(hand, key=lambda c: (c.rank not in LOW_CARDS, _card_value(c)))
+    return list(hand) if t.aim_cost == "any_card" else [c for c in hand if c.joker]
+
+
+def _pay_aim(t: Table, figure: Figure, budget: list[int], cards: list[Card]) -> None:
+    """Pay an Aimed shot with one of `cards`: the lowest the hand may spare, a 2 to 8 first."""
+    hand = t.game.sides[figure.side].hand
+    card = min(cards, key=lambda c: (c.rank not in LOW_CARDS, _card_value(c)))
     hand.remove(card)
     t.game.deck.discard(card)
     budget[0] -= 1
