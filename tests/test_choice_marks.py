@@ -89,5 +89,5 @@ def test_a_document_worded_by_coordinates_still_loads_and_plays_on(file: str) ->
     session = dedale.load(saved).play()
     assert session.events == saved["events"] and session.is_over == saved["over"]
     again = session.to_json()
-    current = {"crawler": 4, "paper": 3}[saved["generator"]]  # crawler 4: params name door_corners (room here)
+    current = {"crawler": 4, "paper": 4}[saved["generator"]]  # crawler 4: params name door_corners (room here)
     assert again["version"] == current and again["rooms"] == saved["rooms"]

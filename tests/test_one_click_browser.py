@@ -12,7 +12,16 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from conftest import CHROMIUM
 from dedale.systems import names
-from test_web_browser import PHONE, no_horizontal_scroll, no_problems, open_page, session_id, shots  # noqa: F401
+from test_web_browser import (  # noqa: F401
+    FINGER,
+    PHONE,
+    SMALLEST_PLACE,
+    no_horizontal_scroll,
+    no_problems,
+    open_page,
+    session_id,
+    shots,
+)
 from webserver import Server, api
 
 LAPTOP: ViewportSize = {"width": 1366, "height": 800}
@@ -128,17 +137,21 @@ WINDOW = {"x": 0, "y": 0}
 def test_the_whole_map_and_the_choices_fit_the_screen(page: Page, shots: Path, system: str) -> None:  # noqa: F811
     """A game just started: on a laptop the whole map and the choices are in the window at once, the choices
     stay there when the page scrolls, and after zooming in, Fit shows the whole map again; on a phone the map
-    is whole across the width (no side cut off). The zoom buttons never lie over the map."""
+    is whole across the width (no side cut off), unless its places to choose would be smaller than a finger:
+    it then opens at the zoom a finger needs, and Fit shows it whole. The zoom buttons never lie over the map."""
     start(page, system, "5")
     size = page.viewport_size
     assert size is not None
     window = {**WINDOW, "width": size["width"], "height": size["height"]}
     board, svg = page.locator("#board"), page.locator("#board > svg")
     choices = page.locator("#choices")
-    zoom, drawn = page.locator(".zoom").bounding_box(), svg.bounding_box()
-    assert zoom and drawn and zoom["y"] + zoom["height"] <= drawn["y"], "the zoom buttons lie over the map"
-    assert inside(svg.bounding_box(), board.bounding_box()), "the map is cut off"
+    zoom, frame = page.locator(".zoom").bounding_box(), board.bounding_box()  # the map shows within its frame
+    assert zoom and frame and zoom["y"] + zoom["height"] <= frame["y"], "the zoom buttons lie over the map"
     width = size["width"]
+    if width <= 900 and page.evaluate("() => document.querySelector('#board.zoomed') !== null"):
+        assert page.evaluate(SMALLEST_PLACE) >= FINGER - 0.5, "a phone's map zoomed in for no finger"
+    else:
+        assert inside(svg.bounding_box(), board.bounding_box()), "the map is cut off"
     page.screenshot(path=str(shots / f"fit-{system}-{width}.png"))
     if width > 900:
         assert inside(svg.bounding_box(), window), "the whole map is not in the window"

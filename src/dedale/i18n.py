@@ -85,8 +85,7 @@ class _Grammar(string.Formatter):
       form for none first (`{n:no cover|# piece|# pieces}`), and `#` where the number goes if it is not first;
     - `{name:mid}`: a name inside a sentence, its leading article in lower case ("the Cajun from New Orleans");
     - `{name:de}`: (French) a name after "de", the article contracted ("du fossoyeur", "d'Ike Clanton");
-    - `{side:dir}`: a compass letter a log keeps ("W") in words ("west", French "ouest", never "mur W");
-    - `{card:card}`: a card's code a log keeps ("QC") as a player reads it ("Q♣", French "D♣")."""
+    - `{side:dir}`: a compass letter a log keeps ("W") in words ("west", French "ouest", never "mur W")."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -100,10 +99,6 @@ class _Grammar(string.Formatter):
             return _de(str(value))
         if spec == "dir":
             return t(f"dir.{value}", self.lang)
-        if spec == "card":
-            from dedale.core.cards import Card  # the cards speak through this module: imported when worded
-
-            return Card.parse(str(value)).short(self.lang)
         return str(super().format_field(value, spec))
 
     def count(self, value: float, forms: list[str]) -> str:

@@ -57,6 +57,12 @@ class Card(Shape, frozen=True, order=True):  # type: ignore[misc]  # msgspec fre
         return rank + SUIT_SYMBOLS[self.suit]
 
     @property
+    def short_word(self) -> Word:
+        """`short` to word when shown, in the reader's language ("Q♣", French "D♣")."""
+        rank = word(f"card.short.{self.rank}") if self.rank in _COURT else self.rank
+        return word("card.short_named", rank=rank, suit=SUIT_SYMBOLS[self.suit])
+
+    @property
     def word(self) -> Word:
         """The card in words, "the King of diamonds", "the red Joker" (`i18n`: worded in the reader's language
         when shown)."""

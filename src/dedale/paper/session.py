@@ -592,7 +592,7 @@ def _named(feature: Feature) -> Word:
     on the map with the cards option)."""
     if feature.room is not UNSET:
         return word("paper.named_room", room=feature.room)
-    return word("paper.named_card", card=_card(feature).code)
+    return word("paper.named_card", card=_card(feature).short_word)
 
 
 def _card(feature: Feature) -> Card:
