@@ -1078,3 +1078,26 @@ def test_a_long_jump_may_take_both_actions() -> None:
     played = run(t, turn.activate(t, t.game.figure(0)), action=east.id)
     assert len(played.of("action")) == 1  # no action left after the jump
     assert math.dist(t.game.figure(0).pos, (15, 5)) < 1e-6
+
+
+def test_an_ai_pays_for_the_chances_of_the_shots_it_takes_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shot's chance to hit is worked out as a person is offered it; an AI names its choice, so a game the
+    autopilot plays works out the chance of each shot it takes, and of no other (issue 30: they cost a fifth
+    of a game's time)."""
+    from dedale.core.session import Session
+    from dedale.zombstone.skirmish import session as skirmish_session
+    from dedale.zombstone.skirmish.params import SkirmishParams
+    from dedale.zombstone.skirmish.session import SkirmishRules
+
+    worked: list[str] = []
+    real = skirmish_session.with_chances
+
+    def counted(t: Any, shooter: Any, shot: Any) -> Any:
+        worked.append(shot.id)
+        return real(t, shooter, shot)
+
+    monkeypatch.setattr(skirmish_session, "with_chances", counted)
+    game = Session(SkirmishRules, SkirmishParams(), 3)  # the player's side played by the autopilot
+    game.run_autopilot()
+    taken = [event["choice"] for event in game.events if event.get("choice", "").startswith(("shoot:", "aim:"))]
+    assert taken and worked == taken

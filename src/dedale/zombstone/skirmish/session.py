@@ -129,13 +129,20 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
 
     def rule_choices(self) -> list[Choice]:
         assert isinstance(self.ask, Ask)
-        ask = self.ask
-        options = ask.every()
-        if ask.kind == "action":  # a shot says its chance to hit before it is chosen
-            shooter = self.table_top.game.figure(ask.about["figure"])
-            options = tuple(with_chances(self.table_top, shooter, o) if o.id.startswith(("shoot:", "aim:")) else o
-                            for o in options)
-        return [Choice(o.id, partial(message, self, o), {**o.data, "kind": ask.kind, **_group(o.id)}) for o in options]
+        return [self._offered(self.ask, option) for option in self.ask.every()]
+
+    def find_choice(self, choice_id: str) -> Choice | None:
+        """The one option named, offered as a person is (an AI names its choice: the chances of the shots it
+        did not take are worked out for nobody)."""
+        assert isinstance(self.ask, Ask)
+        option = self.ask.option(choice_id)
+        return super().find_choice(choice_id) if option is None else self._offered(self.ask, option)
+
+    def _offered(self, ask: Ask, option: Option) -> Choice:
+        if ask.kind == "action" and option.id.startswith(("shoot:", "aim:")):  # its chance to hit, before
+            option = with_chances(self.table_top, self.table_top.game.figure(ask.about["figure"]), option)
+        return Choice(option.id, partial(message, self, option), {**option.data, "kind": ask.kind,
+                                                                  **_group(option.id)})
 
     def question(self) -> Word | None:
         if not isinstance(self.ask, Ask):
