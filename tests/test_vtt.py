@@ -7,13 +7,16 @@ the files' shape, the chosen grid, the crop, the party's view and the hex grid's
 from __future__ import annotations
 
 import base64
+import io
 import json
 import math
 import re
 import struct
+import zipfile
 from collections import Counter
 from collections.abc import Hashable
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -547,3 +550,150 @@ def strings(value: Any) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in strings(v)]
     return [value] if isinstance(value, str) else []
+
+
+# --- the grid chosen, the picture's format and file, the scene's name, the open ends -----------------------
+
+@pytest.mark.parametrize("grid", [20, 70, 100, 150])
+def test_the_grid_is_chosen(grid: int) -> None:
+    """Foundry v14's importer keeps its own 100-pixel grid whatever the file says: the picture is drawn at the
+    grid asked for, 100 by default, and every file says it."""
+    document = CRAWLER[1]
+    uvtt = export(document, ".dd2vtt", grid_px=grid)
+    size = uvtt["resolution"]["map_size"]
+    assert uvtt["resolution"]["pixels_per_grid"] == grid
+    assert png_size(base64.b64decode(uvtt["image"])) == (size["x"] * grid, size["y"] * grid)
+    scene = export(document, ".foundry.json", grid_px=str(grid))  # as a form sends it
+    assert scene["grid"]["size"] == grid and (scene["width"], scene["height"]) == (size["x"] * grid, size["y"] * grid)
+    assert all(v % grid == 0 for wall in scene["walls"] for v in wall["c"]), "walls on the grid's lines"
+    hexes = export(dedale.generate("hexcrawl", seed=2, radius=2).to_json(), ".foundry.json", grid_px=grid)
+    assert hexes["grid"]["size"] == grid
+
+
+@pytest.mark.parametrize("value", [0, 19, 401, -100, "abc", "1e2", 70.5, True, ""])
+def test_a_grid_out_of_range_is_refused(value: Any) -> None:
+    with pytest.raises(dedale.DedaleError) as refused:
+        export(CRAWLER[0], ".dd2vtt", grid_px=value)
+    assert refused.value.key == "error.range" and "from 20 to 400" in refused.value.message("en")
+
+
+def test_a_map_too_big_for_the_grid_asked_is_drawn_smaller() -> None:
+    """A page of the paper dungeon drawn wall to wall at 400 pixels a square would pass the pictures' limits:
+    the files say the grid they were drawn at."""
+    uvtt = export(PAPER[5], ".uvtt", grid_px=400)
+    size, ppg = uvtt["resolution"]["map_size"], uvtt["resolution"]["pixels_per_grid"]
+    assert ppg < 400 and png_size(base64.b64decode(uvtt["image"])) == (size["x"] * ppg, size["y"] * ppg)
+
+
+def test_webp_scenes_and_a_scene_beside_its_picture() -> None:
+    """A hexcrawl scene's picture as WebP (smaller than PNG), embedded or in a file of its own that the scene
+    refers to by its name (the zip the web offers, the two files the CLI writes)."""
+    document = dedale.generate("hexcrawl", seed=5, radius=6).to_json()
+    png, webp = export(document, ".foundry.json"), export(document, ".foundry.json", image="webp")
+    assert webp["background"]["src"].startswith("data:image/webp;base64,")
+    picture = base64.b64decode(webp["background"]["src"].split(",", 1)[1])
+    assert picture[:4] == b"RIFF" and picture[8:12] == b"WEBP"
+    assert len(picture) < len(base64.b64decode(png["background"]["src"].split(",", 1)[1])) / 2
+    assert {k: v for k, v in webp.items() if k != "background"} == {k: v for k, v in png.items() if k != "background"}
+    for image, magic in (("png", b"\x89PNG"), ("webp", b"RIFF")):
+        made = system("hexcrawl").export(document, ".foundry.zip",
+                                         {"image": image, "file": "../x/the map.foundry.json"})
+        with zipfile.ZipFile(io.BytesIO(made)) as archive:
+            assert sorted(archive.namelist()) == sorted(["the map.foundry.json", f"the map.{image}"])
+            scene = json.loads(archive.read("the map.foundry.json"))
+            assert scene["background"]["src"] == f"the map.{image}"
+            assert archive.read(f"the map.{image}")[:4] == magic
+            assert {k: v for k, v in scene.items() if k != "background"} == {
+                k: v for k, v in png.items() if k != "background"}
+    squares = system("crawler").export(CRAWLER[2], ".foundry.zip", {"image": "webp"})
+    with zipfile.ZipFile(io.BytesIO(squares)) as archive:
+        assert sorted(archive.namelist()) == ["scene.foundry.json", "scene.webp"]
+
+
+def test_scenes_are_named_as_the_session() -> None:
+    assert export(CRAWLER[0], ".foundry.json")["name"] == "Dédale — crawler dungeon"
+    assert export(CRAWLER[0], ".foundry.json", name="The long stair")["name"] == "The long stair"
+    assert export(PAPER[0], ".foundry.json", view="party", name="Sous la colline")["name"] == "Sous la colline"
+    hexes = dedale.generate("hexcrawl", seed=2, radius=2).to_json()
+    assert export(hexes, ".foundry.json", name="Marches")["name"] == "Marches"
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def test_open_ends_are_marked_in_the_picture() -> None:
+    """Where the map goes on, not yet explored: a ring and a question mark in the passages' blue, on a square of
+    rock that is otherwise plain."""
+    from PIL import Image
+
+    from dedale.render import svg, vtt
+
+    checked = 0
+    for document in (d for d in PAPER if d["open_ends"]):
+        uvtt = export(document, ".uvtt", grid_px=40)
+        _, _, (x0, y0) = paper_places(document)
+        picture = Image.open(io.BytesIO(base64.b64decode(uvtt["image"]))).convert("RGB")
+        floor = {(c["x"], c["y"]) for c in document["cells"]}
+        for end in document["open_ends"]:
+            x, y = end["x"] - x0, end["y"] - y0
+            square = picture.crop((x * 40 + 6, y * 40 + 6, x * 40 + 34, y * 40 + 34))
+            colours = {colour for _, colour in square.getcolors(40 * 40) or []}
+            assert rgb(svg.PASSAGE) in colours and (255, 255, 255) in colours, end
+            checked += 1
+        rock = next((x, y) for x in range(uvtt["resolution"]["map_size"]["x"]) for y in range(2)
+                    if (x + x0, y + y0) not in floor and all((x + x0, y + y0) != (e["x"], e["y"])
+                                                              for e in document["open_ends"]))
+        plain = picture.crop((rock[0] * 40 + 6, rock[1] * 40 + 6, rock[0] * 40 + 34, rock[1] * 40 + 34))
+        assert {colour for _, colour in plain.getcolors(40 * 40) or []} == {rgb(vtt.ROCK)}
+    assert checked >= 5
+
+
+def test_the_cli_writes_the_chosen_grid_and_a_scene_beside_its_picture(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("crawler", "--seed", "4", "-o", str(tmp_path / "c.dd2vtt"), "--grid-px", "70")
+    assert code == 0 and json.loads((tmp_path / "c.dd2vtt").read_text())["resolution"]["pixels_per_grid"] == 70
+    code, _, err = cli("hexcrawl", "--seed", "4", "--radius", "3", "-o", str(tmp_path / "m.foundry.json"),
+                       "--picture-file", "--image", "webp")
+    assert code == 0 and sorted(p.name for p in tmp_path.glob("m.*")) == ["m.foundry.json", "m.webp"], err
+    assert json.loads((tmp_path / "m.foundry.json").read_text())["background"]["src"] == "m.webp"
+    code, _, err = cli("paper", "--seed", "4", "--count", "2", "--workers", "1", "-o",
+                       str(tmp_path / "p-{seed}.foundry.json"), "--picture-file")
+    assert code == 0 and sorted(p.name for p in tmp_path.glob("p-*")) == [
+        "p-4.foundry.json", "p-4.png", "p-5.foundry.json", "p-5.png"], err
+    assert json.loads((tmp_path / "p-5.foundry.json").read_text())["background"]["src"] == "p-5.png"
+    saved = tmp_path / "d.json"
+    assert cli("crawler", "--seed", "4", "-o", str(saved))[0] == 0
+    code, _, err = cli("render", str(saved), "-o", str(tmp_path / "r.foundry.json"), "--grid-px", "50",
+                       "--view", "party")
+    scene = json.loads((tmp_path / "r.foundry.json").read_text())
+    assert code == 0 and scene["grid"]["size"] == 50 and not scene["drawings"]
+    for args, said in ((["--grid-px", "19"], "grid-px: 19 is out of range; use a whole number from 20 to 400"),
+                       (["--image", "gif"], "image: 'gif' is not accepted; use one of png, webp")):
+        code, _, err = cli("crawler", "--seed", "4", "-o", str(tmp_path / "bad.foundry.json"), *args)
+        assert code == 2 and said in err and "Traceback" not in err
+        assert not (tmp_path / "bad.foundry.json").exists()
+        code, _, err = cli("render", str(saved), "-o", str(tmp_path / "bad.dd2vtt"), *args)
+        assert code == 2 and said in err
+
+
+def test_the_web_offers_the_grid_the_picture_and_the_name(client) -> None:  # type: ignore[no-untyped-def]
+    made = client.post("/api/sessions", json={"system": "hexcrawl", "seed": 3, "params": {"radius": 2},
+                                              "autopilot": True, "name": "Les marches"})
+    session = made.json()["id"]
+    page = client.get(f"/play/{session}").text
+    assert 'name="grid_px"' in page and 'formaction="/play/' + session + '/export.foundry.zip"' in page
+    scene = client.get(f"/play/{session}/export.foundry.json?grid_px=80&image=webp")
+    assert scene.status_code == 200 and scene.json()["grid"]["size"] == 80 and scene.json()["name"] == "Les marches"
+    assert scene.json()["background"]["src"].startswith("data:image/webp;base64,")
+    both = client.get(f"/play/{session}/export.foundry.zip?image=webp")
+    assert both.headers["content-type"] == "application/zip"
+    assert 'filename="les-marches-3-gm.foundry.zip"' in both.headers["content-disposition"]
+    with zipfile.ZipFile(io.BytesIO(both.content)) as archive:
+        assert sorted(archive.namelist()) == ["les-marches-3-gm.foundry.json", "les-marches-3-gm.webp"]
+    api = client.get(f"/api/sessions/{session}/export/foundry.json", params={"grid_px": 60})
+    assert api.status_code == 200 and api.json()["grid"]["size"] == 60
+    for path in (f"/play/{session}/export.foundry.json?grid_px=5", f"/api/sessions/{session}/export/foundry.json"
+                                                                     "?grid_px=500"):
+        refused = client.get(path)
+        assert refused.status_code == 400 and "from 20 to 400" in refused.text, refused.text
+    assert client.get(f"/play/{session}/export.foundry.json?image=gif").status_code == 400
