@@ -402,6 +402,27 @@ def test_hexcrawl_has_no_universal_vtt() -> None:
 
 # --- as an importer reads them: outlines, the party's doors, one-way doors, the GM's key -------------------
 
+def joining_walls(uvtt: dict[str, Any]) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """The walls Foundry's Universal Battlemap Importer (4.0 to 6.0.1, `GetWalls`) adds between outlines besides
+    their own: from an outline's last point to each other outline's first point there, and from each other's
+    last point to its first point; with no offset asked, each is of zero length."""
+    lines = uvtt["line_of_sight"]
+    added = []
+    for i, line in enumerate(lines):
+        for j, other in enumerate(lines):
+            if i != j and line[-1] == other[0]:
+                added.append((line[-1], other[0]))
+            if i != j and line[0] == other[-1]:
+                added.append((other[-1], line[0]))
+    return added
+
+
+def test_two_point_walls_would_make_the_importer_add_walls_of_zero_length() -> None:
+    """The reader above finds what the audit found in the former files: two-point walls meeting at a corner."""
+    corner = {"line_of_sight": [[{"x": 0, "y": 0}, {"x": 2, "y": 0}], [{"x": 2, "y": 0}, {"x": 2, "y": 3}]]}
+    assert len(joining_walls(corner)) == 2 and all(a == b for a, b in joining_walls(corner))
+
+
 @pytest.mark.parametrize(("documents", "ext"), [(CRAWLER, ".dd2vtt"), (PAPER, ".uvtt")])
 def test_outlines_make_no_wall_of_zero_length(documents: list[dict[str, Any]], ext: str) -> None:
     """Each outline's walls, as an importer makes them: none of zero length, none in line with the one before
@@ -417,6 +438,7 @@ def test_outlines_make_no_wall_of_zero_length(documents: list[dict[str, Any]], e
                 assert a != b, "a wall of zero length"
                 covered += unit_edges(a, b)
         assert len(covered) == len(set(covered)), "a side of a square walled twice"
+        assert not joining_walls(uvtt), "the Universal Battlemap Importer would add walls of zero length"
         degree = Counter(xy for a, b in importer_walls(uvtt) for xy in ((a["x"], a["y"]), (b["x"], b["y"])))
         for line in uvtt["line_of_sight"]:
             if line[0] != line[-1]:  # an open outline ends where a wall stops or branches, not at a corner
