@@ -67,7 +67,7 @@ class System:
         document = self.in_view(document, view)
         if ext == ".json":
             return json_text(document).encode("utf-8")
-        seen = "party" if document.get("view") == "party" else "gm"  # a party view saved, drawn as the GM's
+        seen = "party" if document.get("view") == "party" else "gm"  # a saved party view drawn again stays one
         return self.formats[ext](self.load(document), {**(options or {}), "view": seen}, lang)
 
     def write(self, path: Path, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None,

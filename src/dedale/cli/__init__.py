@@ -97,8 +97,8 @@ def schema(system: Annotated[str, typer.Argument(help="A system, such as crawler
 def render_file(
     document: Annotated[Path, typer.Argument(help="A result saved as JSON by any system.")],
     output: Annotated[list[str] | None, typer.Option(
-        "-o", "--output", help="Write .json .svg .png .txt .pdf, .dd2vtt .uvtt .foundry.json (repeatable); "
-        "without -o, the text view.")] = None,
+        "-o", "--output", help="Write .json .svg .png .txt .pdf, .dd2vtt .uvtt .foundry.json .foundry.zip "
+        "(repeatable); without -o, the text view.")] = None,
     cards: Annotated[bool, typer.Option("--cards", help="Paper dungeon: the card that made each feature.")] = False,
     grid_px: GridPx = None,
     image: SceneImage = "png",

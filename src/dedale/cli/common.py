@@ -41,8 +41,8 @@ Count = Annotated[int, typer.Option("--count", help="How many results (seeds S, 
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON (one line each with --count).")]
 Output = Annotated[str | None, typer.Option(
     "-o", "--output", help="Write .json .svg .png .txt .pdf (.tiles.pdf: the crawler's board to print at 1:1; .dot "
-    "for key-lock diagrams; .dd2vtt .uvtt .foundry.json for virtual tabletops); with --count, a folder or a pattern "
-    "with {seed}.")]
+    "for key-lock diagrams; .dd2vtt .uvtt .foundry.json .foundry.zip for virtual tabletops); with --count, a folder "
+    "or a pattern with {seed}.")]
 TableDice = Annotated[bool, typer.Option(
     "--table-dice", help="Table mode: roll real dice and draw real cards, and enter each result.")]
 Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
