@@ -101,7 +101,7 @@ def test_a_download_is_named_after_its_session_and_view() -> None:
 @pytest.mark.parametrize(("system", "named"), [
     ("crawler", ["Game file (JSON, to continue it)", "Picture (SVG)", "Picture (PNG)", "Text (TXT)",
                  "One page (PDF)", "Print at 1:1 (PDF, tiles)", "Universal VTT (.dd2vtt)",
-                 "Foundry scene (.json)"]),
+                 "Foundry scene (.json)", "Foundry scene and its picture (.zip)"]),
     ("keylock", ["Game file (JSON, to continue it)", "Picture (SVG)", "Picture (PNG)", "Text (TXT)",
                  "One page (PDF)", "Graph (Graphviz .dot)"])])
 def test_the_downloads_are_named_once_each(client: TestClient, system: str, named: list[str]) -> None:

@@ -71,7 +71,8 @@ class System:
         document = self.in_view(document, view)
         if ext == ".json":
             return json_text(document).encode("utf-8")
-        return self.formats[ext](self.load(document), options or {}, lang)
+        seen = "party" if document.get("view") == "party" else "gm"  # a saved party view drawn again stays one
+        return self.formats[ext](self.load(document), {**(options or {}), "view": seen}, lang)
 
     def write(self, path: Path, document: dict[str, Any], ext: str, options: dict[str, Any] | None = None,
               lang: str = "en", view: str = "gm") -> None:
@@ -144,20 +145,39 @@ def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
 
 
 def _tabletops(plan: str) -> dict[str, Callable[[Any, dict[str, Any], str], bytes]]:
-    """Universal VTT (both its extensions) and a Foundry scene, from a floor plan (render/vtt.py's `plan`:
-    model, lang -> the plan, its box, its title), its module loaded only when a tabletop file is asked for."""
+    """Universal VTT (both its extensions), a Foundry scene, and the scene with its picture beside it (a zip),
+    from a floor plan (render/vtt.py's `plan`: model, lang -> the plan, its title), its module loaded only when
+    a tabletop file is asked for. The options: `view`, `grid_px`, `image`, `name`, and the scene's `file` name
+    in the zip."""
 
-    def uvtt(model: Any, _: dict[str, Any], lang: str) -> bytes:
+    def uvtt(model: Any, options: dict[str, Any], lang: str) -> bytes:
         from dedale.render import vtt
 
-        return vtt.universal_vtt(*getattr(vtt, plan)(model, lang))
+        drawn, title = getattr(vtt, plan)(model, lang)
+        return vtt.universal_vtt(drawn, title, vtt.Tabletop.of(options))
 
-    def scene(model: Any, _: dict[str, Any], lang: str) -> bytes:
+    def scene(model: Any, options: dict[str, Any], lang: str) -> tuple[bytes, bytes]:
         from dedale.render import vtt
 
-        return vtt.foundry_scene(*getattr(vtt, plan)(model, lang))
+        drawn, title = getattr(vtt, plan)(model, lang)
+        return vtt.foundry_scene(drawn, title, vtt.Tabletop.of(options))
 
-    return {".dd2vtt": uvtt, ".uvtt": uvtt, ".foundry.json": scene}
+    return {".dd2vtt": uvtt, ".uvtt": uvtt, **_scenes(scene)}
+
+
+def _scenes(scene: Callable[[Any, dict[str, Any], str], tuple[bytes, bytes]]) -> dict[
+        str, Callable[[Any, dict[str, Any], str], bytes]]:
+    """A Foundry scene's formats, from `scene(model, options, lang)` -> (scene, picture): the scene with its
+    picture in it (.foundry.json), and both as files, the scene referring to the picture (.foundry.zip)."""
+
+    def files(model: Any, options: dict[str, Any], lang: str) -> bytes:
+        from dedale.render import vtt
+
+        return vtt.zipped(vtt.scene_files(str(options.get("file") or "scene.foundry.json"),
+                                          vtt.Tabletop.of(options).image,
+                                          lambda picture: scene(model, {**options, "picture": picture}, lang)))
+
+    return {".foundry.json": lambda model, options, lang: scene(model, options, lang)[0], ".foundry.zip": files}
 
 
 def _paper() -> System:
@@ -201,17 +221,17 @@ def _hexcrawl() -> System:
     def draw(hex_map: Any, options: dict[str, Any], lang: str) -> str:
         return render_svg(hex_map, lang=lang, numbers=not options.get("unnumbered"))
 
-    formats = _drawn(draw, render_text) | {".foundry.json": _hex_scene}
+    formats = _drawn(draw, render_text) | _scenes(_hex_scene)
     return System("hexcrawl", HexParams, HexcrawlRules, HexMap.from_json, formats, render_text, picture,
                   lambda s, lang: render_text(s.rules.hex_map(), lang), load_tables, hint="web.click_hex",
                   party_view=party_view, example={"radius": 2}, rules_page="hexcrawl.md", document=DOCUMENT,
                   drawing=(("unnumbered", "Leave out each hex's number (the map's edges keep its column and row)."),))
 
 
-def _hex_scene(hex_map: Any, _: dict[str, Any], lang: str) -> bytes:
-    from dedale.render.vtt import hex_scene  # only when a scene is asked for
+def _hex_scene(hex_map: Any, options: dict[str, Any], lang: str) -> tuple[bytes, bytes]:
+    from dedale.render import vtt  # only when a scene is asked for
 
-    return hex_scene(hex_map, lang)
+    return vtt.hex_scene(hex_map, lang, vtt.Tabletop.of(options))
 
 
 def _drawn(draw: Callable[[Any, dict[str, Any], str], str], text: Callable[[Any, str], str]) -> dict[

@@ -14,7 +14,10 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from dedale.cli.common import (
+    GridPx,
     Lang,
+    PictureFile,
+    SceneImage,
     View,
     current_lang,
     forget_drawn_seed,
@@ -94,18 +97,23 @@ def schema(system: Annotated[str, typer.Argument(help="A system, such as crawler
 def render_file(
     document: Annotated[Path, typer.Argument(help="A result saved as JSON by any system.")],
     output: Annotated[list[str] | None, typer.Option(
-        "-o", "--output", help="Write .json .svg .png .txt .pdf, .dd2vtt .uvtt .foundry.json (repeatable); "
-        "without -o, the text view.")] = None,
+        "-o", "--output", help="Write .json .svg .png .txt .pdf, .dd2vtt .uvtt .foundry.json .foundry.zip "
+        "(repeatable); without -o, the text view.")] = None,
     cards: Annotated[bool, typer.Option("--cards", help="Paper dungeon: the card that made each feature.")] = False,
+    grid_px: GridPx = None,
+    image: SceneImage = "png",
+    picture_file: PictureFile = False,
     lang: Lang = "en",
     view: View = "gm",
 ) -> None:
     """Render a saved result again in any format, as the GM or the party sees it (drawn as saved, not replayed)."""
-    from dedale.cli.common import output_format, write
+    from dedale.cli.common import check_tabletop, output_format, write
     from dedale.core.files import read_json
     from dedale.systems import system_of
 
     set_lang(lang)
+    options = {"cards": cards, "grid_px": grid_px, "image": image, "picture_file": picture_file}
+    check_tabletop(options)
     saved = read_json(document)
     found = system_of(saved)
     data = found.in_view(saved, view)
@@ -113,7 +121,7 @@ def render_file(
     if not output:
         typer.echo(found.text(found.load(data), lang))
     for path, ext in zip(output or [], formats, strict=True):
-        write(Path(path), data, ext, found, {"cards": cards})
+        write(Path(path), data, ext, found, options)
 
 
 @app.command()

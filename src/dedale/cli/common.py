@@ -3,11 +3,13 @@ language."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import sys
 import time
+import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,8 +41,8 @@ Count = Annotated[int, typer.Option("--count", help="How many results (seeds S, 
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON (one line each with --count).")]
 Output = Annotated[str | None, typer.Option(
     "-o", "--output", help="Write .json .svg .png .txt .pdf (.tiles.pdf: the crawler's board to print at 1:1; .dot "
-    "for key-lock diagrams; .dd2vtt .uvtt .foundry.json for virtual tabletops); with --count, a folder or a pattern "
-    "with {seed}.")]
+    "for key-lock diagrams; .dd2vtt .uvtt .foundry.json .foundry.zip for virtual tabletops); with --count, a folder "
+    "or a pattern with {seed}.")]
 TableDice = Annotated[bool, typer.Option(
     "--table-dice", help="Table mode: roll real dice and draw real cards, and enter each result.")]
 Tables = Annotated[Path | None, typer.Option("--tables", help="A folder of your own table files.")]
@@ -51,6 +53,14 @@ Workers = Annotated[int | None, typer.Option(
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Run on a Dask cluster: its scheduler's address, tcp://HOST:PORT (pip install "
     "'dedale[cluster]' here and on its workers, with this version of Dédale).")]
+GridPx = Annotated[int | None, typer.Option(
+    "--grid-px", help="Virtual tabletops: the picture's pixels a square (a hex's height), 20 to 400 (by default "
+    "100, Foundry's and the importers' own).", show_default=False)]
+SceneImage = Annotated[str, typer.Option("--image", help="Foundry scenes: the picture as png or webp.")]
+PictureFile = Annotated[bool, typer.Option(
+    "--picture-file", help="Foundry scenes: write the picture beside the scene (MAP.foundry.json and MAP.png or "
+    "MAP.webp), the scene referring to it, instead of inside it.")]
+TABLETOP = ("grid_px", "image", "picture_file")  # the options of the virtual tabletop files
 View = Annotated[str, typer.Option(
     "--view", help="gm (everything) or party (what the party has discovered, without the GM's key; "
     "formerly player, still accepted).")]
@@ -137,6 +147,12 @@ def batch_path(pattern: str, seed: int, system: System) -> Path:
     name gets the seed added."""
     if _is_folder(pattern):
         return Path(pattern) / f"{system.name}-{seed}.json"
+    return seeded_path(pattern, seed, system)
+
+
+def seeded_path(pattern: str, seed: int, system: System) -> Path:
+    """A file of a batch named by a pattern with {seed}, or by a file's name with the seed added (no folder
+    looked at: a worker names its files so)."""
     if "{seed}" in pattern:
         return Path(pattern.replace("{seed}", str(seed)))
     from dedale.systems import extension_of
@@ -153,8 +169,36 @@ def render(document: dict[str, Any], ext: str, system: System, options: dict[str
 
 def write(path: Path, document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None
           ) -> None:
-    """A document written in a file format, its words in the language the command was given (`--lang`)."""
+    """A document written in a file format, its words in the language the command was given (`--lang`); a
+    Foundry scene with --picture-file, as two files."""
+    if beside(ext, options):
+        put(path, system.export(document, ".foundry.zip", {**(options or {}), "file": path.name}, current_lang()),
+            ext, options)
+        return
     write_file(path, system.export(document, ext, options, current_lang()))
+
+
+def beside(ext: str | None, options: dict[str, Any] | None) -> bool:
+    """Whether a Foundry scene's picture goes in a file of its own (--picture-file)."""
+    return ext == ".foundry.json" and bool((options or {}).get("picture_file"))
+
+
+def put(path: Path, data: bytes, ext: str | None, options: dict[str, Any] | None, named: bool = True) -> None:
+    """Write what a file format made: one file, or a scene and its picture (the zip's two files) beside it."""
+    if not beside(ext, options):
+        write_file(path, data, named)
+        return
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for name in archive.namelist():  # the scene, named as asked, and its picture: no folder in either
+            write_file(path.with_name(Path(name).name), archive.read(name), named)
+
+
+def check_tabletop(options: dict[str, Any]) -> None:
+    """The virtual tabletop options, checked before any work."""
+    if any(key in options for key in TABLETOP):
+        from dedale.render.vtt import Tabletop
+
+        Tabletop.of(options)
 
 
 def write_file(path: Path, data: bytes, named: bool = True) -> None:
@@ -216,6 +260,7 @@ class Generation:
     line: Literal["json", "text"] | None  # what to print: the document, or the text view
     drawing: dict[str, Any]
     lang: str
+    output: str | None = None  # -o's pattern, for a scene whose picture goes beside it
 
     def __call__(self, seed: int) -> tuple[bytes | None, str | None]:
         from dedale.core.session import Session
@@ -223,7 +268,12 @@ class Generation:
 
         spec = system(self.system)
         document = spec.in_view(Session(spec.rules, self.params, seed).run_autopilot().to_json(), self.view)
-        data = None if self.file_format is None else spec.export(document, self.file_format, self.drawing, self.lang)
+        data = None
+        if self.output is not None and beside(self.file_format, self.drawing):  # the scene and its picture
+            named = seeded_path(self.output, seed, spec).name
+            data = spec.export(document, ".foundry.zip", {**self.drawing, "file": named}, self.lang)
+        elif self.file_format is not None:
+            data = spec.export(document, self.file_format, self.drawing, self.lang)
         if self.line == "json":
             return data, json.dumps(document, ensure_ascii=False)  # one line each
         return data, spec.text(spec.load(document), self.lang) if self.line == "text" else None
@@ -238,6 +288,7 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
     from dedale.systems import extension_of, json_text
 
     check_count(count)
+    check_tabletop(options or {})
     ext = output_format(output, system) if output is not None else None
     if output is not None and count == 1 and not _is_folder(output):
         check_target(Path(output))  # said before the work, not after
@@ -260,14 +311,14 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
     if output is not None:  # decided here: a worker may not see this machine's folders
         ext = extension_of(target(seed), system) or ext
     job = Generation(system.name, params, view, ext, "json" if as_json else "text" if output is None else None,
-                     options or {}, current_lang())
+                     options or {}, current_lang(), output)
     seeds = range(seed, seed + count)
     if output is not None:  # before the work: the folder the files go into exists
         check_target(target(seed))
     with progress(count, t("cli.generating", current_lang())) as advance:
         for current, (data, line) in zip(seeds, run_batch(job, seeds, where or IN_PROCESS, advance), strict=True):
             if data is not None:
-                write_file(target(current), data, named=False)
+                put(target(current), data, ext, options, named=False)
             if line is not None:
                 typer.echo(line)
     if output is not None:

@@ -13,12 +13,16 @@ from typing import Annotated, Any
 import typer
 
 from dedale.cli.common import (
+    TABLETOP,
     AsJson,
     Count,
+    GridPx,
     Lang,
     Load,
     Output,
+    PictureFile,
     Save,
+    SceneImage,
     Scheduler,
     Seed,
     TableDice,
@@ -75,13 +79,22 @@ def _generate_command(spec: System) -> Callable[..., None]:
             return
         set_lang(lang)
         drawing = {name: values.pop(name) for name, _ in spec.drawing}
+        drawing |= {name: values.pop(name) for name in TABLETOP if name in values}
         params = spec.params.from_options(values)
         check_view(view, spec.name, spec.party_view is not None)  # before anything is made
         generate(spec, params, seed, count, as_json, output, drawing, view, Where(workers, scheduler))
 
-    return with_params(command, spec, [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=False,
-                                                         annotation=Annotated[bool, typer.Option(f"--{name}", help=h)])
-                                       for name, h in spec.drawing])
+    drawing = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=False,
+                                 annotation=Annotated[bool, typer.Option(f"--{name}", help=h)])
+               for name, h in spec.drawing]
+    return with_params(command, spec, drawing + (_tabletop() if ".foundry.json" in spec.formats else []))
+
+
+def _tabletop() -> list[inspect.Parameter]:
+    """--grid-px, --image and --picture-file, for a system with virtual tabletop files."""
+    return [inspect.Parameter("grid_px", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=GridPx),
+            inspect.Parameter("image", inspect.Parameter.KEYWORD_ONLY, default="png", annotation=SceneImage),
+            inspect.Parameter("picture_file", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=PictureFile)]
 
 
 def _play_command(spec: System) -> Callable[..., None]:

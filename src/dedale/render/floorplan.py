@@ -3,12 +3,16 @@
 Cells are grid squares labelled with the region they belong to (a room, a corridor, a passage); doors are
 edges between two adjacent cells. Walls follow from that alone: every edge between a floor cell and a
 non-floor cell, or between two regions, except a door (a portal) or an opening (a corridor running on).
+They are written as outlines (`polylines`): an importer makes a wall of each pair of points in a row, so an
+outline has no point twice in a row and no bend that is not a corner.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass, field
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field, replace
+
+import msgspec
 
 from dedale.core.grid import Cell
 from dedale.crawler.model import Dungeon, Room
@@ -25,6 +29,7 @@ SIDES = ((0, -1), (0, 1), (-1, 0), (1, 0))
 class DoorEdge:
     cells: tuple[Cell, Cell]
     kind: str = "door"  # "door", "secret" or "locked"
+    way: str = "both"  # a one-way door: "forward" (from the first cell to the second) or "backward"
 
     @property
     def segment(self) -> Segment:
@@ -33,12 +38,15 @@ class DoorEdge:
 
 @dataclass(frozen=True)
 class Label:
-    """A room's number at its centre (grid units) and the room in words, for notes and lights."""
+    """A room's number at its centre (grid units) and the room in words, for notes and lights: `text` what
+    the party may read (its number, its size), `key` the GM's words on it ("" in the party view)."""
 
     number: str
     centre: tuple[float, float]
     text: str
     size: tuple[int, int]  # the room's width and height, for its light
+    corner: Cell  # its top-left square
+    key: str = ""
 
 
 @dataclass
@@ -51,7 +59,15 @@ class FloorPlan:
     doors: list[DoorEdge] = field(default_factory=list)
     openings: set[frozenset[Cell]] = field(default_factory=set)  # open ways between two regions
     labels: list[Label] = field(default_factory=list)
+    ends: list[Cell] = field(default_factory=list)  # where the map goes on, not yet explored
 
+    def for_party(self) -> FloorPlan:
+        """What the party's files show: no GM's key, and every secret door an ordinary door. A document holds
+        only the secret doors the party found (the rules put one on the map when a search finds it; a wall
+        searched in vain stays a wall), and a door found is a door the players open; one-way, it keeps its
+        way (they found it from one side)."""
+        doors = [replace(d, kind="door") if d.kind == "secret" else d for d in self.doors]
+        return replace(self, doors=doors, labels=[replace(label, key="") for label in self.labels])
     def wall_edges(self) -> set[Segment]:
         shut = {frozenset(d.cells) for d in self.doors} | self.openings
         walls = set()
@@ -64,7 +80,7 @@ class FloorPlan:
                 walls.add(edge(cell, other))
         return walls
 
-    def walls(self) -> list[Segment]:
+    def runs(self) -> list[Segment]:
         """The wall edges merged into straight runs (a run stops at a door or where the wall does)."""
         rows: dict[tuple[str, int], list[int]] = defaultdict(list)
         for (ax, ay), (_, by) in self.wall_edges():
@@ -86,9 +102,43 @@ class FloorPlan:
                     first = previous = start
         return runs
 
+    def polylines(self) -> list[list[Point]]:
+        """The walls as outlines: straight runs joined end to end where exactly two of them meet (a corner),
+        each outline from a point where the wall stops or branches to the next; a closed one (a room with no
+        door) starts and ends on one corner. No point twice in a row, no two runs in line."""
+        runs = self.runs()
+        ends = Counter(p for run in runs for p in run)
+        at: dict[Point, list[int]] = defaultdict(list)
+        for i, run in enumerate(runs):
+            for p in run:
+                at[p].append(i)
+        used = [False] * len(runs)
+
+        def follow(i: int, start: Point) -> list[Point]:
+            line, p = [start], start
+            while True:
+                used[i] = True
+                a, b = runs[i]
+                p = b if p == a else a
+                line.append(p)
+                if ends[p] != 2:
+                    return line
+                i = next(j for j in at[p] if j != i)
+                if used[i]:  # round a closed outline
+                    return line
+
+        lines = []
+        for i, run in enumerate(runs):  # outlines from where a wall stops or branches
+            for p in run:
+                if not used[i] and ends[p] != 2:
+                    lines.append(follow(i, p))
+        lines += [follow(i, runs[i][0]) for i in range(len(runs)) if not used[i]]  # the closed ones
+        return lines
+
     def bounds(self, margin: int) -> tuple[int, int, int, int]:
-        """The cells drawn and the doors' far sides, `margin` cells around: x0, y0, x1, y1 (x1, y1 excluded)."""
-        cells = [*self.cells, *(c for d in self.doors for c in d.cells)]
+        """The cells drawn, the doors' far sides and the open ends, `margin` cells around: x0, y0, x1, y1 (x1, y1
+        excluded)."""
+        cells = [*self.cells, *(c for d in self.doors for c in d.cells), *self.ends]
         if not cells:
             return 0, 0, self.width, self.height
         xs, ys = [x for x, _ in cells], [y for _, y in cells]
@@ -116,7 +166,8 @@ def crawler_plan(dungeon: Dungeon, lang: str) -> FloorPlan:
         plan.styles[region] = "boss" if room.boss else "room"
         plan.cells.update(((x, y), region) for x in range(r.x, r.x + r.w) for y in range(r.y, r.y + r.h))
         plan.labels.append(Label(str(room.number), (r.x + r.w / 2, r.y + r.h / 2),
-                                 _note(room, lang), (r.w, r.h)))
+                                 f"{room.number}. {room_title(replace(room, contents=None), lang)}", (r.w, r.h),
+                                 (r.x, r.y), _key(room, lang)))
     for i, passage in enumerate(dungeon.passages):
         region = f"passage {i}"
         plan.styles[region] = "passage"
@@ -132,8 +183,8 @@ PAPER_MARKS = {"trap": "T", "stairs_up": "▲", "stairs_down": "▼", "exit": "E
 
 
 def paper_plan(paper: PaperMap, lang: str) -> FloorPlan:
-    """Each feature a region; doors and the entrance are doors, secret doors secret, openings open (as the
-    picture draws them: paper_svg's walls)."""
+    """Each feature a region; doors and the entrance are doors, secret doors secret (one-way ones keeping their
+    way), openings open (as the picture draws them: paper_svg's walls); the open ends marked."""
     plan = FloorPlan(paper.width, paper.height)
     rooms = {room.feature for room in paper.rooms}
     for cell, (kind, feature) in paper.cells.items():
@@ -146,15 +197,19 @@ def paper_plan(paper: PaperMap, lang: str) -> FloorPlan:
         if door.kind == "opening":
             plan.openings.add(frozenset(door.squares))
         else:
-            plan.doors.append(DoorEdge(door.squares, "secret" if door.kind == "secret" else "door"))
+            plan.doors.append(DoorEdge(door.squares, "secret" if door.kind == "secret" else "door", door.way))
     for room in paper.rooms:
         r = room.rect
-        plan.labels.append(Label(str(room.id), (r.x + r.w / 2, r.y + r.h / 2), f"{room.id}. {room_line(room, lang)}",
-                                 (r.w, r.h)))
+        shown = room_line(msgspec.structs.replace(room, contents=None), lang)
+        plan.labels.append(Label(str(room.id), (r.x + r.w / 2, r.y + r.h / 2), f"{room.id}. {shown}", (r.w, r.h),
+                                 (r.x, r.y), "" if room.contents is None else f"{room.id}. {room_line(room, lang)}"))
+    plan.ends = [end.cell for end in paper.open_ends]
     return plan
 
 
-def _note(room: Room, lang: str) -> str:
-    """"1. Cellar (2x5) — Giant spiders ×3", or without the contents in the party view."""
+def _key(room: Room, lang: str) -> str:
+    """"1. Cellar (2x5) — Giant spiders ×3": the GM's words on a room ("" in the party view)."""
+    if room.contents is None:
+        return ""
     details = room_details(room, lang)
     return f"{room.number}. {room_title(room, lang)}" + (f" — {details}" if details else "")

@@ -285,7 +285,11 @@ def delete(request: Request, session_id: str) -> Response:
     return Response(status_code=204)
 
 
-ExportFormat = Literal["json", "svg", "png", "pdf", "tiles.pdf", "txt", "dot", "dd2vtt", "uvtt", "foundry.json"]
+ExportFormat = Literal["json", "svg", "png", "pdf", "tiles.pdf", "txt", "dot", "dd2vtt", "uvtt", "foundry.json",
+                       "foundry.zip"]
+GridPx = Annotated[int | None, Query(description="Virtual tabletops: the picture's pixels a square (or a hex's "
+                                                 "height), 20 to 400; 100 by default, as Foundry and the importers")]
+SceneImage = Annotated[Literal["png", "webp"] | None, Query(description="Foundry scenes: the picture's format")]
 ViewName = Annotated[Literal["gm", "party", "player"], Query(
     description="gm (everything) or party (what the party has discovered, without the GM's key; player, its "
                 "former name, is still accepted)")]
@@ -293,10 +297,12 @@ ViewName = Annotated[Literal["gm", "party", "player"], Query(
 
 @router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
 @service.one_at_a_time
-def export(request: Request, session_id: str, fmt: ExportFormat, view: ViewName = "gm") -> Response:
+def export(request: Request, session_id: str, fmt: ExportFormat, view: ViewName = "gm", grid_px: GridPx = None,
+           image: SceneImage = None) -> Response:
     sessions = _sessions(request)
     session, seat, held, record = seats.reader(request, sessions, session_id)
-    content, media = service.export(session, fmt, lang=lang_of(request), view=held or view, seat=seat)
+    options = service.tabletop(session, record.name, held or view, seat, grid_px, image)
+    content, media = service.export(session, fmt, options, lang=lang_of(request), view=held or view, seat=seat)
     name = service.download_name(session, record.name, fmt, held or view, seat)
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

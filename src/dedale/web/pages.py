@@ -137,6 +137,7 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
                                                ready),
                                "name": record.name, "formats": service.downloads(session, lang_of(request)),
                                "view": view, "drawing": [name for name, _ in find(session.system).drawing],
+                               "tabletops": [f for f in service.formats_of(session) if f in service.TABLETOPS],
                                "views": service.has_party_view(session) and held is None, "seating": record.seating,
                                "roles": service.roles(session, record.seating,
                                                       seats.is_owner(request, sessions, session_id))}
@@ -266,7 +267,9 @@ def export(request: Request, session_id: str, fmt: str, view: str = "gm") -> Res
     session, seat, held, record = seats.reader(request, sessions, session_id)
     view = held or view
     drawing = {name: True for name, _ in find(session.system).drawing if request.query_params.get(name)}
-    content, media = service.export(session, fmt, drawing, lang=lang_of(request), view=view, seat=seat)
+    options = {**drawing, **service.tabletop(session, record.name, view, seat, request.query_params.get("grid_px"),
+                                             request.query_params.get("image"))}
+    content, media = service.export(session, fmt, options, lang=lang_of(request), view=view, seat=seat)
     name = quote(service.download_name(session, record.name, fmt, view, seat))
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

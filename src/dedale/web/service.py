@@ -30,7 +30,9 @@ MAX_UPLOAD = 8 * 1024 * 1024  # a hexcrawl of the largest radius here, walked, i
 MAX_NAME = 200
 EXPORTS = {"json": "application/json", "svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf",
            "tiles.pdf": "application/pdf", "txt": "text/plain; charset=utf-8", "dot": "text/vnd.graphviz",
-           "dd2vtt": "application/json", "uvtt": "application/json", "foundry.json": "application/json"}
+           "dd2vtt": "application/json", "uvtt": "application/json", "foundry.json": "application/json",
+           "foundry.zip": "application/zip"}
+TABLETOPS = ("dd2vtt", "foundry.json", "foundry.zip")  # the downloads a grid and a picture format are chosen for
 
 
 P = ParamSpec("P")
@@ -207,6 +209,14 @@ def export(session: Session, fmt: str, options: dict[str, Any] | None = None, la
     return found.export(session.seat_json(seat or 0), ext, options, lang, view), EXPORTS[fmt]
 
 
+def tabletop(session: Session, name: str, view: str = "gm", seat: int | None = None, grid_px: Any = None,
+             image: Any = None) -> dict[str, Any]:
+    """A virtual tabletop download's options: the scene named as the session, the grid and the picture's
+    format asked for (checked by the renderer: a clear 400), the scene's file name in a zip."""
+    chosen = {key: value for key, value in (("grid_px", grid_px), ("image", image)) if value not in (None, "")}
+    return {**chosen, "name": name, "file": download_name(session, name, "foundry.json", view, seat)}
+
+
 def download_name(session: Session, name: str, fmt: str, view: str = "gm", seat: int | None = None,
                   part: str = "") -> str:
     """`NAME-SEED-VIEW.EXT`: the session's name made safe for every file system, its seed unless the view
@@ -310,7 +320,7 @@ def downloads(session: Session, lang: str) -> list[tuple[str, str]]:
     """The formats a page offers, each with its name in words ("Universal VTT (.dd2vtt)"): .uvtt, the same file
     as .dd2vtt, is offered once."""
     offered = [fmt for fmt in formats_of(session) if fmt != "uvtt"]
-    key = {"tiles.pdf": "pdf_tiles", "foundry.json": "foundry"}
+    key = {"tiles.pdf": "pdf_tiles", "foundry.json": "foundry", "foundry.zip": "foundry_zip"}
     return [(fmt, t(f"web.download_{key.get(fmt, fmt)}", lang)) for fmt in offered]
 
 
