@@ -92,7 +92,7 @@ class SkirmishParams(Declared):
                           "texte : un Joker, deux dans le paquet d'inspiration) ou any_card (n'importe quelle carte "
                           "d'inspiration ; la lecture précédente de Dédale, sans Joker dans le paquet).")
     turned_die: str = param("face", choices=TURNED_DICE, omit_default=True,
-                            label=("Die a skill turns", "Dé qu'une compétence change"),
+                            label=("Turned die", "Dé changé"),
                             en="King of the Hill and A certain taste turn \"a die showing any figure\": face (the "
                             "text: a Jack, Queen or King) or any (any die, a 9, a 10 or an Ace too; Dédale's reading "
                             "before).",
