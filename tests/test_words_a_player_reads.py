@@ -20,6 +20,7 @@ from dedale.core.rng import Request
 from dedale.core.session import SPECTATOR
 from dedale.i18n import catalogue, t
 from dedale.render.duel_svg import render_svg, render_text
+from dedale.systems import names as system_names
 from dedale.systems import system
 from dedale.web.forms import form
 from dedale.web.service import download_name, safe_file_name
@@ -169,6 +170,10 @@ def test_french_puts_a_non_breaking_space_before_high_punctuation() -> None:
         assert not re.search(r" [:;!?]|« | »", shown), (key, text)
         assert not re.search(r"[\w}),.'’)»]([:;!?])(?=\s|$)", shown), (key, text)
     assert t("log.rolled", "fr", what="la taille", roll="3d6", result="9") == "la taille\u00a0: 3d6 → 9"
+    for name in system_names():  # and the parameters' help, declared in the code beside their English
+        for field in form(name, "fr"):
+            for text in (field["label"], field["help"], *(field["option_labels"] or {}).values()):
+                assert not re.search(r" [:;!?]|« | »", text), (name, field["name"], text)
 
 
 @pytest.mark.parametrize(("lang", "wall"), [("en", "the west"), ("fr", "ouest")])

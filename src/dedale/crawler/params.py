@@ -50,7 +50,7 @@ class CrawlerParams(Declared):
     size_rule: str = param("3d6", option="size", parse=_size_rule,
                            label=("Rooms", "Salles"), first=True,
                            en="Dungeon size: 3d6, 2d6 (any dice) or a fixed number of rooms.",
-                           fr="Taille du donjon : 3d6, 2d6 (tous dés) ou un nombre fixe de salles.")
+                           fr="Taille du donjon : 3d6, 2d6 (tous dés) ou un nombre fixe de salles.")
     boss_size: tuple[int, int] | None = param(None, parse=lambda text: _parse_size(text),
                                               show=lambda pair: f"{pair[0]}x{pair[1]}",
                                               label=("Boss room", "Salle du boss"),
@@ -63,11 +63,11 @@ class CrawlerParams(Declared):
     start_side: str | None = param(None, choices=tuple(Dir.__members__),
                                    label=("Entry side", "Côté d'entrée"),
                                    en="The board edge the party enters by: N, E, S or W (default: the zone's edge).",
-                                   fr="Le bord du plateau par lequel on entre : N, E, S ou W (celui de la zone).")
+                                   fr="Le bord du plateau par lequel on entre : N, E, S ou W (celui de la zone).")
     fill_chance: float = param(0.3, low=0, high=1,
                                label=("Fill chance", "Chance de remplir"),
                                en="Autopilot: the chance to fill when filling is legal.",
-                               fr="Pilote automatique : la chance de remplir quand c'est permis.")
+                               fr="Pilote automatique : la chance de remplir quand c'est permis.")
     stock: dict[str, int] | None = param(None, parse=lambda text: parse_stock(text), show=_show_stock,
                                          label=("Tile stock", "Tuiles limitées"),
                                          en="Limited tiles, e.g. 5x5=2,3x3=4,p1=3 (others unlimited).",
@@ -75,26 +75,26 @@ class CrawlerParams(Declared):
     early_boss: bool = param(True,
                              label=("Early boss", "Boss précoce"),
                              en="The early-boss check (off: the boss comes as room N).",
-                             fr="Le test du boss précoce (sans : le boss vient en salle N).")
+                             fr="Le test du boss précoce (sans : le boss vient en salle N).")
     passed_boss: str = param("stays", choices=PASSED_BOSS, omit_default=True,
                              label=("Passed boss", "Boss passé"),
                              en="A passed boss check whose boss room cannot go beyond the exit: stays (the boss room "
                              "is laid at the next exit the party takes, as the text says) or reroll (the exit "
                              "closes and the next room rolls its D8 again).",
-                             fr="Un test de boss réussi dont la salle ne peut pas aller derrière la sortie : stays "
+                             fr="Un test de boss réussi dont la salle ne peut pas aller derrière la sortie : stays "
                              "(la salle du boss est posée à la prochaine sortie prise, comme le dit le texte) ou "
                              "reroll (la sortie se ferme et la salle suivante relance son D8).")
     door_corners: str = param("zone", choices=DOOR_CORNERS,
                               label=("Door corners", "Coins des portes"),
                               en="The 4 corner cells no door may take: zone (each zone's, as the text reads) or "
                               "room (each room's, sides of 2 cells excepted; dungeons made before this choice).",
-                              fr="Les 4 cases de coin interdites aux portes : zone (celles de chaque zone, "
-                              "comme le lit le texte) ou room (celles de chaque salle, côtés de 2 cases exceptés ; "
+                              fr="Les 4 cases de coin interdites aux portes : zone (celles de chaque zone, "
+                              "comme le lit le texte) ou room (celles de chaque salle, côtés de 2 cases exceptés ; "
                               "les donjons faits avant ce choix).")
     contents: str = param("tables", choices=CONTENTS,
                           label=("Contents", "Contenu"), first=True,
                           en="Room contents: tables, or dungeon-roll (Dungeon Roll dice).",
-                          fr="Contenu des salles : tables, ou dungeon-roll (dés de Dungeon Roll).")
+                          fr="Contenu des salles : tables, ou dungeon-roll (dés de Dungeon Roll).")
     tables: str | None = param(None, web=False, parse=lambda text: tables_folder(text, "crawler"),
                                en="A folder of your own table files.", fr="Un dossier de vos propres tables.")
 

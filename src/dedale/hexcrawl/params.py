@@ -30,13 +30,13 @@ class HexParams(Declared):
                        label=("Autopilot order", "Ordre du pilote"),
                        en="How the autopilot explores the map: spiral, bfs (breadth-first), walk (the party, "
                        "depth-first) or random-walk (the rules' own, slow on big maps).",
-                       fr="Comment le pilote automatique explore la carte : spiral, bfs (en largeur), walk (le "
+                       fr="Comment le pilote automatique explore la carte : spiral, bfs (en largeur), walk (le "
                        "groupe, en profondeur) ou random-walk (celle de la règle, lente sur les grandes cartes).")
     obstacle_chance: float = param(0.25, low=0, high=1,
                                    label=("Obstacles", "Obstacles"), first=True,
                                    en="The chance of a natural obstacle in a hex (up to 4 decimals: 0.25 is rolled "
                                    "on a d100, 0.255 on a d1000).",
-                                   fr="La chance d'un obstacle naturel dans un hexagone (jusqu'à 4 décimales : 0,25 "
+                                   fr="La chance d'un obstacle naturel dans un hexagone (jusqu'à 4 décimales : 0,25 "
                                    "se tire sur un d100, 0,255 sur un d1000).")
     variant: str = param("rule", choices=VARIANTS,
                          label=("Variant", "Variante"),

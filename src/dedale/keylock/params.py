@@ -46,14 +46,14 @@ class KeylockParams(Declared):
                             en="How a multi-key set is drawn: capped (its locks at most its keys, each lock's extra "
                             "keys taken off what is left, so every lock can open) or seed (the original text's draw: "
                             "locks and keys apart, each extra from the whole surplus; some locks may never open).",
-                            fr="Comment un ensemble multi-clés est tiré : capped (pas plus de serrures que de clés, "
+                            fr="Comment un ensemble multi-clés est tiré : capped (pas plus de serrures que de clés, "
                             "les clés en plus de chaque serrure prises sur ce qui reste, toute serrure peut s'ouvrir) "
-                            "ou seed (le tirage du texte d'origine : serrures et clés à part, chaque surplus sur "
-                            "tout l'excédent ; des serrures peuvent ne jamais s'ouvrir).")
+                            "ou seed (le tirage du texte d'origine : serrures et clés à part, chaque surplus sur "
+                            "tout l'excédent ; des serrures peuvent ne jamais s'ouvrir).")
     spread: float = param(0.01, low=0.0001, high=1e6, web_high=100,
                           label=("Spread", "Étalement"),
                           en="How horizontal the diagram is (> 0; 0.01 is good).",
-                          fr="À quel point le diagramme est horizontal (> 0 ; 0,01 convient).")
+                          fr="À quel point le diagramme est horizontal (> 0 ; 0,01 convient).")
 
     def check(self) -> None:
         """The cap applies to the keys and locks made (`generator.make_sets` counts them as the sets are

@@ -32,18 +32,18 @@ class PaperParams(Declared):
     order: str = param("oldest", choices=ORDERS,
                        label=("Autopilot order", "Ordre du pilote"),
                        en="Which open end the autopilot takes: oldest, newest or random.",
-                       fr="L'issue que prend le pilote automatique : la plus ancienne, la plus récente, au hasard.")
+                       fr="L'issue que prend le pilote automatique : la plus ancienne, la plus récente, au hasard.")
     kings: str = param("reshuffle", choices=KINGS,
                        label=("Kings", "Rois"),
                        en="Kings: reshuffle, or set-aside (the fourth King reshuffles everything).",
-                       fr="Les Rois : remélanger, ou set-aside (mis de côté, le quatrième remélange tout).")
+                       fr="Les Rois : remélanger, ou set-aside (mis de côté, le quatrième remélange tout).")
     exit_collisions: str = param("move", choices=EXIT_COLLISIONS, omit_default=True,
                                  label=("Exit collisions", "Sorties en collision"),
                                  en="A room exit rolled onto a square that has an exit already, or whose outside "
                                  "is off the page: move (to the nearest free square of the wall, else of the "
                                  "nearest wall) or drop (it is not drawn).",
                                  fr="Une sortie de salle tirée sur une case qui en a déjà une, ou dont l'extérieur "
-                                 "sort de la page : move (vers la case libre la plus proche du mur, sinon du mur "
+                                 "sort de la page : move (vers la case libre la plus proche du mur, sinon du mur "
                                  "le plus proche) ou drop (elle n'est pas dessinée).")
     start_size: int = param(4, low=3, high=20,
                             label=("Start room", "Salle de départ"),

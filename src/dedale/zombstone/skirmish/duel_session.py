@@ -41,17 +41,17 @@ class DuelParams(Declared):
                           fr="Les dollars que l'IA ajoute à sa mise de 15 $.")
     style: str = param("cautious", choices=tuple(STYLES),
                        label=("AI style", "Style de l'IA"), first=True, en="The AI bettor's style: cautious or bold.",
-                       fr="Le style de l'IA qui mise : prudent (cautious) ou hardi (bold).")
+                       fr="Le style de l'IA qui mise : prudent (cautious) ou hardi (bold).")
     opponent: str = param("ai", choices=("ai", "human"), omit_default=True,
                           en="Who bets for the second duellist: the AI, or a second person (seat 1).",
-                          fr="Qui mise pour le second duelliste : l'IA (ai), ou une seconde personne (human, "
+                          fr="Qui mise pour le second duelliste : l'IA (ai), ou une seconde personne (human, "
                           "le siège 1).")
     winnings: str = param("pot", choices=poker.WINNINGS, omit_default=True,
                           label=("Winnings", "Gains"),
                           en="What the winner may spend (it \"takes the stakes\"): pot (the text: the whole pot) or "
                           "won (only what the other put in; Dédale's reading before).",
-                          fr="Ce que le vainqueur peut dépenser (il « remporte les mises ») : pot (le texte : tout le "
-                          "pot) ou won (seulement ce que l'autre y a mis ; la lecture précédente de Dédale).")
+                          fr="Ce que le vainqueur peut dépenser (il « remporte les mises ») : pot (le texte : tout le "
+                          "pot) ou won (seulement ce que l'autre y a mis ; la lecture précédente de Dédale).")
 
     @property
     def stakes(self) -> tuple[int, int]:
