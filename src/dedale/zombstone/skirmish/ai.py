@@ -80,7 +80,8 @@ class AI:
         return ask.options[1] if self.style == "cautious" else ask.options[0]
 
     def _activate(self, t: Table, ask: Ask) -> Option:
-        """Who acts first: those in a fight, then a Charismatic leader with Extras to send (the Extras wait
+        """Who acts first: the escorted character (before the others stand in its way), those in a fight, then a
+        Charismatic leader with Extras to send (the Extras wait
         for it), then those with an enemy in range, the more important first."""
         if len(ask.options) == 1:
             return ask.options[0]
@@ -96,8 +97,8 @@ class AI:
             gun = t.gun(figure)
             sends = leader and profile.has("charismatic")
             sent_later = leader and profile.status == "extra"
-            return (figure.state == "ready", away <= 1.2, sends, not sent_later, gun is not None and away <= gun.range,
-                    STATUS_WEIGHT[profile.status], -away)
+            return (figure.state == "ready", _escorted(t, figure), away <= 1.2, sends, not sent_later,
+                    gun is not None and away <= gun.range, STATUS_WEIGHT[profile.status], -away)
         return max(ask.options, key=urgency)
 
     def _charisma(self, t: Table, ask: Ask) -> Option:
