@@ -1,6 +1,7 @@
 """The skirmish AI's tactics (issue 32) and the table of `dedale zombstone balance`: aimed shots taken when one
 beats two plain shots, gunmen in cover that move to shoot rather than idle, a horde that walks around
-buildings, a Last Breath spent shooting, no move back the way it came; High Noon's deployment as the text
+buildings, a Last Breath spent shooting, no move back the way it came, a defender that cannot win rerolling to
+lose by less; High Noon's deployment as the text
 says it."""
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ import math
 import pytest
 
 from dedale.core.rng import Roller, SeededSource
+from dedale.zombstone.combinatorics import index_of, keeps
+from dedale.zombstone.hands import best_key, counts_of
 from dedale.zombstone.skirmish.ai import AI
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
 from dedale.zombstone.skirmish.catalogue import Victory, load_catalogue
+from dedale.zombstone.skirmish.fight import defender_keep
 from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.setup import duellist, setup
 from dedale.zombstone.skirmish.table import OTHER, Table
@@ -93,6 +97,16 @@ def test_a_last_breath_is_spent_shooting_not_walking_into_cover() -> None:
     assert choose(t, wyatt).startswith(("shoot:", "aim:"))
     wyatt.ticked = 0  # unhurt, out of cover: into cover first (behind the wagon), from where he still shoots
     assert choose(t, wyatt).startswith("move:")
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_a_defender_that_cannot_win_rerolls_for_a_hand_that_loses_by_less(rounds: int) -> None:
+    """Against five Aces nothing wins: the defender (Potential 2) showing a pair of Kings keeps them, rerolling
+    the odd dice for two pairs or three of a kind (each rank higher, a cartridge less lost)."""
+    five_aces = best_key(counts_of([5] * 5))
+    showing = counts_of([4, 4, 0, 1, 2])  # a pair of Kings, a 9, a 10, a Jack
+    kept = keeps(5)[defender_keep((2, rounds, None, None), five_aces, False, 0, index_of(5)[showing])]
+    assert kept[4] == 2 and sum(kept) == 3  # both Kings kept, two dice rerolled (its Potential)
 
 
 def test_a_gunman_does_not_walk_back_the_way_it_came() -> None:

@@ -90,9 +90,14 @@ def _deploy(t: Table, side: str, figures: list[Figure]) -> None:
     rows.sort(key=lambda y: abs(y - (y0 + h / 2)))
     spots += [(x, y) for x in columns for y in rows]
     for figure in figures:
-        spot = next((p for p in spots if t.field.free(p, taken)), None)
+        spot = next((p for p in spots if t.field.free(p, taken) and _spaced(p, taken)), None)
         if spot is None:
             raise DedaleError("error.skirmish.deploy_full", side=side, scenario=t.scenario.id)
         figure.place(spot)
         taken.append(spot)
         figure.hidden = duel is not None and duel.hidden
+
+
+def _spaced(spot: tuple[float, float], taken: list[tuple[float, float]]) -> bool:
+    """No figure deploys nearer than SPACING to another (room for each one's marks on the map)."""
+    return all(math.dist(spot, other) >= SPACING - 1e-9 for other in taken)
