@@ -134,7 +134,7 @@ def test_every_shipped_scenario_is_won_by_its_own_conditions() -> None:
                "eliminate_stars": {"stars", "dollars"}, "survive_lawmen": {"survival"},
                "survive_zombies": {"survival"}}
     kinds = {s.victory.kind for s in CATALOGUE.scenarios.values() if s.shipped}
-    assert {"hold", "escort", "eliminate_stars", "dollars"} <= kinds
+    assert {"hold", "escort", "eliminate_stars"} <= kinds  # the dollars decide what the Stars and a hold leave open
     high_noon = CATALOGUE.scenario("high_noon").favoured
     assert high_noon is not None and high_noon.side == "zombies" and {"en", "fr"} <= set(high_noon.why)
     for scenario in CATALOGUE.scenarios.values():

@@ -171,11 +171,12 @@ class AI:
                  goal: tuple[float, float, float, float] | None) -> Option:
         """A gunman with nobody in its sights: it moves where it can shoot from (into cover first, unless
         aggressive), else into cover that gets it nearer, else toward the enemy. It waits in cover only when
-        its side wins as things stand (the enemy must come to it), or when it holds the scenario's place."""
+        its side wins as things stand (the enemy must come to it), when the nearest enemy is of the horde (it
+        comes anyway), or when it holds the scenario's place."""
         end = ask.options[-1]
         if ask.about["moves"] == 0:
             return end
-        if in_cover and (goal is not None or _winning(t, figure.side)):
+        if in_cover and (goal is not None or _winning(t, figure.side) or _coming(t, figure)):
             return end
         covers = _moves(ask, "cover")
         toward = _moves(ask, "toward")
@@ -462,6 +463,12 @@ def _winning(t: Table, side: str) -> bool:
             return holding[0] == side
     worth = {s: sum(t.profile(f).cost for f in t.standing(s)) for s in OTHER}
     return worth[side] > worth[OTHER[side]]
+
+
+def _coming(t: Table, figure: Figure) -> bool:
+    """Whether the nearest enemy the figure sees is of the horde, which walks up to it whatever it does."""
+    enemy = _nearest(t, figure)
+    return enemy is not None and _horde(t, enemy)
 
 
 def _chance(t: Table, shooter: Figure, target: Figure, aimed: bool) -> float:
