@@ -170,7 +170,7 @@ def test_skirmish_the_ai_duellists_bluff_rolls_are_left_out() -> None:
 
 @pytest.mark.parametrize("side", SEATS)
 def test_skirmish_the_ai_sides_hand_and_draws_are_masked_the_players_own_shown(side: str) -> None:
-    session = Session(SkirmishRules, SkirmishParams(side=side), 11)
+    session = Session(SkirmishRules, SkirmishParams(scenario="bird_cage", side=side), 11)
     ai = other(side)
     for _ in range(80):
         hands = {s: [card.code for card in session.state.sides[s].hand] for s in SEATS}
@@ -268,7 +268,7 @@ def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy
                                                                                    round(figure.y, 3))
                     shooting += 1
                 session.auto_step()
-    assert named and shooting
+    assert named and shooting, (named, shooting)
 
 
 def test_skirmish_a_tokens_place_in_the_list_does_not_tell_who_it_is(hidden_tokens: str) -> None:

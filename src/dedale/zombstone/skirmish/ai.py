@@ -1,15 +1,21 @@
 """AI opponents: deterministic policies answering a side's asks from what is on the table. Rerolls follow
-the dice engine's optimal policy (the option it marks as advised); the rest is tactics:
+the dice engine's optimal policy (the option it marks as advised); the rest is tactics, played to the
+scenario's victory condition:
 
 - the horde (zombies, and brawlers without a gun) closes in and fights: it charges the weakest enemy in
-  reach, else walks toward the nearest, and an armed zombie shoots only with the action its walk leaves;
+  reach, else walks the way that shortens its walking distance to an enemy (around buildings), and an
+  armed zombie shoots only with the action its walk leaves;
 - gunmen keep their distance: one a brawler could charge next steps away from it first; one out of cover
-  takes cover before shooting; they shoot the best target (the one the dice favour most: least cover,
-  wounded, worth most), aiming when they can afford it, and seek cover when nothing is in sight;
-- a Charismatic character acts before the Extras of its band, so that it can send them; Stars and the
-  other leaders play an Ace or a King for the initiative when the hand can spare it;
+  takes cover (where it can still shoot) before shooting; they take the shot worth most (the exact chance to
+  hit times what a hit is worth), aimed when one aimed shot beats two plain ones; with nobody in their
+  sights they move where they can shoot, unless their side wins as things stand, a horde comes to them
+  anyway, or they hold the scenario's place; no move goes back the way the figure came; a Last Breath is
+  spent shooting or charging;
+- the escorted character acts first; a Charismatic character acts before the Extras of its band, so that
+  it can send them; Stars and the other leaders play an Ace or a King for the initiative when the hand can
+  spare it;
 - `cautious` lets the opponent act first; `aggressive` never steps back or takes cover first, plays an Ace
-  for initiative whatever its hand, always returns fire when it can hurt back, aims more and advances.
+  for initiative whatever its hand, always returns fire when it can hurt back, and advances to shoot.
 """
 
 from __future__ import annotations
