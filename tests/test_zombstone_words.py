@@ -105,7 +105,8 @@ def test_a_version_1_document_loads_and_saves_as_the_current_version() -> None:
     assert old["version"] == 1 and any(entry.get("args", {}).get("x") for entry in old["log"])
     session = Session.from_json(SkirmishRules, old)
     saved = session.to_json()
-    assert saved["version"] == SkirmishRules.version == 3 and saved["events"] == old["events"]
+    assert saved["version"] == SkirmishRules.version == 4 and saved["events"] == old["events"]
+    assert saved["params"]["tactics"] == "first"  # replayed with the AI and scenarios it was played with
     assert Session.from_json(SkirmishRules, json.loads(json.dumps(saved))).to_json() == saved
     assert dedale.load(old).play().to_json() == saved
     moved = [describe(entry, "en") for entry in saved["log"] if entry.get("note") == "skirmish.moved"]

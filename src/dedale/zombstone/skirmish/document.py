@@ -195,7 +195,9 @@ DOCUMENT = DocumentKind(
               2: "the log tells moves in words (how far, which way, where to); a version-1 document loads, checked "
                  "without its log's words",
               3: "the log names a duel's duellists by their sides; a version-2 document loads, checked without its "
-                 "log's words"},
+                 "log's words",
+              4: "issue 32's AI and scenario settings; a document of version 3 or before replays with the first ones "
+                 "(params.tactics \"first\")"},
     envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true) of a game "
                                       "without a secret key: its seed alone would give the hidden cards away"},
               "hidden": {"description": "true: a seat's view made during play, for reading and drawing; it cannot "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import cache, partial
 from typing import Any, ClassVar
 
@@ -23,8 +24,10 @@ from dedale.i18n import LANGUAGES, Word, given, t, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish import hidden
 from dedale.zombstone.skirmish.ai import AI, POLICIES
+from dedale.zombstone.skirmish.ai_first import AI as FirstAI
 from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.document import SkirmishResult, Waiting
+from dedale.zombstone.skirmish.first import first_scenario
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import SkirmishParams
@@ -37,9 +40,9 @@ from dedale.zombstone.skirmish.wording import inches
 class Autopilot:
     """An AI policy making the player's decisions (batch runs, "one autopilot step")."""
 
-    def __init__(self, style: str) -> None:
+    def __init__(self, style: str, tactics: str = "current") -> None:
         self.name = style
-        self.ai = AI(style)
+        self.ai = (AI if tactics == "current" else FirstAI)(style)
 
     def choose(self, session: SkirmishSession) -> str:
         rules = session.rules
@@ -48,7 +51,7 @@ class Autopilot:
 
 
 def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
-    return lambda session: Autopilot(style)
+    return lambda session: Autopilot(style, session.params.tactics)
 
 
 ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields added by issue 16 (no version bump)
@@ -78,9 +81,16 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices;
     # version 3 names a duel's duellists by their sides: an older document is replayed and checked without its
     # log's words.
-    version = 3
-    worded_before = (1, 2)
+    # version 4 plays issue 32's AI and scenarios: an older document replays with the first ones (`first.py`).
+    version = 4
+    worded_before = (1, 2, 3)
     policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
+
+    @classmethod
+    def loaded_params(cls, params: SkirmishParams, data: dict[str, Any]) -> SkirmishParams:
+        """A document of version 3 or before replays as it was made: with the first AI and scenarios."""
+        version = data.get("version")
+        return replace(params, tactics="first") if isinstance(version, int) and version <= 3 else params
 
     def new_state(self) -> Game:
         return Game()
@@ -89,11 +99,14 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         params = self.params
         catalogue = load_catalogue(params.data)
         scenario = catalogue.scenario(params.scenario)
+        first = params.tactics == "first"  # a document of version 3 or before, replayed as it was made
+        scenario = first_scenario(scenario) if first else scenario
         self.state.scenario = scenario.id
+        ai = FirstAI if first else AI
         controllers: dict[str, Controller | None] = {
-            side: None if params.human or side == params.side else AI(params.policy(side)) for side in SEATS}
+            side: None if params.human or side == params.side else ai(params.policy(side)) for side in SEATS}
         self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds,
-                               params.unarmed_malus, activation=activate)
+                               params.unarmed_malus, activation=activate, tactics=params.tactics)
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
         self._resume(None)
