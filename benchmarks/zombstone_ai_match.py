@@ -1,46 +1,23 @@
-"""The skirmish AI against an earlier one (issue 32), head to head: in each shipped scenario, GAMES games with
-today's AI playing the lawmen and the earlier one the zombies, then GAMES with the sides swapped. The earlier
-AI is the `ai.py` of a git revision (BASE unless given: the commit before the AI was rewritten), loaded for the
-run only: the product keeps one AI. Target: today's AI wins more than 50% as either side, or more than
-today's AI wins against itself as that side (`dedale zombstone balance`).
+"""The skirmish AI against the one before issue 32 (`ai_first.py`, kept for the documents made then), head to
+head: in each shipped scenario, GAMES games with today's AI playing the lawmen and the first one the zombies,
+then GAMES with the sides swapped, on today's scenario settings. Target: today's AI wins more than 50% as
+either side, or more than it wins against itself as that side (`dedale zombstone balance`).
 
-    python benchmarks/zombstone_ai_match.py [games] [revision]
+    python benchmarks/zombstone_ai_match.py [games]
 """
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
 import sys
-import tempfile
-from collections.abc import Callable
-from pathlib import Path
-from types import ModuleType
 
 from dedale.zombstone.skirmish import simulate
+from dedale.zombstone.skirmish.ai_first import AI as FirstAI
 from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.simulate import game_seed, play_game, wilson
-from dedale.zombstone.skirmish.table import Controller
 
 GAMES = 2_000
 SEED = 32
-BASE = "5cc10ab"  # the AI before issue 32
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def earlier_ai(revision: str) -> ModuleType:
-    """The AI module of `revision`, imported under its own name beside today's."""
-    source = subprocess.run(["git", "show", f"{revision}:src/dedale/zombstone/skirmish/ai.py"], cwd=ROOT,
-                            check=True, capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "earlier_ai.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("earlier_ai", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 def rates(scenario: str, games: int, levels: dict[str, str]) -> dict[str, float]:
@@ -51,10 +28,9 @@ def rates(scenario: str, games: int, levels: dict[str, str]) -> dict[str, float]
     return found
 
 
-def main(games: int, revision: str) -> None:
-    earlier: Callable[[str], Controller] = earlier_ai(revision).AI
-    simulate.LEVELS["earlier"] = earlier  # for this run only
-    print(f"{games} games a scenario and a side; earlier AI: {revision}")
+def main(games: int) -> None:
+    simulate.LEVELS["earlier"] = FirstAI  # for this run only
+    print(f"{games} games a scenario and a side, against the AI before issue 32")
     for scenario, found in load_catalogue().scenarios.items():
         if not found.shipped:
             continue
@@ -67,4 +43,4 @@ def main(games: int, revision: str) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else GAMES, sys.argv[2] if len(sys.argv) > 2 else BASE)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else GAMES)
