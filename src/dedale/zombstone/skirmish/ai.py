@@ -14,8 +14,8 @@ scenario's victory condition:
 - the escorted character acts first; a Charismatic character acts before the Extras of its band, so that
   it can send them; Stars and the other leaders play an Ace or a King for the initiative when the hand can
   spare it;
-- `cautious` lets the opponent act first; `aggressive` never steps back or takes cover first, plays an Ace
-  for initiative whatever its hand, always returns fire when it can hurt back, and advances to shoot.
+- `cautious` lets the opponent act first; `aggressive` never waits in cover for the enemy (it advances to
+  shoot), plays an Ace for initiative whatever its hand, and always returns fire when it can hurt back.
 """
 
 from __future__ import annotations
@@ -133,15 +133,14 @@ class AI:
                 return self._best_shot(t, figure, shots, ask) if shots else ask.options[-1]
         if horde:
             return self._close_in(t, ask, figure)
-        careful = self.style != "aggressive"
         in_cover = _in_cover(t, figure)  # asked once: the answers below all read it
-        if ask.about["moves"] > 0 and careful and not in_cover and goal is None:
+        if ask.about["moves"] > 0 and not in_cover and goal is None:
             step = _step_back(t, ask, figure)
             if step is not None:
                 return step
         shots = _shots(ask)
         if shots:  # with its two actions: into cover first, if it is not in cover and can still shoot from there
-            if (careful and ask.about["actions"] == 2 and ask.about["moves"] > 0 and not in_cover
+            if (ask.about["actions"] == 2 and ask.about["moves"] > 0 and not in_cover
                     and (spot := _firing_spot(t, ask, figure, goal, _moves(ask, "cover"))) is not None):
                 return spot
             return self._best_shot(t, figure, shots, ask)
@@ -175,20 +174,20 @@ class AI:
 
     def _advance(self, t: Table, ask: Ask, figure: Figure, in_cover: bool,
                  goal: tuple[float, float, float, float] | None) -> Option:
-        """A gunman with nobody in its sights: it moves where it can shoot from (into cover first, unless
-        aggressive), else into cover that gets it nearer, else toward the enemy. It waits in cover only when
-        its side wins as things stand (the enemy must come to it), when the nearest enemy is of the horde (it
-        comes anyway), or when it holds the scenario's place."""
+        """A gunman with nobody in its sights: it moves where it can shoot from (into cover first), else into
+        cover that gets it nearer, else toward the enemy. It waits in cover when it holds the scenario's place,
+        and (unless aggressive) when its side wins as things stand (the enemy must come to it) or the nearest
+        enemy is of the horde (it comes anyway)."""
         end = ask.options[-1]
         if ask.about["moves"] == 0:
             return end
-        if in_cover and (goal is not None or _winning(t, figure.side) or _coming(t, figure)):
+        waits = self.style != "aggressive" and (_winning(t, figure.side) or _coming(t, figure))
+        if in_cover and (goal is not None or waits):
             return end
         covers = _moves(ask, "cover")
         toward = _moves(ask, "toward")
         if ask.about["actions"] == 2:  # a move, then a shot
-            firing = (_firing_spot(t, ask, figure, goal, covers if self.style != "aggressive" else [])
-                      or _firing_spot(t, ask, figure, goal, toward))
+            firing = _firing_spot(t, ask, figure, goal, covers) or _firing_spot(t, ask, figure, goal, toward)
             if firing is not None:
                 return firing
         if goal is not None:
@@ -196,7 +195,7 @@ class AI:
         enemies = [e.pos for e in t.visible(OTHER[figure.side])]
         now = _distance_to(enemies, figure.pos)
         covered = next((o for o in covers if _distance_to(enemies, o.data["to"]) < now - 0.5), None)
-        if covered is not None and (self.style != "aggressive" or ask.about["actions"] == 1):
+        if covered is not None:
             return covered
         nearer = [(away, o) for o in toward if (away := _distance_to(enemies, o.data["to"])) < now - 0.5]
         if nearer and not _undoes(t, figure, min(nearer, key=lambda pair: pair[0])[1]):
