@@ -165,7 +165,7 @@ def test_skirmish_the_ai_duellists_bluff_rolls_are_left_out() -> None:
 
 @pytest.mark.parametrize("side", SEATS)
 def test_skirmish_the_ai_sides_hand_and_draws_are_masked_the_players_own_shown(side: str) -> None:
-    session = Session(SkirmishRules, SkirmishParams(side=side), 11)
+    session = Session(SkirmishRules, SkirmishParams(scenario="bird_cage", side=side), 11)
     ai = other(side)
     for _ in range(80):
         hands = {s: [card.code for card in session.state.sides[s].hand] for s in SEATS}
@@ -245,7 +245,10 @@ def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy
     named = shooting = 0  # how often a hidden enemy was named in the full log, or shot: the masking had work to do
     for side in SEATS:
         for seed in range(12):
-            session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=side, data=hidden_tokens), seed)
+            # the first tactics (High Noon's first deployment and AI), whose games have hidden tokens named and
+            # shooting before they are revealed: with the current ones none was, in these games
+            session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=side, data=hidden_tokens,
+                                                            tactics="first"), seed)
             while not session.is_over and masked(session):
                 tokens = masked(session)
                 secrets = secret_words(session, tokens, ids=False)
@@ -263,7 +266,7 @@ def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy
                                                                                    round(figure.y, 3))
                     shooting += 1
                 session.auto_step()
-    assert named and shooting
+    assert named and shooting, (named, shooting)
 
 
 def test_skirmish_a_tokens_place_in_the_list_does_not_tell_who_it_is(hidden_tokens: str) -> None:

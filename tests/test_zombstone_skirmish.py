@@ -27,7 +27,7 @@ from dedale.i18n import say, word
 from dedale.zombstone.skirmish import fight, skills, turn, victory
 from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.battlefield import BASE, CONTACT, Battlefield, Terrain
-from dedale.zombstone.skirmish.catalogue import load_catalogue
+from dedale.zombstone.skirmish.catalogue import Victory, load_catalogue
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.params import SkirmishParams
@@ -61,8 +61,9 @@ def table(*figures: tuple[str, float, float], field: Battlefield = OPEN, hands: 
         game.deck.pile = [c for c in game.deck.pile if c not in cards]
     roller = Roller(TableSource(), game.log)
     controllers = {side: AI("default") if side in ai else None for side in ("lawmen", "zombies")}
-    return Table(game, CATALOGUE, dataclasses.replace(CORRAL, battlefield=field), roller, controllers,
-                 activation=turn.activate)
+    # won by the dollars (the plain rules: no Star ends the game as it falls)
+    return Table(game, CATALOGUE, dataclasses.replace(CORRAL, battlefield=field, victory=Victory()), roller,
+                 controllers, activation=turn.activate)
 
 
 @dataclasses.dataclass
@@ -802,7 +803,7 @@ def played_session(seed: int, steps: int | None = None) -> SkirmishSession:
 
 def test_a_session_played_to_the_end_reloads_to_the_same_document() -> None:
     saved = document(played_session(5))
-    assert saved["over"] and saved["game"]["ending"] in ("eliminated", "turns", "draw")
+    assert saved["over"] and saved["game"]["ending"] in ("eliminated", "condition", "turns", "draw")
     assert document(Session.from_json(SkirmishRules, saved)) == saved
 
 
@@ -901,7 +902,8 @@ def test_ai_games_finish_within_the_turn_limit_and_keep_the_table_sound(seed: in
     session = Session(SkirmishRules, params, seed)
     game = session.state
     assert session.is_over and 1 <= game.turn <= CATALOGUE.scenario(scenario).turns
-    assert game.ending in ("eliminated", "turns", "draw") and (game.winner is None) == (game.ending == "draw")
+    assert game.ending in ("eliminated", "condition", "turns", "draw")  # condition: OK Corral's Stars, at once
+    assert (game.winner is None) == (game.ending == "draw")
     if game.ending == "eliminated":
         assert game.in_play(game.winner) and not game.in_play("zombies" if game.winner == "lawmen" else "lawmen")
     assert watched_game(seed, scenario, lawmen, zombies, 0.0).shape() == game.shape()
@@ -955,7 +957,7 @@ def test_an_unknown_scenario_is_refused() -> None:
 
 def test_a_scenario_may_ask_one_side_to_survive(tmp_path: Path) -> None:
     """`victory = "survive_zombies"`: at the turn limit the zombies win if anyone of theirs still stands."""
-    folder = edited(tmp_path, "scenarios.toml", 'victory = "dollars"', 'victory = "survive_zombies"')
+    folder = edited(tmp_path, "scenarios.toml", 'victory = "eliminate_stars"', 'victory = "survive_zombies"')
     params = SkirmishParams(side=None, data=folder)
     endings = set()
     for seed in range(3):
@@ -965,7 +967,7 @@ def test_a_scenario_may_ask_one_side_to_survive(tmp_path: Path) -> None:
             assert session.state.winner == "zombies" and session.state.ending == "turns"
     assert "turns" in endings
     with pytest.raises(DedaleError) as raised:
-        load_catalogue(edited(tmp_path, "scenarios.toml", 'victory = "dollars"', 'victory = "glory"'))
+        load_catalogue(edited(tmp_path, "scenarios.toml", 'victory = "eliminate_stars"', 'victory = "glory"'))
     assert "glory" in raised.value.message("en") and "survive_lawmen" in raised.value.message("en")
 
 

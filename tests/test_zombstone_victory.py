@@ -134,7 +134,7 @@ def test_every_shipped_scenario_is_won_by_its_own_conditions() -> None:
                "eliminate_stars": {"stars", "dollars"}, "survive_lawmen": {"survival"},
                "survive_zombies": {"survival"}}
     kinds = {s.victory.kind for s in CATALOGUE.scenarios.values() if s.shipped}
-    assert {"hold", "escort", "eliminate_stars", "dollars"} <= kinds
+    assert {"hold", "escort", "eliminate_stars"} <= kinds  # the dollars decide what the Stars and a hold leave open
     high_noon = CATALOGUE.scenario("high_noon").favoured
     assert high_noon is not None and high_noon.side == "zombies" and {"en", "fr"} <= set(high_noon.why)
     for scenario in CATALOGUE.scenarios.values():
@@ -182,7 +182,8 @@ def test_a_gunman_in_the_open_steps_back_from_a_zombie_that_could_charge_him() -
     chosen = ask.option(AI().choose(t, ask))
     assert chosen is not None and chosen.id.startswith("move:")
     assert chosen.data["to"][0] > deputy.pos[0] + 1  # farther from the zombie
-    assert AI("aggressive").choose(t, action_ask(t, deputy, 2, 2, [1])).startswith(("shoot:", "aim:"))
+    aggressive = ask.option(AI("aggressive").choose(t, ask))  # it too (it used to stand and shoot, and lose more)
+    assert aggressive is not None and aggressive.data["to"][0] > deputy.pos[0] + 1
 
 
 def test_a_charismatic_leader_acts_before_the_extras_it_can_send() -> None:

@@ -106,6 +106,7 @@ def test_a_version_1_document_loads_and_saves_as_the_current_version() -> None:
     session = Session.from_json(SkirmishRules, old)
     saved = session.to_json()
     assert saved["version"] == SkirmishRules.version == 4 and saved["events"] == old["events"]
+    assert saved["params"]["tactics"] == "first"  # replayed with the AI and scenarios it was played with
     assert Session.from_json(SkirmishRules, json.loads(json.dumps(saved))).to_json() == saved
     assert dedale.load(old).play().to_json() == saved
     moved = [describe(entry, "en") for entry in saved["log"] if entry.get("note") == "skirmish.moved"]

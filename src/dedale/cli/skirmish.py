@@ -91,13 +91,18 @@ def _print(result: dict[str, Any], lang: str) -> None:
 
 
 def balance(
-    field: Annotated[str, typer.Option("--field", help="The field to sweep: a profile's potential, hand, cartridges, "
-                                       "red or cost; a weapon's damage or range.")],
-    values: Annotated[str, typer.Option("--values", help="The values to try, separated by commas: 1,2,3.")],
+    field: Annotated[str | None, typer.Option("--field", help="The field to sweep: a profile's potential, hand, "
+                                              "cartridges, red or cost; a weapon's damage or range.")] = None,
+    values: Annotated[str | None, typer.Option("--values", help="The values to try, separated by commas: "
+                                               "1,2,3.")] = None,
     profile: Annotated[str | None, typer.Option("--profile", help="The profile whose field is swept.")] = None,
     weapon: Annotated[str | None, typer.Option("--weapon", help="The weapon whose field is swept.")] = None,
-    scenario: Scenario = "ok_corral",
-    games: Annotated[int, typer.Option("--games", help="Games at each value.")] = 200,
+    scenario: Annotated[str | None, typer.Option(
+        "--scenario", help="The scenario (a sweep: ok_corral unless given; the table: every scenario unless "
+        "given).")] = None,
+    ai: Annotated[str | None, typer.Option("--ai", help="The table's AI levels, separated by commas (every level "
+                                           "unless given).")] = None,
+    games: Annotated[int, typer.Option("--games", help="Games at each value, or each scenario and level.")] = 200,
     policy_a: Policy = "default",
     policy_b: Policy = "default",
     workers: Workers = None,
@@ -109,27 +114,34 @@ def balance(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write .json, or a .png or .svg plot.")] = None,
     lang: Lang = "en",
 ) -> None:
-    """The designer's sweep: one field of a profile (--profile) or a weapon (--weapon) set to each value, the same
-    games played at each, and each side's win rate with its 95% interval against the value."""
+    """Without a field: the table of every scenario at every AI level, each side's win rate, the share of games
+    decided at the table (by the scenario's condition or an elimination, not by the dollars at the turn limit)
+    and turns played. With one: the designer's sweep, one field of a profile (--profile) or a weapon (--weapon)
+    set to each value, the same games played at each, and each side's win rate with its 95% interval."""
     from dedale.core.batch import Where
     from dedale.zombstone.skirmish.balance import sweep, sweep_tweaks
     from dedale.zombstone.skirmish.params import SkirmishParams
 
     set_lang(lang)
-    if (profile is None) == (weapon is None):
-        raise DedaleError("error.skirmish.sweep_what")
     if not 1 <= games <= MAX_GAMES:
         raise DedaleError("error.range", param="games", value=games, low=1, high=MAX_GAMES)
+    if field is None and values is None and profile is None and weapon is None:
+        _table(scenario, ai, games, Where(workers, scheduler), resolve_seed(seed), _data(data), as_json, output, lang)
+        return
+    if (profile is None) == (weapon is None):
+        raise DedaleError("error.skirmish.sweep_what")
+    if field is None or values is None:
+        raise DedaleError("error.skirmish.sweep_field")
     if output is not None and output.suffix.lower() not in (".json", ".png", ".svg"):
         raise DedaleError("error.output", value=str(output), accepted=".json .png .svg")
-    params = SkirmishParams(scenario, None, policy_a, policy_b, rounds, _data(data))
+    params = SkirmishParams(scenario or "ok_corral", None, policy_a, policy_b, rounds, _data(data))
     params.check()
     kind, item = ("profile", profile) if profile is not None else ("weapon", weapon)
     assert item is not None
     tweaks = sweep_tweaks(params.data, kind, item.strip().lower(), field.strip().lower(), _numbers(values))
     where = Where(workers, scheduler)
     run_seed = resolve_seed(seed)
-    with progress(games * len(tweaks), t("skirmish.simulating", lang, scenario=scenario)) as advance:
+    with progress(games * len(tweaks), t("skirmish.simulating", lang, scenario=params.scenario)) as advance:
         result = sweep(params, tweaks, games, run_seed, where, advance)
     if output is not None:
         if output.suffix.lower() == ".json":
@@ -143,6 +155,41 @@ def balance(
         typer.echo(json.dumps(result, ensure_ascii=False))
     elif output is None or output.suffix.lower() != ".json":
         _print_sweep(result, lang)
+
+
+def _table(scenario: str | None, ai: str | None, games: int, where: Any, seed: int, data: str | None, as_json: bool,
+           output: Path | None, lang: str) -> None:
+    """`balance` without a field: every scenario (or the one named) at every AI level (or those named)."""
+    from dedale.zombstone.skirmish.balance import overview
+    from dedale.zombstone.skirmish.catalogue import load_catalogue
+    from dedale.zombstone.skirmish.simulate import LEVELS
+
+    if output is not None and output.suffix.lower() != ".json":
+        raise DedaleError("error.output", value=str(output), accepted=".json")
+    catalogue = load_catalogue(data)
+    scenarios = list(catalogue.scenarios) if scenario is None else [catalogue.scenario(scenario).id]
+    levels = list(LEVELS) if ai is None else [level.strip() for level in ai.split(",")]
+    for level in levels:
+        if level not in LEVELS:
+            raise DedaleError("error.one_of", param="ai", value=level, accepted=", ".join(LEVELS))
+    total = games * len(scenarios) * len(levels)
+    with progress(total, t("skirmish.simulating", lang, scenario=", ".join(scenarios))) as advance:
+        result = overview(data, scenarios, levels, games, seed, where, advance)
+    if output is not None:
+        write_file(output, (json.dumps(result, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+        say("skirmish.written", path=str(output))
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False))
+    elif output is None:
+        typer.echo(t("skirmish.table_title", lang, games=result["games"]))
+        for row in result["rows"]:
+            wins = row["wins"]
+            favoured = (t("skirmish.table_favoured", lang, who=t(f"skirmish.side.{row['favoured']}", lang))
+                        if row["favoured"] else "")
+            typer.echo(t("skirmish.table_line", lang, scenario=row["scenario"], ai=row["ai"],
+                         lawmen=f"{wins['lawmen']['rate']:.1%}", zombies=f"{wins['zombies']['rate']:.1%}",
+                         draws=f"{wins['draw']['rate']:.1%}", decided=f"{row['decided']:.0%}",
+                         limit=f"{row['turn_limit']:.0%}", turns=f"{row['turns']:.1f}", favoured=favoured))
 
 
 def _numbers(values: str) -> list[float]:

@@ -1,15 +1,21 @@
 """AI opponents: deterministic policies answering a side's asks from what is on the table. Rerolls follow
-the dice engine's optimal policy (the option it marks as advised); the rest is tactics:
+the dice engine's optimal policy (the option it marks as advised); the rest is tactics, played to the
+scenario's victory condition:
 
 - the horde (zombies, and brawlers without a gun) closes in and fights: it charges the weakest enemy in
-  reach, else walks toward the nearest, and an armed zombie shoots only with the action its walk leaves;
+  reach, else walks the way that shortens its walking distance to an enemy (around buildings), and an
+  armed zombie shoots only with the action its walk leaves;
 - gunmen keep their distance: one a brawler could charge next steps away from it first; one out of cover
-  takes cover before shooting; they shoot the best target (the one the dice favour most: least cover,
-  wounded, worth most), aiming when they can afford it, and seek cover when nothing is in sight;
-- a Charismatic character acts before the Extras of its band, so that it can send them; Stars and the
-  other leaders play an Ace or a King for the initiative when the hand can spare it;
-- `cautious` lets the opponent act first; `aggressive` never steps back or takes cover first, plays an Ace
-  for initiative whatever its hand, always returns fire when it can hurt back, aims more and advances.
+  takes cover (where it can still shoot) before shooting; they take the shot worth most (the exact chance to
+  hit times what a hit is worth), aimed when one aimed shot beats two plain ones; with nobody in their
+  sights they move where they can shoot, unless their side wins as things stand, a horde comes to them
+  anyway, or they hold the scenario's place; no move goes back the way the figure came; a Last Breath is
+  spent shooting or charging;
+- the escorted character acts first; a Charismatic character acts before the Extras of its band, so that
+  it can send them; Stars and the other leaders play an Ace or a King for the initiative when the hand can
+  spare it;
+- `cautious` lets the opponent act first; `aggressive` never waits in cover for the enemy (it advances to
+  shoot), plays an Ace for initiative whatever its hand, and always returns fire when it can hurt back.
 """
 
 from __future__ import annotations
@@ -17,19 +23,31 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+from heapq import heapify, heappop, heappush
 from itertools import repeat
 from operator import attrgetter
 from typing import Final
 
 from dedale.zombstone.hands import FACES
 from dedale.zombstone.skirmish import skills
-from dedale.zombstone.skirmish.battlefield import CONTACT, distance
+from dedale.zombstone.skirmish.battlefield import CONTACT, ROUGH_KINDS, Battlefield, distance
+from dedale.zombstone.skirmish.fight import shot_chances
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Option, Table
 from dedale.zombstone.skirmish.turn import MOVE
 from dedale.zombstone.skirmish.victory import inside
+from dedale.zombstone.skirmish.wording import WAYS, compass
 
 POLICIES = ("default", "cautious", "aggressive")
+SECOND_SHOT: Final = 0.7  # what a second plain shot is worth beside the first: its target has dodged (to cover)
+NEAREST: Final = 3  # enemies the horde weighs, the nearest first
+STARS_FIRST: Final = 5  # how much more a Star's cartridges are worth when the Stars decide the game
+ZOMBIE_ODDS: Final = 6  # a zombie counts a damage point on an Ace of a poker die only
+Cell = tuple[int, int]  # an inch square of the table: (column, row)
+STEPS = ((1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0), (1, 1, math.sqrt(2)), (1, -1, math.sqrt(2)),
+         (-1, 1, math.sqrt(2)), (-1, -1, math.sqrt(2)))
+CARD_WORTH: Final = 0.05  # the chance to hit an inspiration card must buy for an aimed shot to pay it
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
 _POSITION = attrgetter("pos")  # a figure's (x, y)
 SPARE_HAND: Final = 4  # cards a side holds for it to spend one on the initiative (the next upkeep refills it)
@@ -68,7 +86,8 @@ class AI:
         return ask.options[1] if self.style == "cautious" else ask.options[0]
 
     def _activate(self, t: Table, ask: Ask) -> Option:
-        """Who acts first: those in a fight, then a Charismatic leader with Extras to send (the Extras wait
+        """Who acts first: the escorted character (before the others stand in its way), those in a fight, then a
+        Charismatic leader with Extras to send (the Extras wait
         for it), then those with an enemy in range, the more important first."""
         if len(ask.options) == 1:
             return ask.options[0]
@@ -84,8 +103,8 @@ class AI:
             gun = t.gun(figure)
             sends = leader and profile.has("charismatic")
             sent_later = leader and profile.status == "extra"
-            return (figure.state == "ready", away <= 1.2, sends, not sent_later, gun is not None and away <= gun.range,
-                    STATUS_WEIGHT[profile.status], -away)
+            return (figure.state == "ready", _escorted(t, figure), away <= 1.2, sends, not sent_later,
+                    gun is not None and away <= gun.range, STATUS_WEIGHT[profile.status], -away)
         return max(ask.options, key=urgency)
 
     def _charisma(self, t: Table, ask: Ask) -> Option:
@@ -99,88 +118,121 @@ class AI:
         melees = [o for o in ask.options if o.id.startswith("melee:")]
         if melees:
             return min(melees, key=lambda o: _weakest(t, t.game.figure(o.data["figure"])))
+        if figure.ticked >= t.profile(figure).cartridges:  # Last Breath: its last actions hurt, it hides no more
+            return self._last_stand(t, ask, figure)
         goal, horde = _goal(t, figure), _horde(t, figure)
         if goal is not None and ask.about["moves"] > 0:
             if horde and (charge := _charge(t, ask)) is not None:
                 return charge
             if not inside(figure.pos, goal):
-                walk = _toward_place(ask, figure, goal)
+                walk = _toward_place(t, ask, figure, goal)
                 if walk is not None:
                     return walk
             elif horde:  # in the place: it stays, and shoots if it can
                 shots = _shots(ask)
-                return self._best_shot(t, figure, shots) if shots else ask.options[-1]
+                return self._best_shot(t, figure, shots, ask) if shots else ask.options[-1]
         if horde:
             return self._close_in(t, ask, figure)
-        careful = self.style != "aggressive"
-        in_cover = careful and _in_cover(t, figure)  # asked once: the answers below all read it
-        if ask.about["moves"] > 0 and careful and not in_cover and goal is None:
+        in_cover = _in_cover(t, figure)  # asked once: the answers below all read it
+        if ask.about["moves"] > 0 and not in_cover and goal is None:
             step = _step_back(t, ask, figure)
             if step is not None:
                 return step
         shots = _shots(ask)
-        if shots:  # with its two actions: into cover first, if it is not in cover and can move there
-            if (careful and ask.about["actions"] == 2 and ask.about["moves"] > 0
-                    and not in_cover and (cover_moves := [
-                        o for o in _moves(ask, "cover") if goal is None or inside(o.data["to"], goal)])):
-                return cover_moves[0]
-            return self._best_shot(t, figure, shots)
-        return self._advance(t, ask, figure, in_cover)
+        if shots:  # with its two actions: into cover first, if it is not in cover and can still shoot from there
+            if (ask.about["actions"] == 2 and ask.about["moves"] > 0 and not in_cover
+                    and (spot := _firing_spot(t, ask, figure, goal, _moves(ask, "cover"))) is not None):
+                return spot
+            return self._best_shot(t, figure, shots, ask)
+        return self._advance(t, ask, figure, in_cover, goal)
 
-    def _close_in(self, t: Table, ask: Ask, figure: Figure) -> Option:
-        """The horde: a charge at the weakest enemy it can reach, else a walk toward the nearest; a gun only
-        with the action the walk leaves (or when it cannot get nearer)."""
+    def _last_stand(self, t: Table, ask: Ask, figure: Figure) -> Option:
+        """Last Breath's free activation: the best shot, else a charge, else a walk toward the enemy (the figure
+        is removed after it: cover would serve it nothing)."""
+        shots = _shots(ask)
+        if shots:
+            return self._best_shot(t, figure, shots, ask)
         if ask.about["moves"] > 0:
             if (charge := _charge(t, ask)) is not None:
                 return charge
-            nearer = [o for o in _moves(ask, "toward") if distance(o.data["to"], t.game.figure(o.data["figure"]).pos)
-                      < distance(figure.pos, t.game.figure(o.data["figure"]).pos) - 0.5]
-            if nearer:
-                return min(nearer, key=lambda o: distance(o.data["to"], t.game.figure(o.data["figure"]).pos))
-            around = _around(t, ask, figure)  # the straight way is blocked (a building, a figure)
-            if around is not None:
-                return around
-        shots = _shots(ask)
-        return self._best_shot(t, figure, shots) if shots else ask.options[-1]
+            toward = _moves(ask, "toward")
+            if toward:
+                return toward[0]
+        return ask.options[-1]
 
-    def _advance(self, t: Table, ask: Ask, figure: Figure, in_cover: bool) -> Option:
-        """A gunman with nobody in reach: it waits in cover for the enemy to come into range (unless
-        aggressive: then `in_cover` is False), else moves into cover that gets it nearer, else toward the enemy
-        (the moves toward it worked out only then)."""
+    def _close_in(self, t: Table, ask: Ask, figure: Figure) -> Option:
+        """The horde: a charge at the weakest enemy it can reach, else a walk toward the nearest, around what
+        stands in the way; a gun only with the action the walk leaves (or when it cannot get nearer)."""
+        if ask.about["moves"] > 0:
+            if (charge := _charge(t, ask)) is not None:
+                return charge
+            walk = _around(t, ask, figure)
+            if walk is not None:
+                return walk
+        shots = _shots(ask)
+        return self._best_shot(t, figure, shots, ask) if shots else ask.options[-1]
+
+    def _advance(self, t: Table, ask: Ask, figure: Figure, in_cover: bool,
+                 goal: tuple[float, float, float, float] | None) -> Option:
+        """A gunman with nobody in its sights: it moves where it can shoot from (into cover first), else into
+        cover that gets it nearer, else toward the enemy. It waits in cover when it holds the scenario's place,
+        and (unless aggressive) when its side wins as things stand (the enemy must come to it) or the nearest
+        enemy is of the horde (it comes anyway)."""
         end = ask.options[-1]
-        if in_cover and _enemy_distance(t, figure) <= _reach(t, figure) + 4:
+        if ask.about["moves"] == 0:
+            return end
+        waits = self.style != "aggressive" and (_winning(t, figure.side) or _coming(t, figure))
+        if in_cover and (goal is not None or waits):
+            return end
+        covers = _moves(ask, "cover")
+        toward = _moves(ask, "toward")
+        if ask.about["actions"] == 2:  # a move, then a shot
+            firing = _firing_spot(t, ask, figure, goal, covers) or _firing_spot(t, ask, figure, goal, toward)
+            if firing is not None:
+                return firing
+        if goal is not None:
             return end
         enemies = [e.pos for e in t.visible(OTHER[figure.side])]
         now = _distance_to(enemies, figure.pos)
-        cover_moves = _moves(ask, "cover") if self.style != "aggressive" else []
-        covered = next((o for o in cover_moves if _distance_to(enemies, o.data["to"]) < now - 0.5), None)
+        covered = next((o for o in covers if _distance_to(enemies, o.data["to"]) < now - 0.5), None)
         if covered is not None:
             return covered
-        nearer = [(away, o) for o in _moves(ask, "toward") if (away := _distance_to(enemies, o.data["to"])) < now - 0.5]
-        if nearer:
+        nearer = [(away, o) for o in toward if (away := _distance_to(enemies, o.data["to"])) < now - 0.5]
+        if nearer and not _undoes(t, figure, min(nearer, key=lambda pair: pair[0])[1]):
             return min(nearer, key=lambda pair: pair[0])[1]
-        return cover_moves[0] if cover_moves else end
+        if not in_cover and covers:
+            return covers[0]
+        return end
 
-    def _best_shot(self, t: Table, figure: Figure, shots: list[Option]) -> Option:
-        """The shot worth most: the least cover, aimed when the aim is worth its card, then at the wounded, the
-        more important, the one with fewer cartridges left, the lower Potential (each target weighed once)."""
-        precise = t.profile(figure).has("precise")
-        weighed: dict[int, tuple[bool, tuple[bool, int, int, int]]] = {}  # escorted, then the rest
-
-        def worth(option: Option) -> tuple[float, ...]:
+    def _best_shot(self, t: Table, figure: Figure, shots: list[Option], ask: Ask) -> Option:
+        """The shot worth most: the escorted character first (stopping it wins the game), then the chance to hit
+        (the dice's exact odds, against the reaction that suits the target best) times what a hit is worth
+        (a zombie feels one damage point in six; a Star more than an Extra, most when the Stars decide; the
+        fewer cartridges left, the more). Aimed when one aimed shot beats two plain ones: its card (none for
+        the Precise) is worth something, and the second shot meets a target that has dodged."""
+        precise = skills.aims_free(t.profile(figure).skills)
+        stars = t.scenario.victory.kind == "eliminate_stars"
+        best: tuple[float, ...] | None = None
+        chosen = shots[0]
+        plain = {o.data["figure"]: o for o in shots if o.id.startswith("shoot:")}
+        for option in shots:
             target_id = option.data["figure"]
-            if (found := weighed.get(target_id)) is None:
-                enemy = t.game.figure(target_id)
-                left, steadiness = _toughness(t, enemy)
-                found = weighed[target_id] = (_escorted(t, enemy), (
-                    enemy.wounded, STATUS_WEIGHT[t.profile(enemy).status], -left, -steadiness))
-            escorted, target = found
-            if escorted:  # the escort stopped wins the game
-                return (1, *target)
+            enemy = t.game.figure(target_id)
             aimed = option.id.startswith("aim:")
-            cover = option.args["cover"]
-            return (0, -cover, (aimed and (self.style == "aggressive" or cover > 0 or precise)) or not aimed, *target)
-        return max(shots, key=worth)
+            chance = _chance(t, figure, enemy, aimed)
+            if aimed:
+                if target_id not in plain:
+                    continue
+                single = _chance(t, figure, enemy, False)
+                twice = single + (1 - single) * single * SECOND_SHOT
+                if chance - (0.0 if precise else CARD_WORTH) <= twice:
+                    continue
+            elif ask.about["actions"] == 2:
+                chance = chance + (1 - chance) * chance * SECOND_SHOT
+            worth = (_escorted(t, enemy), chance * _hit_worth(t, enemy, stars), aimed)
+            if best is None or worth > best:
+                best, chosen = worth, option
+        return chosen
 
     def _reaction(self, t: Table, ask: Ask) -> Option:
         target = t.game.figure(ask.about["figure"])
@@ -278,21 +330,163 @@ def _charge(t: Table, ask: Ask) -> Option | None:
 
 
 def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
-    """The compass move that gets the figure nearest the nearest enemy, if it gets it an inch nearer."""
-    enemies = [e.pos for e in t.visible(OTHER[figure.side])]
-    now = _distance_to(enemies, figure.pos)
-    best = min(_moves(ask, "compass"), key=lambda o: _distance_to(enemies, o.data["to"]), default=None)
-    return best if best is not None and _distance_to(enemies, best.data["to"]) <= now - 1.0 else None
+    """The move that gets the figure nearest an enemy by the way it must walk (around buildings and high
+    walls, difficult ground counted twice): the straight move toward the nearest when it gains half an inch,
+    else the best compass way, if it gains half an inch."""
+    enemies = sorted(t.visible(OTHER[figure.side]), key=lambda e: distance(figure.pos, e.pos))[:NEAREST]
+    if not enemies:
+        return None
+    fields = [_walk_field(t.field, (_cell(e.pos),)) for e in enemies]
+
+    def left(point: tuple[float, float]) -> float:
+        return min(_walked(t.field, walk, point) for walk in fields)
+    now = left(figure.pos)
+    straight = [o for o in _moves(ask, "toward") if not o.data.get("charge")]
+    if straight and left(straight[0].data["to"]) <= now - 0.5:
+        return straight[0]
+    best = min([*straight, *_moves(ask, "compass")], key=lambda o: left(o.data["to"]), default=None)
+    return best if best is not None and left(best.data["to"]) <= now - 0.5 else None
 
 
-def _toward_place(ask: Ask, figure: Figure, place: tuple[float, float, float, float]) -> Option | None:
-    """The compass move that gets the figure nearest the middle of the place, if it gets it an inch nearer."""
+def _toward_place(t: Table, ask: Ask, figure: Figure, place: tuple[float, float, float, float]) -> Option | None:
+    """The compass move that gets the figure nearest the place by the way it must walk, if it gets it an inch
+    nearer; of those as near, the one the fewest enemy guns see."""
     x, y, w, h = place
-    middle = (x + w / 2, y + h / 2)
-    best = min(_moves(ask, "compass"), key=lambda o: distance(o.data["to"], middle), default=None)
-    if best is None or distance(best.data["to"], middle) > distance(figure.pos, middle) - 1.0:
+    squares = tuple((i, j) for i in range(math.ceil(x), math.ceil(x + w))
+                    for j in range(math.ceil(y), math.ceil(y + h)))
+    walk = _walk_field(t.field, squares or (_cell((x + w / 2, y + h / 2)),))
+    guns = [(e.pos, gun.range) for e in t.visible(OTHER[figure.side]) if (gun := t.gun(e)) is not None]
+
+    def cost(option: Option) -> tuple[float, int]:
+        to = option.data["to"]
+        return (round(_walked(t.field, walk, to)), sum(1 for at, reach in guns
+                                                       if distance(at, to) <= reach and t.sight(at, to)))
+    best = min(_moves(ask, "compass"), key=cost, default=None)
+    if best is None or _walked(t.field, walk, best.data["to"]) > _walked(t.field, walk, figure.pos) - 1.0:
         return None
     return best
+
+
+def _cell(point: tuple[float, float]) -> Cell:
+    return (int(point[0]), int(point[1]))
+
+
+@lru_cache(maxsize=8)
+def _squares(field: Battlefield) -> dict[Cell, list[tuple[Cell, float]]]:
+    """The inch squares of the table a figure may stand in, each with the squares a step reaches from it and
+    what the step costs (eight ways, not across a corner; an inch over difficult ground counts two)."""
+    rough = [p for p in field.terrain if p.kind in ROUGH_KINDS and (p.kind != "wall" or p.climbable)]
+    cost: dict[Cell, float] = {}
+    for i in range(int(field.width)):
+        for j in range(int(field.height)):
+            centre = (i + 0.5, j + 0.5)
+            if field.free(centre, ()):
+                cost[(i, j)] = 2.0 if any(p.contains(centre) for p in rough) else 1.0
+    return {(i, j): [((i + di, j + dj), step * (cost[(i + di, j + dj)] + here) / 2) for di, dj, step in STEPS
+                     if (i + di, j + dj) in cost and not (di and dj and ((i + di, j) not in cost
+                                                                         or (i, j + dj) not in cost))]
+            for (i, j), here in cost.items()}
+
+
+@lru_cache(maxsize=256)  # enemies stand still most of a game, and games on one table meet the same places
+def _walk_field(field: Battlefield, goals: tuple[Cell, ...]) -> dict[Cell, float]:
+    """How far each inch square of the table is from the nearest of the goal squares, walking around what
+    blocks (Dijkstra over `_squares`). A goal square a figure cannot stand in (by a wall) starts from its
+    free neighbours."""
+    squares = _squares(field)
+    far: dict[Cell, float] = {}
+    for i, j in goals:
+        starts = [(0.0, (i, j))] if (i, j) in squares else [
+            (step, (i + di, j + dj)) for di, dj, step in STEPS if (i + di, j + dj) in squares]
+        for away, cell in starts:
+            if away < far.get(cell, math.inf):
+                far[cell] = away
+    queue = [(away, cell) for cell, away in far.items()]
+    heapify(queue)
+    while queue:
+        away, cell = heappop(queue)
+        if away > far[cell]:
+            continue
+        for near, step in squares[cell]:
+            reached = away + step
+            if reached < far.get(near, math.inf):
+                far[near] = reached
+                heappush(queue, (reached, near))
+    return far
+
+
+def _walked(field: Battlefield, walk: dict[Cell, float], point: tuple[float, float]) -> float:
+    """How far `point` is from the goal of `walk`, walking: through its square, or the nearest one reached."""
+    i, j = _cell(point)
+    return min((walk[(i + di, j + dj)] + math.dist(point, (i + di + 0.5, j + dj + 0.5))
+                for di in (-1, 0, 1) for dj in (-1, 0, 1) if (i + di, j + dj) in walk), default=math.inf)
+
+
+def _firing_spot(t: Table, ask: Ask, figure: Figure, goal: tuple[float, float, float, float] | None,
+                 moves: list[Option]) -> Option | None:
+    """The first of the moves (inside the scenario's place, if the figure must hold it; not undoing its last
+    move) from which the figure's gun reaches an enemy it sees."""
+    gun = t.gun(figure)
+    if gun is None:
+        return None
+    enemies = [e.pos for e in t.visible(OTHER[figure.side])]
+    for option in moves:
+        to = option.data["to"]
+        if goal is not None and not inside(to, goal):
+            continue
+        if any(distance(to, e) <= gun.range and t.sight(to, e) for e in enemies) and not _undoes(t, figure, option):
+            return option
+    return None
+
+
+def _undoes(t: Table, figure: Figure, option: Option) -> bool:
+    """Whether the move goes back the way the figure came this activation (a move into cover, then out)."""
+    who = t.who(figure)
+    for entry in reversed(t.game.log):
+        note = entry.get("note")
+        if note in ("skirmish.moved", "skirmish.activates") and entry["args"]["figure"] is who:
+            if note == "skirmish.activates":
+                return False
+            came = WAYS.index(entry["args"]["way"]["t"].removeprefix("dir."))
+            going = WAYS.index(compass(figure.pos, option.data["to"]))
+            return abs((came - going + 4) % 8 - 4) >= 3  # within 45 degrees of straight back
+    return False
+
+
+def _winning(t: Table, side: str) -> bool:
+    """Whether the side wins if the game ends as things stand (the scenario's condition at the turn limit,
+    then the dollars)."""
+    victory = t.scenario.victory
+    if victory.kind.startswith("survive_"):
+        return side == victory.kind.removeprefix("survive_")
+    if victory.kind == "escort":
+        return side != victory.side
+    if victory.kind == "hold" and victory.place is not None:
+        place = victory.place
+        holding = [s for s in OTHER if any(inside(f.pos, place) for f in t.standing(s))]
+        if len(holding) == 1:
+            return holding[0] == side
+    worth = {s: sum(t.profile(f).cost for f in t.standing(s)) for s in OTHER}
+    return worth[side] > worth[OTHER[side]]
+
+
+def _coming(t: Table, figure: Figure) -> bool:
+    """Whether the nearest enemy the figure sees is of the horde, which walks up to it whatever it does."""
+    enemy = _nearest(t, figure)
+    return enemy is not None and _horde(t, enemy)
+
+
+def _chance(t: Table, shooter: Figure, target: Figure, aimed: bool) -> float:
+    """The shot's chance to hit, against the reaction that suits the target best."""
+    return float(min(shot_chances(t, shooter, target, aimed).values()))
+
+
+def _hit_worth(t: Table, enemy: Figure, stars: bool) -> float:
+    """What hitting the enemy is worth: its dollars, over the cartridges it has left (a zombie counts one
+    damage point in six), a Star five times over when the Stars decide the game."""
+    profile = t.profile(enemy)
+    worth = profile.cost * (STARS_FIRST if stars and profile.status == "star" else 1)
+    return worth / max(1, profile.cartridges - enemy.ticked) / (ZOMBIE_ODDS if profile.has("zombie") else 1)
 
 
 def _horde(t: Table, figure: Figure) -> bool:

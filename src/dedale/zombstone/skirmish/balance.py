@@ -1,4 +1,5 @@
-"""The designer's sweep (`dedale zombstone balance`): one field of one profile or weapon set to each of a
+"""`dedale zombstone balance`: the table of every scenario at every AI level (`overview`: win rates, the share
+decided at the table, turns), and the designer's sweep: one field of one profile or weapon set to each of a
 few values, the same games (the same per-game seeds) played at each, and each side's win rate with its 95%
 interval, how the games were decided and melees a game, value by value."""
 
@@ -110,3 +111,36 @@ def sweep(params: SkirmishParams, tweaks: list[Tweak], games: int, seed: int, wh
     first = tweaks[0]
     return {"format": "dedale/zombstone-balance", "version": 1, "seed": seed, "params": params.to_json(),
             "kind": first.kind, "item": first.item, "field": first.field, "games": games, "values": rows}
+
+
+def play_level(data: str | None, run_seed: int, item: tuple[str, str, int]) -> Outcome:
+    """Game `number` of the overview in a scenario, both sides played by the AI of one level (the same seeds
+    at every level)."""
+    scenario, level, number = item
+    return play_game(SkirmishParams(scenario, None, data=data), game_seed(run_seed, number),
+                     levels=dict.fromkeys(SIDES, level))
+
+
+def overview(data: str | None, scenarios: list[str], levels: list[str], games: int, seed: int,
+             where: Where = IN_PROCESS, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Every scenario at every AI level, `games` games each: each side's win rate with its 95% interval, the
+    share of games decided by the scenario's condition or an elimination (not by counting the dollars at the
+    turn limit), the share that reached the turn limit, and turns played, as a JSON document."""
+    items = [(scenario, level, number) for scenario in scenarios for level in levels for number in range(games)]
+    outcomes = list(run_batch(partial(play_level, data, seed), items, where, progress))
+    catalogue = load_catalogue(data)
+    rows = []
+    for index, (scenario, level) in enumerate((s, lv) for s in scenarios for lv in levels):
+        played = outcomes[index * games:(index + 1) * games]
+        wins = {}
+        for side in (*SIDES, None):
+            hits = sum(1 for o in played if o.winner == side)
+            low, high = wilson(hits, games)
+            wins[side or "draw"] = {"games": hits, "rate": hits / games, "low": low, "high": high}
+        favoured = catalogue.scenario(scenario).favoured
+        rows.append({"scenario": scenario, "ai": level, "wins": wins, "favoured": favoured and favoured.side,
+                     "decided": sum(1 for o in played if o.decided_by != "dollars") / games,
+                     "turn_limit": sum(1 for o in played if o.ending in ("turns", "draw")) / games,
+                     "decided_by": {d: sum(1 for o in played if o.decided_by == d) for d in DECIDED},
+                     "turns": sum(o.turns for o in played) / games})
+    return {"format": "dedale/zombstone-balance-table", "version": 1, "seed": seed, "games": games, "rows": rows}

@@ -198,8 +198,9 @@ DOCUMENT = DocumentKind(
                  "log's words",
               4: "the text's readings by default (a wall climbed halves the move, an Aimed shot costs a Joker, a "
                  "skill turns only a Jack, Queen or King, a Guts test's cards count within the Hand, a duel's winner "
-                 "takes the whole pot, the unarmed malus is a die off the first roll); an older document replays "
-                 "with Dédale's earlier readings"},
+                 "takes the whole pot, the unarmed malus is a die off the first roll), and issue 32's AI and scenario "
+                 "settings; an older document replays with Dédale's earlier readings and the first AI and settings "
+                 "(params.tactics \"first\")"},
     envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true) of a game "
                                       "without a secret key: its seed alone would give the hidden cards away"},
               "hidden": {"description": "true: a seat's view made during play, for reading and drawing; it cannot "

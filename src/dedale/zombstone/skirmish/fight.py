@@ -46,6 +46,7 @@ GUTS_HAND = HANDS.index("two_pairs")
 FLIGHT: Final = 6.0  # inches a failed Guts test flees
 DODGE: Final = 2.0
 RETURN_MALUS: Final = 2  # the Potential of a target that returns fire
+OUTCOME_FIRST: Final = 100  # a defender's win or tie outweighs any damage it saves (a hand loses by 7 at most)
 CARD_FACES = {"9": 0, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
 
 
@@ -85,23 +86,40 @@ def _transitions(dice: int) -> np.ndarray:
     return transitions(dice).astype(np.float64)  # exact: small integers; float products run on BLAS
 
 
-def defender_keep(d_spec: Spec, a_key: tuple[int, ...], deals: bool, round_: int, index: int) -> int:
-    """The defender's best keep for the multiset it shows, against the hand it sees. With one round left, the
-    best of that multiset's allowed keeps (every keep's value worked out once per hand seen); with more, from
-    the whole optimal policy."""
+def defender_keep(d_spec: Spec, a_key: tuple[int, ...], deals: bool, round_: int, index: int,
+                  first: bool = False) -> int:
+    """The defender's best keep for the multiset it shows, against the hand it sees (`defender_goal`: to win,
+    then to lose by less; `first`, to win or tie only, as documents of version 3 and before played). With one
+    round left, the best of that multiset's allowed keeps (every keep's value worked out once per hand seen);
+    with more, from the whole optimal policy."""
     spec = _spec(*d_spec)
     if spec.rounds - round_ == 1:
         allowed = allowed_keeps(spec.dice, spec.budget)[index]
-        return int(allowed[_last_round_values(d_spec, a_key, deals)[allowed].argmax()])
+        return int(allowed[_last_round_values(d_spec, a_key, deals, first)[allowed].argmax()])
     later = RollSpec(spec.dice, spec.budget, spec.rounds - round_, spec.cards, spec.skill)
-    return int(optimise(later, defender_terminal(d_spec, a_key, deals)).choices[0][index])
+    goal = defender_terminal(d_spec, a_key, deals) if first else defender_goal(d_spec, a_key, deals)
+    return int(optimise(later, goal).choices[0][index])
+
+
+@lru_cache(maxsize=4096)
+def defender_goal(d_spec: Spec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
+    """What the defender plays for: the fight's outcome first (`defender_terminal`, weighed by OUTCOME_FIRST),
+    then the least damage taken (a defender that cannot win still rerolls for a hand that loses by less)."""
+    order, place = _ranked(_spec(*d_spec))
+    terminal = defender_terminal(d_spec, a_key, deals)
+    categories = np.array([key[0] for key in order], dtype=np.int64)[place]
+    taken = np.where(terminal < 0, 1 + a_key[0] - categories, 0) if a_key[0] > 0 else np.zeros_like(terminal)
+    goal = terminal * OUTCOME_FIRST - taken
+    goal.flags.writeable = False
+    return goal
 
 
 @lru_cache(maxsize=2048)
-def _last_round_values(d_spec: Spec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
+def _last_round_values(d_spec: Spec, a_key: tuple[int, ...], deals: bool, first: bool = False) -> np.ndarray:
     """What each keep is worth to the defender with one round left, against the hand it sees (exact: sums of
-    small integers, whatever the order of summing)."""
-    values = _transitions(_spec(*d_spec).dice) @ defender_terminal(d_spec, a_key, deals)
+    small integers, whatever the order of summing); `first`: to win or tie only, as before issue 32."""
+    goal = defender_terminal(d_spec, a_key, deals) if first else defender_goal(d_spec, a_key, deals)
+    values = _transitions(_spec(*d_spec).dice) @ goal
     values.flags.writeable = False
     return values
 
@@ -311,7 +329,8 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     d_terminal = defender_terminal(d_of, a_key, deals)
     d_budget = [t.profile(defender).hand]  # a reaction has a Hand budget of its own
     d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1, "edge" if deals else "safe"),
-                                 lambda r, i: defender_keep(d_of, a_key, deals, r, i), "skirmish.roll_defend", d_budget,
+                                 lambda r, i: defender_keep(d_of, a_key, deals, r, i, t.tactics == "first"),
+                                 "skirmish.roll_defend", d_budget,
                                  answering(a_key, deals))
     fire = Fire(attacker.id, defender.id, reaction, t.game.turn,  # type: ignore[arg-type]
                 [round(attacker.x, 2), round(attacker.y, 2), round(defender.x, 2), round(defender.y, 2)],

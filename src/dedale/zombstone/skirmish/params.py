@@ -124,6 +124,12 @@ class SkirmishParams(Declared):
                       fr="Le duel qui ouvre un scénario à duel : scenario (celui du scénario), holdem (la donne "
                       "de poker) ou simple (un jet de Tripes chacun, le meilleur gagne un point de Renommée).")
 
+    tactics: str = param("current", choices=("current", "first"), omit_default=True, web=False,
+                         en="How the AI and the shipped scenarios play: current, or first (as before issue 32: what "
+                         "a document of version 3 or before replays with).",
+                         fr="Comment jouent l'IA et les scénarios fournis : current (actuel), ou first (comme avant "
+                         "le ticket 32 : ce avec quoi rejoue un document de version 3 ou antérieure).")
+
     def check(self) -> None:
         load_catalogue(self.data).scenario(self.scenario)  # a scenario that exists, in data that loads
 

@@ -23,8 +23,10 @@ from dedale.i18n import LANGUAGES, Word, given, t, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish import hidden
 from dedale.zombstone.skirmish.ai import AI, POLICIES
+from dedale.zombstone.skirmish.ai_first import AI as FirstAI
 from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.document import SkirmishResult, Waiting
+from dedale.zombstone.skirmish.first import first_scenario
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import EARLIER, SkirmishParams
@@ -37,9 +39,9 @@ from dedale.zombstone.skirmish.wording import inches
 class Autopilot:
     """An AI policy making the player's decisions (batch runs, "one autopilot step")."""
 
-    def __init__(self, style: str) -> None:
+    def __init__(self, style: str, tactics: str = "current") -> None:
         self.name = style
-        self.ai = AI(style)
+        self.ai = (AI if tactics == "current" else FirstAI)(style)
 
     def choose(self, session: SkirmishSession) -> str:
         rules = session.rules
@@ -48,7 +50,7 @@ class Autopilot:
 
 
 def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
-    return lambda session: Autopilot(style)
+    return lambda session: Autopilot(style, session.params.tactics)
 
 
 ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields added by issue 16 (no version bump)
@@ -77,8 +79,9 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     system = "zombstone"
     # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices;
     # version 3 names a duel's duellists by their sides: an older document is replayed and checked without its
-    # log's words. Version 4 plays the text's readings by default (`params.READINGS`): an older document replays
-    # with Dédale's earlier ones (`loaded_params`).
+    # log's words. Version 4 plays the text's readings by default (`params.READINGS`) and issue 32's AI and
+    # scenarios: an older document replays with Dédale's earlier readings and the first AI and scenarios
+    # (`loaded_params`, `first.py`).
     version = 4
     worded_before = (1, 2, 3)
     policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
@@ -86,12 +89,12 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     @classmethod
     def loaded_params(cls, params: SkirmishParams, data: dict[str, Any]) -> SkirmishParams:
         """A document made before version 4 replays as it was made: by Dédale's earlier readings of the text,
-        those its params do not name."""
+        those its params do not name, with the first AI and scenarios."""
         if data.get("version") in (1, 2, 3):
             given = data.get("params")
             named = given if isinstance(given, dict) else {}
             return SkirmishParams.from_json({**params.to_json(), **{name: value for name, value in EARLIER.items()
-                                                                    if name not in named}})
+                                                                    if name not in named}, "tactics": "first"})
         return params
 
     def new_state(self) -> Game:
@@ -101,11 +104,14 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         params = self.params
         catalogue = load_catalogue(params.data)
         scenario = catalogue.scenario(params.scenario)
+        first = params.tactics == "first"  # a document of version 3 or before, replayed as it was made
+        scenario = first_scenario(scenario) if first else scenario
         self.state.scenario = scenario.id
+        ai = FirstAI if first else AI
         controllers: dict[str, Controller | None] = {
-            side: None if params.human or side == params.side else AI(params.policy(side)) for side in SEATS}
+            side: None if params.human or side == params.side else ai(params.policy(side)) for side in SEATS}
         self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds,
-                               activation=activate, **params.readings())
+                               activation=activate, tactics=params.tactics, **params.readings())
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
         self._resume(None)

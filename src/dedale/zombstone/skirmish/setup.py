@@ -1,16 +1,22 @@
 """Before the first turn: the bands take the table. Each side's characters stand in its deployment zone in
 rows, the first row nearest the enemy, in band order (the project's choice: deployment is not a decision
 here). In a duel scenario the two duellists face each other across the middle of the table and the others
-deploy in cover within reach of their own duellist (in rows in their zone when no cover is left)."""
+deploy in cover from the enemy duellist within reach of their own, each band on its own half of the table (in
+rows in their zone when no cover is left)."""
 
 from __future__ import annotations
 
+import math
+
 from dedale.core.cards import JOKERS, Deck, standard_deck
 from dedale.core.errors import DedaleError
+from dedale.zombstone.skirmish.battlefield import HEAVY_KINDS
 from dedale.zombstone.skirmish.model import Figure, Side
 from dedale.zombstone.skirmish.table import Table
 
 SPACING = 1.6  # inches between the figures of a deployment
+GRID = 0.5  # inches between the points tried for a deployment in cover
+APART = 3.0  # inches a duel's band keeps from the middle of the table, on its own side
 
 
 def setup(t: Table) -> None:
@@ -51,6 +57,27 @@ def _duel_spot(t: Table, side: str) -> tuple[float, float]:
     return (t.field.width / 2 + (half if _on_the_right(t, side) else -half), t.field.height / 2)
 
 
+def _in_cover(t: Table, side: str, own: tuple[float, float], within: float,
+              danger: tuple[float, float]) -> list[tuple[float, float]]:
+    """Where a figure may deploy around its duellist (the text: "à couvert", within `within` inches of it): the
+    points of a half-inch grid in cover from the enemy duellist, on the band's own half of the table (the bands
+    apart: not both behind the middle's cover), heavy cover first, then the nearest the duellist."""
+    middle, right = t.field.width / 2, _on_the_right(t, side)
+    found = []
+    steps = int(within / GRID)
+    for i in range(-steps, steps + 1):
+        for j in range(-steps, steps + 1):
+            spot = (own[0] + i * GRID, own[1] + j * GRID)
+            away = math.dist(spot, own)
+            if (away > within or (spot[0] < middle + APART if right else spot[0] > middle - APART)
+                    or not t.field.free(spot, ())):
+                continue
+            kinds = t.covers(danger, spot)
+            if kinds:
+                found.append((not any(kind in HEAVY_KINDS for kind in kinds), away, spot))
+    return [spot for _, _, spot in sorted(found)]
+
+
 def _deploy(t: Table, side: str, figures: list[Figure]) -> None:
     duel = t.scenario.duel
     taken = [f.pos for f in t.game.figures if f.side != side or f not in figures]
@@ -58,7 +85,8 @@ def _deploy(t: Table, side: str, figures: list[Figure]) -> None:
     spots: list[tuple[float, float]] = []
     if duel is not None:
         own, other = duellist(t, side), duellist(t, "zombies" if side == "lawmen" else "lawmen")
-        spots += t.field.cover_spots(own.pos, duel.cover_within, [other.pos], taken)
+        spots += (t.field.cover_spots(own.pos, duel.cover_within, [other.pos], taken) if t.tactics == "first"
+                  else _in_cover(t, side, own.pos, duel.cover_within, other.pos))
     x0, y0, w, h = t.scenario.deploy[side]
     columns = [x0 + 0.5 + i * SPACING for i in range(int((w - 1) // SPACING) + 1)]
     rows = [y0 + 0.5 + j * SPACING for j in range(int((h - 1) // SPACING) + 1)]
@@ -66,9 +94,15 @@ def _deploy(t: Table, side: str, figures: list[Figure]) -> None:
     rows.sort(key=lambda y: abs(y - (y0 + h / 2)))
     spots += [(x, y) for x in columns for y in rows]
     for figure in figures:
-        spot = next((p for p in spots if t.field.free(p, taken)), None)
+        spot = next((p for p in spots if t.field.free(p, taken) and (t.tactics == "first" or _spaced(p, taken))),
+                    None)
         if spot is None:
             raise DedaleError("error.skirmish.deploy_full", side=side, scenario=t.scenario.id)
         figure.place(spot)
         taken.append(spot)
         figure.hidden = duel is not None and duel.hidden
+
+
+def _spaced(spot: tuple[float, float], taken: list[tuple[float, float]]) -> bool:
+    """No figure deploys nearer than SPACING to another (room for each one's marks on the map)."""
+    return all(math.dist(spot, other) >= SPACING - 1e-9 for other in taken)

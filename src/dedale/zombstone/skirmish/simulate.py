@@ -6,7 +6,7 @@ average turns and survivors."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any
@@ -14,7 +14,9 @@ from typing import Any
 from dedale.core.batch import IN_PROCESS, Where, run_batch
 from dedale.core.rng import Roller, SeededSource, SplitMix64
 from dedale.zombstone.skirmish.ai import AI
+from dedale.zombstone.skirmish.ai_first import AI as FirstAI
 from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
+from dedale.zombstone.skirmish.first import first_scenario
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.model import Game
 from dedale.zombstone.skirmish.params import SkirmishParams
@@ -24,6 +26,9 @@ from dedale.zombstone.skirmish.turn import activate
 Z95 = 1.959963984540054
 MELEE = "skirmish.how.melee"  # a confrontation's kind as the log words it
 DECIDED = ("elimination", "flight", "stars", "escort", "hold", "survival", "dollars")
+# The AI levels a battle run may pit against each other: a level's name, and how it makes a side's AI for a
+# policy (a level added here is played by `dedale zombstone balance` too).
+LEVELS: dict[str, Callable[[str], Controller]] = {"standard": AI}
 
 
 def game_seed(run_seed: int, number: int) -> int:
@@ -44,14 +49,20 @@ class Outcome:
     dollars: dict[str, int]  # what they are worth
 
 
-def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = None) -> Outcome:
-    """One game between two AIs, from deployment to its end (on the params' data, or on `catalogue`)."""
+def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = None,
+              levels: Mapping[str, str] | None = None) -> Outcome:
+    """One game between two AIs, from deployment to its end (on the params' data, or on `catalogue`), each
+    side's AI of its level (`LEVELS`: standard unless `levels` names another)."""
     catalogue = catalogue or load_catalogue(params.data)
     game = Game()
     roller = Roller(SeededSource(seed), game.log)
-    controllers: dict[str, Controller | None] = {side: AI(params.policy(side)) for side in SIDES}
-    t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds,
-              activation=activate, **params.readings())
+    first = params.tactics == "first"  # as before issue 32: its AI (at the standard level) and its scenarios
+    made = {**LEVELS, "standard": FirstAI} if first else LEVELS
+    controllers: dict[str, Controller | None] = {
+        side: made[(levels or {}).get(side, "standard")](params.policy(side)) for side in SIDES}
+    scenario = catalogue.scenario(params.scenario)
+    t = Table(game, catalogue, first_scenario(scenario) if first else scenario, roller, controllers, params.rounds,
+              activation=activate, tactics=params.tactics, **params.readings())
     for _ in play(t):  # two AIs never suspend the game
         raise AssertionError("an AI game asked for a decision")
     standing = {side: game.in_play(side) for side in SIDES}

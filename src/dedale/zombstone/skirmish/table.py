@@ -121,6 +121,7 @@ class Table:
     # A figure's activation (`turn.activate`: the table, the figure, free or not), which a fight's Last Breath
     # calls: given by whoever sets the table, for the turn calls the fights.
     activation: Callable[[Table, Figure, bool], Flow[None]] = field(kw_only=True, repr=False)
+    tactics: str = field(default="current", kw_only=True)  # "first": as a document of version 3 or before played
     _names: dict[int, Word] = field(default_factory=dict, repr=False)
     _guns: dict[str, Weapon | None] = field(default_factory=dict, repr=False)
     _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)

@@ -1,0 +1,188 @@
+"""The skirmish AI's tactics (issue 32) and the table of `dedale zombstone balance`: aimed shots taken when one
+beats two plain shots, gunmen in cover that move to shoot rather than idle, a horde that walks around
+buildings, a Last Breath spent shooting, no move back the way it came, a defender that cannot win rerolling to
+lose by less; High Noon's deployment as the text
+says it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+import pytest
+
+from dedale.core.rng import Roller, SeededSource
+from dedale.zombstone.combinatorics import index_of, keeps
+from dedale.zombstone.hands import best_key, counts_of
+from dedale.zombstone.skirmish.ai import AI
+from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
+from dedale.zombstone.skirmish.catalogue import Victory, load_catalogue
+from dedale.zombstone.skirmish.fight import defender_keep
+from dedale.zombstone.skirmish.model import Figure, Game, Side
+from dedale.zombstone.skirmish.params import SkirmishParams
+from dedale.zombstone.skirmish.setup import duellist, setup
+from dedale.zombstone.skirmish.simulate import play_game
+from dedale.zombstone.skirmish.table import OTHER, Table
+from dedale.zombstone.skirmish.turn import action_ask, activate
+
+CATALOGUE = load_catalogue()
+DOLLARS = Victory()
+SIDE_OF = {member: band.side for band in CATALOGUE.bands.values() for member in band.members}
+
+
+def table(*figures: tuple[str, float, float], terrain: tuple[Terrain, ...] = ()) -> Table:
+    """Two AIs at a game on a 36-inch table with the terrain and the figures (profile, x, y) given."""
+    game = Game(scenario="ok_corral")
+    for profile, x, y in figures:
+        game.figures.append(Figure(len(game.figures), profile, SIDE_OF[profile], x, y))
+    for side, band in (("lawmen", "earp_brothers"), ("zombies", "clanton_clan")):
+        game.sides[side] = Side(side, band)
+    scenario = dataclasses.replace(CATALOGUE.scenario("ok_corral"), battlefield=Battlefield(36, 36, terrain),
+                                   victory=DOLLARS)
+    return Table(game, CATALOGUE, scenario, Roller(SeededSource(1), game.log), {"lawmen": AI(), "zombies": AI()},
+                 activation=activate)
+
+
+def choose(t: Table, figure: Figure, actions: int = 2, moves: int = 2) -> str:
+    ask = action_ask(t, figure, actions, moves, [t.profile(figure).hand])
+    return AI().choose(t, ask)
+
+
+def test_a_precise_shooter_aims_when_cover_takes_its_rerolls_and_shoots_twice_in_the_open() -> None:
+    """Ike (Potential 1, Precise: his aim is free) behind two light covers rolls at -1: one aimed shot beats two
+    plain ones. In the open, two plain shots are worth more."""
+    fences = (Terrain("light", 14, 10, 0.5, 16), Terrain("light", 18, 10, 0.5, 16))
+    t = table(("ike_clanton", 11, 18), ("deputy", 20, 18), terrain=fences)
+    assert choose(t, t.game.figure(0), moves=0) == "aim:1"
+    t = table(("ike_clanton", 11, 18), ("deputy", 20, 18))
+    assert choose(t, t.game.figure(0), moves=0) == "shoot:1"
+
+
+def test_a_gunman_in_cover_out_of_range_moves_to_shoot_unless_its_side_wins_as_things_stand() -> None:
+    """Wyatt behind a wagon, the Cajun 14 inches away, out of his Colt's 12: worth $20 more than the Cajun, he
+    waits in cover for the enemy to come; worth less (the Cajun and Billy Clanton), he moves where he can shoot
+    (he used to wait whenever an enemy stood within his range and 4 inches)."""
+    wagon = (Terrain("heavy", 21, 14, 1, 8),)
+    t = table(("wyatt_earp", 23, 18), ("the_cajun", 9, 18), terrain=wagon)
+    assert choose(t, t.game.figure(0)) == "end"
+    t = table(("wyatt_earp", 23, 18), ("the_cajun", 9, 18), ("billy_clanton", 4, 30), terrain=wagon)
+    wyatt = t.game.figure(0)
+    ask = action_ask(t, wyatt, 2, 2, [2])
+    moved = ask.option(AI().choose(t, ask))
+    assert moved is not None and moved.id.startswith("move:")
+    gun = t.gun(wyatt)
+    assert gun is not None and math.dist(moved.data["to"], (9, 18)) <= gun.range
+
+
+def test_a_zombie_walks_around_a_building_in_its_way() -> None:
+    """A building between the zombie and the deputy, the straight way blocked: the zombie's walk shortens the
+    way it must go (around the building), never leaving it stuck against the wall."""
+    store = (Terrain("building", 12, 8, 4, 20),)
+    t = table(("deputy", 22, 18), ("zombie", 11.4, 18), terrain=store)
+    zombie = t.game.figure(1)
+    for _ in range(4):
+        ask = action_ask(t, zombie, 2, 1, [0])
+        option = ask.option(AI().choose(t, ask))
+        assert option is not None and option.id.startswith("move:")
+        before = zombie.pos
+        zombie.place(option.data["to"])
+        assert math.dist(before, zombie.pos) > 1
+    assert zombie.y < 8 or zombie.y > 28 or zombie.x > 16  # around a corner of the store
+
+
+def test_a_last_breath_is_spent_shooting_not_walking_into_cover() -> None:
+    wagon = (Terrain("heavy", 18, 20, 2, 2),)
+    t = table(("wyatt_earp", 20, 18), ("billy_clanton", 11, 18), terrain=wagon)
+    wyatt = t.game.figure(0)
+    wyatt.ticked = t.profile(wyatt).cartridges  # his last cartridge ticked: Last Breath's free activation
+    assert choose(t, wyatt).startswith(("shoot:", "aim:"))
+    wyatt.ticked = 0  # unhurt, out of cover: into cover first (behind the wagon), from where he still shoots
+    assert choose(t, wyatt).startswith("move:")
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_a_defender_that_cannot_win_rerolls_for_a_hand_that_loses_by_less(rounds: int) -> None:
+    """Against five Aces nothing wins: the defender (Potential 2) showing a pair of Kings keeps them, rerolling
+    the odd dice for two pairs or three of a kind (each rank higher, a cartridge less lost)."""
+    five_aces = best_key(counts_of([5] * 5))
+    showing = counts_of([4, 4, 0, 1, 2])  # a pair of Kings, a 9, a 10, a Jack
+    kept = keeps(5)[defender_keep((2, rounds, None, None), five_aces, False, 0, index_of(5)[showing])]
+    assert kept[4] == 2 and sum(kept) == 3  # both Kings kept, two dice rerolled (its Potential)
+
+
+def test_a_gunman_does_not_walk_back_the_way_it_came() -> None:
+    t = table(("deputy", 23, 18), ("the_cajun", 4, 18))
+    deputy = t.game.figure(0)
+    t.roller.note("skirmish.activates", figure=t.who(deputy))
+    start = deputy.pos
+    deputy.place((27.0, 18.0))  # it stepped 4 inches east (away), this activation
+    t.roller.note("skirmish.moved", figure=t.who(deputy), inches=4.0, way={"t": "dir.E"}, arrival={"t": "x"})
+    ask = action_ask(t, deputy, 1, 1, [1])
+    option = ask.option(AI().choose(t, ask))
+    assert option is not None
+    assert not (option.id.startswith("move:") and math.dist(option.data["to"], start) < 1)
+
+
+@pytest.mark.parametrize("seed", range(1, 21))
+def test_high_noon_deploys_every_band_in_cover_from_the_enemy_duellist_and_apart(seed: int) -> None:
+    """The text: "déployée à couvert" within 12 inches of the duellists; each band on its own half (they hid
+    behind the same wagon, 2.7 inches apart)."""
+    scenario = CATALOGUE.scenario("high_noon")
+    assert scenario.duel is not None
+    game = Game()
+    t = Table(game, CATALOGUE, scenario, Roller(SeededSource(seed), game.log), {"lawmen": AI(), "zombies": AI()},
+              activation=activate)
+    setup(t)
+    middle = t.field.width / 2
+    for figure in game.figures:
+        own, enemy = duellist(t, figure.side), duellist(t, OTHER[figure.side])
+        if figure is own:
+            continue
+        assert t.covers(enemy.pos, figure.pos), t.profile(figure).id
+        assert math.dist(figure.pos, own.pos) <= scenario.duel.cover_within
+        assert (figure.x - middle) * (own.x - middle) > 0  # on its duellist's side of the table
+    lawmen = [f.pos for f in game.figures if f.side == "lawmen"]
+    zombies = [f.pos for f in game.figures if f.side == "zombies"]
+    assert min(math.dist(a, b) for a in lawmen for b in zombies) >= 6
+
+
+def test_balance_without_a_field_prints_every_scenario_at_every_ai_level(cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = cli("zombstone", "balance", "--games", "2", "--seed", "3", "--workers", "1")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 1 + len(CATALOGUE.scenarios)
+    for scenario, line in zip(CATALOGUE.scenarios, lines[1:], strict=True):
+        assert line.split()[:2] == [scenario, "standard"] and "decided at the table" in line and "turns" in line
+    code, out, _ = cli("zombstone", "balance", "--games", "3", "--seed", "3", "--workers", "1", "--scenario",
+                       "clum_ride", "--json")
+    row = json.loads(out)["rows"][0]
+    assert code == 0 and row["scenario"] == "clum_ride" and row["ai"] == "standard"
+    assert row["decided"] == 1.0  # the escort decides every game, at the turn limit or before
+    assert sum(w["games"] for w in row["wins"].values()) == 3
+
+
+@pytest.mark.parametrize(("args", "problem"), [
+    (("--ai", "genius"), "genius"),
+    (("--scenario", "alamo"), "alamo"),
+    (("--profile", "deputy", "--field", "hand"), "--values"),
+])
+def test_balance_table_refuses_bad_input(cli, args: tuple[str, ...], problem: str) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("zombstone", "balance", "--games", "2", "--seed", "1", *args)
+    assert code == 2 and problem in err and "Traceback" not in err
+
+
+def test_the_first_tactics_play_the_games_of_before_issue_32() -> None:
+    """`tactics="first"`, which a document of version 3 or before loads with: the shipped scenarios as they were
+    (OK Corral won by the dollars in 8 turns), the first AI, High Noon's first deployment."""
+    first = SkirmishParams(scenario="ok_corral", side=None, tactics="first")
+    outcome = play_game(first, 5)
+    assert outcome.turns <= 8 and outcome.decided_by in ("dollars", "elimination", "flight")
+    assert play_game(first, 5) == outcome and play_game(dataclasses.replace(first, tactics="current"), 5) != outcome
+    game = Game()
+    t = Table(game, CATALOGUE, CATALOGUE.scenario("high_noon"), Roller(SeededSource(1), game.log),
+              {"lawmen": AI(), "zombies": AI()}, activation=activate, tactics="first")
+    setup(t)
+    lawmen = [f.pos for f in game.figures if f.side == "lawmen"]
+    zombies = [f.pos for f in game.figures if f.side == "zombies"]
+    assert min(math.dist(a, b) for a in lawmen for b in zombies) < 6  # both bands behind the middle's wagon
