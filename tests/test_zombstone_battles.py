@@ -194,20 +194,25 @@ def test_lotow_indecrottable_loses_an_inch_a_wound() -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("scenario, side", [("ok_corral", "lawmen"), ("high_noon", "zombies")])
 def test_every_question_and_choice_reads_as_words(scenario: str, side: str, lang: str) -> None:
-    """What a player sees at each step: the question and every choice, in words (no message key left)."""
-    session = Session(SkirmishRules, SkirmishParams(scenario=scenario, side=side), 13)
-    kinds = set()
-    for _ in range(400):
-        if session.is_over:
+    """What a player sees at each step: the question and every choice, in words (no message key left), over
+    games enough to be asked each kind of question (the initiative only when a card is worth playing for it)."""
+    kinds: set[str] = set()
+    wanted = {"initiative", "first", "activate", "action", "reroll"}
+    for seed in range(13, 23):
+        session = Session(SkirmishRules, SkirmishParams(scenario=scenario, side=side), seed)
+        for _ in range(400):
+            if session.is_over:
+                break
+            question = say(session.question() or "", lang)
+            assert question and "skirmish." not in question and "{" not in question
+            kinds.add(session.rules.ask.kind)  # type: ignore[union-attr]
+            for choice in session.choices():
+                label = choice.label(lang)
+                assert label and "skirmish." not in label and "dir." not in label, choice.id
+            session.auto_step()
+        if wanted <= kinds:
             break
-        question = say(session.question() or "", lang)
-        assert question and "skirmish." not in question and "{" not in question
-        kinds.add(session.rules.ask.kind)  # type: ignore[union-attr]
-        for choice in session.choices():
-            label = choice.label(lang)
-            assert label and "skirmish." not in label and "dir." not in label, choice.id
-        session.auto_step()
-    assert {"initiative", "first", "activate", "action", "reroll"} <= kinds
+    assert wanted <= kinds
 
 
 def test_the_ais_hole_cards_stay_hidden_until_the_duel_is_over() -> None:
