@@ -1,5 +1,6 @@
 """A skirmish's parameters: the scenario, which side the player takes (or none: the AIs play each other;
-or two people play, `opponent`), each AI's policy, reroll rounds, and a folder of the player's own data files."""
+or two people play, `opponent`), each AI's policy and level, reroll rounds, and a folder of the player's own
+data files."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dedale.i18n import data_word, word
 from dedale.zombstone.policy import MAX_ROUNDS, UNARMED_READINGS
 from dedale.zombstone.skirmish.ai import POLICIES
 from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
+from dedale.zombstone.skirmish.lookahead import LEVELS
 
 
 def _scenarios() -> tuple[str, ...]:
@@ -57,6 +59,11 @@ class SkirmishParams(Declared):
                                fr="Un combattant au contact sans arme de contact a « un malus d'un dé de base » : "
                                "potential (un dé de Potentiel en moins, comme tout malus du texte) ou first_roll "
                                "(un dé en moins à son premier jet).")
+    ai: str = param("standard", choices=LEVELS, omit_default=True, label=("AI level", "Niveau de l'IA"),
+                    en="How the AI plays: standard, or lookahead (it plays out each option of an activation some "
+                    "two hundred times before choosing: stronger, up to a second a decision).",
+                    fr="Comment joue l'IA : standard, ou lookahead (elle joue chaque option d'une activation "
+                    "quelque deux cents fois avant de choisir : plus forte, jusqu'à une seconde par décision).")
 
     def check(self) -> None:
         load_catalogue(self.data).scenario(self.scenario)  # a scenario that exists, in data that loads

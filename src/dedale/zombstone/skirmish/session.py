@@ -26,6 +26,7 @@ from dedale.zombstone.skirmish.ai import AI, POLICIES
 from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.document import SkirmishResult, Waiting
 from dedale.zombstone.skirmish.game import play
+from dedale.zombstone.skirmish.lookahead import controller
 from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
@@ -91,7 +92,8 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         scenario = catalogue.scenario(params.scenario)
         self.state.scenario = scenario.id
         controllers: dict[str, Controller | None] = {
-            side: None if params.human or side == params.side else AI(params.policy(side)) for side in SEATS}
+            side: None if params.human or side == params.side else controller(params.ai, params.policy(side))
+            for side in SEATS}
         self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds,
                                params.unarmed_malus, activation=activate)
         self._flow: Flow[None] = play(self.table_top)

@@ -13,9 +13,9 @@ from typing import Any
 
 from dedale.core.batch import IN_PROCESS, Where, run_batch
 from dedale.core.rng import Roller, SeededSource, SplitMix64
-from dedale.zombstone.skirmish.ai import AI
 from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
 from dedale.zombstone.skirmish.game import play
+from dedale.zombstone.skirmish.lookahead import controller
 from dedale.zombstone.skirmish.model import Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.table import Controller, Table
@@ -49,7 +49,7 @@ def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = N
     catalogue = catalogue or load_catalogue(params.data)
     game = Game()
     roller = Roller(SeededSource(seed), game.log)
-    controllers: dict[str, Controller | None] = {side: AI(params.policy(side)) for side in SIDES}
+    controllers: dict[str, Controller | None] = {side: controller(params.ai, params.policy(side)) for side in SIDES}
     t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds,
               params.unarmed_malus, activation=activate)
     for _ in play(t):  # two AIs never suspend the game
