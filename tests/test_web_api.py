@@ -52,7 +52,7 @@ def test_systems_lists_each_playable_system_with_its_fields(client: TestClient) 
     systems = client.get("/api/systems").json()
     assert set(systems) == set(SYSTEMS)
     assert {f["name"] for f in systems["zombstone"]} == {"scenario", "side", "policy_lawmen", "policy_zombies",
-                                                          "rounds", "unarmed_malus"}  # the opponent: `seating`
+                                                          "rounds", "unarmed_malus", "ai"}  # the opponent: `seating`
     assert {"name": "radius", "kind": "int", "default": 12, "low": 0, "high": 40, "options": []} in systems["hexcrawl"]
 
 

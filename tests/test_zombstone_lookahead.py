@@ -7,6 +7,7 @@ import copy
 from collections.abc import Callable
 
 import pytest
+from fastapi.testclient import TestClient
 
 from dedale.core.documents import dump
 from dedale.core.errors import DedaleError
@@ -141,3 +142,17 @@ def test_a_session_against_the_look_ahead_replays_the_same(monkeypatch: pytest.M
     saved = session.to_json()
     again = Session.from_json(SkirmishRules, saved)
     assert again.to_json() == saved
+
+
+def test_the_web_api_plays_against_the_look_ahead_and_refuses_an_unknown_level(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lookahead, "ROLLOUTS", FEW)
+    body = {"system": "zombstone", "seed": 4, "params": {"scenario": "ok_corral", "side": "zombies", "ai": "lookahead"}}
+    made = client.post("/api/sessions", json=body)
+    assert made.status_code == 201, made.text
+    state = made.json()
+    stepped = client.post(f"/api/sessions/{state['id']}/step", json={"choice": state["choices"][0]["id"]})
+    assert stepped.status_code == 200, stepped.text
+    assert client.get(f"/api/sessions/{state['id']}/export/json").json()["params"]["ai"] == "lookahead"
+    refused = client.post("/api/sessions", json={**body, "params": {**body["params"], "ai": "deep"}})
+    assert refused.status_code == 400 and "standard, lookahead" in refused.text
