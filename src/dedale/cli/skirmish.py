@@ -19,8 +19,9 @@ Data = Annotated[Path | None, typer.Option(
     "--data", help="A folder whose weapons/profiles/bands/scenarios.toml replace the shipped ones.")]
 Rounds = Annotated[int, typer.Option("--rounds", help="Reroll rounds (the rules: 1).")]
 Policy = Annotated[str, typer.Option(help="An AI policy: default, cautious or aggressive.")]
-Level = Annotated[str, typer.Option("--ai", help="The AIs' level: standard, or lookahead (it plays out each option of "
-                                     "an activation some two hundred times: stronger, up to a second a decision).")]
+Level = Annotated[str, typer.Option("--ai", help="The AIs' level: standard, or lookahead (before each activation and "
+                                     "action it plays the options out some 160 times in all: stronger, about a "
+                                     "second a decision).")]
 MAX_GAMES = 1_000_000
 
 

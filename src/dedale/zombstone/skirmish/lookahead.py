@@ -34,8 +34,8 @@ from dedale.zombstone.skirmish.table import OTHER, Ask, Controller, Flow, Table
 from dedale.zombstone.skirmish.turn import act, activate, activations
 
 LEVELS = ("standard", "lookahead")
-ROLLOUTS: Final = 200  # rollouts a decision, shared among its options
-LEAST: Final = 10  # rollouts an option at least, however many options there are
+ROLLOUTS: Final = 160  # rollouts a decision, shared among its options
+LEAST: Final = 8  # rollouts an option at least, however many options there are
 HORIZON: Final = 1  # turns played after the one under way before a rollout is judged
 EDGE: Final = 0.02  # how much more another option must be worth than the standard AI's choice
 _GOLDEN: Final = 0x9E3779B97F4A7C15

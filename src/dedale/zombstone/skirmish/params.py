@@ -60,10 +60,10 @@ class SkirmishParams(Declared):
                                "potential (un dé de Potentiel en moins, comme tout malus du texte) ou first_roll "
                                "(un dé en moins à son premier jet).")
     ai: str = param("standard", choices=LEVELS, omit_default=True, label=("AI level", "Niveau de l'IA"),
-                    en="How the AI plays: standard, or lookahead (it plays out each option of an activation some "
-                    "two hundred times before choosing: stronger, up to a second a decision).",
-                    fr="Comment joue l'IA : standard, ou lookahead (elle joue chaque option d'une activation "
-                    "quelque deux cents fois avant de choisir : plus forte, jusqu'à une seconde par décision).")
+                    en="How the AI plays: standard, or lookahead (before each activation and action it plays the "
+                    "options out some 160 times in all: stronger, about a second a decision).",
+                    fr="Comment joue l'IA : standard, ou lookahead (avant chaque activation et chaque action, elle "
+                    "joue les options quelque 160 fois en tout : plus forte, environ une seconde par décision).")
 
     def check(self) -> None:
         load_catalogue(self.data).scenario(self.scenario)  # a scenario that exists, in data that loads
