@@ -35,7 +35,8 @@
   and 300 made and written, against n log n), `keylock_scale.py` (1,000 to 20,000 objects,
   growth beside n log n), `zombstone_speed.py` (a new query, `dedale zombstone tables`, the web calculator,
   and the ratio to icepool), `skirmish_speed.py` (AI games a second, one core), `duel_speed.py` (the poker
-  duel's AI: a decision and a duel, medians; issue 8), `batch_speed.py` (games and dungeons a second on 1
+  duel's AI: a decision and a duel, medians; issue 8), `lookahead_speed.py` (the look-ahead AI's decisions,
+  CPU time, target 95th percentile at most 1 s; issue 32), `batch_speed.py` (games and dungeons a second on 1
   and 2 local workers, a 2,000-game balance sweep under a minute),
   `pictures_print.py` (the smallest text of the pictures printed: a 200-object key-lock diagram on A3,
   a hexcrawl on A4, the crawler's A4 overview; issue 17),
@@ -221,7 +222,7 @@ def main() -> int:
 
 # Issue 15's figures, each module a part of it (runnable alone too): rows of (label, figure, target met).
 SCALE_AND_SPEED = ("peers_crawler", "hexcrawl_scale", "keylock_scale", "zombstone_speed", "skirmish_speed",
-                   "duel_speed", "batch_speed", "pictures_print", "zombstone_games")
+                   "duel_speed", "lookahead_speed", "batch_speed", "pictures_print", "zombstone_games")
 
 
 def issue_15() -> bool:

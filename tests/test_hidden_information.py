@@ -33,6 +33,7 @@ from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishRules, SkirmishSession
 from dedale.zombstone.skirmish.showdown import SEATS
+from dedale.zombstone.skirmish.table import Ask
 from dedale.zombstone.skirmish.view import GameView
 
 DATA = Path(__file__).parents[1] / "src" / "dedale" / "zombstone" / "skirmish" / "data"
@@ -101,8 +102,11 @@ def other(side: str) -> str:
     return next(s for s in SEATS if s != side)
 
 
-def bet(plan: str, ids: list[str]) -> str:
-    """The player's bet: `shove` all in (the AI often folds), `fold` whenever it may, `call` down to a showdown."""
+def bet(plan: str, ids: list[str], street: str) -> str:
+    """The player's bet: `shove` all in on the river (the AI folds a hand that made nothing; it calls a shove
+    before the flop, as fleeing costs more), `fold` whenever it may, `call` down to a showdown."""
+    if plan == "shove" and street != "river":
+        plan = "call"
     wanted = {"shove": ("allin", "call", "check"), "fold": ("fold", "check"), "call": ("check", "call")}[plan]
     return next(choice for choice in wanted if choice in ids)
 
@@ -117,7 +121,9 @@ def high_noon_duel(side: str, ending: str) -> SkirmishSession:
         while session.state.duel is None:
             log = session.seat_log()
             assert hole_draws(log, SEATS.index(other(side))) == HIDDEN and not bluffs(log, SEATS.index(other(side)))
-            session.step(bet(ENDINGS[ending], [c.id for c in session.choices()]))
+            ask = session.rules.ask
+            assert isinstance(ask, Ask)
+            session.step(bet(ENDINGS[ending], [c.id for c in session.choices()], ask.about["duel"].street))
         folded = session.state.duel["folded"]
         if folded == {"the AI folds": other(side), "the player folds": side, "a showdown": None}[ending]:
             return session

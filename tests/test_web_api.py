@@ -53,7 +53,7 @@ def test_systems_lists_each_playable_system_with_its_fields(client: TestClient) 
     assert set(systems) == set(SYSTEMS)
     assert {f["name"] for f in systems["zombstone"]} == {"scenario", "side", "policy_lawmen", "policy_zombies",
                                                           "rounds", "unarmed_malus", "climb", "difficult", "aim_cost",
-                                                          "turned_die", "card_limit", "winnings", "duel"
+                                                          "turned_die", "card_limit", "winnings", "duel", "ai"
                                                           }  # the opponent: `seating`
     assert {"name": "radius", "kind": "int", "default": 12, "low": 0, "high": 40, "options": []} in systems["hexcrawl"]
 

@@ -16,7 +16,7 @@ from budget import examples
 from dedale.core.cards import Card, Deck
 from dedale.core.documents import dump, load
 from dedale.core.errors import DedaleError
-from dedale.core.rng import NeedInput, Roller, SeededSource, TableSource
+from dedale.core.rng import NeedInput, Roller, SeededSource, SplitMix64, TableSource
 from dedale.i18n import say
 from dedale.zombstone.skirmish.duel import (
     Action,
@@ -213,14 +213,67 @@ def test_the_ai_rates_hands_sensibly() -> None:
     assert hand_strength(cards("2C 3D"), cards("10S JS QD KC AH")) < 0.5  # the board's straight
 
 
-def test_the_ai_pushes_a_monster_and_folds_rubbish_to_a_shove() -> None:
-    table = Table("AS AD", "7C 2D")
+def test_the_ai_pushes_a_monster_and_folds_rubbish_to_a_shove_worth_more_than_fleeing() -> None:
+    table = Table("AS AD", "7C 2D", stakes=(60, 60))  # $59 to call: far more than a flight costs ($7)
     table.roller.source = SeededSource(1)  # the deck is dealt: any bluff is rolled from here
     assert ai_action(table.duel, table.roller) in ("bet:2", "allin")
     table.play("allin")
     assert ai_action(table.duel, table.roller, "cautious") == "fold"
     with pytest.raises(DedaleError):
         ai_action(table.duel, table.roller, "reckless")
+
+
+def equity(hole: str, deals: int, seed: int) -> float:
+    """The hand's chance to win a showdown against one random hand (a split pot half a win), by seeded Monte
+    Carlo on pokerkit's hands."""
+    mine = cards(hole)
+    rest = [card for card in Deck().cards if card not in mine]
+    stream, won = SplitMix64(seed), 0.0
+    for _ in range(deals):
+        picked = list(rest)
+        drawn = [picked.pop(stream.below(len(picked))) for _ in range(7)]
+        board = "".join(map(_pk, drawn[2:]))
+        ours = StandardHighHand.from_game("".join(map(_pk, mine)), board)
+        theirs = StandardHighHand.from_game("".join(map(_pk, drawn[:2])), board)
+        won += 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
+    return won / deals
+
+
+@pytest.mark.parametrize("hole", ["AS 3D", "AC 2H", "KD 4S"])
+def test_facing_a_shove_the_ai_calls_a_hand_more_likely_to_win_than_not(hole: str) -> None:
+    """A fold makes the duellist flee: A3o, A2o and K4o, each more likely than not to win the showdown
+    (measured), are called, by the cautious AI too (it folded them, rating them below the pot odds and its
+    margin, 53%, when a fold cost only the chips)."""
+    assert 0.5 < equity(hole, 3000, seed=32) < 0.6  # 3,000 deals: a standard error under 1%
+    for style in ("cautious", "bold"):
+        for stakes in ((15, 15), (30, 30)):
+            table = Table("QC QD", hole, stakes=stakes)
+            table.play("allin")
+            assert ai_action(table.duel, table.roller, style) == "call"
+
+
+def test_a_shove_on_every_hand_no_longer_makes_the_cautious_ai_flee() -> None:
+    """An opponent going all in before the flop on every deal, 2,000 seeded deals: the cautious AI fled 58%
+    of them when a fold cost only the chips; now it calls every hand (each wins a showdown a third of the
+    time or more, and the flight costs more than the $14 it risks beyond that chance)."""
+    folds = 0
+    for number in range(2000):
+        roller, deck = Roller(SeededSource(number), []), Deck()
+        duel = start(roller, deck)
+        act(duel, "allin", roller, deck)
+        folds += ai_action(duel, roller, "cautious") == "fold"
+    assert folds == 0
+
+
+def test_with_a_fold_costing_only_the_chips_the_cautious_ai_fled_most_shoves() -> None:
+    """The measure above, with the flight costing nothing (the old reading): most deals fled."""
+    folds = 0
+    for number in range(2000):
+        roller, deck = Roller(SeededSource(number), []), Deck()
+        duel = start(roller, deck)
+        act(duel, "allin", roller, deck)
+        folds += ai_action(duel, roller, "cautious", flight=0) == "fold"
+    assert 0.5 < folds / 2000 < 0.65
 
 
 def play_out(seed: int, styles: tuple[str, str] = ("cautious", "bold")) -> tuple[Duel, list[dict]]:

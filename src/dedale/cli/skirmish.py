@@ -20,6 +20,9 @@ Data = Annotated[Path | None, typer.Option(
     "--data", help="A folder whose weapons/profiles/bands/scenarios.toml replace the shipped ones.")]
 Rounds = Annotated[int, typer.Option("--rounds", help="Reroll rounds (the rules: 1).")]
 Policy = Annotated[str, typer.Option(help="An AI policy: default, cautious or aggressive.")]
+Level = Annotated[str, typer.Option("--ai", help="The AIs' level: standard, or lookahead (before each activation and "
+                                     "action it plays the options out some 160 times in all: stronger, about a "
+                                     "second a decision).")]
 MAX_GAMES = 1_000_000
 
 
@@ -32,6 +35,7 @@ def simulate(
     games: Annotated[int, typer.Option("--games", help="How many games.")] = 200,
     policy_a: Policy = "default",
     policy_b: Policy = "default",
+    ai: Level = "standard",
     workers: Workers = None,
     scheduler: Scheduler = None,
     seed: Seed = None,
@@ -53,7 +57,7 @@ def simulate(
     where = Where(workers, scheduler)
     if output is not None and output.suffix.lower() not in (".json", ".png"):
         raise DedaleError("error.output", value=str(output), accepted=".json .png")
-    params = SkirmishParams(scenario, None, policy_a, policy_b, rounds, _data(data))
+    params = SkirmishParams(scenario, None, policy_a, policy_b, rounds, _data(data), ai=ai)
     run_seed = resolve_seed(seed)
     with progress(games, t("skirmish.simulating", lang, scenario=scenario)) as advance:
         outcomes = run(params, games, run_seed, where, advance)

@@ -399,8 +399,8 @@ def _settle(duel: Duel, winner: int | None, roller: Roller) -> None:
 
 @dataclass(frozen=True)
 class Style:
-    """An AI bettor's temper: the strength it bets at and raises at, the edge over the pot odds it wants
-    to call (a fold makes the duellist flee, so a bold one calls a little below them), how often it bluffs."""
+    """An AI bettor's temper: the strength it bets at and raises at, the edge it wants over the break-even
+    chance before it calls (a bold one calls a little below it), how often it bluffs."""
 
     bet: float
     raise_: float
@@ -412,10 +412,19 @@ STYLES = {"cautious": Style(bet=0.66, raise_=0.8, margin=0.06, bluff=0.05),
           "bold": Style(bet=0.56, raise_=0.7, margin=-0.03, bluff=0.15)}
 
 
-def ai_action(duel: Duel, roller: Roller, style: str = "cautious") -> str:
+FLIGHT = FAME_PRICE  # what a fold's flight costs beyond the chips, in dollars: a Fame point's price
+
+
+def ai_action(duel: Duel, roller: Roller, style: str = "cautious", flight: int = FLIGHT) -> str:
     """The AI bettor's action id for the seat to act. It bets or raises by its hand's strength, the
-    stronger the bigger; calls when the strength beats the pot odds, or folds; otherwise checks, or now and
-    then bluffs, rolled on `roller` (so logged, and entered at the table in table mode)."""
+    stronger the bigger; facing a bet, it calls when calling is worth more than folding, or folds; otherwise
+    checks, or now and then bluffs, rolled on `roller` (so logged, and entered at the table in table mode).
+
+    A fold is not only the chips in the pot given up: the duellist flees. So calling `to_call` to win a pot
+    of `pot` with the chance `strength` is worth `strength x pot - to_call`, and folding `-flight` (a fold
+    costs it the duel too; the duel's prize, which only a call may win, is left out, which keeps it careful):
+    it calls above `(to_call - flight) / pot`, plus its style's margin. Facing an all-in for $14 with $15 each,
+    that is about 23% (it called only above the pot odds, 47%, when a fold cost nothing but the chips)."""
     if style not in STYLES:
         raise DedaleError("error.one_of", param="style", value=style, accepted=", ".join(STYLES))
     plan = STYLES[style]
@@ -431,7 +440,7 @@ def ai_action(duel: Duel, roller: Roller, style: str = "cautious") -> str:
     if sizes and strength >= threshold:
         return sizes[min(len(sizes) - 1, int((strength - threshold) / (1 - threshold) * len(sizes)))]
     if to_call:
-        return "call" if strength >= to_call / (duel.pot + to_call) + plan.margin else "fold"
+        return "call" if strength >= (to_call - flight) / (duel.pot + to_call) + plan.margin else "fold"
     # a bluff only opens a street after the flop: fewer rolls to enter at the table, and the antes alone
     # are not worth stealing
     if sizes and duel.board and roller.chance(plan.bluff, "duel.bluff", seat=seat):

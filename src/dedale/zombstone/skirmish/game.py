@@ -15,7 +15,16 @@ def play(t: Table) -> Flow[None]:
     setup(t)
     if t.scenario.duel is not None:
         yield from showdown(t)
-    while not t.over:
-        yield from turn(t)
+    yield from turns(t)
+
+
+def turns(t: Table, until: int | None = None) -> Flow[None]:
+    """Turns until the game is decided, at the turn limit at the latest, or until turn `until` is over (a
+    look-ahead's rollout, `lookahead.py`, also starts here after the turn it was in: the limit is checked
+    first)."""
+    while True:
         if not t.over and t.game.turn >= t.scenario.turns:
             time_up(t)
+        if t.over or (until is not None and t.game.turn >= until):
+            return
+        yield from turn(t)

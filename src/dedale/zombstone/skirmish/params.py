@@ -1,5 +1,5 @@
 """A skirmish's parameters: the scenario, which side the player takes (or none: the AIs play each other;
-or two people play, `opponent`), each AI's policy, reroll rounds, a folder of the player's own data files, and
+or two people play, `opponent`), each AI's policy and level, reroll rounds, a folder of the player's own data files, and
 the readings of the text: each defaults to what the text says, and the other is Dédale's earlier reading (or,
 for difficult ground, the letter of the text)."""
 
@@ -16,6 +16,7 @@ from dedale.zombstone.skirmish.ai import POLICIES
 from dedale.zombstone.skirmish.battlefield import MOVE_READINGS
 from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
 from dedale.zombstone.skirmish.duel import WINNINGS
+from dedale.zombstone.skirmish.lookahead import LEVELS
 from dedale.zombstone.skirmish.table import AIM_COSTS, CARD_LIMITS, DUEL_CHOICES, TURNED_DICE, Readings
 
 
@@ -124,11 +125,17 @@ class SkirmishParams(Declared):
                       fr="Le duel qui ouvre un scénario à duel : scenario (celui du scénario), holdem (la donne "
                       "de poker) ou simple (un jet de Tripes chacun, le meilleur gagne un point de Renommée).")
 
+    ai: str = param("standard", choices=LEVELS, omit_default=True, label=("AI level", "Niveau de l'IA"),
+                    en="How the AI plays: standard, or lookahead (before each activation and action it plays the "
+                    "options out some 160 times in all: stronger, about a second a decision).",
+                    fr="Comment joue l'IA : standard, ou lookahead (avant chaque activation et chaque action, elle "
+                    "joue les options quelque 160 fois en tout : plus forte, environ une seconde par décision).")
+
     tactics: str = param("current", choices=("current", "first"), omit_default=True, web=False,
                          en="How the AI and the shipped scenarios play: current, or first (as before issue 32: what "
                          "a document of version 3 or before replays with).",
-                         fr="Comment jouent l'IA et les scénarios fournis : current (actuel), ou first (comme avant "
-                         "le ticket 32 : ce avec quoi rejoue un document de version 3 ou antérieure).")
+                         fr="Comment jouent l'IA et les scénarios fournis : current (actuel), ou first (comme avant "
+                         "le ticket 32 : ce avec quoi rejoue un document de version 3 ou antérieure).")
 
     def check(self) -> None:
         load_catalogue(self.data).scenario(self.scenario)  # a scenario that exists, in data that loads

@@ -28,6 +28,7 @@ from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.document import SkirmishResult, Waiting
 from dedale.zombstone.skirmish.first import first_scenario
 from dedale.zombstone.skirmish.game import play
+from dedale.zombstone.skirmish.lookahead import controller
 from dedale.zombstone.skirmish.model import Figure, Game
 from dedale.zombstone.skirmish.params import EARLIER, SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
@@ -107,9 +108,11 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         first = params.tactics == "first"  # a document of version 3 or before, replayed as it was made
         scenario = first_scenario(scenario) if first else scenario
         self.state.scenario = scenario.id
-        ai = FirstAI if first else AI
+        def made(style: str) -> Controller:  # the first AI for a document replayed as it was made
+            return FirstAI(style) if first else controller(params.ai, style)
+
         controllers: dict[str, Controller | None] = {
-            side: None if params.human or side == params.side else ai(params.policy(side)) for side in SEATS}
+            side: None if params.human or side == params.side else made(params.policy(side)) for side in SEATS}
         self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds,
                                activation=activate, tactics=params.tactics, **params.readings())
         self._flow: Flow[None] = play(self.table_top)

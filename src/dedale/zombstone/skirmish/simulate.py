@@ -13,11 +13,12 @@ from typing import Any
 
 from dedale.core.batch import IN_PROCESS, Where, run_batch
 from dedale.core.rng import Roller, SeededSource, SplitMix64
-from dedale.zombstone.skirmish.ai import AI
 from dedale.zombstone.skirmish.ai_first import AI as FirstAI
 from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
 from dedale.zombstone.skirmish.first import first_scenario
 from dedale.zombstone.skirmish.game import play
+from dedale.zombstone.skirmish.lookahead import LEVELS as AI_LEVELS
+from dedale.zombstone.skirmish.lookahead import controller
 from dedale.zombstone.skirmish.model import Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.table import Controller, Table
@@ -26,9 +27,9 @@ from dedale.zombstone.skirmish.turn import activate
 Z95 = 1.959963984540054
 MELEE = "skirmish.how.melee"  # a confrontation's kind as the log words it
 DECIDED = ("elimination", "flight", "stars", "escort", "hold", "survival", "dollars")
-# The AI levels a battle run may pit against each other: a level's name, and how it makes a side's AI for a
-# policy (a level added here is played by `dedale zombstone balance` too).
-LEVELS: dict[str, Callable[[str], Controller]] = {"standard": AI}
+# The AI levels a battle run may pit against each other (`lookahead.LEVELS`): a level's name, and how it makes a
+# side's AI for a policy; `dedale zombstone balance` plays each.
+LEVELS: dict[str, Callable[[str], Controller]] = {level: partial(controller, level) for level in AI_LEVELS}
 
 
 def game_seed(run_seed: int, number: int) -> int:
@@ -52,14 +53,14 @@ class Outcome:
 def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = None,
               levels: Mapping[str, str] | None = None) -> Outcome:
     """One game between two AIs, from deployment to its end (on the params' data, or on `catalogue`), each
-    side's AI of its level (`LEVELS`: standard unless `levels` names another)."""
+    side's AI of its level (`LEVELS`: the params' `ai` unless `levels` names another)."""
     catalogue = catalogue or load_catalogue(params.data)
     game = Game()
     roller = Roller(SeededSource(seed), game.log)
     first = params.tactics == "first"  # as before issue 32: its AI (at the standard level) and its scenarios
     made = {**LEVELS, "standard": FirstAI} if first else LEVELS
     controllers: dict[str, Controller | None] = {
-        side: made[(levels or {}).get(side, "standard")](params.policy(side)) for side in SIDES}
+        side: made[(levels or {}).get(side, params.ai)](params.policy(side)) for side in SIDES}
     scenario = catalogue.scenario(params.scenario)
     t = Table(game, catalogue, first_scenario(scenario) if first else scenario, roller, controllers, params.rounds,
               activation=activate, tactics=params.tactics, **params.readings())

@@ -192,7 +192,14 @@ def activate(t: Table, figure: Figure, free: bool = False) -> Flow[None]:
     if frightening and not free and not (yield from guts(t, figure, "frightened", budget)):
         flee(t, figure, frightening[0].pos)
         return
-    actions, moves = 2, skills.move_actions(profile.skills, figure.wounded)
+    yield from act(t, figure, 2, skills.move_actions(profile.skills, figure.wounded), budget, free)
+
+
+def act(t: Table, figure: Figure, actions: int, moves: int, budget: list[int], free: bool = False) -> Flow[None]:
+    """An activation from its actions on, `actions` and `moves` left and `budget` the cards its Hand may still
+    play (a look-ahead's rollout, `lookahead.py`, starts here at an action); then a Charismatic character may
+    send Extras."""
+    profile = t.profile(figure)
     while actions > 0 and figure.in_play and not t.over:
         ask = action_ask(t, figure, actions, moves, budget)
         answer = yield from t.decide(ask)

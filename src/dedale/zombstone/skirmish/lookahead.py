@@ -1,0 +1,173 @@
+"""The look-ahead AI (`ai` "lookahead"): the standard AI (`ai.py`) looking ahead at its two decisions that
+shape a turn, which figure to activate and what it does with each action. Every option worth weighing is
+played out, many times, from a copy of the game: the rest of the activation, the rest of the turn and one
+more, by the rules themselves (`turn.act`, `turn.activate`, `turn.activations`, `game.turns`) with the
+standard AI deciding for both sides; each playout (a rollout) is judged by who won, or else by the dollars
+each side has left standing, and the option whose rollouts are worth most is chosen (the standard AI's own
+choice unless another is worth clearly more). Every other decision (rerolls, cards, reactions, the duel's
+bets) is the standard AI's.
+
+A rollout sees only what the AI's side may see (`hidden.py`): it is played on a copy in which the other
+side's inspiration cards are dealt again from the cards the side has not seen (its hand and the draw pile),
+and the other side's hidden tokens swap who they are among themselves; the dice and the cards it draws come
+from its own random stream, not from the game's (whose coming results it would otherwise know). That stream
+is seeded from the game's: from the word the game's stream would give next, hashed (the game's stream is
+not drawn from), or in table mode from the results entered so far. So a game replays: its AI's choices are
+not events, they are made again, the same, from the same state. The same seeds are used for every option
+of a decision (common random numbers: the options are compared on the same dice).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from dedale.core.cards import Card, Deck
+from dedale.core.rng import Roller, SeededSource, SplitMix64, Stream, TableSource
+from dedale.zombstone.skirmish.ai import AI
+from dedale.zombstone.skirmish.game import turns
+from dedale.zombstone.skirmish.model import Game, Side
+from dedale.zombstone.skirmish.table import OTHER, Ask, Controller, Flow, Table
+from dedale.zombstone.skirmish.turn import act, activate, activations
+
+LEVELS = ("standard", "lookahead")
+ROLLOUTS: Final = 160  # rollouts a decision, shared among its options
+LEAST: Final = 8  # rollouts an option at least, however many options there are
+HORIZON: Final = 1  # turns played after the one under way before a rollout is judged
+EDGE: Final = 0.02  # how much more another option must be worth than the standard AI's choice
+_GOLDEN: Final = 0x9E3779B97F4A7C15
+
+
+def controller(level: str, style: str) -> Controller:
+    """The AI of a level (`LEVELS`) playing a policy (`ai.POLICIES`)."""
+    return Lookahead(style, ROLLOUTS) if level == "lookahead" else AI(style)
+
+
+@dataclass(frozen=True)
+class Lookahead:
+    style: str = "default"
+    rollouts: int = ROLLOUTS
+    horizon: int = HORIZON
+
+    @property
+    def name(self) -> str:
+        return self.style
+
+    def choose(self, t: Table, ask: Ask) -> str:
+        base = AI(self.style)
+        chosen = base.choose(t, ask)
+        if ask.kind not in ("activate", "action") or t.over:
+            return chosen
+        options = _candidates(ask, chosen)
+        if len(options) < 2:
+            return chosen
+        each = max(LEAST, self.rollouts // len(options))
+        seeds = list(_seeds(t, each))
+        worth = {o: sum(self.rollout(t, ask, o, seed) for seed in seeds) / each for o in options}
+        best = max(options, key=worth.__getitem__)  # the first of the best: the standard AI's choice comes first
+        return best if worth[best] > worth[chosen] + EDGE else chosen
+
+    def rollout(self, t: Table, ask: Ask, option: str, seed: int) -> float:
+        """One playout of `option` from a copy of the game as `ask.side` may know it: 1 won, 0 lost, else the
+        dollars standing (`_standing`)."""
+        source = SeededSource(seed)
+        roller = Roller(source, [])
+        game = _seen_by(t.game, ask.side, source.gen)
+        base = AI(self.style)
+        copied = Table(game, t.catalogue, t.scenario, roller, {"lawmen": base, "zombies": base}, t.rounds,
+                       t.unarmed_malus, activation=activate)
+        if ask.kind == "action":
+            copied.controllers[ask.side] = _Then(option, base)
+        for _ in _playout(copied, ask, option, t.game.turn + self.horizon):
+            raise AssertionError("a rollout between two AIs asked for a decision")
+        if copied.over:
+            return 0.5 if game.winner is None else float(game.winner == ask.side)
+        return _standing(copied, ask.side)
+
+
+@dataclass
+class _Then:
+    """The option under trial at the first decision (the action asked), then the standard AI."""
+
+    option: str
+    base: AI
+    used: bool = False
+
+    def choose(self, t: Table, ask: Ask) -> str:
+        if self.used:
+            return self.base.choose(t, ask)
+        self.used = True
+        ask.every()  # an AI's options come in groups listed when looked at: the option is found among them
+        return self.option
+
+
+def _playout(t: Table, ask: Ask, option: str, until: int) -> Flow[None]:
+    """The decision's option, the rest of the turn (the other side activates next), then turns until `until`."""
+    if ask.kind == "activate":
+        yield from activate(t, t.game.figure(int(option.removeprefix("activate:"))))
+    else:
+        figure = t.game.figure(ask.about["figure"])
+        # the cards the Hand may still play are not in the ask: counted from its whole Hand
+        yield from act(t, figure, ask.about["actions"], ask.about["moves"], [t.profile(figure).hand])
+    if not t.over:
+        yield from activations(t, OTHER[ask.side])
+    yield from turns(t, until)
+
+
+def _candidates(ask: Ask, chosen: str) -> list[str]:
+    """The options weighed: the standard AI's choice first, then every melee, shot and aimed shot, the moves
+    toward an enemy and into cover, and ending the activation (for an activation: every figure). The compass
+    moves are left out, but when the standard AI chose one."""
+    if ask.kind == "activate":
+        found = [o.id for o in ask.options]
+    else:
+        found = [o.id for o in (*ask.options, *ask.more("shots"), *ask.more("toward"), *ask.more("cover"))]
+    return [chosen, *(o for o in dict.fromkeys(found) if o != chosen)]
+
+
+def _seeds(t: Table, count: int) -> Iterator[int]:
+    """The rollouts' seeds: SplitMix64 steps from a seed hashed from the word the game's stream would give next
+    (drawn from a copy of it), or in table mode from the results entered so far and the log's length."""
+    source = t.roller.source
+    if isinstance(source, TableSource):
+        seen = "\n".join([*source.entries[:source.pos], str(len(t.roller.log))]).encode()
+    else:
+        seen = copy.deepcopy(source.gen).next64().to_bytes(8, "little")
+    start = int.from_bytes(hashlib.blake2b(seen, digest_size=8, person=b"lookahead").digest(), "little")
+    for number in range(count):
+        yield SplitMix64((start + number * _GOLDEN) & ((1 << 64) - 1)).next64()
+
+
+def _seen_by(game: Game, side: str, stream: Stream) -> Game:
+    """A copy of the game to play out (its log left behind) as `side` may know it: the other side's cards dealt
+    again from those `side` has not seen, and the other side's hidden tokens shuffled among themselves."""
+    other = OTHER[side]
+    unseen = sorted([*game.deck.pile, *game.sides[other].hand], key=game.deck.cards.index)  # in no telling order
+    held = len(game.sides[other].hand)
+    dealt: list[Card] = [unseen.pop(stream.below(len(unseen))) for _ in range(held)]
+    deck = Deck(game.deck.cards, unseen, list(game.deck.discards))
+    sides = {name: Side(s.side, s.band, dealt if name == other else list(s.hand), s.had_stars, s.funds)
+             for name, s in game.sides.items()}
+    figures = [copy.copy(f) for f in game.figures]
+    tokens = [f for f in figures if f.side == other and f.hidden]
+    who = sorted((f.profile, f.ticked, f.wounded, f.fame, f.hired) for f in tokens)  # as if unknown: in no order
+    for figure in tokens:
+        figure.profile, figure.ticked, figure.wounded, figure.fame, figure.hired = who.pop(stream.below(len(who)))
+    return Game(scenario=game.scenario, figures=figures, sides=sides, deck=deck, turn=game.turn,
+                initiative=game.initiative, fire=list(game.fire), last_fire=list(game.last_fire), winner=game.winner,
+                ending=game.ending, decided_by=game.decided_by, duel=game.duel)
+
+
+def _standing(t: Table, side: str) -> float:
+    """An unfinished rollout's worth: a half, plus half the share of its dollars the side has kept standing
+    (a wounded or fleeing character worth half) less the other side's."""
+    def kept(name: str) -> float:
+        figures = [f for f in t.game.figures if f.side == name]
+        whole = sum(t.profile(f).cost for f in figures) or 1
+        return sum(t.profile(f).cost * (0.5 if f.wounded or f.state == "fleeing" else 1.0)
+                   for f in figures if f.in_play) / whole
+    return 0.5 + 0.4 * (kept(side) - kept(OTHER[side]))
+
