@@ -104,8 +104,9 @@ def balance(
     scenario: Annotated[str | None, typer.Option(
         "--scenario", help="The scenario (a sweep: ok_corral unless given; the table: every scenario unless "
         "given).")] = None,
-    ai: Annotated[str | None, typer.Option("--ai", help="The table's AI levels, separated by commas (every level "
-                                           "unless given).")] = None,
+    ai: Annotated[str | None, typer.Option("--ai", help="The table's AI levels, separated by commas: standard "
+                                           "unless given; standard,lookahead adds the look-ahead, which takes "
+                                           "about a second a decision (minutes a game: a few --games).")] = None,
     games: Annotated[int, typer.Option("--games", help="Games at each value, or each scenario and level.")] = 200,
     policy_a: Policy = "default",
     policy_b: Policy = "default",
@@ -118,10 +119,11 @@ def balance(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write .json, or a .png or .svg plot.")] = None,
     lang: Lang = "en",
 ) -> None:
-    """Without a field: the table of every scenario at every AI level, each side's win rate, the share of games
-    decided at the table (by the scenario's condition or an elimination, not by the dollars at the turn limit)
-    and turns played. With one: the designer's sweep, one field of a profile (--profile) or a weapon (--weapon)
-    set to each value, the same games played at each, and each side's win rate with its 95% interval."""
+    """Without a field: the table of every scenario at each AI level asked for (the standard one unless --ai),
+    each side's win rate, the share of games decided at the table (by the scenario's condition or an
+    elimination, not by the dollars at the turn limit) and turns played. With one: the designer's sweep, one
+    field of a profile (--profile) or a weapon (--weapon) set to each value, the same games played at each,
+    and each side's win rate with its 95% interval."""
     from dedale.core.batch import Where
     from dedale.zombstone.skirmish.balance import sweep, sweep_tweaks
     from dedale.zombstone.skirmish.params import SkirmishParams
@@ -163,7 +165,7 @@ def balance(
 
 def _table(scenario: str | None, ai: str | None, games: int, where: Any, seed: int, data: str | None, as_json: bool,
            output: Path | None, lang: str) -> None:
-    """`balance` without a field: every scenario (or the one named) at every AI level (or those named)."""
+    """`balance` without a field: every scenario (or the one named) at the standard AI level (or those named)."""
     from dedale.zombstone.skirmish.balance import overview
     from dedale.zombstone.skirmish.catalogue import load_catalogue
     from dedale.zombstone.skirmish.simulate import LEVELS
@@ -172,7 +174,7 @@ def _table(scenario: str | None, ai: str | None, games: int, where: Any, seed: i
         raise DedaleError("error.output", value=str(output), accepted=".json")
     catalogue = load_catalogue(data)
     scenarios = list(catalogue.scenarios) if scenario is None else [catalogue.scenario(scenario).id]
-    levels = list(LEVELS) if ai is None else [level.strip() for level in ai.split(",")]
+    levels = ["standard"] if ai is None else [level.strip() for level in ai.split(",")]
     for level in levels:
         if level not in LEVELS:
             raise DedaleError("error.one_of", param="ai", value=level, accepted=", ".join(LEVELS))
