@@ -512,7 +512,7 @@ def test_a_skirmish_against_the_ai(page: Page, server: Server, shots: Path, tmp_
     assert state["over"] and state["choices"] == []
     document = json.loads(download(page, "json", tmp_path).read_text())
     assert document["format"] == "dedale/zombstone" and document["seed"] == 77
-    assert document["game"]["ending"] in ("eliminated", "turns", "draw")
+    assert document["game"]["ending"] in ("eliminated", "condition", "turns", "draw")
     assert document["game"]["duel"] is not None  # High Noon opens with the duel
 
 

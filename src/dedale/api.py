@@ -101,6 +101,8 @@ class ZombstoneOptions(TypedDict, total=False):
     card_limit: Literal["activation", "apart"]
     winnings: Literal["pot", "won"]
     duel: Literal["scenario", "holdem", "simple"]
+    ai: Literal["standard", "lookahead"]
+    tactics: Literal["current", "first"]
 
 
 class DuelOptions(TypedDict, total=False):
