@@ -66,7 +66,7 @@ def test_the_pass_the_device_screen_downloads_nothing_of_either_hand(page: Page,
             assert drawn[0].size == drawn[1].size
             # The server's cairo and this process's may smooth a glyph's edge apart; a card shown instead of its
             # back would change some 10,000 pixels (84 x 120), five times this bound.
-            apart = sum(1 for a, b in zip(drawn[0].getdata(), drawn[1].getdata(), strict=True) if abs(a - b) > 24)
+            apart = sum(1 for a, b in zip(drawn[0].tobytes(), drawn[1].tobytes(), strict=True) if abs(a - b) > 24)
             assert apart < 0.002 * drawn[0].size[0] * drawn[0].size[1], f"{apart} pixels apart"
             continue
         text = texts[fmt] = saved.read_text(encoding="utf-8")
