@@ -15,7 +15,7 @@ from dedale.core.errors import DedaleError
 from dedale.zombstone.hands import POTENTIALS
 from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.simulate import DECIDED, Outcome, game_seed, play_game, wilson
+from dedale.zombstone.skirmish.simulate import DECIDED, Outcome, game_seed, play_game, win_rates
 
 # field -> (lowest, highest, whole number): the bounds the data files accept
 PROFILE_FIELDS = {"potential": (POTENTIALS[0], POTENTIALS[-1], True), "hand": (0, 5, True), "cartridges": (1, 12, True),
@@ -100,11 +100,7 @@ def sweep(params: SkirmishParams, tweaks: list[Tweak], games: int, seed: int, wh
     rows = []
     for index, tweak in enumerate(tweaks):
         played = outcomes[index * games:(index + 1) * games]
-        wins = {}
-        for side in (*SIDES, None):
-            hits = sum(1 for o in played if o.winner == side)
-            low, high = wilson(hits, games)
-            wins[side or "draw"] = {"games": hits, "rate": hits / games, "low": low, "high": high}
+        wins = win_rates(played)
         rows.append({"value": tweak.shown, "wins": wins,
                      "decided_by": {d: sum(1 for o in played if o.decided_by == d) for d in DECIDED},
                      "melees": sum(o.melees for o in played) / games, "turns": sum(o.turns for o in played) / games})
@@ -132,11 +128,7 @@ def overview(data: str | None, scenarios: list[str], levels: list[str], games: i
     rows = []
     for index, (scenario, level) in enumerate((s, lv) for s in scenarios for lv in levels):
         played = outcomes[index * games:(index + 1) * games]
-        wins = {}
-        for side in (*SIDES, None):
-            hits = sum(1 for o in played if o.winner == side)
-            low, high = wilson(hits, games)
-            wins[side or "draw"] = {"games": hits, "rate": hits / games, "low": low, "high": high}
+        wins = win_rates(played)
         favoured = catalogue.scenario(scenario).favoured
         rows.append({"scenario": scenario, "ai": level, "wins": wins, "favoured": favoured and favoured.side,
                      "decided": sum(1 for o in played if o.decided_by != "dollars") / games,

@@ -95,17 +95,22 @@ def wilson(hits: int, n: int) -> tuple[float, float]:
     return (max(0.0, centre - spread), min(1.0, centre + spread))
 
 
+def win_rates(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
+    """Each side's wins, and the draws, among the outcomes: how many, the rate and its 95% interval."""
+    n, found = len(outcomes), {}
+    for side in (*SIDES, None):
+        hits = sum(1 for o in outcomes if o.winner == side)
+        low, high = wilson(hits, n)
+        found[side or "draw"] = {"games": hits, "rate": hits / n if n else 0.0, "low": low, "high": high}
+    return found
+
+
 def summary(params: SkirmishParams, seed: int, outcomes: list[Outcome]) -> dict[str, Any]:
     """The run as a JSON document: win rates with their intervals, turns, survivors, and every game."""
     n = len(outcomes)
-    rates = {}
-    for name in (*SIDES, None):
-        hits = sum(1 for o in outcomes if o.winner == name)
-        low, high = wilson(hits, n)
-        rates[name or "draw"] = {"games": hits, "rate": hits / n if n else 0.0, "low": low, "high": high}
     return {
         "format": "dedale/zombstone-simulation", "version": 1, "seed": seed, "params": params.to_json(),
-        "games": n, "wins": rates,
+        "games": n, "wins": win_rates(outcomes),
         "turns": sum(o.turns for o in outcomes) / n if n else 0.0,
         "endings": {e: sum(1 for o in outcomes if o.ending == e) for e in ("eliminated", "condition", "turns", "draw")},
         "decided_by": {d: sum(1 for o in outcomes if o.decided_by == d) for d in DECIDED},
