@@ -12,7 +12,9 @@ import pytest
 from dedale.core.cards import JOKERS, Card
 from dedale.core.errors import DedaleError
 from dedale.core.session import Session
+from dedale.zombstone.combinatorics import multisets
 from dedale.zombstone.hands import FACES, best_key, counts_of
+from dedale.zombstone.policy import RollSpec, hand_keys
 from dedale.zombstone.skirmish import fight, turn
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
 from dedale.zombstone.skirmish.params import EARLIER, SkirmishParams
@@ -122,6 +124,21 @@ def test_a_certain_taste_turns_only_a_die_showing_a_figure(rolled: str, reading:
     t.turned_die = reading
     spec = fight.spec_for(t, t.game.figure(0), 0)
     assert fight.HANDS[best_key(fight.with_skill(faces(rolled), spec.skill))[0]] == made
+
+
+@pytest.mark.parametrize(("rolled", "card", "reading", "made"), [
+    ("Q Q 10 9 A", "JH", "face", "pair"),  # the Jack is a card, not a die: nothing to turn
+    ("Q Q 10 9 A", "JH", "any", "three"),  # Dédale's reading before turned any face, a card's too
+    ("Q Q J 9 A", "KH", "face", "three"),  # a die's Jack turned, the card beside it
+])
+def test_a_skill_turns_a_die_never_a_card_played_beside_it(rolled: str, card: str, reading: str, made: str) -> None:
+    """"transformer un de ses dés": the inspiration cards join the dice but are not dice."""
+    t = table(("ike_clanton", 10, 18), ("deputy", 20, 18))
+    t.turned_die = reading
+    spec = fight.spec_for(t, t.game.figure(0), 0)
+    assert fight.HANDS[fight._with(faces(rolled), [Card.parse(card)], spec.skill)[0]] == made
+    odds = RollSpec(5, 0, 0, faces(card[:-1]), spec.skill)
+    assert fight.HANDS[hand_keys(odds)[multisets(5).index(faces(rolled))][0]] == made  # the exact odds read so
 
 
 def test_king_of_the_hill_reads_the_same_words() -> None:

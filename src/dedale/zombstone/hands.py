@@ -19,6 +19,7 @@ from dedale.core.errors import DedaleError
 FACES = ("9", "10", "J", "Q", "K", "A")
 HANDS = ("nothing", "pair", "two_pairs", "three", "full", "four", "five")
 Counts = tuple[int, int, int, int, int, int]  # how many of each face, 9 to Ace
+NO_CARDS: Counts = (0, 0, 0, 0, 0, 0)
 FIGURES = frozenset({2, 3, 4})  # the faces that are "figures", as in a deck of cards: Jack, Queen, King
 # A Potential: from -4 (a die fewer for each point under 0) to 5 rerolls. With FACES and HANDS, the odds
 # calculator's inputs, read by the library, the CLI, the web's pages and API, and the data files' checks.
@@ -114,18 +115,22 @@ class Turn(NamedTuple):
     any_die: bool = False
 
 
-def with_skill(counts: Counts, turn: Turn | None) -> Counts:
-    """A skill that turns one die into a King or a Queen, used at best (or not at all)."""
+def with_skill(dice: Counts, turn: Turn | None, cards: Counts = NO_CARDS) -> Counts:
+    """A skill that turns one die into a King or a Queen, used at best (or not at all), and the cards played
+    beside the dice. The text turns a die, never a card; the earlier reading (`any_die`) turned any face, a
+    card's too."""
     if turn is None:
-        return counts
-    options = [counts]
-    for face, n in enumerate(counts):
+        return plus(dice, cards)
+    if turn.any_die:
+        dice, cards = plus(dice, cards), NO_CARDS
+    options = [dice]
+    for face, n in enumerate(dice):
         if n and face != turn.face and (turn.any_die or face in FIGURES):
-            changed = list(counts)
+            changed = list(dice)
             changed[face] -= 1
             changed[turn.face] += 1
             options.append(as_counts(changed))
-    return max(options, key=best_key)
+    return max((plus(option, cards) for option in options), key=best_key)
 
 
 def describe(counts: Counts) -> str:

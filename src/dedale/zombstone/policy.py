@@ -19,7 +19,7 @@ from functools import cache
 import numpy as np
 
 from dedale.zombstone.combinatorics import allowed_keeps, keep_values, keeps, multisets, roll_counts, spread
-from dedale.zombstone.hands import Counts, Turn, best_key, plus, with_skill
+from dedale.zombstone.hands import Counts, Turn, best_key, with_skill
 
 MAX_ROUNDS = 3  # 6^(5 x 4) ordered outcomes still fit an int64
 
@@ -61,7 +61,7 @@ def hand_keys(spec: RollSpec) -> tuple[tuple[int, ...], ...]:
     """The hand each final multiset of the spec's dice makes, with its cards and skill."""
     keys = []
     for counts in multisets(spec.dice):
-        keys.append(best_key(with_skill(plus(counts, spec.cards), spec.skill)))
+        keys.append(best_key(with_skill(counts, spec.skill, spec.cards)))
     return tuple(keys)
 
 

@@ -294,10 +294,10 @@ def _made(key: Key, before: Key) -> Word:
 
 
 def _with(counts: Counts, cards: list[Card], skill: Turn | None) -> tuple[int, ...]:
-    total = list(counts)
+    played = [0] * 6
     for card in cards:
-        total[CARD_FACES[card.rank]] += 1
-    return best_key(with_skill(as_counts(total), skill))
+        played[CARD_FACES[card.rank]] += 1
+    return best_key(with_skill(counts, skill, as_counts(played)))
 
 
 # --- a confrontation -------------------------------------------------------------------------------------
