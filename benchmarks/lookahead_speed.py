@@ -33,9 +33,18 @@ for number in range(40):
 seconds, rollouts = [], []
 
 
+played = [0]
+
+
+class Counted(lookahead.Lookahead):
+    def rollout(self, *args):
+        played[0] += 1
+        return super().rollout(*args)
+
+
 class Timed:
     def __init__(self):
-        self.ai, self.look, self.count = AI(), lookahead.Lookahead(), 0
+        self.ai, self.look, self.count = AI(), Counted(), 0
 
     def choose(self, t, ask):
         if self.count >= 40 or ask.kind not in ("activate", "action"):
@@ -44,10 +53,10 @@ class Timed:
         if options < 2:
             return self.ai.choose(t, ask)
         self.count += 1
-        start = time.process_time()
+        start, played[0] = time.process_time(), 0
         answer = self.look.choose(t, ask)
         seconds.append(time.process_time() - start)
-        rollouts.append(options * max(lookahead.LEAST, lookahead.ROLLOUTS // options))
+        rollouts.append(played[0])
         return answer
 
 

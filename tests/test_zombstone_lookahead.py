@@ -4,6 +4,7 @@ stream), see only what its side may see, replay the same from the same seed, and
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable
 
 import pytest
@@ -19,7 +20,7 @@ from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.lookahead import Lookahead, _seen_by, controller
 from dedale.zombstone.skirmish.model import Game
-from dedale.zombstone.skirmish.params import SkirmishParams
+from dedale.zombstone.skirmish.params import EARLIER, SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishRules
 from dedale.zombstone.skirmish.table import Ask, Controller, Table
 from dedale.zombstone.skirmish.turn import activate
@@ -64,6 +65,58 @@ def test_a_decision_looked_ahead_leaves_the_game_its_log_and_its_random_stream_a
 
     played("ok_corral", 3, Probe(kind, check))
     assert seen
+
+
+def test_a_rollout_plays_by_the_games_readings_and_tactics(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game played by the earlier readings is looked ahead at by those readings, not the defaults."""
+    made: list[Table] = []
+
+    def recorded(*args: object, **kwargs: object) -> Table:
+        made.append(Table(*args, **kwargs))  # type: ignore[arg-type]
+        return made[-1]
+
+    def check(t: Table, ask: Ask) -> None:
+        monkeypatch.setattr(lookahead, "Table", recorded)
+        Lookahead(rollouts=FEW).choose(t, ask)
+        monkeypatch.undo()
+
+    catalogue = load_catalogue()
+    game = Game()
+    t = Table(game, catalogue, catalogue.scenario("ok_corral"), Roller(SeededSource(3), game.log),
+              {"lawmen": Probe("action", check), "zombies": AI()}, activation=activate, tactics="first",
+              **EARLIER)  # type: ignore[arg-type]
+    for _ in play(t):
+        raise AssertionError("two AIs never ask")
+    assert made and {copied.readings() == EARLIER and copied.tactics == "first" for copied in made} == {True}
+
+
+def test_a_decision_costs_about_its_rollouts_whatever_its_options() -> None:
+    """The rollouts are shared out by halving: a decision plays about as many whatever its number of options,
+    the standard AI's choice is weighed to the end, and the options dropped early play fewer."""
+    spent: list[tuple[int, dict[str, int]]] = []
+
+    class Counted(Lookahead):
+        def rollout(self, t: Table, ask: Ask, option: str, seed: int) -> float:
+            spent[-1][1][option] = spent[-1][1].get(option, 0) + 1
+            return super().rollout(t, ask, option, seed)
+
+    class Weighing:
+        def choose(self, t: Table, ask: Ask) -> str:
+            chosen = AI().choose(t, ask)
+            options = len(lookahead._candidates(ask, chosen))
+            if ask.kind == "action" and len(spent) < 12 and options >= 2:
+                spent.append((options, {}))
+                Counted(rollouts=48).choose(t, ask)
+                assert max(spent[-1][1].values()) == spent[-1][1][chosen]
+            return chosen
+
+    played("ok_corral", 3, Weighing())
+    assert min(options for options, _ in spent) == 2 and max(options for options, _ in spent) >= 5
+    for options, each in spent:
+        # each round shares the 48 among the options left, at least LEAST each: a round may overspend by that
+        over = lookahead.LEAST * (2 * options + math.ceil(math.log2(options)))
+        assert len(each) == options and 48 - options <= sum(each.values()) <= 48 + over
+        assert options < 3 or min(each.values()) < max(each.values())
 
 
 def test_the_same_seed_plays_the_same_game_with_the_look_ahead() -> None:

@@ -106,7 +106,8 @@ def balance(
         "given).")] = None,
     ai: Annotated[str | None, typer.Option("--ai", help="The table's AI levels, separated by commas: standard "
                                            "unless given; standard,lookahead adds the look-ahead, which takes "
-                                           "about a second a decision (minutes a game: a few --games).")] = None,
+                                           "under a second a decision (a minute or more a game: a few "
+                                           "--games).")] = None,
     games: Annotated[int, typer.Option("--games", help="Games at each value, or each scenario and level.")] = 200,
     policy_a: Policy = "default",
     policy_b: Policy = "default",

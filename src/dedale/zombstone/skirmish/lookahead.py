@@ -1,11 +1,13 @@
 """The look-ahead AI (`ai` "lookahead"): the standard AI (`ai.py`) looking ahead at its two decisions that
 shape a turn, which figure to activate and what it does with each action. Every option worth weighing is
-played out, many times, from a copy of the game: the rest of the activation, the rest of the turn and one
-more, by the rules themselves (`turn.act`, `turn.activate`, `turn.activations`, `game.turns`) with the
-standard AI deciding for both sides; each playout (a rollout) is judged by who won, or else by the dollars
-each side has left standing, and the option whose rollouts are worth most is chosen (the standard AI's own
-choice unless another is worth clearly more). Every other decision (rerolls, cards, reactions, the duel's
-bets) is the standard AI's.
+played out, many times, from a copy of the game: the rest of the activation, then `HORIZON` more activations
+of either side, by the rules themselves (`turn.act`, `turn.activate`, `turn.activations`, `game.turns`) with
+the standard AI deciding for both sides; each playout (a rollout) is judged by who won, or else by the
+dollars each side has left standing, and the option whose rollouts are worth most is chosen (the standard
+AI's own choice unless another is worth clearly more). The rollouts are shared out by halving, so that a
+decision costs about `ROLLOUTS` of them however many options it has, most of them spent on the options in
+contention. The horizon is counted in activations, not turns, so that a rollout costs about the same early
+and late in a turn. Every other decision (rerolls, cards, reactions, the duel's bets) is the standard AI's.
 
 A rollout sees only what the AI's side may see (`hidden.py`): it is played on a copy in which the other
 side's inspiration cards are dealt again from the cards the side has not seen (its hand and the draw pile),
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -34,9 +38,9 @@ from dedale.zombstone.skirmish.table import OTHER, Ask, Controller, Flow, Table
 from dedale.zombstone.skirmish.turn import act, activate, activations
 
 LEVELS = ("standard", "lookahead")
-ROLLOUTS: Final = 160  # rollouts a decision, shared among its options
-LEAST: Final = 8  # rollouts an option at least, however many options there are
-HORIZON: Final = 1  # turns played after the one under way before a rollout is judged
+ROLLOUTS: Final = 240  # rollouts a decision, shared among its options round by round (`Lookahead.choose`)
+LEAST: Final = 4  # rollouts an option at least in a round, however many options are left
+HORIZON: Final = 12  # activations played after the one under way before a rollout is judged
 EDGE: Final = 0.02  # how much more another option must be worth than the standard AI's choice
 _GOLDEN: Final = 0x9E3779B97F4A7C15
 
@@ -57,6 +61,10 @@ class Lookahead:
         return self.style
 
     def choose(self, t: Table, ask: Ask) -> str:
+        """The rollouts are shared out by halving: a round plays every option still weighed on the same new
+        seeds, then the worse half is dropped (the standard AI's choice is kept to the end, as the one to
+        beat), until the last round; so most rollouts go to the options in contention, and a decision costs
+        about `rollouts` whatever its number of options."""
         base = AI(self.style)
         chosen = base.choose(t, ask)
         if ask.kind not in ("activate", "action") or t.over:
@@ -64,48 +72,67 @@ class Lookahead:
         options = _candidates(ask, chosen)
         if len(options) < 2:
             return chosen
-        each = max(LEAST, self.rollouts // len(options))
-        seeds = list(_seeds(t, each))
-        worth = {o: sum(self.rollout(t, ask, o, seed) for seed in seeds) / each for o in options}
-        best = max(options, key=worth.__getitem__)  # the first of the best: the standard AI's choice comes first
+        rounds = math.ceil(math.log2(len(options)))
+        seeds = _seeds(t)
+        total, played = dict.fromkeys(options, 0.0), dict.fromkeys(options, 0)
+        weighed = options
+        for round_ in range(rounds):
+            each = max(LEAST, self.rollouts // (rounds * len(weighed)))
+            batch = [next(seeds) for _ in range(each)]  # the same seeds for every option (common random numbers)
+            for option in weighed:
+                total[option] += sum(self.rollout(t, ask, option, seed) for seed in batch)
+                played[option] += each
+            if round_ < rounds - 1:
+                ahead = sorted(weighed, key=total.__getitem__, reverse=True)[:math.ceil(len(weighed) / 2)]
+                weighed = [o for o in weighed if o in ahead or o == chosen]
+        worth = {o: total[o] / played[o] for o in weighed}
+        best = max(weighed, key=worth.__getitem__)  # the first of the best: the standard AI's choice comes first
         return best if worth[best] > worth[chosen] + EDGE else chosen
 
     def rollout(self, t: Table, ask: Ask, option: str, seed: int) -> float:
         """One playout of `option` from a copy of the game as `ask.side` may know it: 1 won, 0 lost, else the
-        dollars standing (`_standing`)."""
+        dollars standing (`_standing`) once `horizon` more activations have been played."""
         source = SeededSource(seed)
         roller = Roller(source, [])
         game = _seen_by(t.game, ask.side, source.gen)
-        base = AI(self.style)
-        copied = Table(game, t.catalogue, t.scenario, roller, {"lawmen": base, "zombies": base}, t.rounds,
-                       t.unarmed_malus, activation=activate)
-        if ask.kind == "action":
-            copied.controllers[ask.side] = _Then(option, base)
-        for _ in _playout(copied, ask, option, t.game.turn + self.horizon):
-            raise AssertionError("a rollout between two AIs asked for a decision")
-        if copied.over:
-            return 0.5 if game.winner is None else float(game.winner == ask.side)
-        return _standing(copied, ask.side)
+        both = _Rollout(AI(self.style), option if ask.kind == "action" else None, self.horizon)
+        copied = Table(game, t.catalogue, t.scenario, roller, {"lawmen": both, "zombies": both}, t.rounds,
+                       activation=activate, tactics=t.tactics, **t.readings())
+        try:
+            for _ in _playout(copied, ask, option):
+                raise AssertionError("a rollout between two AIs asked for a decision")
+        except _Horizon:
+            return _standing(copied, ask.side)
+        return 0.5 if game.winner is None else float(game.winner == ask.side)
+
+
+class _Horizon(Exception):
+    """A rollout has played as far ahead as it looks."""
 
 
 @dataclass
-class _Then:
-    """The option under trial at the first decision (the action asked), then the standard AI."""
+class _Rollout:
+    """Both sides of a rollout: the option under trial at its first decision (the action asked), then the
+    standard AI, until an activation is asked for after the last one the horizon allows."""
 
-    option: str
     base: AI
-    used: bool = False
+    option: str | None
+    left: int
 
     def choose(self, t: Table, ask: Ask) -> str:
-        if self.used:
-            return self.base.choose(t, ask)
-        self.used = True
-        ask.every()  # an AI's options come in groups listed when looked at: the option is found among them
-        return self.option
+        if self.option is not None:
+            option, self.option = self.option, None
+            ask.every()  # an AI's options come in groups listed when looked at: the option is found among them
+            return option
+        if ask.kind == "activate":
+            if self.left == 0:
+                raise _Horizon
+            self.left -= 1
+        return self.base.choose(t, ask)
 
 
-def _playout(t: Table, ask: Ask, option: str, until: int) -> Flow[None]:
-    """The decision's option, the rest of the turn (the other side activates next), then turns until `until`."""
+def _playout(t: Table, ask: Ask, option: str) -> Flow[None]:
+    """The decision's option, the rest of the turn (the other side activates next), then the turns after it."""
     if ask.kind == "activate":
         yield from activate(t, t.game.figure(int(option.removeprefix("activate:"))))
     else:
@@ -114,7 +141,7 @@ def _playout(t: Table, ask: Ask, option: str, until: int) -> Flow[None]:
         yield from act(t, figure, ask.about["actions"], ask.about["moves"], [t.profile(figure).hand])
     if not t.over:
         yield from activations(t, OTHER[ask.side])
-    yield from turns(t, until)
+    yield from turns(t)
 
 
 def _candidates(ask: Ask, chosen: str) -> list[str]:
@@ -128,7 +155,7 @@ def _candidates(ask: Ask, chosen: str) -> list[str]:
     return [chosen, *(o for o in dict.fromkeys(found) if o != chosen)]
 
 
-def _seeds(t: Table, count: int) -> Iterator[int]:
+def _seeds(t: Table) -> Iterator[int]:
     """The rollouts' seeds: SplitMix64 steps from a seed hashed from the word the game's stream would give next
     (drawn from a copy of it), or in table mode from the results entered so far and the log's length."""
     source = t.roller.source
@@ -137,7 +164,7 @@ def _seeds(t: Table, count: int) -> Iterator[int]:
     else:
         seen = copy.deepcopy(source.gen).next64().to_bytes(8, "little")
     start = int.from_bytes(hashlib.blake2b(seen, digest_size=8, person=b"lookahead").digest(), "little")
-    for number in range(count):
+    for number in itertools.count():
         yield SplitMix64((start + number * _GOLDEN) & ((1 << 64) - 1)).next64()
 
 

@@ -127,6 +127,12 @@ class Table:
     _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)
     _visible: dict[str, list[Figure]] = field(default_factory=dict, repr=False)
 
+    def readings(self) -> Readings:
+        """The readings it plays by (a look-ahead's copy of the game plays by the same)."""
+        return Readings(unarmed_malus=self.unarmed_malus, climb=self.climb, difficult=self.difficult,
+                        aim_cost=self.aim_cost, turned_die=self.turned_die, card_limit=self.card_limit,
+                        winnings=self.winnings, duel=self.duel)
+
     @property
     def field(self) -> Battlefield:
         """The battlefield, its moves read as the table's readings say."""
