@@ -541,7 +541,6 @@ def test_the_server_says_which_hosts_it_answers_to(tmp_path: Path) -> None:
         process.wait(timeout=10)
 
 
-
 def test_the_server_stops_while_a_page_follows_a_game(tmp_path: Path) -> None:
     """Stopped (SIGTERM, as a service manager stops it), the server ends a page's live stream and exits cleanly,
     instead of waiting the stream's 10 minutes out (the browser tests' server was killed after 10 s)."""
