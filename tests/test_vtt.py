@@ -71,9 +71,20 @@ CRAWLER = crawler_documents()
 PAPER = paper_documents()
 
 
+# Each file made once: several tests read the same documents' files, and drawing their pictures is most of the
+# time. Kept with its document, so that no other document takes its id while it is kept.
+MADE: dict[tuple[int, str, str, str, str], tuple[dict[str, Any], bytes]] = {}
+
+
 def export(document: dict[str, Any], ext: str, lang: str = "en", view: str = "gm", **options: Any) -> dict[str, Any]:
-    found = system(document["format"][7:])
-    return json.loads(found.export(document, ext, options, lang=lang, view=view))
+    """The file as an importer reads it: parsed anew for each reader (which may change its copy)."""
+    key = (id(document), ext, lang, view, repr(sorted(options.items())))
+    if key not in MADE:
+        found = system(document["format"][7:])
+        MADE[key] = document, found.export(document, ext, options, lang=lang, view=view)
+    kept, made = MADE[key]
+    assert kept is document
+    return json.loads(made)
 
 
 # --- from the exported file alone: blocked cell sides, open ways, regions reached ---------------------------

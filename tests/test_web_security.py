@@ -22,10 +22,12 @@ import contextlib
 import json
 import os
 import re
+import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,7 @@ from dedale.core.cards import Card
 from dedale.web import csrf, guard, service
 from dedale.web.app import create_app
 from webclient import BASE, page_token, started, web_client
-from webserver import ENTRY, Server, free_port
+from webserver import ENTRY, Server, api, free_port
 
 EVIL = "http://evil.example"
 
@@ -537,6 +539,23 @@ def test_the_server_says_which_hosts_it_answers_to(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_server_stops_while_a_page_follows_a_game(tmp_path: Path) -> None:
+    """Stopped (SIGTERM, as a service manager stops it), the server ends a page's live stream and exits cleanly,
+    instead of waiting the stream's 10 minutes out (the browser tests' server was killed after 10 s)."""
+    with Server(tmp_path / "web.db") as server:
+        session_id = api(server.url, "POST", "/api/sessions", {"system": "crawler"})["id"]
+        stream = urllib.request.urlopen(f"{server.url}/play/{session_id}/live", timeout=WAIT)
+        assert stream.readline() == b"retry: 1000\n"  # the page is following the game
+        process = server.process
+        assert process is not None
+        process.terminate()
+        try:
+            # a bound for "never": it stops within seconds, and uvicorn, done, ends by the signal it was sent
+            assert process.wait(timeout=WAIT) == -signal.SIGTERM
+        finally:
+            stream.close()
 
 
 # --- 5. Hidden information stays hidden ----------------------------------------------------------------

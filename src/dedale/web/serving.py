@@ -14,6 +14,9 @@ from dedale.web.app import create_app
 from dedale.web.connections import Limits, protocol
 
 KEEP_ALIVE = 5  # an idle connection closed after 5 s (deadlines, connections at once: `connections.Limits`)
+# Stopped (Ctrl-C, SIGTERM), the server waits this long for requests still running, then ends them: a page
+# following a game live holds its stream open for 10 minutes (`service.live`), and uvicorn would wait for it.
+STOP_WITHIN = 3
 # How long a thread may hold the interpreter while another waits for it (CPython's default: 5 ms). A click
 # takes turns with whatever else is being served, after each of its reads of the file too: beside key-lock
 # diagrams being made, a click's median was 22 ms at 5 ms, 14 ms at 1 ms; at 20 players, a new session's p95
@@ -35,7 +38,8 @@ def run(db: Path, host: str, port: int, allow_hosts: Sequence[str], announce: Ca
     sys.setswitchinterval(SWITCH_SECONDS)
     # no WebSocket: the app has none, and a connection handed over to one would leave its address's count
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, http=protocol(limits), ws="none",
-                limit_concurrency=limits.connections, timeout_keep_alive=KEEP_ALIVE)
+                limit_concurrency=limits.connections, timeout_keep_alive=KEEP_ALIVE,
+                timeout_graceful_shutdown=STOP_WITHIN)
 
 
 def check_port(host: str, port: int) -> None:
