@@ -215,20 +215,25 @@ class AI:
         best: tuple[float, ...] | None = None
         chosen = shots[0]
         plain = {o.data["figure"]: o for o in shots if o.id.startswith("shoot:")}
+        singles: dict[int, float] = {}  # each target's plain shot's chance, which its aimed shot is weighed by
         for option in shots:
             target_id = option.data["figure"]
             enemy = t.game.figure(target_id)
             aimed = option.id.startswith("aim:")
-            chance = _chance(t, figure, enemy, aimed)
             if aimed:
                 if target_id not in plain:
                     continue
-                single = _chance(t, figure, enemy, False)
+                chance = _chance(t, figure, enemy, True)
+                if target_id not in singles:
+                    singles[target_id] = _chance(t, figure, enemy, False)
+                single = singles[target_id]
                 twice = single + (1 - single) * single * SECOND_SHOT
                 if chance - (0.0 if precise else CARD_WORTH) <= twice:
                     continue
-            elif ask.about["actions"] == 2:
-                chance = chance + (1 - chance) * chance * SECOND_SHOT
+            else:
+                chance = singles[target_id] = _chance(t, figure, enemy, False)
+                if ask.about["actions"] == 2:
+                    chance = chance + (1 - chance) * chance * SECOND_SHOT
             worth = (_escorted(t, enemy), chance * _hit_worth(t, enemy, stars), aimed)
             if best is None or worth > best:
                 best, chosen = worth, option
