@@ -344,7 +344,10 @@ def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
     fields = [_walk_field(t.field, (_cell(e.pos),)) for e in enemies]
 
     def left(point: tuple[float, float]) -> float:
-        return min(walk.to(point) for walk in fields)
+        nearest = math.inf
+        for walk in fields:
+            nearest = walk.to(point, nearest)
+        return nearest
     now = left(figure.pos)
     straight = [o for o in _moves(ask, "toward") if not o.data.get("charge")]
     if straight and left(straight[0].data["to"]) <= now - 0.5:
@@ -419,11 +422,11 @@ class _Walk(NamedTuple):
     rows: int
     far: tuple[float, ...]  # by square number (`_Squares`); infinite where no walk reaches
 
-    def to(self, point: tuple[float, float]) -> float:
-        """How far `point` is from the goal, walking: through its square, or the nearest one reached."""
+    def to(self, point: tuple[float, float], best: float = math.inf) -> float:
+        """How far `point` is from the goal, walking: through its square, or the nearest one reached; `best` if
+        that is nearer (a walk from another goal: the squares no nearer are not measured)."""
         rows, far = self.rows, self.far
         i, j = int(point[0]), int(point[1])
-        best = math.inf
         for column in range(max(i - 1, 0), min(i + 2, self.columns)):
             for row in range(max(j - 1, 0), min(j + 2, rows)):
                 away = far[column * rows + row]
