@@ -243,7 +243,6 @@ class Battlefield:
     _kinds: dict[tuple[Point, Point], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False,
                                                                compare=False)
     _seen: dict[tuple[Point, Point], bool] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for param in ("width", "height"):
@@ -276,10 +275,11 @@ class Battlefield:
         object.__setattr__(self, "_rough", tuple(p for p in slowing if p not in halving))
         object.__setattr__(self, "_halving", tuple(halving))
         object.__setattr__(self, "_gaps", tuple(p for p in pieces if p.kind == "gap"))
-        object.__setattr__(self, "_hash", hash((self.width, self.height, self.terrain, self.climb, self.difficult)))
 
-    def __hash__(self) -> int:  # worked out once: the AI's walks are remembered by battlefield (`ai._walk_field`)
-        return self._hash
+    def __hash__(self) -> int:
+        """Equal battlefields hash alike, without hashing every piece: the AI's walks are remembered by
+        battlefield (`ai._walk_field`), asked for all game."""
+        return hash((self.width, self.height, len(self.terrain), self.climb, self.difficult))
 
     def _reading(self, piece: Terrain) -> str:
         """How the piece slows a move (a gap: by the inch)."""
