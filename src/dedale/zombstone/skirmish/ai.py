@@ -210,6 +210,8 @@ class AI:
         (a zombie feels one damage point in six; a Star more than an Extra, most when the Stars decide; the
         fewer cartridges left, the more). Aimed when one aimed shot beats two plain ones: its card (none for
         the Precise) is worth something, and the second shot meets a target that has dodged."""
+        if len(shots) == 1:  # nothing to weigh it against
+            return shots[0]
         precise = skills.aims_free(t.profile(figure).skills)
         stars = t.scenario.victory.kind == "eliminate_stars"
         best: tuple[float, ...] | None = None
@@ -220,6 +222,9 @@ class AI:
             target_id = option.data["figure"]
             enemy = t.game.figure(target_id)
             aimed = option.id.startswith("aim:")
+            escorted, hit_worth = _escorted(t, enemy), _hit_worth(t, enemy, stars)
+            if best is not None and (escorted, hit_worth, True) <= best:
+                continue  # a sure hit would be worth no more than the best shot so far: its odds are not needed
             if aimed:
                 if target_id not in plain:
                     continue
@@ -234,7 +239,7 @@ class AI:
                 chance = singles[target_id] = _chance(t, figure, enemy, False)
                 if ask.about["actions"] == 2:
                     chance = chance + (1 - chance) * chance * SECOND_SHOT
-            worth = (_escorted(t, enemy), chance * _hit_worth(t, enemy, stars), aimed)
+            worth = (escorted, chance * hit_worth, aimed)
             if best is None or worth > best:
                 best, chosen = worth, option
         return chosen
