@@ -372,8 +372,7 @@ def _toward_place(t: Table, ask: Ask, figure: Figure, place: tuple[float, float,
 
     def cost(option: Option) -> tuple[float, int]:
         to = option.data["to"]
-        return (round(walk.to(to)), sum(1 for at, reach in guns
-                                                       if distance(at, to) <= reach and t.sight(at, to)))
+        return (round(walk.to(to)), sum(1 for at, reach in guns if distance(at, to) <= reach and t.sight(at, to)))
     best = min(_moves(ask, "compass"), key=cost, default=None)
     if best is None or walk.to(best.data["to"]) > walk.to(figure.pos) - 1.0:
         return None
