@@ -43,7 +43,7 @@ Row = tuple[str, str, bool]
 
 def forget() -> None:
     """Empty the engine's caches of confrontations, so that the next query is worked out in full."""
-    for cached in (engine.policies, engine._defence, engine._answers, engine._tally):
+    for cached in (engine._policies, engine._defence, engine._answers, engine._tally):
         cached.cache_clear()
 
 

@@ -185,11 +185,16 @@ def payoff(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: in
     return gained
 
 
-@lru_cache(maxsize=64)
 def policies(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int = 0, bonus_d: int = 0,
              objective: str = "win") -> tuple[Policy, Policy, np.ndarray]:
     """Both sides' optimal policies, and the attacker's value of each of its final hands."""
-    defender, gain = _defence(_hands_of(a_spec), d_spec, defender_deals, *_stakes(bonus_a, bonus_d, objective))
+    return _policies(a_spec, d_spec, defender_deals, *_stakes(bonus_a, bonus_d, objective))
+
+
+@lru_cache(maxsize=64)  # keyed on every argument, however the caller passed them (`_stakes`: weapons for damage only)
+def _policies(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int,
+              objective: str) -> tuple[Policy, Policy, np.ndarray]:
+    defender, gain = _defence(_hands_of(a_spec), d_spec, defender_deals, bonus_a, bonus_d, objective)
     return optimise(a_spec, gain), defender, gain
 
 

@@ -27,7 +27,7 @@ from functools import lru_cache
 from heapq import heapify, heappop, heappush
 from itertools import repeat
 from operator import attrgetter
-from typing import Final
+from typing import Final, NamedTuple
 
 from dedale.zombstone.hands import FACES
 from dedale.zombstone.skirmish import skills
@@ -210,26 +210,36 @@ class AI:
         (a zombie feels one damage point in six; a Star more than an Extra, most when the Stars decide; the
         fewer cartridges left, the more). Aimed when one aimed shot beats two plain ones: its card (none for
         the Precise) is worth something, and the second shot meets a target that has dodged."""
+        if len(shots) == 1:  # nothing to weigh it against
+            return shots[0]
         precise = skills.aims_free(t.profile(figure).skills)
         stars = t.scenario.victory.kind == "eliminate_stars"
         best: tuple[float, ...] | None = None
         chosen = shots[0]
         plain = {o.data["figure"]: o for o in shots if o.id.startswith("shoot:")}
+        singles: dict[int, float] = {}  # each target's plain shot's chance, which its aimed shot is weighed by
         for option in shots:
             target_id = option.data["figure"]
             enemy = t.game.figure(target_id)
             aimed = option.id.startswith("aim:")
-            chance = _chance(t, figure, enemy, aimed)
+            escorted, hit_worth = _escorted(t, enemy), _hit_worth(t, enemy, stars)
+            if best is not None and (escorted, hit_worth, True) <= best:
+                continue  # a sure hit would be worth no more than the best shot so far: its odds are not needed
             if aimed:
                 if target_id not in plain:
                     continue
-                single = _chance(t, figure, enemy, False)
+                chance = _chance(t, figure, enemy, True)
+                if target_id not in singles:
+                    singles[target_id] = _chance(t, figure, enemy, False)
+                single = singles[target_id]
                 twice = single + (1 - single) * single * SECOND_SHOT
                 if chance - (0.0 if precise else CARD_WORTH) <= twice:
                     continue
-            elif ask.about["actions"] == 2:
-                chance = chance + (1 - chance) * chance * SECOND_SHOT
-            worth = (_escorted(t, enemy), chance * _hit_worth(t, enemy, stars), aimed)
+            else:
+                chance = singles[target_id] = _chance(t, figure, enemy, False)
+                if ask.about["actions"] == 2:
+                    chance = chance + (1 - chance) * chance * SECOND_SHOT
+            worth = (escorted, chance * hit_worth, aimed)
             if best is None or worth > best:
                 best, chosen = worth, option
         return chosen
@@ -339,7 +349,10 @@ def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
     fields = [_walk_field(t.field, (_cell(e.pos),)) for e in enemies]
 
     def left(point: tuple[float, float]) -> float:
-        return min(_walked(t.field, walk, point) for walk in fields)
+        nearest = math.inf
+        for walk in fields:
+            nearest = walk.to(point, nearest)
+        return nearest
     now = left(figure.pos)
     straight = [o for o in _moves(ask, "toward") if not o.data.get("charge")]
     if straight and left(straight[0].data["to"]) <= now - 0.5:
@@ -359,10 +372,9 @@ def _toward_place(t: Table, ask: Ask, figure: Figure, place: tuple[float, float,
 
     def cost(option: Option) -> tuple[float, int]:
         to = option.data["to"]
-        return (round(_walked(t.field, walk, to)), sum(1 for at, reach in guns
-                                                       if distance(at, to) <= reach and t.sight(at, to)))
+        return (round(walk.to(to)), sum(1 for at, reach in guns if distance(at, to) <= reach and t.sight(at, to)))
     best = min(_moves(ask, "compass"), key=cost, default=None)
-    if best is None or _walked(t.field, walk, best.data["to"]) > _walked(t.field, walk, figure.pos) - 1.0:
+    if best is None or walk.to(best.data["to"]) > walk.to(figure.pos) - 1.0:
         return None
     return best
 
@@ -371,55 +383,92 @@ def _cell(point: tuple[float, float]) -> Cell:
     return (int(point[0]), int(point[1]))
 
 
+@dataclass(frozen=True)
+class _Squares:
+    """The inch squares of the table as a graph, each square numbered `column * rows + row` (lists indexed by
+    number walk faster than dicts keyed by pairs): for each, the squares a step reaches from it and what the step
+    costs, or None where a figure may not stand."""
+
+    columns: int
+    rows: int
+    steps: tuple[tuple[tuple[int, float], ...] | None, ...]
+
+    def number(self, cell: Cell) -> int | None:
+        """The square's number, None off the board."""
+        i, j = cell
+        return i * self.rows + j if 0 <= i < self.columns and 0 <= j < self.rows else None
+
+
 @lru_cache(maxsize=8)
-def _squares(field: Battlefield) -> dict[Cell, list[tuple[Cell, float]]]:
-    """The inch squares of the table a figure may stand in, each with the squares a step reaches from it and
-    what the step costs (eight ways, not across a corner; an inch over difficult ground counts two)."""
+def _squares(field: Battlefield) -> _Squares:
+    """The squares a figure may stand in, each with the squares a step reaches from it and what the step costs
+    (eight ways, not across a corner; an inch over difficult ground counts two)."""
     rough = [p for p in field.terrain if p.kind in ROUGH_KINDS and (p.kind != "wall" or p.climbable)]
+    columns, rows = int(field.width), int(field.height)
     cost: dict[Cell, float] = {}
-    for i in range(int(field.width)):
-        for j in range(int(field.height)):
+    for i in range(columns):
+        for j in range(rows):
             centre = (i + 0.5, j + 0.5)
             if field.free(centre, ()):
                 cost[(i, j)] = 2.0 if any(p.contains(centre) for p in rough) else 1.0
-    return {(i, j): [((i + di, j + dj), step * (cost[(i + di, j + dj)] + here) / 2) for di, dj, step in STEPS
-                     if (i + di, j + dj) in cost and not (di and dj and ((i + di, j) not in cost
-                                                                         or (i, j + dj) not in cost))]
-            for (i, j), here in cost.items()}
+    steps: list[tuple[tuple[int, float], ...] | None] = [None] * (columns * rows)
+    for (i, j), here in cost.items():
+        steps[i * rows + j] = tuple(
+            ((i + di) * rows + j + dj, step * (cost[(i + di, j + dj)] + here) / 2) for di, dj, step in STEPS
+            if (i + di, j + dj) in cost and not (di and dj and ((i + di, j) not in cost or (i, j + dj) not in cost)))
+    return _Squares(columns, rows, tuple(steps))
+
+
+class _Walk(NamedTuple):
+    """How far each inch square of the table is from a goal, walking (`_walk_field`)."""
+
+    columns: int
+    rows: int
+    far: tuple[float, ...]  # by square number (`_Squares`); infinite where no walk reaches
+
+    def to(self, point: tuple[float, float], best: float = math.inf) -> float:
+        """How far `point` is from the goal, walking: through its square, or the nearest one reached; `best` if
+        that is nearer (a walk from another goal: the squares no nearer are not measured)."""
+        rows, far = self.rows, self.far
+        i, j = int(point[0]), int(point[1])
+        for column in range(max(i - 1, 0), min(i + 2, self.columns)):
+            for row in range(max(j - 1, 0), min(j + 2, rows)):
+                away = far[column * rows + row]
+                if away < best:  # else no shorter through it (an unreached square is infinitely far)
+                    away += math.dist(point, (column + 0.5, row + 0.5))
+                    if away < best:
+                        best = away
+        return best
 
 
 @lru_cache(maxsize=256)  # enemies stand still most of a game, and games on one table meet the same places
-def _walk_field(field: Battlefield, goals: tuple[Cell, ...]) -> dict[Cell, float]:
+def _walk_field(field: Battlefield, goals: tuple[Cell, ...]) -> _Walk:
     """How far each inch square of the table is from the nearest of the goal squares, walking around what
-    blocks (Dijkstra over `_squares`). A goal square a figure cannot stand in (by a wall) starts from its
-    free neighbours."""
+    blocks (Dijkstra over `_squares`). A goal square a figure cannot stand in (by a wall) starts from its free
+    neighbours."""
     squares = _squares(field)
-    far: dict[Cell, float] = {}
+    steps = squares.steps
+    far = [math.inf] * len(steps)
     for i, j in goals:
-        starts = [(0.0, (i, j))] if (i, j) in squares else [
-            (step, (i + di, j + dj)) for di, dj, step in STEPS if (i + di, j + dj) in squares]
-        for away, cell in starts:
-            if away < far.get(cell, math.inf):
-                far[cell] = away
-    queue = [(away, cell) for cell, away in far.items()]
+        here = squares.number((i, j))
+        starts = [(0.0, here)] if here is not None and steps[here] is not None else [
+            (step, near) for di, dj, step in STEPS
+            if (near := squares.number((i + di, j + dj))) is not None and steps[near] is not None]
+        for away, square in starts:
+            if away < far[square]:
+                far[square] = away
+    queue = [(away, square) for square, away in enumerate(far) if away < math.inf]
     heapify(queue)
     while queue:
-        away, cell = heappop(queue)
-        if away > far[cell]:
+        away, square = heappop(queue)
+        if away > far[square]:
             continue
-        for near, step in squares[cell]:
+        for near, step in steps[square]:  # type: ignore[union-attr]  # only squares to stand in are reached
             reached = away + step
-            if reached < far.get(near, math.inf):
+            if reached < far[near]:
                 far[near] = reached
                 heappush(queue, (reached, near))
-    return far
-
-
-def _walked(field: Battlefield, walk: dict[Cell, float], point: tuple[float, float]) -> float:
-    """How far `point` is from the goal of `walk`, walking: through its square, or the nearest one reached."""
-    i, j = _cell(point)
-    return min((walk[(i + di, j + dj)] + math.dist(point, (i + di + 0.5, j + dj + 0.5))
-                for di in (-1, 0, 1) for dj in (-1, 0, 1) if (i + di, j + dj) in walk), default=math.inf)
+    return _Walk(squares.columns, squares.rows, tuple(far))  # shared by every figure: read-only
 
 
 def _firing_spot(t: Table, ask: Ask, figure: Figure, goal: tuple[float, float, float, float] | None,

@@ -276,6 +276,11 @@ class Battlefield:
         object.__setattr__(self, "_halving", tuple(halving))
         object.__setattr__(self, "_gaps", tuple(p for p in pieces if p.kind == "gap"))
 
+    def __hash__(self) -> int:
+        """Equal battlefields hash alike, without hashing every piece: the AI's walks are remembered by
+        battlefield (`ai._walk_field`), asked for all game."""
+        return hash((self.width, self.height, len(self.terrain), self.climb, self.difficult))
+
     def _reading(self, piece: Terrain) -> str:
         """How the piece slows a move (a gap: by the inch)."""
         return self.climb if piece.kind == "wall" else self.difficult if piece.kind in DIFFICULT_KINDS else "per_inch"

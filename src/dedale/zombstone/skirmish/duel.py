@@ -22,7 +22,7 @@ the AI bettor. Choices the seed leaves open:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from dedale.core.cards import RANKS, SUITS, Card, Deck, standard_deck
@@ -362,6 +362,11 @@ def _draw(deck: Deck, roller: Roller, purpose: str, **args: Any) -> Card:
 
 
 def _hand(hole: list[Card], board: list[Card]) -> StandardHighHand:
+    return _best_hand(tuple(hole), tuple(board))
+
+
+@lru_cache(maxsize=64)  # a duellist's hand is weighed at each of its bets on a street, then at the showdown
+def _best_hand(hole: tuple[Card, ...], board: tuple[Card, ...]) -> StandardHighHand:
     from pokerkit import StandardHighHand
 
     cards = _pokerkit().cards

@@ -373,9 +373,14 @@ def shot_chances(t: Table, shooter: Figure, target: Figure, aimed: bool) -> dict
     found = {}
     for reaction in ("dodge", "return") if can_return_fire(t, shooter, target) else ("dodge",):
         a_bonus, d_bonus = _bonuses(t, shooter, target, reaction, aimed)
-        found[reaction] = hit_chance(_spec(*spec_of(t, shooter, a_bonus)), _spec(*spec_of(t, target, d_bonus)),
-                                     reaction != "dodge")
+        found[reaction] = _hit_chance(spec_of(t, shooter, a_bonus), spec_of(t, target, d_bonus), reaction != "dodge")
     return found
+
+
+@lru_cache(maxsize=1024)  # an AI weighs every shot it may take, each activation: a game meets a few dozen pairs
+def _hit_chance(a_spec: Spec, d_spec: Spec, deals: bool) -> Fraction:
+    """`confront.hit_chance` of two rolls, keyed by their `Spec`s (which hash faster than `RollSpec`s)."""
+    return hit_chance(_spec(*a_spec), _spec(*d_spec), deals)
 
 
 def can_return_fire(t: Table, shooter: Figure, target: Figure) -> bool:

@@ -7,10 +7,11 @@ rows in their zone when no cover is left)."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from dedale.core.cards import JOKERS, Deck, standard_deck
 from dedale.core.errors import DedaleError
-from dedale.zombstone.skirmish.battlefield import HEAVY_KINDS
+from dedale.zombstone.skirmish.battlefield import HEAVY_KINDS, Battlefield
 from dedale.zombstone.skirmish.model import Figure, Side
 from dedale.zombstone.skirmish.table import Table
 
@@ -58,11 +59,18 @@ def _duel_spot(t: Table, side: str) -> tuple[float, float]:
 
 
 def _in_cover(t: Table, side: str, own: tuple[float, float], within: float,
-              danger: tuple[float, float]) -> list[tuple[float, float]]:
+              danger: tuple[float, float]) -> tuple[tuple[float, float], ...]:
     """Where a figure may deploy around its duellist (the text: "à couvert", within `within` inches of it): the
     points of a half-inch grid in cover from the enemy duellist, on the band's own half of the table (the bands
     apart: not both behind the middle's cover), heavy cover first, then the nearest the duellist."""
-    middle, right = t.field.width / 2, _on_the_right(t, side)
+    return _cover_around(t.field, _on_the_right(t, side), own, within, danger)
+
+
+@lru_cache(maxsize=16)  # the duellists stand where the scenario puts them: every game of a table asks the same
+def _cover_around(field: Battlefield, right: bool, own: tuple[float, float], within: float,
+                  danger: tuple[float, float]) -> tuple[tuple[float, float], ...]:
+    """`_in_cover` on the band's half of the field (the right half, or the left)."""
+    middle = field.width / 2
     found = []
     steps = int(within / GRID)
     for i in range(-steps, steps + 1):
@@ -70,12 +78,12 @@ def _in_cover(t: Table, side: str, own: tuple[float, float], within: float,
             spot = (own[0] + i * GRID, own[1] + j * GRID)
             away = math.dist(spot, own)
             if (away > within or (spot[0] < middle + APART if right else spot[0] > middle - APART)
-                    or not t.field.free(spot, ())):
+                    or not field.free(spot, ())):
                 continue
-            kinds = t.covers(danger, spot)
+            kinds = field.cover_kinds(danger, spot)
             if kinds:
                 found.append((not any(kind in HEAVY_KINDS for kind in kinds), away, spot))
-    return [spot for _, _, spot in sorted(found)]
+    return tuple(spot for _, _, spot in sorted(found))
 
 
 def _deploy(t: Table, side: str, figures: list[Figure]) -> None:

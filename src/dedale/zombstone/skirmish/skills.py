@@ -9,6 +9,7 @@ reroll die (`turn.py` takes the Joker, or any card when the table reads it so: `
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dedale.zombstone.hands import FACES, Turn
 
@@ -36,6 +37,7 @@ AIM_BONUS = 1  # reroll dice an aimed shot adds
 GROUP_REACH = 3.0  # inches: the Extras a Charismatic character sends together stand this close to the first
 
 
+@lru_cache(maxsize=64)  # asked of both sides of every shot an AI weighs; a band's profiles have few sets of skills
 def turned_face(skills: tuple[str, ...], any_die: bool = False) -> Turn | None:
     """The face one die may be turned into (King of the Hill: a King; A certain taste: a Queen): a die showing
     a figure, as the text says ("un dé indiquant une figure quelconque"), or any die (`any_die`)."""
