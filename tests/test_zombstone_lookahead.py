@@ -26,6 +26,7 @@ from dedale.zombstone.skirmish.table import Ask, Controller, Table
 from dedale.zombstone.skirmish.turn import activate
 
 FEW = 16  # rollouts a decision in these tests: enough to weigh, quick to play
+NEAR = 3  # activations looked ahead by the tests that play whole games: what they check is not the horizon's
 
 
 class Probe:
@@ -120,14 +121,14 @@ def test_a_decision_costs_about_its_rollouts_whatever_its_options() -> None:
 
 
 def test_the_same_seed_plays_the_same_game_with_the_look_ahead() -> None:
-    first = played("ok_corral", 11, Lookahead(rollouts=FEW))
-    second = played("ok_corral", 11, Lookahead(rollouts=FEW))
+    first = played("ok_corral", 11, Lookahead(rollouts=FEW, horizon=NEAR))
+    second = played("ok_corral", 11, Lookahead(rollouts=FEW, horizon=NEAR))
     assert first.log == second.log and first.winner == second.winner
 
 
 def test_the_look_ahead_chooses_otherwise_than_the_standard_ai_at_times() -> None:
     """It is a level of its own: the game it plays is not the standard AI's."""
-    assert played("ok_corral", 11, Lookahead(rollouts=FEW)).log != played("ok_corral", 11, AI()).log
+    assert played("ok_corral", 11, Lookahead(rollouts=FEW, horizon=NEAR)).log != played("ok_corral", 11, AI()).log
 
 
 def game_at_turn_two(scenario: str = "ok_corral", seed: int = 5) -> Game:
