@@ -38,7 +38,7 @@ from dedale.zombstone.skirmish.table import OTHER, Ask, Controller, Flow, Table
 from dedale.zombstone.skirmish.turn import act, activate, activations
 
 LEVELS = ("standard", "lookahead")
-ROLLOUTS: Final = 240  # rollouts a decision, shared among its options round by round (`Lookahead.choose`)
+ROLLOUTS: Final = 160  # rollouts a decision, shared among its options round by round (`Lookahead.choose`)
 LEAST: Final = 4  # rollouts an option at least in a round, however many options are left
 HORIZON: Final = 12  # activations played after the one under way before a rollout is judged
 EDGE: Final = 0.02  # how much more another option must be worth than the standard AI's choice

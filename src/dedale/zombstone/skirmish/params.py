@@ -127,10 +127,10 @@ class SkirmishParams(Declared):
 
     ai: str = param("standard", choices=LEVELS, omit_default=True, label=("AI level", "Niveau de l'IA"),
                     en="How the AI plays: standard, or lookahead (before each activation and action it plays the "
-                    "options out some 240 times in all, twelve activations ahead: stronger, under a second a "
+                    "options out some 160 times in all, twelve activations ahead: stronger, under a second a "
                     "decision).",
                     fr="Comment joue l'IA : standard, ou lookahead (avant chaque activation et chaque action, elle "
-                    "joue les options quelque 240 fois en tout, douze activations plus loin : plus forte, moins "
+                    "joue les options quelque 160 fois en tout, douze activations plus loin : plus forte, moins "
                     "d'une seconde par décision).")
 
     tactics: str = param("current", choices=("current", "first"), omit_default=True, web=False,
