@@ -25,6 +25,7 @@ from dedale.zombstone.skirmish.setup import duellist, setup
 from dedale.zombstone.skirmish.simulate import play_game
 from dedale.zombstone.skirmish.table import OTHER, Table
 from dedale.zombstone.skirmish.turn import action_ask, activate
+from dedale.zombstone.skirmish.victory import inside
 
 CATALOGUE = load_catalogue()
 DOLLARS = Victory()
@@ -89,6 +90,20 @@ def test_a_zombie_walks_around_a_building_in_its_way() -> None:
         zombie.place(option.data["to"])
         assert math.dist(before, zombie.pos) > 1
     assert zombie.y < 8 or zombie.y > 28 or zombie.x > 16  # around a corner of the store
+
+
+@pytest.mark.parametrize("kind", ["escort", "hold"])
+def test_a_figure_an_inch_short_of_its_place_steps_into_it(kind: str) -> None:
+    """Mayor Clum's ride: the mayor 0.7 inches from the mine's edge, with an action left, walks in (the walk,
+    measured to the place's inch squares, gained less than the inch asked of a move that only gets nearer)."""
+    t = table(("john_clum", 32.3, 21.3), ("ike_clanton", 18.5, 2.2))
+    place = (33.0, 0.0, 3.0, 36.0)
+    victory = Victory(kind, place, "john_clum", "lawmen") if kind == "escort" else Victory(kind, place)
+    t.scenario = dataclasses.replace(t.scenario, victory=victory)
+    mayor = t.game.figure(0)
+    ask = action_ask(t, mayor, 1, 1, [0])
+    option = ask.option(AI().choose(t, ask))
+    assert option is not None and inside(option.data["to"], place)
 
 
 def test_a_last_breath_is_spent_shooting_not_walking_into_cover() -> None:

@@ -362,8 +362,8 @@ def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
 
 
 def _toward_place(t: Table, ask: Ask, figure: Figure, place: tuple[float, float, float, float]) -> Option | None:
-    """The compass move that gets the figure nearest the place by the way it must walk, if it gets it an inch
-    nearer; of those as near, the one the fewest enemy guns see."""
+    """The compass move that gets the figure into the place, else nearest it by the way it must walk, if it gets
+    it an inch nearer; of those as near, the one the fewest enemy guns see."""
     x, y, w, h = place
     squares = tuple((i, j) for i in range(math.ceil(x), math.ceil(x + w))
                     for j in range(math.ceil(y), math.ceil(y + h)))
@@ -373,7 +373,11 @@ def _toward_place(t: Table, ask: Ask, figure: Figure, place: tuple[float, float,
     def cost(option: Option) -> tuple[float, int]:
         to = option.data["to"]
         return (round(walk.to(to)), sum(1 for at, reach in guns if distance(at, to) <= reach and t.sight(at, to)))
-    best = min(_moves(ask, "compass"), key=cost, default=None)
+    moves = _moves(ask, "compass")
+    into = [o for o in moves if inside(o.data["to"], place)]
+    if into:  # however little nearer it gets: the walk is measured to the place's inch squares, not its edge
+        return min(into, key=cost)
+    best = min(moves, key=cost, default=None)
     if best is None or walk.to(best.data["to"]) > walk.to(figure.pos) - 1.0:
         return None
     return best
