@@ -17,7 +17,7 @@ from dedale.zombstone.skirmish.battlefield import MOVE_READINGS
 from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
 from dedale.zombstone.skirmish.duel import WINNINGS
 from dedale.zombstone.skirmish.lookahead import LEVELS
-from dedale.zombstone.skirmish.table import AIM_COSTS, CARD_LIMITS, DUEL_CHOICES, TURNED_DICE, Readings
+from dedale.zombstone.skirmish.table import AIM_COSTS, CARD_LIMITS, DUEL_CHOICES, TURNED_DICE, Readings, readings_of
 
 
 def _scenarios() -> tuple[str, ...]:
@@ -154,9 +154,7 @@ class SkirmishParams(Declared):
 
     def readings(self) -> Readings:
         """The readings of the text a table plays by (`Table`'s fields of the same names)."""
-        return Readings(unarmed_malus=self.unarmed_malus, climb=self.climb, difficult=self.difficult,
-                        aim_cost=self.aim_cost, turned_die=self.turned_die, card_limit=self.card_limit,
-                        winnings=self.winnings, duel=self.duel)
+        return readings_of(self)
 
     def policy(self, side: str) -> str:
         return self.policy_lawmen if side == "lawmen" else self.policy_zombies

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol, TypedDict, TypeVar
+from typing import Any, NamedTuple, Protocol, TypedDict, TypeVar, cast
 
 from dedale.core.cards import Card
 from dedale.core.rng import NeedInput, Request, Roller, TableSource
@@ -47,6 +47,12 @@ class Readings(TypedDict):
     card_limit: str
     winnings: str
     duel: str
+
+
+def readings_of(holder: object) -> Readings:
+    """The readings named as `Readings` names them, read off whatever holds them (params, a table): one list
+    of them, the type's, so that a reading added there is carried everywhere."""
+    return cast(Readings, {name: getattr(holder, name) for name in Readings.__annotations__})
 
 
 class Option(NamedTuple):
@@ -129,9 +135,7 @@ class Table:
 
     def readings(self) -> Readings:
         """The readings it plays by (a look-ahead's copy of the game plays by the same)."""
-        return Readings(unarmed_malus=self.unarmed_malus, climb=self.climb, difficult=self.difficult,
-                        aim_cost=self.aim_cost, turned_die=self.turned_die, card_limit=self.card_limit,
-                        winnings=self.winnings, duel=self.duel)
+        return readings_of(self)
 
     @property
     def field(self) -> Battlefield:
