@@ -74,20 +74,19 @@ class Lookahead:
             return chosen
         rounds = math.ceil(math.log2(len(options)))
         seeds = _seeds(t)
-        total, played = dict.fromkeys(options, 0.0), dict.fromkeys(options, 0)
+        total, played = dict.fromkeys(options, 0.0), 0  # played: the rollouts of each option still weighed
         weighed = options
         for round_ in range(rounds):
             each = max(LEAST, self.rollouts // (rounds * len(weighed)))
             batch = [next(seeds) for _ in range(each)]  # the same seeds for every option (common random numbers)
             for option in weighed:
                 total[option] += sum(self.rollout(t, ask, option, seed) for seed in batch)
-                played[option] += each
+            played += each
             if round_ < rounds - 1:
                 ahead = sorted(weighed, key=total.__getitem__, reverse=True)[:math.ceil(len(weighed) / 2)]
                 weighed = [o for o in weighed if o in ahead or o == chosen]
-        worth = {o: total[o] / played[o] for o in weighed}
-        best = max(weighed, key=worth.__getitem__)  # the first of the best: the standard AI's choice comes first
-        return best if worth[best] > worth[chosen] + EDGE else chosen
+        best = max(weighed, key=total.__getitem__)  # the first of the best: the standard AI's choice comes first
+        return best if (total[best] - total[chosen]) / played > EDGE else chosen
 
     def rollout(self, t: Table, ask: Ask, option: str, seed: int) -> float:
         """One playout of `option` from a copy of the game as `ask.side` may know it: 1 won, 0 lost, else the
