@@ -247,14 +247,26 @@ def test_skirmish_the_ais_hidden_tokens_are_anonymous_until_spotted(hidden_token
         assert figure.profile in document["profiles"] and shows(text, name) and shows(log, name)
 
 
-def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy(hidden_tokens: str) -> None:
+@pytest.fixture(scope="module")
+def walled_tokens(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """High Noon's bands as hidden tokens, a wall down the middle of Main Street between them: unseen, they
+    move and are named in the full log before an enemy sees them (on the open street, none is)."""
+    folder = tmp_path_factory.mktemp("walled_tokens")
+    text = (DATA / "scenarios.toml").read_text(encoding="utf-8")
+    saloon = '  { kind = "building", x = 1, y = 1, w = 8, h = 6, name = "saloon" },'
+    assert "hidden = false" in text and saloon in text
+    text = text.replace("hidden = false", "hidden = true", 1).replace(
+        saloon, saloon + '\n  { kind = "building", x = 14, y = 8, w = 2, h = 14, name = "wall" },', 1)
+    (folder / "scenarios.toml").write_text(text, encoding="utf-8")
+    return str(folder)
+
+
+def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy(walled_tokens: str) -> None:
     named = shooting = 0  # how often a hidden enemy was named in the full log, or shot: the masking had work to do
     for side in SEATS:
-        for seed in range(12):
-            # the first tactics (High Noon's first deployment and AI), whose games have hidden tokens named and
-            # shooting before they are revealed: with the current ones none was, in these games
-            session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=side, data=hidden_tokens,
-                                                            tactics="first"), seed)
+        for seed in range(6):
+            session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side=side, data=walled_tokens),
+                              seed)
             while not session.is_over and masked(session):
                 tokens = masked(session)
                 secrets = secret_words(session, tokens, ids=False)
@@ -270,6 +282,16 @@ def test_skirmish_no_log_line_question_or_choice_names_or_targets_a_hidden_enemy
                     figure = session.state.figure(shooter)
                     assert drawn["profile"] is None and (drawn["x"], drawn["y"]) == (round(figure.x, 3),
                                                                                    round(figure.y, 3))
+                    shooting += 1
+                if shooter is None and isinstance(session.rules.ask, Ask) and not shooting:
+                    # a token shooting while hidden (it sees its target, which then sees it: rare, so asked once
+                    # here): the token shown shooting is the token in its place, as above
+                    session.rules.ask.about["shooter"] = tokens[0].id
+                    result = session.seat_result()
+                    drawn = result["game"]["figures"][result["waiting"]["about"]["shooter"]]
+                    del session.rules.ask.about["shooter"]
+                    assert drawn["profile"] is None and (drawn["x"], drawn["y"]) == (round(tokens[0].x, 3),
+                                                                                   round(tokens[0].y, 3))
                     shooting += 1
                 session.auto_step()
     assert named and shooting, (named, shooting)
@@ -339,7 +361,9 @@ def test_the_terminal_prints_the_players_view_and_saves_the_whole_game(cli, tmp_
     code, out, _ = cli("zombstone", "play", "--scenario", "high_noon", "--seed", "0", "--save", str(save),
                        stdin="a\n" * 12 + "q\n")
     document = json.loads(save.read_text(encoding="utf-8"))
-    assert code == 0 and bluffs(document["log"], AI_SEAT) and len(document["events"]) == 12
+    players = [event for event in document["events"] if event["seat"] == 0]
+    assert code == 0 and bluffs(document["log"], AI_SEAT) and len(players) == 12
+    assert any(e["seat"] == AI_SEAT and e["by"] == "default" for e in document["events"])  # the AI's, recorded
     assert "a bluff by the zombies" not in out and "a bluff by the lawmen" in out
     assert "a hole card for the zombies: drew ??" in out and "An inspiration card for the zombies: drew ??" in out
     assert not re.search(r"for the zombies: drew (?!\?\?)", out)

@@ -15,6 +15,7 @@ from budget import examples
 from dedale.core.errors import DedaleError
 from dedale.core.rules import Rules, Secrets, Suspends
 from dedale.core.session import Session
+from dedale.crawler.autopilot import DefaultPolicy
 from dedale.crawler.params import CrawlerParams
 from dedale.crawler.session import CrawlerRules, CrawlerSession
 from dedale.systems import names, system
@@ -75,9 +76,50 @@ def test_player_choices_and_autopilot_choices_replay_alike() -> None:
     for _ in range(6):
         session.step(session.choices()[-1].id)  # a player who always takes the last choice
     session.run_autopilot()
-    assert any("auto" in e for e in session.events) and any("auto" not in e for e in session.events)
+    assert any("by" in e for e in session.events) and any("by" not in e for e in session.events)
     again = Session.replay(CrawlerRules, session.params, session.seed, session.events)
     assert again.to_json() == session.to_json()
+
+
+def test_an_autopilots_decision_is_an_event_with_what_it_drew_and_a_replay_never_asks_it() -> None:
+    """The autopilot rolls to pick (a d100 to fill, a die among the places): its decision is recorded with its
+    dice, which a replay rolls again in their place, so that a policy that has changed since (here: one that
+    raises) replays every game it made as it was made."""
+    session = Session(CrawlerRules, CrawlerParams(), 21).run_autopilot()
+    decided = [event for event in session.events if "by" in event]
+    assert decided and all(event["by"] == "default" and "choice" in event for event in decided)
+    assert any(entry["for"] == "autopilot.pick" for event in decided for entry in event.get("drew", []))
+    document = json.loads(json.dumps(session.to_json()))
+    schemas.validate(document, SCHEMA)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(DefaultPolicy, "choose", _raises)
+        again = Session.from_json(CrawlerRules, document)
+        shorter = Session.replay(CrawlerRules, session.params, session.seed, session.events[:5])
+    assert again.to_json() == session.to_json()
+    assert shorter.events == session.events[:5]
+    tampered = copy.deepcopy(document)
+    entry = next(entry for event in tampered["events"] for entry in event.get("drew", []))
+    entry["dice"] = [entry["dice"][0] % 2 + 1]  # another die than the stream gives there
+    with pytest.raises(DedaleError, match="does not replay"):
+        Session.from_json(CrawlerRules, tampered)
+
+
+def test_a_document_saved_before_decisions_were_events_still_replays_and_is_then_written_as_today() -> None:
+    """Its autopilot steps were `{"auto": policy, "choice": id}`, their dice only in the log: its replay asks
+    the policy again, once, checks each choice, and records the decisions as events of today."""
+    session = Session(CrawlerRules, CrawlerParams(), 21).run_autopilot()
+    document = json.loads(json.dumps(session.to_json()))
+    document["version"] = 4
+    document["events"] = [{"auto": e["by"], "choice": e["choice"]} if "by" in e else e for e in document["events"]]
+    again = Session.from_json(CrawlerRules, document)
+    assert again.events == session.events and again.to_json() == session.to_json()
+    document["events"][-1]["choice"] = "stop"
+    with pytest.raises(DedaleError, match="does not replay"):
+        Session.from_json(CrawlerRules, document)
+
+
+def _raises(*args: object) -> str:
+    raise AssertionError("a replay asked a policy")
 
 
 @pytest.mark.parametrize("corrupt", [

@@ -20,7 +20,7 @@ from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.lookahead import Lookahead, _seen_by, controller
 from dedale.zombstone.skirmish.model import Game
-from dedale.zombstone.skirmish.params import EARLIER, SkirmishParams
+from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishRules
 from dedale.zombstone.skirmish.table import Ask, Controller, Table
 from dedale.zombstone.skirmish.turn import activate
@@ -68,8 +68,13 @@ def test_a_decision_looked_ahead_leaves_the_game_its_log_and_its_random_stream_a
     assert seen
 
 
-def test_a_rollout_plays_by_the_games_readings_and_tactics(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game played by the earlier readings is looked ahead at by those readings, not the defaults."""
+# Every reading of the text other than the default (`SkirmishParams`)
+OTHER_READINGS = {"unarmed_malus": "potential", "climb": "per_inch", "difficult": "halve_move", "aim_cost": "any_card",
+                  "turned_die": "any", "card_limit": "apart", "winnings": "won", "duel": "simple"}
+
+
+def test_a_rollout_plays_by_the_games_readings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game played by other readings than the defaults is looked ahead at by those readings."""
     made: list[Table] = []
 
     def recorded(*args: object, **kwargs: object) -> Table:
@@ -84,11 +89,11 @@ def test_a_rollout_plays_by_the_games_readings_and_tactics(monkeypatch: pytest.M
     catalogue = load_catalogue()
     game = Game()
     t = Table(game, catalogue, catalogue.scenario("ok_corral"), Roller(SeededSource(3), game.log),
-              {"lawmen": Probe("action", check), "zombies": AI()}, activation=activate, tactics="first",
-              **EARLIER)  # type: ignore[arg-type]
+              {"lawmen": Probe("action", check), "zombies": AI()}, activation=activate,
+              **OTHER_READINGS)  # type: ignore[arg-type]
     for _ in play(t):
         raise AssertionError("two AIs never ask")
-    assert made and {copied.readings() == EARLIER and copied.tactics == "first" for copied in made} == {True}
+    assert made and {copied.readings() == OTHER_READINGS for copied in made} == {True}
 
 
 def test_a_decision_costs_about_its_rollouts_whatever_its_options() -> None:

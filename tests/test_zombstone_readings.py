@@ -12,12 +12,14 @@ import pytest
 from dedale.core.cards import JOKERS, Card
 from dedale.core.errors import DedaleError
 from dedale.core.session import Session
+from dedale.i18n import say
+from dedale.systems import system
 from dedale.zombstone.combinatorics import multisets
 from dedale.zombstone.hands import FACES, best_key, counts_of
 from dedale.zombstone.policy import RollSpec, hand_keys
 from dedale.zombstone.skirmish import fight, turn
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
-from dedale.zombstone.skirmish.params import EARLIER, SkirmishParams
+from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishRules
 from dedale.zombstone.skirmish.showdown import showdown
 from test_zombstone_skirmish import (
@@ -210,17 +212,23 @@ def test_play_side_none_lets_two_ais_play_and_simulate_lists_every_scenario(cli,
 
 
 # --- documents made before -------------------------------------------------------------------------------------
-def test_a_version_3_document_replays_with_the_earlier_readings() -> None:
-    """A High Noon saved by version 3 (made by its code): it loads, played by Dédale's earlier readings, and saves
-    as version 4 naming them; read with the text's readings, the same events would not replay."""
+def test_a_version_3_document_opens_as_it_was_saved_and_says_why_it_cannot_go_on() -> None:
+    """A High Noon saved by version 3 (made by its code) was played by Dédale's earlier readings and the AI before
+    issue 32, none of which is kept to replay it: it opens archived, exactly as saved (shown, drawn, exported),
+    and one line says why it cannot be continued."""
     old = json.loads((DOCUMENTS / "version3.json").read_text(encoding="utf-8"))
-    assert old["version"] == 3 and not set(EARLIER) & set(old["params"])
-    session = Session.from_json(SkirmishRules, old)
-    assert all(getattr(session.rules.params, name) == value for name, value in EARLIER.items())
-    saved = session.to_json()
-    defaults = SkirmishParams()
-    assert saved["version"] == 4 and {name: saved["params"].get(name) for name in EARLIER} == {
-        name: (None if value == getattr(defaults, name) else value) for name, value in EARLIER.items()}
-    assert Session.from_json(SkirmishRules, json.loads(json.dumps(saved))).to_json() == saved
-    with pytest.raises(DedaleError):
-        Session.from_json(SkirmishRules, {**old, "version": 4})
+    assert old["version"] == 3 and not old["over"]
+    session = Session.opened(SkirmishRules, old)
+    assert session.archived is not None and session.to_json() == old and session.seat_json() == old
+    why = say(session.archived, "en")
+    assert "version 3" in why and "cannot be continued" in why and "\n" not in why
+    assert session.is_over and session.choices() == [] and session.seed == old["seed"]
+    with pytest.raises(DedaleError, match="cannot be continued"):
+        session.step("end")
+    with pytest.raises(DedaleError, match="cannot be continued"):
+        session.auto_step()
+    assert system("zombstone").export(session.seat_json(), ".svg").startswith(b"<svg")
+    with pytest.raises(DedaleError):  # to be continued, a document must replay
+        Session.from_json(SkirmishRules, old)
+    with pytest.raises(DedaleError):  # this version's must replay: one that does not was changed since
+        Session.opened(SkirmishRules, {**old, "version": SkirmishRules.version})

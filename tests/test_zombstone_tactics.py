@@ -20,9 +20,7 @@ from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
 from dedale.zombstone.skirmish.catalogue import Victory, load_catalogue
 from dedale.zombstone.skirmish.fight import defender_keep
 from dedale.zombstone.skirmish.model import Figure, Game, Side
-from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.setup import duellist, setup
-from dedale.zombstone.skirmish.simulate import play_game
 from dedale.zombstone.skirmish.table import OTHER, Table
 from dedale.zombstone.skirmish.turn import action_ask, activate
 from dedale.zombstone.skirmish.victory import inside
@@ -185,19 +183,3 @@ def test_balance_without_a_field_prints_every_scenario_at_every_ai_level(cli) ->
 def test_balance_table_refuses_bad_input(cli, args: tuple[str, ...], problem: str) -> None:  # type: ignore[no-untyped-def]
     code, _, err = cli("zombstone", "balance", "--games", "2", "--seed", "1", *args)
     assert code == 2 and problem in err and "Traceback" not in err
-
-
-def test_the_first_tactics_play_the_games_of_before_issue_32() -> None:
-    """`tactics="first"`, which a document of version 3 or before loads with: the shipped scenarios as they were
-    (OK Corral won by the dollars in 8 turns), the first AI, High Noon's first deployment."""
-    first = SkirmishParams(scenario="ok_corral", side=None, tactics="first")
-    outcome = play_game(first, 5)
-    assert outcome.turns <= 8 and outcome.decided_by in ("dollars", "elimination", "flight")
-    assert play_game(first, 5) == outcome and play_game(dataclasses.replace(first, tactics="current"), 5) != outcome
-    game = Game()
-    t = Table(game, CATALOGUE, CATALOGUE.scenario("high_noon"), Roller(SeededSource(1), game.log),
-              {"lawmen": AI(), "zombies": AI()}, activation=activate, tactics="first")
-    setup(t)
-    lawmen = [f.pos for f in game.figures if f.side == "lawmen"]
-    zombies = [f.pos for f in game.figures if f.side == "zombies"]
-    assert min(math.dist(a, b) for a in lawmen for b in zombies) < 6  # both bands behind the middle's wagon

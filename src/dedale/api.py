@@ -102,7 +102,6 @@ class ZombstoneOptions(TypedDict, total=False):
     winnings: Literal["pot", "won"]
     duel: Literal["scenario", "holdem", "simple"]
     ai: Literal["standard", "lookahead"]
-    tactics: Literal["current", "first"]
 
 
 class DuelOptions(TypedDict, total=False):
@@ -207,8 +206,13 @@ class Result(Generic[SessionT]):
         return Result(self._system.in_view(self._document, who), self._system)
 
     def play(self) -> SessionT:
-        """The session again, replayed from the document's events, to continue it."""
-        return cast("SessionT", Session.from_json(self._system.rules, self.to_json()))
+        """The session again, replayed from the document's events, to continue it; a document of an earlier
+        version that today's rules no longer play the same way cannot be (it says why in one line, and still
+        draws and saves as it was)."""
+        session = Session.opened(self._system.rules, self.to_json())
+        if session.archived is not None:
+            raise DedaleError("error.archived", why=session.archived)
+        return cast("SessionT", session)
 
     def records(self, table: str | None = None) -> list[dict[str, Any]]:
         """A table of the result for pandas (`pandas.DataFrame(result.records())`): one flat row per item of
@@ -333,7 +337,7 @@ def _params(found: System, given: dict[str, Any]) -> Declared:
 
 
 def _seed(seed: int | None) -> int:
-    from dedale.core.rng import check_seed, new_seed
+    from dedale.core.seeds import check_seed, new_seed
 
     return new_seed() if seed is None else check_seed(seed)
 

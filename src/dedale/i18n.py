@@ -67,8 +67,21 @@ def t(key: str, lang: str = "en", /, **args: Any) -> str:
             args[name] = _say_all(value, lang)
     try:
         return _grammar(lang).format(template, **args) if _has_specs(template) else template.format(**args)
-    except (KeyError, IndexError, ValueError):
-        return template
+    except (KeyError, IndexError, ValueError):  # a message kept by an older document, with other arguments
+        try:
+            return _grammar(lang).vformat(template, (), _Unsaid(args))
+        except (IndexError, ValueError):
+            return template
+
+
+class _Unsaid(dict[str, Any]):
+    """A message's arguments, those it does not have said as an ellipsis (never its `{placeholder}`)."""
+
+    def __missing__(self, key: str) -> str:
+        return UNSAID
+
+
+UNSAID = "…"
 
 
 # A name's leading article, lowered inside a sentence ("shoots at the Preacher"), and after French "de"
@@ -91,6 +104,8 @@ class _Grammar(string.Formatter):
         self.lang = lang
 
     def format_field(self, value: Any, spec: str) -> str:
+        if value is UNSAID:
+            return UNSAID
         if "|" in spec and isinstance(value, int | float):
             return self.count(value, spec.split("|"))
         if spec == "mid":

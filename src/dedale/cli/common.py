@@ -20,7 +20,7 @@ import typer
 
 from dedale.core.errors import DedaleError, check_lang
 from dedale.core.files import check_target, write_atomic
-from dedale.core.rng import check_seed, new_seed
+from dedale.core.seeds import check_seed, new_seed
 from dedale.i18n import LANGUAGES, t
 
 if TYPE_CHECKING:

@@ -31,6 +31,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from dedale.core.errors import DedaleError
+from dedale.core.seeds import MAX_SHORT_SEED
 
 __all__ = [
     "UNSET",
@@ -100,18 +101,44 @@ def schema_of(kind: Any) -> dict[str, Any]:
 
 # --- the envelope every document shares ------------------------------------------------------------------------
 class Event(Shape, omit_defaults=True):
-    """One thing that happened in the game, as replay runs it again (`core.session`)."""
+    """One decision, whoever made it, or one result entered at the table: what a replay applies again
+    (`core.session`). A replay never asks a policy or an AI again: it applies the choice recorded, and draws
+    again what the decision drew, from the same stream in the same place."""
 
-    choice: Annotated[str, Meta(description="The id of the choice made (by an autopilot: the one it made)")] | \
+    choice: Annotated[str, Meta(description="The id of the choice made")] | UnsetType = UNSET
+    by: Annotated[str, Meta(description=(
+        "Who decided, when no person did: an autopilot's policy, or the AI opponent of the seat (its name). "
+        "Without a choice: a decision awaiting the dice it asked for at the table (the events after it)"))] | \
         UnsetType = UNSET
-    auto: Annotated[str, Meta(description="An autopilot's policy")] | UnsetType = UNSET
-    enter: Annotated[str | int, Meta(description="Table mode: the result entered")] | UnsetType = UNSET
     seat: Annotated[Literal[0, 1], Meta(
-        description="The seat that made the choice (two people at one game: 0 or 1).")] | UnsetType = UNSET
+        description="The seat that decided, in a game of two seats (two people, or a person and an AI)")] | \
+        UnsetType = UNSET
+    drew: Annotated[list[LogEntry], Meta(description=(
+        "What the decision drew to decide (its rolls, as the log has them), drawn again by a replay"))] | \
+        UnsetType = UNSET
+    enter: Annotated[str | int, Meta(description="Table mode: the result entered")] | UnsetType = UNSET
+    auto: Annotated[str, Meta(description=(
+        "A document saved before decisions were events: an autopilot's policy, which its replay asks again"))] | \
+        UnsetType = UNSET
 
 
-EVENT_KINDS = {"oneOf": [{"required": ["choice"], "not": {"required": ["auto"]}}, {"required": ["auto"]},
-                         {"required": ["enter"], "not": {"required": ["choice"]}}]}
+# What a system's documents of the version that made every decision an event say of it (`DocumentKind.versions`)
+DECISIONS_ARE_EVENTS = (
+    "every decision is an event, with the seat that made it: an autopilot's or an AI's with the dice it rolled to "
+    "decide (`by`, `drew`), which a replay applies without asking it again; a seed may be long (its text). A "
+    "document of an earlier version opens: its replay asks today's policies for the decisions it left out, once, "
+    "and one that no longer plays the same way is kept as saved")
+
+
+# What every event is: a person's choice, a decision by a policy or an AI, a result entered, or (saved before
+# decisions were events) an autopilot's step.
+EVENT_KINDS = {"oneOf": [{"required": ["choice"], "not": {"anyOf": [{"required": [key]} for key in ("by", "auto",
+                                                                                                   "enter")]}},
+                         {"required": ["by"], "not": {"anyOf": [{"required": ["auto"]}, {"required": ["enter"]}]}},
+                         {"required": ["auto"], "not": {"anyOf": [{"required": ["by"]}, {"required": ["enter"]}]}},
+                         {"required": ["enter"], "not": {"anyOf": [{"required": [key]} for key in ("choice", "by",
+                                                                                                   "auto")]}}],
+               "dependentRequired": {"drew": ["by"]}}
 
 
 class Pending(Shape):
@@ -170,6 +197,8 @@ LOG_KINDS: tuple[dict[str, Any], ...] = (
 
 L = TypeVar("L", bound=LogEntry)
 SECRET = "^[0-9a-f]{64}$"
+_BASE32 = "[0-9A-HJKMNP-TV-Z]"  # Crockford's: no I, L, O or U
+LONG_SEED = f"^({_BASE32}{{5}}-){{4}}{_BASE32}{{6}}$"  # as `seeds.seed_text` writes it
 
 
 class Envelope(Shape, Generic[L]):
@@ -179,13 +208,17 @@ class Envelope(Shape, Generic[L]):
     format: str
     version: int
     generator: str
-    seed: Annotated[int, Meta(ge=0)] | None
+    seed: Annotated[int, Meta(ge=0, description="A short seed", extra_json_schema={
+        "maximum": MAX_SHORT_SEED})] | Annotated[str, Meta(
+        pattern=LONG_SEED, description="A long seed, as Dédale writes it (26 characters of Crockford's base 32)")] | \
+        None
     params: dict[str, Any]
     events: list[Event]
     log: list[L]
     secret: Annotated[str, Meta(pattern=SECRET, description=(
-        "The game's secret key (256 bits, hexadecimal), when it has one: every result is drawn from the seed "
-        "and this key (docs/secrets.md). Never in a view that hides something."))] | UnsetType = UNSET
+        "A document saved before seeds were long may have a secret key (256 bits, hexadecimal): every result "
+        "was drawn from the seed and this key (docs/secrets.md). Never in a view that hides something."))] | \
+        UnsetType = UNSET
     table_dice: Annotated[bool, Meta(
         description="Table mode: the dice were rolled at the table and entered.")] | UnsetType = UNSET
     over: bool | UnsetType = UNSET

@@ -24,6 +24,8 @@ def describe(entry: LogEntry, lang: str = "en") -> str:
         return t("log.rolled", lang, what=what, roll=entry["roll"], result=shown + total) + _decided(entry, lang)
     if "choice" in entry:
         by = "" if entry.get("by", "player") == "player" else t("log.by_autopilot", lang)
+        if "key" not in entry:  # saved before documents held no words: the words it kept
+            return f"▶ {entry.get('label', entry['choice'])}{by}"
         return f"▶ {t(entry['key'], lang, **entry.get('args', {}))}{by}"
     if "note" in entry:
         return "· " + t(entry["note"], lang, **args)

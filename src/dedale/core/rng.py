@@ -1,11 +1,12 @@
 """The run's random source and the roller that records every result in the log.
 
 Two sources give the primitive results (a number in `0..n-1`):
-- `SeededSource`: SplitMix64 from the run's seed. Written out here rather than taken from `random`, whose
-  derived methods may change between Python versions: the same seed gives the same rolls everywhere. With a
-  secret key as well (`KeyedStream`: BLAKE2b keyed with 256 secret bits, over the seed), the results cannot
-  be worked out from the seed or from any number of earlier results without the key: the web gives one to
-  every game that keeps something from someone who plays or watches it (`docs/secrets.md`).
+- `SeededSource`: the run's seed (`core.seeds`) drives the stream. A short seed drives SplitMix64, written out
+  here rather than taken from `random`, whose derived methods may change between Python versions: the same
+  seed gives the same rolls everywhere. A long seed keys BLAKE2b (`KeyedStream`): its results cannot be worked
+  out from any number of earlier results without the seed, which the web keeps from whoever may not see
+  everything (`docs/secrets.md`). A document saved before seeds were long may carry a separate secret key
+  (256 bits), with which its short seed drew the same way; it still replays.
 - `TableSource`: *table mode*. The results are entered by the player (real dice, real cards) or fed by a
   test; when none is left it raises `NeedInput` describing what it needs, and the session asks for it.
 
@@ -27,27 +28,13 @@ from dedale.core.errors import DedaleError
 _MASK = (1 << 64) - 1
 _TWO53 = 1 << 53
 _LOW53 = _TWO53 - 1
-MAX_SEED = _MASK  # a seed is any unsigned 64-bit number
-SECRET_BYTES = 32  # a game's secret key: 256 bits
+SECRET_BYTES = 32  # the secret key of a document saved before seeds were long: 256 bits
 LogEntry = dict[str, Any]
 
 
-def new_seed() -> int:
-    """A random seed for a run that was given none (32 bits: short enough to read out and type again)."""
-    import secrets  # imported here: it loads OpenSSL, which a run given its seed does not need
-
-    return secrets.randbelow(2**32)
-
-
-def new_secret() -> bytes:
-    """A game's secret key: 256 random bits from the operating system (`KeyedStream`)."""
-    import secrets
-
-    return secrets.token_bytes(SECRET_BYTES)
-
-
 def check_secret(value: Any) -> bytes:
-    """A secret key as a document keeps it (64 hexadecimal digits), or the error naming it."""
+    """The secret key a document saved before seeds were long may carry (64 hexadecimal digits), or the error
+    naming it."""
     try:
         secret = bytes.fromhex(value) if isinstance(value, str) else b""
     except ValueError:
@@ -55,17 +42,6 @@ def check_secret(value: Any) -> bytes:
     if len(secret) != SECRET_BYTES:
         raise DedaleError("error.bad_document", field="secret")
     return secret
-
-
-def check_seed(value: Any) -> int:
-    """A seed given as a number or its text, or the error naming it."""
-    try:
-        seed = int(value) if not isinstance(value, bool) else -1
-    except (TypeError, ValueError):
-        seed = -1
-    if not 0 <= seed <= MAX_SEED:
-        raise DedaleError("error.seed", value=value)
-    return seed
 
 
 class Stream:
@@ -102,15 +78,16 @@ class Stream:
 
 
 class KeyedStream(Stream):
-    """BLAKE2b keyed with a secret key, in counter mode over the seed: each block of 64 bytes is the hash of
-    the seed and the block's number, eight words. A keyed BLAKE2b is a pseudorandom function: without the
-    key, no number of words drawn tells anything of the words to come, and searching the key (256 bits)
-    is out of reach. The seed still makes each game's stream its own."""
+    """BLAKE2b keyed with a secret, in counter mode: each block of 64 bytes is the hash of a prefix and the block's
+    number, eight words. A keyed BLAKE2b is a pseudorandom function: without the key, no number of words drawn
+    tells anything of the words to come, and searching a key of 128 bits or more is out of reach. The key is a
+    long seed itself (no prefix), or the secret key of a document saved before seeds were long (the prefix
+    is then its short seed)."""
 
     __slots__ = ("_block", "_key", "_seed", "_words")
 
-    def __init__(self, seed: int, key: bytes) -> None:
-        self._seed = (seed & _MASK).to_bytes(8, "little")
+    def __init__(self, prefix: bytes, key: bytes) -> None:
+        self._seed = prefix
         self._key = key
         self._block = 0
         self._words: list[int] = []  # the current block's words not yet drawn, the next last
@@ -189,11 +166,21 @@ class NeedInput(Exception):
         self.request = request
 
 
+def stream(seed: int, secret: bytes | None = None) -> Stream:
+    """The stream a seed draws from: SplitMix64 for a short seed, BLAKE2b keyed with a long one, or keyed with the
+    secret key a document saved before seeds were long carries, over its short seed."""
+    if secret is not None:
+        return KeyedStream((seed & _MASK).to_bytes(8, "little"), secret)
+    if seed > _MASK:
+        return KeyedStream(b"", seed.to_bytes((seed.bit_length() + 7) // 8, "little"))
+    return SplitMix64(seed)
+
+
 class SeededSource:
     table = False
 
     def __init__(self, seed: int, secret: bytes | None = None) -> None:
-        self.gen: Stream = SplitMix64(seed) if secret is None else KeyedStream(seed, secret)
+        self.gen: Stream = stream(seed, secret)
 
     def uniform(self, n: int, describe: Callable[[], Request]) -> int:
         return self.gen.below(n) if n > 1 else 0

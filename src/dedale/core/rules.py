@@ -50,8 +50,10 @@ class Choice:
 
 
 class Policy(Protocol):
-    """Makes the player's choices in batch runs, given the session (its rules are `session.rules`), drawing
-    any randomness from the session's roller."""
+    """Makes a seat's choices, given the session (its rules are `session.rules`): an autopilot making the
+    player's in batch runs, or an AI opponent (`Rules.ai`). Any randomness it draws comes from the session's
+    roller, and is recorded with the decision (its log entries, which a replay draws again: they are the
+    session's own rolls, in their place), so that a replay never asks a policy again."""
 
     name: str
 
@@ -153,6 +155,12 @@ class Rules(ABC, Generic[P, S]):
     def two_people(self) -> bool:
         """Whether two people play this game against each other, one a seat (seats 0 and 1)."""
         return False
+
+    def ai(self, seat: int) -> Policy | None:
+        """The AI that decides for `seat` (an opponent the rules provide: the skirmish's other side, the duel's
+        bettor), or None when a person does. The session asks it whenever that seat is to act and records its
+        decision as an event of the seat; a replay applies the recorded decision and never asks it again."""
+        return None
 
     def seat_to_act(self) -> int | None:
         """The seat whose choice it is now (0 or 1): asked only while the game is on and no result is to be

@@ -3,24 +3,30 @@ replay, undo, table mode, seats, JSON and what each seat may see. `Session[Crawl
 `session.rules` its rules, typed.
 
 A session is a state, the legal choices now, and a step that applies one choice and rolls what the rules
-roll. It is replayable from its seed, its parameters and its list of events:
+roll. A game is its document: its seed (the whole of its randomness, `core.seeds`), its parameters and its
+events, every decision whoever made it, each with the seat that made it in a game of more than one:
 
-- `{"choice": id}`: a choice the player made; `{"choice": id, "seat": 1}` when the face says which seat
-  made it (two people at one game: seats 0 and 1), which the rules ignore but `step` checks;
-- `{"auto": policy, "choice": id}`: a choice an autopilot policy made (replay runs the policy again, on
-  the same random source, and checks it makes the same choice);
+- `{"choice": id}`: a choice a person made (`"seat": 1`: made by seat 1, in a game of two seats);
+- `{"choice": id, "by": policy}`: a choice an autopilot or an AI opponent made (`Rules.ai`), with what it
+  drew to decide (`"drew"`: its log entries, rolls of the session's own roller, in their place);
 - `{"enter": value}`: in table mode, a result the player rolled or drew at the table.
 
-A game may also have a secret key (`secret`, 256 bits): its results are then drawn from the seed and the key
-(`rng.KeyedStream`), and nobody can work them out without the key, which no view shows while the rules hide
-something (`docs/secrets.md`).
+Replay applies the recorded decisions and draws again what they drew, from the same stream in the same place;
+it never asks a policy or an AI again, so either may change without breaking a saved game. (A document saved
+before decisions were events has `{"auto": policy}` events and AI decisions left out: its replay asks today's
+policies for those, once, and checks the game against what was saved.) A live session lets an AI decide
+whenever its seat is to act, after every step.
 
-Undo is a replay without the last event (in a game whose rules keep secrets from a seat, `core.rules.Secrets`,
-only of choices after which nothing else happened: no result drawn, no other move, nothing shown; `undo`). In
-table mode, when the rules need a result nobody has entered, the action in progress is rolled back and
-`pending` says what to enter; `choices()` then lists the possible results (`enter:1` ... `enter:8`) and
-entering the last one needed completes the action (rules that suspend themselves, `core.rules.Suspends`, are
-sent the result instead).
+Undo is a replay without the last decision a person made (and the AIs' that followed it); in a game whose rules
+keep secrets from a seat (`core.rules.Secrets`), only of a choice after which nothing else happened: no
+result drawn, no other move, nothing shown (`undo`). In table mode, when the rules need a result nobody has
+entered, the action in progress is rolled back and `pending` says what to enter; `choices()` then lists the
+possible results (`enter:1` ... `enter:8`) and entering the last one needed completes the action (rules that
+suspend themselves, `core.rules.Suspends`, are sent the result instead).
+
+A document saved by an earlier version that today's rules no longer play the same way (a game an AI since
+changed made) opens *archived* (`opened`): shown and exported exactly as saved, never continued, with the
+reason in one line (`archived`).
 
 A session has no language: what it says (its choices, its questions, its log) it keeps as words
 (`i18n.word`), a message key and its arguments, worded by the faces in the reader's language; the same
@@ -33,12 +39,13 @@ import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar, final
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast, final
 
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared
 from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource, check_secret
 from dedale.core.rules import SPECTATOR, Choice, Policies, Policy, Rules, Secrets, State, Suspends
+from dedale.core.seeds import check_seed, seed_json
 from dedale.i18n import Word, word
 
 # What the faces import from here (the rules' own words live in `core.rules`).
@@ -75,7 +82,8 @@ class Faces:
 class Session(Generic[R]):
     """A game in progress: its rules (`rules`, typed for its system), the legal choices now, and `step` to make
     one. It is made from the rules' class and the game's parameters (their defaults when None), seed, table
-    mode and secret key.
+    mode and, for a document saved before seeds were long, its secret key; with `events`, it is that game
+    replayed through them (`replay`), else a new one, whose AIs make their first decisions at once.
 
     >>> import dedale
     >>> crawl = dedale.play("crawler", seed=4)
@@ -86,14 +94,14 @@ class Session(Generic[R]):
     'place:11,20,2,5'
     >>> crawl.undo()
     >>> crawl.auto_step()
-    >>> crawl.events
-    [{'auto': 'default', 'choice': 'place:10,20,2,5'}]
+    >>> crawl.events[0]["choice"], crawl.events[0]["by"], crawl.events[0]["drew"][0]["dice"]
+    ('place:10,20,2,5', 'default', [2])
     """
 
     faces: ClassVar[Faces]  # set by the library (`dedale`'s `__init__`): `result()` and the Jupyter picture
 
     def __init__(self, rules: type[R], params: Declared | None = None, seed: int = 0, table: bool = False,
-                 secret: bytes | None = None) -> None:
+                 secret: bytes | None = None, *, events: list[Event] | None = None) -> None:
         if table and not rules.table_mode:
             raise DedaleError("error.no_table_mode", system=rules.system)
         self.seed = seed
@@ -102,6 +110,8 @@ class Session(Generic[R]):
         self.events: list[Event] = []
         self.undo_floor = 0  # the events undo may not go below (rules with secrets: the last that showed more)
         self.pending: Request | None = None
+        self.archived: Word | None = None  # why a document kept as it was saved cannot be continued (`opened`)
+        self._saved: dict[str, Any] | None = None  # that document
         self._source: SeededSource | TableSource = TableSource() if table else SeededSource(seed, self.secret)
         self.rules: R = rules(params if params is not None else rules.params_from_json({}), seed, table,
                               self.secret)
@@ -111,6 +121,12 @@ class Session(Generic[R]):
         self._snapshot: State | None = None  # table mode: the state before the pending action
         self._choices: list[Choice] | None = None
         self._run(("start",))
+        # whether its events name their seat: a game of two seats (two people, or an AI opponent)
+        self._seats = self.rules.two_people() or any(self.rules.ai(seat) is not None for seat in (0, 1))
+        if events is None:
+            self._let_ais_decide()
+        else:
+            self.extend(events)
 
     # --- what the faces read of the rules -------------------------------------------------------
     @property
@@ -166,6 +182,8 @@ class Session(Generic[R]):
         return self._choices
 
     def choice(self, choice_id: str) -> Choice:
+        if self.archived is not None:
+            raise DedaleError("error.archived", why=self.archived)
         if self.pending is None and self._choices is None and not self.rules.over:
             found = self.rules.find_choice(choice_id)
         else:
@@ -179,11 +197,16 @@ class Session(Generic[R]):
         raise DedaleError("error.choice", value=choice_id, accepted=shown)
 
     def step(self, choice: str | Choice, seat: int | None = None) -> None:
-        """Make a legal choice (one of `choices()`, or its id) and roll what the rules roll after it.
+        """Make a legal choice (one of `choices()`, or its id) and roll what the rules roll after it; then the
+        AIs whose turn it is decide.
 
-        With `seat`, the choice is that seat's: refused unless it is `seat_to_act()`, and kept in the event."""
+        With `seat`, the choice is that seat's: refused unless it is `seat_to_act()`."""
+        self._step(choice.id if isinstance(choice, Choice) else choice, seat)
+        self._let_ais_decide()
+
+    def _step(self, choice_id: str, seat: int | None) -> None:
         seated = self._seated(seat)
-        choice = self.choice(choice.id if isinstance(choice, Choice) else choice)
+        choice = self.choice(choice_id)
         if self.pending is None:
             self._record({"choice": choice.id, **seated}, ("choice", choice))
             return
@@ -196,24 +219,26 @@ class Session(Generic[R]):
         self._record({"enter": value, **seated}, self._pending_action)
 
     def _seated(self, seat: int | None) -> Event:
-        """What an event says of the seat that made it (nothing when no seat is given), once it is known to
-        be the seat to act."""
-        if seat is None:
+        """What an event says of the seat that made it (in a game of two seats), once it is known to be the
+        seat to act: a person's (an AI's decisions are its own)."""
+        if self.is_over:
             return {}
-        if not self.is_over and seat != self.seat_to_act():
-            raise DedaleError("error.not_your_turn", seat=self.seat_to_act())
-        return {"seat": seat}
+        to_act = self.seat_to_act()
+        if (seat is not None and seat != to_act) or (self.pending is None and self._ai_to_act() is not None):
+            raise DedaleError("error.not_your_turn", seat=to_act)
+        return {"seat": to_act} if self._seats else {}
 
-    def auto_step(self, policy: Policy | str | None = None, expect: str | None = None) -> None:
-        """Let an autopilot policy (or its name) make the current choice (table mode may then ask for its dice).
-
-        With `expect` (a replay), the policy must make that choice again.
-        """
+    def auto_step(self, policy: Policy | str | None = None) -> None:
+        """Let an autopilot policy (or its name) make the current choice (table mode may then ask for its dice);
+        then the AIs whose turn it is decide."""
         if self.pending is not None:
             raise DedaleError("error.autopilot_pending")
+        if self.archived is not None:
+            raise DedaleError("error.archived", why=self.archived)
         if self.is_over:
             raise DedaleError("error.session_over")
-        self._auto(self._policy(policy), expect)
+        self._decide(self._policy(policy))
+        self._let_ais_decide()
 
     def _policy(self, policy: Policy | str | None) -> Policy:
         """The policy given, or the one its name names (None: the rules' own, "default")."""
@@ -221,11 +246,21 @@ class Session(Generic[R]):
             return self.autopilot("default" if policy is None else policy)
         return policy
 
-    def _auto(self, policy: Policy, expect: str | None = None) -> None:
-        event: Event = {"auto": policy.name}
-        if expect is not None:
-            event["choice"] = expect
-        self._record(event, ("auto", policy, event))
+    def _decide(self, policy: Policy, expect: str | None = None) -> None:
+        """`policy` decides for the seat to act, and its decision is recorded (with `expect`: a document saved
+        before decisions were events, whose policy must make that choice again)."""
+        event: Event = {"by": policy.name, **({"seat": self.seat_to_act()} if self._seats else {})}
+        self._record(event, ("decide", policy, event, expect))
+
+    def _ai_to_act(self) -> Policy | None:
+        """The AI whose turn it is (asked only while the game is on and no result is to be entered)."""
+        seat = self.rules.seat_to_act()
+        return None if seat is None else self.rules.ai(seat)
+
+    def _let_ais_decide(self) -> None:
+        """Every decision that is an AI's, from now until a person's turn, a result to enter, or the end."""
+        while self.pending is None and not self.rules.over and (ai := self._ai_to_act()) is not None:
+            self._decide(ai)
 
     def _record(self, event: Event, action: tuple[Any, ...]) -> None:
         """Append `event` and run its action; if that fails, the session is as it was before."""
@@ -267,19 +302,30 @@ class Session(Generic[R]):
         for _ in range(max_steps):
             if self.pending is not None or self.rules.over:  # auto_step's checks, once a step
                 break
-            self._auto(chosen)
+            self._decide(chosen)
+            self._let_ais_decide()
         return self
 
     def undo(self) -> None:
-        """Forget the last event by replaying the others. In a game that keeps secrets from a seat, an event
-        that did more than make its choice is never undone, nor any before it (`undo_floor`): the same
-        choices again would draw and show the same (the turn and river seen, then a bet made again knowing
-        them; the AI's cards shown at the end, then the game played again from the start)."""
-        if not self.events:
+        """Forget the last decision a person made (or an autopilot made for them), and the AIs' after it, by
+        replaying the events before. In a game that keeps secrets from a seat, an event that did more than
+        make its choice is never undone, nor any before it (`undo_floor`): the same choices again would draw
+        and show the same (the turn and river seen, then a bet made again knowing them; the AI's cards shown
+        at the end, then the game played again from the start)."""
+        if self.archived is not None:
+            raise DedaleError("error.archived", why=self.archived)
+        keep = len(self.events) - 1
+        while keep >= 0 and self._an_ais(self.events[keep]):
+            keep -= 1
+        if keep < 0:
             raise DedaleError("error.nothing_to_undo")
-        if len(self.events) <= self.undo_floor:
+        if keep < self.undo_floor:
             raise DedaleError("error.undo_secret")
-        self.__dict__.update(self.remade(self.events[:-1]).__dict__)
+        self.__dict__.update(self.remade(self.events[:keep]).__dict__)
+
+    def _an_ais(self, event: Event) -> bool:
+        """Whether the event is a decision an AI made for its own seat (not one a person asked for)."""
+        return "by" in event and self.rules.ai(event.get("seat", 0)) is not None
 
     def remade(self, events: list[Event]) -> Self:
         """This game (its rules, parameters, seed, table mode and key) replayed through `events`."""
@@ -343,27 +389,57 @@ class Session(Generic[R]):
         self._choices = None
 
     def _perform(self, action: tuple[Any, ...]) -> None:
-        if action[0] == "start":
+        kind = action[0]
+        if kind == "start":
             self.rules.start()
-            return
-        if action[0] == "enter":
+        elif kind == "enter":
             assert isinstance(self.rules, Suspends)
             self.rules.enter(action[1])
-            return
-        if action[0] == "choice":
-            choice, by = action[1], "player"
-        else:
-            policy, event = action[1], action[2]
-            choice = self.choice(policy.choose(self))
-            if event.setdefault("choice", choice.id) != choice.id:
-                raise DedaleError("error.replay_mismatch", event=len(self.events))
-            by = policy.name
-        message = choice.message  # the choice's words as a message key and its arguments, never text
-        entry: LogEntry = {"choice": choice.id, "key": message["t"]}
-        if "args" in message:
-            entry["args"] = message["args"]
-        entry["by"] = by
-        self.log.append(entry)
+        elif kind == "choice":
+            self._chose(action[1], "player")
+        elif kind == "decide":
+            self._decided(*action[1:])
+        else:  # "recorded": a decision replayed as it was made
+            event = action[1]
+            for entry in event.get("drew", ()):
+                self._draw_again(entry)
+            self._chose(self.choice(event["choice"]), event["by"])
+
+    def _decided(self, policy: Policy, event: Event, expect: str | None) -> None:
+        """A policy's decision, made now and recorded in `event` with what it drew (its log entries)."""
+        drawn_from = len(self.log)
+        choice = self.choice(policy.choose(self))
+        if expect is not None and choice.id != expect:
+            raise DedaleError("error.replay_mismatch", event=len(self.events))
+        drew = copy.deepcopy(self.log[drawn_from:])
+        seat = event.get("seat")
+        event.clear()  # the choice first, as a person's: the document reads in that order
+        event.update({"choice": choice.id, "by": policy.name, **({} if seat is None else {"seat": seat}),
+                      **({"drew": drew} if drew else {})})
+        self._chose(choice, policy.name)
+
+    def _draw_again(self, entry: Any) -> None:
+        """Replay: a roll a policy made to decide, rolled again from the stream where it stands (the same dice,
+        or the document does not replay) and logged as it was."""
+        if not isinstance(entry, dict) or not isinstance(entry.get("roll"), str) or not isinstance(
+                entry.get("for"), str) or not isinstance(entry.get("args", {}), dict):
+            raise TypeError("a decision's draw is a roll")
+        roll = self.roller.roll(entry["roll"], entry["for"], **entry.get("args", {}))
+        if roll.dice != entry.get("dice"):
+            raise DedaleError("error.replay_mismatch", event=len(self.events))
+        if "decided" in entry:
+            roll.entry["decided"] = entry["decided"]
+
+    def _chose(self, choice: Choice, by: str) -> None:
+        """A choice made by `by` (the player, or a policy's name): logged, unless an AI made it for its own
+        seat (the rules log what it does), then applied."""
+        if self._ai_to_act() is None:
+            message = choice.message  # the choice's words as a message key and its arguments, never text
+            entry: LogEntry = {"choice": choice.id, "key": message["t"]}
+            if "args" in message:
+                entry["args"] = message["args"]
+            entry["by"] = by
+            self.log.append(entry)
         self.rules.apply(choice)
 
     # --- what a seat may see ----------------------------------------------------------------
@@ -385,10 +461,9 @@ class Session(Generic[R]):
         return entries
 
     def seat_seed(self, seat: int = 0) -> int | None:
-        """The seed, unless it would give away what is hidden from `seat`: without a key, the seed remakes
-        every card, and is held back while something is hidden. With one, it tells nothing
-        (`docs/secrets.md`)."""
-        return None if self.hides(seat) and self.secret is None else self.seed
+        """The seed, unless something is hidden from `seat`: the seed remakes every card and token, so only
+        who may see everything sees it (a document saved with a secret key as well too: one view for all)."""
+        return None if self.hides(seat) else self.seed
 
     def seat_result(self, seat: int = 0) -> dict[str, Any]:
         """`result_json()` as `seat` may see it now."""
@@ -399,17 +474,28 @@ class Session(Generic[R]):
 
     def seat_json(self, seat: int = 0) -> dict[str, Any]:
         """The document as `seat` may see it: `to_json()`, when nothing is hidden. While something is hidden
-        from `seat`: its log, result and events, no secret key, the seed only where a key keeps it harmless,
-        and `"hidden": true`. Such a view is for reading and drawing: it cannot be continued
-        (`check_document` refuses it)."""
+        from `seat`: its log, result and events (a decision's draws as the log shows them, a choice naming
+        something hidden masked as the thing it names), no seed and no secret key, and `"hidden": true`. Such a
+        view is for reading and drawing: it cannot be continued (`check_document` refuses it)."""
         document = self.to_json()
         if not isinstance(self.rules, Secrets) or not self.hides(seat):
             return document
         document.pop("secret", None)
-        shown = {**document, **self.seat_result(seat), "seed": self.seat_seed(seat), "log": self.seat_log(seat=seat),
+        shown = {**document, **self.seat_result(seat), "seed": None, "log": self.seat_log(seat=seat),
                  "hidden": True}
-        shown["events"] = self.rules.shown_events(shown["events"], seat)
+        shown["events"] = self.rules.shown_events([self._shown_event(event, seat) for event in shown["events"]],
+                                                  seat)
         return shown
+
+    def _shown_event(self, event: Event, seat: int) -> Event:
+        """An event whose decision drew something, its draws as `seat` may see them in the log (an AI's bluff
+        roll left out, a hole card face down)."""
+        if "drew" not in event:
+            return event
+        assert isinstance(self.rules, Secrets)
+        shown = {key: value for key, value in event.items() if key != "drew"}
+        drew = self.rules.shown_log([self.rules.log_entry(entry) for entry in event["drew"]], seat)
+        return {**shown, "drew": drew} if drew else shown
 
     # --- JSON and pictures ----------------------------------------------------------------------
     def result(self) -> Any:
@@ -419,7 +505,8 @@ class Session(Generic[R]):
 
     def __repr__(self) -> str:
         """What a notebook prints: the system, the seed, the steps made, and whether it is over."""
-        where = ", over" if self.is_over else ", a result to enter" if self.pending else ""
+        where = ", archived" if self.archived else ", over" if self.is_over else ", a result to enter" \
+            if self.pending else ""
         return f"<dedale {self.system} session seed={self.seed} step {len(self.events)}{where}>"
 
     def _repr_svg_(self) -> str:
@@ -427,11 +514,13 @@ class Session(Generic[R]):
         return Session.faces.picture(self)
 
     def to_json(self) -> dict[str, Any]:
+        if self._saved is not None:  # archived: as it was saved
+            return copy.deepcopy(self._saved)
         document: dict[str, Any] = {
             "format": f"dedale/{self.system}",
             "version": self.rules.version,
             "generator": self.system,
-            "seed": self.seed,
+            "seed": seed_json(self.seed),
             **({} if self.secret is None else {"secret": self.secret.hex()}),
             "params": self.params.to_json(),
             "table_dice": self.table,
@@ -449,54 +538,85 @@ class Session(Generic[R]):
     def replay(cls, rules: type[Q], params: Declared, seed: int, events: list[Event], table: bool = False,
                secret: bytes | None = None) -> Session[Q]:
         """A game of `rules` played through recorded `events`."""
-        return Session(rules, params, seed, table, secret).extend(events)
+        return Session(rules, params, seed, table, secret, events=events)
 
     def extend(self, events: list[Event]) -> Self:
-        """Play recorded events on from where the session is (a replay, or a session catching up with the
-        events another process recorded): each must be legal, as it was when it was recorded."""
+        """Play recorded events on from where the session is (a replay): each must be legal, as it was when
+        it was recorded; a decision is applied as recorded, never asked for again. An AI's decision a
+        document saved before decisions were events leaves out is made as it was then, by today's AI."""
         for number, event in enumerate(events, len(self.events) + 1):
             try:
-                seat = event.get("seat")
-                if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-                    raise TypeError
-                if "enter" in event:
-                    self.step(ENTER + str(event["enter"]), seat)
-                elif "auto" in event:
-                    expect = event.get("choice")
-                    self.auto_step(self.autopilot(str(event["auto"])), None if expect is None else str(expect))
-                else:
-                    self.step(str(event["choice"]), seat)
+                self._make_left_out(event)
+                self._replayed(event)
             except (KeyError, TypeError, AttributeError):
                 raise DedaleError("error.bad_event", event=number) from None
             except DedaleError as exc:
                 if exc.key == "error.replay_mismatch":
                     raise
                 raise DedaleError("error.event_rejected", event=number, reason=exc.as_word()) from None
+        self._make_left_out(None)
         return self
+
+    def _replayed(self, event: Event) -> None:
+        seat = event.get("seat")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise TypeError
+        if "enter" in event:
+            self._step(ENTER + str(event["enter"]), seat)
+        elif "auto" in event:  # saved before decisions were events: its policy decides again, as it did
+            if self.pending is not None:
+                raise DedaleError("error.autopilot_pending")
+            expect = event.get("choice")
+            self._decide(self.autopilot(str(event["auto"])), None if expect is None else str(expect))
+        elif "by" in event:
+            self._replay_decision(event, seat)
+        else:
+            self._step(str(event["choice"]), seat)
+
+    def _replay_decision(self, event: Event, seat: int | None) -> None:
+        """A recorded decision of a policy or an AI, applied with what it drew (in table mode, its draws are
+        entered again, by the events after it, as they were)."""
+        if self.pending is not None:
+            raise DedaleError("error.autopilot_pending")
+        if self.is_over:
+            raise DedaleError("error.session_over")
+        to_act = self.seat_to_act()
+        if seat is not None and seat != to_act:
+            raise DedaleError("error.not_your_turn", seat=to_act)
+        if "choice" not in event:  # it waited for its dice at the table when saved: it decides with them
+            self._decide(self._ai_to_act() or self.autopilot(str(event["by"])))
+            return
+        drew = event.get("drew", [])
+        if not isinstance(drew, list):
+            raise TypeError
+        recorded: Event = {"choice": str(event["choice"]), "by": str(event["by"]),
+                           **({"seat": to_act} if self._seats else {}), **({"drew": drew} if drew else {})}
+        self._record(recorded, ("recorded", recorded))
+
+    def _make_left_out(self, following: Event | None) -> None:
+        """The AIs' decisions before `following` that a document saved before decisions were events left out
+        (its AIs decided inside the rules): made now, as today's AI makes them. A document of today records
+        each, so this makes none of its."""
+        while self.pending is None and not self.rules.over and (ai := self._ai_to_act()) is not None:
+            if following is not None and "by" in following and following.get("seat", 0) == self.rules.seat_to_act():
+                return
+            self._decide(ai)
 
     @staticmethod
     def check_document(rules: type[Rules[Any, Any]], data: Any) -> Any:
-        """A document of these rules' system and version, with a seed and a list of events (not a view: a
-        seat's, the party's): its parameters (nothing replayed yet, so that a caller may refuse them first)."""
+        """A document of these rules' system and of this version or an earlier one, with a seed and a list of
+        events (not a view: a seat's, the party's): its parameters (nothing replayed yet, so that a caller may
+        refuse them first)."""
         check_format(data, rules.system)
         if data.get("hidden"):  # the party view ("player" before it was so named), or a seat's
             raise DedaleError("error.party_view_kept" if data.get("view") in ("party", "player")
                               else "error.hidden_view")
-        version = data.get("version")
-        if version != rules.version and version not in rules.worded_before and version not in rules.recomputed_before:
-            raise DedaleError("error.version", found=data.get("version"), supported=rules.version)
-        seed, events = data.get("seed"), data.get("events")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(events, list):
-            raise DedaleError("error.bad_document", field="seed" if not isinstance(seed, int) else "events")
-        if not all(isinstance(event, dict) for event in events):
-            raise DedaleError("error.bad_document", field="events")
-        if "secret" in data:
-            check_secret(data["secret"])
+        _check_frame(rules, data)
         return rules.loaded_params(rules.params_from_json(data.get("params")), data)
 
     @staticmethod
     def secret_of(data: dict[str, Any]) -> bytes | None:
-        """A checked document's secret key, if it has one."""
+        """A checked document's secret key, if it has one (saved before seeds were long)."""
         return check_secret(data["secret"]) if "secret" in data else None
 
     @classmethod
@@ -507,8 +627,8 @@ class Session(Generic[R]):
         (labels, names, a log's arguments): it is checked without the fields that held words; so is a
         document of a version whose log said things in other words (`worded_before`)."""
         params = cls.check_document(rules, data)
-        session = cls.replay(rules, params, data["seed"], data["events"], bool(data.get("table_dice", False)),
-                             cls.secret_of(data))
+        session = cls.replay(rules, params, check_seed(data["seed"]), data["events"],
+                             bool(data.get("table_dice", False)), cls.secret_of(data))
         data = session.rules.upgraded(data)
         recomputed = rules.recomputed_before.get(data.get("version"), ())
         saved = {key: data[key] for key in ("log", *session.rules.result_json())
@@ -519,6 +639,103 @@ class Session(Generic[R]):
             if (_unworded(replayed[key], key) != _unworded(value, key)) if old else replayed[key] != value:
                 raise DedaleError("error.save_mismatch", field=key)
         return session
+
+    @classmethod
+    def opened(cls, rules: type[Q], data: Any) -> Session[Q]:
+        """A saved document, to show and, while today's rules play it as it was played, to continue
+        (`from_json`). One saved by an earlier version that they no longer play the same way (an unfinished
+        game made by an AI since changed, a rule since read otherwise) is kept *archived*: exactly as saved,
+        shown and exported, never continued, and `archived` says why in one line. A document of this version
+        that does not replay is refused (it was changed since it was saved)."""
+        check_format(data, rules.system)
+        if data.get("hidden"):
+            cls.check_document(rules, data)  # the refusal that names which view it is
+        _check_frame(rules, data)
+        if data["version"] == rules.version:
+            return cls.from_json(rules, data)
+        try:
+            return cls.from_json(rules, data)
+        except DedaleError as error:
+            return cls._archive(rules, data, word("error.archived_why", version=data["version"],
+                                                  reason=error.as_word()))
+
+    @classmethod
+    def _archive(cls, rules: type[Q], data: dict[str, Any], why: Word) -> Session[Q]:
+        """A document kept as it was saved (`opened`): its rules are made with its parameters when today's
+        read them (the defaults otherwise), and never start; it is over, with nothing to choose."""
+        try:
+            params = rules.params_from_json(data.get("params"))
+        except DedaleError:
+            params = rules.params_from_json({})
+        session = cast("Session[Q]", object.__new__(cls))
+        session.seed, session.table, session.secret = check_seed(data["seed"]), False, None
+        session.events, session.undo_floor, session.pending = list(data["events"]), len(data["events"]), None
+        session.archived, session._saved = why, copy.deepcopy(data)
+        session._source = SeededSource(0)
+        session.rules = cast(Q, _archived_rules(rules, data)(params, session.seed))
+        session.rules.state = State(log=list(data.get("log", [])))
+        session.rules.roller = Roller(session._source, session.rules.state.log)
+        session._pending_action = session._snapshot = None
+        session._choices, session._seats = [], False
+        return session
+
+
+def _check_frame(rules: type[Rules[Any, Any]], data: dict[str, Any]) -> None:
+    """A document's version (this one, or an earlier one: every earlier document opens), seed (a number of 0
+    to 2**130 - 1, or its text), events (a list of objects) and secret key (saved before seeds were long)."""
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= rules.version:
+        raise DedaleError("error.version", found=data.get("version"), supported=rules.version)
+    if "seed" not in data or isinstance(data["seed"], bool) or not isinstance(data["seed"], (int, str)):
+        raise DedaleError("error.bad_document", field="seed")
+    check_seed(data["seed"])
+    events = data.get("events")
+    if not isinstance(events, list) or not all(isinstance(event, dict) for event in events):
+        raise DedaleError("error.bad_document", field="events")
+    if "secret" in data:
+        check_secret(data["secret"])
+
+
+def _archived_rules(rules: type[Rules[Any, Any]], data: dict[str, Any]) -> type[Rules[Any, Any]]:
+    """The rules of an archived document: its system's name, version and policies (what the faces ask of it),
+    its saved log and result, and nothing to play."""
+    result = {key: value for key, value in data.items() if key not in _ENVELOPE}
+
+    class Archived(Rules[Any, State]):
+        system = rules.system
+        version = data["version"]
+        policies = rules.policies
+        table_mode = False
+
+        def new_state(self) -> State:
+            return State()
+
+        def start(self) -> None:
+            """An archived document is never played."""
+
+        def rule_choices(self) -> list[Choice]:
+            return []
+
+        def apply(self, choice: Choice) -> None:
+            raise DedaleError("error.session_over")
+
+        @property
+        def over(self) -> bool:
+            return True
+
+        def result_json(self) -> dict[str, Any]:
+            return copy.deepcopy(result)
+
+        @classmethod
+        def params_from_json(cls, data: Any) -> Any:
+            return rules.params_from_json(data)
+
+    return Archived
+
+
+# The fields every document has around its result (`Session.to_json`, `core.documents.Envelope`)
+_ENVELOPE = frozenset({"format", "version", "generator", "seed", "secret", "params", "table_dice", "over", "events",
+                       "log", "pending", "hidden", "view", "lang", "name"})
 
 
 def _with_id(choices: list[Choice], choice_id: str) -> Choice | None:

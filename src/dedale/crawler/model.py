@@ -7,7 +7,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeGuard, cast
 
-from dedale.core.documents import UNSET, DocumentKind, Meta, Shape, UnsetType, dump, load, load_result
+from dedale.core.documents import (
+    DECISIONS_ARE_EVENTS,
+    UNSET,
+    DocumentKind,
+    Meta,
+    Shape,
+    UnsetType,
+    dump,
+    load,
+    load_result,
+)
 from dedale.core.errors import DedaleError
 from dedale.core.grid import BY_NAME, Cell, Dir, Rect
 from dedale.core.session import check_format
@@ -242,5 +252,6 @@ DOCUMENT = DocumentKind(
               3: "doors, exits and searches are worded by what the picture shows (the wall, the square, the "
                  "number), not by coordinates (a version-2 document loads, checked without its log's words)",
               4: "params record door_corners, zone by default: no door on a zone's 4 corner cells (the text's "
-                 "reading); a document before it, made with no door on a room's corner cells, loads as room"},
+                 "reading); a document before it, made with no door on a room's corner cells, loads as room",
+              5: DECISIONS_ARE_EVENTS},
     envelope={"seed": {"description": "null in a party view, which it would give away"}})

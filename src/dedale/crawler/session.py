@@ -69,7 +69,7 @@ class CrawlerRules(Rules[CrawlerParams, CrawlerState]):
     # number), not by coordinates: a version-2 document is checked without its log's words.
     # Version 4 records `door_corners` (no door on a zone's corner cells, the text's reading): the documents
     # before it, made with the room reading, replay with it (`params_from_json`) and are checked in full.
-    version = 4
+    version = 5
     worded_before = (1, 2)
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {3: ()}  # loads, nothing worked out again
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.fill_chance)}

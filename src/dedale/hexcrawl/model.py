@@ -10,7 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from dedale.core.documents import LOG_KINDS, UNSET, DocumentKind, LogEntry, Meta, Shape, UnsetType, load_result
+from dedale.core.documents import (
+    DECISIONS_ARE_EVENTS,
+    LOG_KINDS,
+    UNSET,
+    DocumentKind,
+    LogEntry,
+    Meta,
+    Shape,
+    UnsetType,
+    load_result,
+)
 from dedale.core.errors import DedaleError
 from dedale.core.session import check_format
 from dedale.hexcrawl.hexes import RELIEFS, Direction, Hex, Relief, on_map
@@ -141,7 +151,8 @@ DOCUMENT = DocumentKind(
                 "party's hex, and the log.",
     versions={1: "its walk was the uniform random walk (random-walk now)",
               2: "a reason asked only on the waters; the obstacle chance in whole percents",
-              3: "a reason asked wherever a community clashes with its relief; the obstacle chance rolled exactly"},
+              3: "a reason asked wherever a community clashes with its relief; the obstacle chance rolled exactly",
+              4: DECISIONS_ARE_EVENTS},
     log_entry=HexcrawlLogEntry, log_kinds=tuple(kind for kind in LOG_KINDS if "faces" not in kind["required"]),
     envelope={"seed": {"description": "The seed (null in a party's view, which it would give away)"}})
 

@@ -70,7 +70,7 @@ class HexcrawlRules(Rules[HexParams, HexState]):
     # Version 2 changed the walk (a depth-first walk): the other orders replay as in version 1. Version 3 asks
     # for a reason wherever a community clashes with its relief (not only on the waters), and rolls the
     # obstacle chance exactly (a d1000 or a d10000 when whole percents do not say it).
-    version = 3
+    version = 4
     worded_before = (1, 2)
     policies: ClassVar[Policies] = {"default": lambda s: RestPolicy()}
 

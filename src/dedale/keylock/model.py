@@ -144,7 +144,8 @@ DOCUMENT = DocumentKind(
                 "the step it was placed at), the designer's analysis, and the log of every pick with its weight.",
     versions={1: "keys needed estimated", 2: "keys needed are the least (version 1 estimated them)",
               3: "the walk's revisits are the lines walked again (version 2 also took off the locks that never "
-                 "open)"},
+                 "open)",
+              4: "a seed may be long (its text)"},
     log_entry=KeylockLogEntry,
     log_kinds=({"required": ["roll", "dice", "total", "for"]}, {"required": ["pick", "weight", "total", "for"]},
                {"required": ["note"]}),

@@ -21,7 +21,7 @@ class KeylockRules(Rules[KeylockParams, State]):
     # Version 2's keys needed are the least (version 1's were estimated); version 3's walk counts as revisits only
     # the lines walked again (version 2 also took off the locks that never open), and its search for keys needed
     # has a smaller budget (a figure it cannot prove may differ). The rest is unchanged.
-    version = 3
+    version = 4
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {1: ("analysis",), 2: ("analysis",)}  # worked out again
     table_mode = False  # its weighted picks among every open lock are no dice a table rolls
     policies: ClassVar[Policies] = {}

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, cast
 import msgspec
 
 from dedale.core.cards import Card, Rank, Suit
-from dedale.core.documents import UNSET, DocumentKind, Meta, Shape, UnsetType, load_result
+from dedale.core.documents import DECISIONS_ARE_EVENTS, UNSET, DocumentKind, Meta, Shape, UnsetType, load_result
 from dedale.core.errors import DedaleError
 from dedale.core.grid import Cell, Dir, Rect
 from dedale.core.session import check_format
@@ -263,5 +263,6 @@ DOCUMENT = DocumentKind(
                  "version-2 document loads, checked without its log's words)",
               4: "the log names a feature as the picture shows it, a room by its number, anything else by its "
                  "card, not by a feature number the picture never shows (a version-3 document loads, checked "
-                 "without its log's words)"},
+                 "without its log's words)",
+              5: DECISIONS_ARE_EVENTS},
     envelope={"seed": {"description": "null in a party's view, which it would give away"}})

@@ -98,7 +98,7 @@ class PaperRules(Rules[PaperParams, PaperState]):
     # Version 2 moves an exit that cannot go on its rolled square to the nearest free one (`exit_collisions`);
     # version 1 documents replay as they were made (`drop`). Version 3 words open ends, exits and searches by
     # what the picture shows, not by coordinates: a version-2 document is checked without its log's words.
-    version = 4
+    version = 5
     worded_before = (1, 2, 3)
     policies: ClassVar[Policies] = {"default": lambda s: DefaultPolicy(s.params.order)}
 

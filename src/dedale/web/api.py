@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
 from dedale.core.params import fields_of, json_type
-from dedale.core.rng import MAX_SEED
+from dedale.core.seeds import MAX_SHORT_SEED as MAX_SEED
 from dedale.systems import names, system
 from dedale.web import forms, seats, service
 from dedale.web.render import lang_of

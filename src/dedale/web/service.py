@@ -12,12 +12,11 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 
 from dedale.core.errors import DedaleError, check_lang
 from dedale.core.jsontext import parse_json
-from dedale.core.rng import check_seed, new_secret, new_seed
-from dedale.core.rules import Secrets
+from dedale.core.seeds import check_seed, fresh_seed
 from dedale.core.session import SPECTATOR, Session
 from dedale.core.views import View, check_view
 from dedale.i18n import LANGUAGES, t, word
-from dedale.systems import System, names, system, system_of
+from dedale.systems import names, system, system_of
 from dedale.web import forms
 from dedale.web.seats import SEATINGS, shows_gm_to_spectators
 from dedale.web.store import Record, Sessions
@@ -61,8 +60,14 @@ def build(record: Record, events: list[dict[str, Any]]) -> Session:
 
 
 def seed_of(value: Any) -> int:
-    """A form's or a body's seed: random when left empty."""
-    return new_seed() if value is None or value == "" else check_seed(value)
+    """A form's or a body's seed: a fresh long seed when left empty (`core.seeds`: 130 random bits, which
+    nobody at the table can search), else the seed given, as text or a number."""
+    return fresh_seed() if chosen(value) is False else check_seed(value)
+
+
+def chosen(value: Any) -> bool:
+    """Whether a form or a body gives a seed (a typed seed: whoever knows it can remake everything)."""
+    return not (value is None or (isinstance(value, str) and not value.strip()))
 
 
 def check_name(name: Any) -> str:
@@ -107,23 +112,11 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
     elif seating == "hot-seat":
         raise DedaleError("error.seat1_solo")
     params = forms.params_for(system_name, values, strict)
-    session = _keyed(system(system_name), params, seed, table_dice, seating == "linked")
+    session = Session(system(system_name).rules, params, seed_of(seed), table_dice)
     if autopilot:
         session.run_autopilot(max_steps=MAX_EVENTS)
     name = check_name(name) if name.strip() else default_name(session, check_lang(lang))
     return sessions.add(session, name, seating, owners)
-
-
-def _keyed(found: System, params: Any, seed: Any, table_dice: bool, linked: bool) -> Session:
-    """A new game, with a secret key when it keeps something from someone who plays or watches it
-    (`docs/secrets.md`): a game of a system whose rules may hide something from a seat (cards, bluffs, hidden
-    tokens), whatever its seed; a map with a party view, unless its seed was chosen for a game of this screen
-    (the player then wants the map that seed makes, as the command line makes it; such a map is not shared:
-    `seats.share`). Decided before the game is made: its start is made once."""
-    chosen = not (seed is None or seed == "")
-    hiding = issubclass(found.rules, Secrets)
-    keyed = not table_dice and (hiding or (found.party_view is not None and (linked or not chosen)))
-    return Session(found.rules, params, seed_of(seed), table_dice, new_secret() if keyed else None)
 
 
 def roles(session: Session, seating: str, owner: bool) -> list[str]:

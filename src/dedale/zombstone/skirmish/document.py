@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from dedale.core.documents import UNSET, DocumentKind, Meta, Shape, UnsetType
+from dedale.core.documents import DECISIONS_ARE_EVENTS, UNSET, DocumentKind, Meta, Shape, UnsetType
 
 Side = Literal["lawmen", "zombies"]
 Count = Annotated[int, Meta(ge=0)]
@@ -199,10 +199,12 @@ DOCUMENT = DocumentKind(
               4: "the text's readings by default (a wall climbed halves the move, an Aimed shot costs a Joker, a "
                  "skill turns only a Jack, Queen or King, a Guts test's cards count within the Hand, a duel's winner "
                  "takes the whole pot, the unarmed malus is a die off the first roll), and issue 32's AI and scenario "
-                 "settings; an older document replays with Dédale's earlier readings and the first AI and settings "
-                 "(params.tactics \"first\")"},
-    envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true) of a game "
-                                      "without a secret key: its seed alone would give the hidden cards away"},
+                 "settings; an older document no longer plays the same way, and opens as it was saved, never "
+                 "continued",
+              5: DECISIONS_ARE_EVENTS + " (the AI's decisions, each with its seat: seat 0 the player's side, "
+                 "or the lawmen between two people or two AIs)"},
+    envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true): the seed "
+                                      "remakes every card and token it hides"},
               "hidden": {"description": "true: a seat's view made during play, for reading and drawing; it cannot "
                                         "be continued (the other side's cards and its hidden tokens' profiles are "
                                         "masked, an AI's bluff rolls left out)"}})

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, ClassVar, Final, Literal
 
 from dedale.core.cards import HIDDEN_CARD, Deck
-from dedale.core.documents import DocumentKind, Meta, Shape, dump, load_result
+from dedale.core.documents import DECISIONS_ARE_EVENTS, DocumentKind, Meta, Shape, dump, load_result
 from dedale.core.errors import DedaleError
 from dedale.core.params import Declared, param
 from dedale.core.rules import SPECTATOR, Choice, Policies, Rules, Secrets, State
@@ -71,7 +71,8 @@ class DuelState(State):
 
 
 class AutoBettor:
-    """The autopilot for the player's seat: the AI bettor's own judgement."""
+    """The AI bettor: the player's autopilot, or the other duellist (`DuelRules.ai`). Its bluff rolls are the
+    session's own, recorded with its decision."""
 
     def __init__(self, style: str) -> None:
         self.name = style
@@ -91,7 +92,7 @@ class DuelRules(Secrets, Rules[DuelParams, DuelState]):
     # names the duellists as the table does (You and the AI, or the players' seats): a version-2 document loads,
     # checked without its log's words; version 4's winnings are the whole pot again, as the text says, unless
     # `winnings` says "won" (what a version 2 or 3 document played by: `loaded_params`)
-    version = 4
+    version = 5
     recomputed_before: ClassVar[dict[int, tuple[str, ...]]] = {1: ("fame_points", "left")}  # what winnings buy
     worded_before = (2, 3)
     policies: ClassVar[Policies] = {name: _bettor(name) for name in ("cautious", "bold")}
@@ -108,17 +109,18 @@ class DuelRules(Secrets, Rules[DuelParams, DuelState]):
     def new_state(self) -> DuelState:
         return DuelState()
 
+    def __init__(self, params: DuelParams, seed: int, table: bool = False, secret: bytes | None = None) -> None:
+        super().__init__(params, seed, table, secret)
+        self._bettor = None if params.human else AutoBettor(params.style)
+
     def start(self) -> None:
         # seated before the deal: in table mode, while the hole cards are entered, the duel so far is shown
         self.state.duel = poker.seated(self.params.stakes)
         poker.deal(self.state.duel, self.roller, self.state.deck)
-        self._ai_turns()
 
-    def _ai_turns(self) -> None:
-        duel = self.state.duel
-        assert duel is not None
-        while not self.params.human and not duel.over and duel.to_act == AI_SEAT:
-            poker.act(duel, poker.ai_action(duel, self.roller, self.params.style), self.roller, self.state.deck)
+    def ai(self, seat: int) -> AutoBettor | None:
+        """The AI bettor, at the second duellist's seat (unless a second person bets there)."""
+        return self._bettor if seat == AI_SEAT else None
 
     @property
     def over(self) -> bool:
@@ -134,7 +136,7 @@ class DuelRules(Secrets, Rules[DuelParams, DuelState]):
 
     def seat_to_act(self) -> int | None:
         duel = self.state.duel
-        if self.params.human and duel is not None and not duel.over:
+        if duel is not None and not duel.over and duel.to_act is not None:
             return duel.to_act
         return super().seat_to_act()
 
@@ -150,7 +152,6 @@ class DuelRules(Secrets, Rules[DuelParams, DuelState]):
     def apply(self, choice: Choice) -> None:
         assert self.state.duel is not None
         poker.act(self.state.duel, choice.id, self.roller, self.state.deck)
-        self._ai_turns()
 
     def log_entry(self, entry: Any) -> Any:
         """The AI's hole cards stay face down in the log until the duel is over (between two people the
@@ -277,9 +278,10 @@ DOCUMENT = DocumentKind(
               3: "the log names the duellists as the table does (You and the AI, or Player 1 and Player 2); a "
                  "version-2 document loads, checked without its log's words",
               4: "the winner takes the stakes: the winnings are the whole pot, as the text says (`winnings` \"won\": "
-                 "what the winner won from the other, as versions 2 and 3 read them, which load so)"},
-    envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true) of a game "
-                                      "without a secret key: its seed alone would give the hidden cards away"},
+                 "what the winner won from the other, as versions 2 and 3 read them, which load so)",
+              5: DECISIONS_ARE_EVENTS + " (the AI's bets, with its bluff rolls)"},
+    envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true): the seed "
+                                      "remakes every card it hides"},
               "hidden": {"description": "true: a seat's view made during play, for reading and drawing; it cannot "
                                         "be continued (the other's hole cards show as ??, an AI's bluff rolls "
                                         "are left out of the log)"}})

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any, Final
 
 import numpy as np
@@ -86,19 +86,16 @@ def _transitions(dice: int) -> np.ndarray:
     return transitions(dice).astype(np.float64)  # exact: small integers; float products run on BLAS
 
 
-def defender_keep(d_spec: Spec, a_key: tuple[int, ...], deals: bool, round_: int, index: int,
-                  first: bool = False) -> int:
+def defender_keep(d_spec: Spec, a_key: tuple[int, ...], deals: bool, round_: int, index: int) -> int:
     """The defender's best keep for the multiset it shows, against the hand it sees (`defender_goal`: to win,
-    then to lose by less; `first`, to win or tie only, as documents of version 3 and before played). With one
-    round left, the best of that multiset's allowed keeps (every keep's value worked out once per hand seen);
-    with more, from the whole optimal policy."""
+    then to lose by less). With one round left, the best of that multiset's allowed keeps (every keep's value
+    worked out once per hand seen); with more, from the whole optimal policy."""
     spec = _spec(*d_spec)
     if spec.rounds - round_ == 1:
         allowed = allowed_keeps(spec.dice, spec.budget)[index]
-        return int(allowed[_last_round_values(d_spec, a_key, deals, first)[allowed].argmax()])
+        return int(allowed[_last_round_values(d_spec, a_key, deals)[allowed].argmax()])
     later = RollSpec(spec.dice, spec.budget, spec.rounds - round_, spec.cards, spec.skill)
-    goal = defender_terminal(d_spec, a_key, deals) if first else defender_goal(d_spec, a_key, deals)
-    return int(optimise(later, goal).choices[0][index])
+    return int(optimise(later, defender_goal(d_spec, a_key, deals)).choices[0][index])
 
 
 @lru_cache(maxsize=4096)
@@ -115,11 +112,10 @@ def defender_goal(d_spec: Spec, a_key: tuple[int, ...], deals: bool) -> np.ndarr
 
 
 @lru_cache(maxsize=2048)
-def _last_round_values(d_spec: Spec, a_key: tuple[int, ...], deals: bool, first: bool = False) -> np.ndarray:
+def _last_round_values(d_spec: Spec, a_key: tuple[int, ...], deals: bool) -> np.ndarray:
     """What each keep is worth to the defender with one round left, against the hand it sees (exact: sums of
-    small integers, whatever the order of summing); `first`: to win or tie only, as before issue 32."""
-    goal = defender_terminal(d_spec, a_key, deals) if first else defender_goal(d_spec, a_key, deals)
-    values = _transitions(_spec(*d_spec).dice) @ goal
+    small integers, whatever the order of summing)."""
+    values = _transitions(_spec(*d_spec).dice) @ defender_goal(d_spec, a_key, deals)
     values.flags.writeable = False
     return values
 
@@ -162,8 +158,11 @@ def _choice_left(dice: int, budget: int) -> tuple[bool, ...]:
 def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any, purpose: str,
               budget: list[int], helps: Helps | None = None) -> Flow[tuple[int, ...]]:
     """Roll, reroll round by round, then add cards: the hand's key. `advice(round)` gives the values of the
-    final multisets for a person's options; `policy(round, index)` the AI's keep; `helps`, whether cards
-    making a hand better than the roll's change anything (`improving` unless given)."""
+    final multisets for a person's options; `policy(round, index)` the optimal keep, which the options mark as
+    advised; `helps`, whether cards making a hand better than the roll's change anything (`improving` unless
+    given). Every keep is a decision of the side's (its AI's too: a decision like any other), but an AI is
+    offered the advised keep first and the others only if it looks, without their values (working those out
+    is for a person's eyes)."""
     dice, who = spec.dice, t.who(figure)
     counts = counts_of((yield from t.faces(dice, purpose, figure=who)))
     indices, choice_left = index_of(dice), _choice_left(dice, spec.budget)  # read once, not once a round
@@ -173,18 +172,25 @@ def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any
         if not choice_left[index]:
             break
         best = int(policy(round_, index))
-        if by_ai:  # an AI keeps what the optimal policy keeps
-            kept = keeps(dice)[best]
+        choices = dict.fromkeys(allowed_keeps(spec.dice, spec.budget)[index].tolist())
+        about = {"figure": figure.id, "dice": counts, "purpose": purpose}
+        if by_ai:
+            advised = _keep_option(counts, keeps(dice)[best], True)
+            ask = Ask(figure.side, "reroll", (advised,), about, {"keeps": partial(_other_keeps, counts, choices, best)})
         else:  # a person: every reroll, with its value
-            choices = dict.fromkeys(allowed_keeps(spec.dice, spec.budget)[index].tolist())
-            options = _valued(spec, round_, counts, advice(round_), tuple(
-                _keep_option(counts, keeps(spec.dice)[k], k == best) for k in choices), best)
-            answer = yield from t.decide(Ask(figure.side, "reroll", options, {"figure": figure.id, "dice": counts,
-                                                                              "purpose": purpose}))
-            kept = keeps(spec.dice)[next(k for k in choices if _keep_id(keeps(spec.dice)[k]) == answer)]
+            ask = Ask(figure.side, "reroll", _valued(spec, round_, counts, advice(round_), tuple(
+                _keep_option(counts, keeps(spec.dice)[k], k == best) for k in choices), best), about)
+        answer = yield from t.decide(ask)
+        kept = keeps(spec.dice)[next(k for k in choices if _keep_id(keeps(spec.dice)[k]) == answer)]
         rerolled = counts_of((yield from t.faces(dice - sum(kept), purpose + "_again", figure=who)))
         counts = plus(kept, rerolled)
     return (yield from add_cards(t, figure, counts, spec.skill, budget, helps or improving))
+
+
+def _other_keeps(counts: Counts, choices: dict[int, None], best: int) -> list[Option]:
+    """The keeps an AI is not advised (listed only if it looks, or a replay names one)."""
+    dice = sum(counts)
+    return [_keep_option(counts, keeps(dice)[k], False) for k in choices if k != best]
 
 
 def _keep_id(kept: Counts) -> str:
@@ -329,7 +335,7 @@ def confront(t: Table, attacker: Figure, defender: Figure, melee: bool, aimed: b
     d_terminal = defender_terminal(d_of, a_key, deals)
     d_budget = [t.profile(defender).hand]  # a reaction has a Hand budget of its own
     d_key = yield from roll_hand(t, defender, d_spec, lambda r: (d_terminal, 1, "edge" if deals else "safe"),
-                                 lambda r, i: defender_keep(d_of, a_key, deals, r, i, t.tactics == "first"),
+                                 lambda r, i: defender_keep(d_of, a_key, deals, r, i),
                                  "skirmish.roll_defend", d_budget,
                                  answering(a_key, deals))
     fire = Fire(attacker.id, defender.id, reaction, t.game.turn,  # type: ignore[arg-type]

@@ -24,6 +24,8 @@ from dedale.zombstone.skirmish.table import Table
 
 # choices that name a figure by its id (`activate:3`), and the argument that words it
 _NAMING = {"activate": "figure", "charisma": "figure", "melee": "target", "shoot": "target", "aim": "target"}
+# a side's decisions not to play a card it was asked about: it is asked only when it holds one that would help
+UNPLAYED = frozenset({"cards:none", "last_breath:no"})
 
 
 class Secrets:
@@ -72,9 +74,14 @@ class Secrets:
                      "args": {**entry.get("args", {}), argument: self.labels[figure]}}
         return entry
 
-    def event(self, event: dict[str, Any]) -> dict[str, Any]:
-        """An event as the player may see it: a choice naming a hidden figure names it by its swapped id."""
-        return {**event, "choice": self.choice(event["choice"])} if "choice" in event else event
+    def event(self, event: dict[str, Any], theirs: bool) -> dict[str, Any] | None:
+        """An event as the player may see it: a choice naming a hidden figure names it by its swapped id; one of
+        the other side's (`theirs`) that was asked only because it held a card that would help, and played
+        none (no card, no Last Breath), is left out: its asking tells of the card."""
+        choice = event.get("choice")
+        if theirs and choice in UNPLAYED:
+            return None
+        return {**event, "choice": self.choice(choice)} if isinstance(choice, str) else event
 
     def choice(self, choice_id: str) -> str:
         named = self._named(choice_id)
@@ -132,5 +139,6 @@ def _key(value: Any) -> str | None:
 
 
 def _shuffled(seed: int, secret: bytes | None, figure_id: int) -> bytes:
-    """A sort key for the figure that only the key predicts (the seed, in a game without one)."""
+    """A sort key for the figure that only the seed predicts (keyed with the secret key of a document saved
+    before seeds were long, when it has one: the order its views were made with)."""
     return hashlib.blake2b(f"{seed}:{figure_id}".encode(), digest_size=8, key=secret or b"").digest()

@@ -14,9 +14,9 @@ side's inspiration cards are dealt again from the cards the side has not seen (i
 and the other side's hidden tokens swap who they are among themselves; the dice and the cards it draws come
 from its own random stream, not from the game's (whose coming results it would otherwise know). That stream
 is seeded from the game's: from the word the game's stream would give next, hashed (the game's stream is
-not drawn from), or in table mode from the results entered so far. So a game replays: its AI's choices are
-not events, they are made again, the same, from the same state. The same seeds are used for every option
-of a decision (common random numbers: the options are compared on the same dice).
+not drawn from), or in table mode from the results entered so far: the same state gives the same decision,
+although a replay never asks for it again (it is an event of the game's, `core.session`). The same seeds are
+used for every option of a decision (common random numbers: the options are compared on the same dice).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class Lookahead:
 
     @property
     def name(self) -> str:
-        return self.style
+        return f"lookahead:{self.style}"
 
     def choose(self, t: Table, ask: Ask) -> str:
         """The rollouts are shared out by halving: a round plays every option still weighed on the same new
@@ -96,7 +96,7 @@ class Lookahead:
         game = _seen_by(t.game, ask.side, source.gen)
         both = _Rollout(AI(self.style), option if ask.kind == "action" else None, self.horizon)
         copied = Table(game, t.catalogue, t.scenario, roller, {"lawmen": both, "zombies": both}, t.rounds,
-                       activation=activate, tactics=t.tactics, **t.readings())
+                       activation=activate, **t.readings())
         try:
             for _ in _playout(copied, ask, option):
                 raise AssertionError("a rollout between two AIs asked for a decision")
@@ -117,6 +117,10 @@ class _Rollout:
     base: AI
     option: str | None
     left: int
+
+    @property
+    def name(self) -> str:
+        return self.base.name
 
     def choose(self, t: Table, ask: Ask) -> str:
         if self.option is not None:

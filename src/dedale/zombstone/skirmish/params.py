@@ -24,11 +24,6 @@ def _scenarios() -> tuple[str, ...]:
     return tuple(load_catalogue().scenarios)
 
 
-# What documents made before the readings were parameters played by (`SkirmishRules.loaded_params`)
-EARLIER = {"unarmed_malus": "potential", "climb": "per_inch", "difficult": "per_inch", "aim_cost": "any_card",
-           "turned_die": "any", "card_limit": "apart", "winnings": "won", "duel": "scenario"}
-
-
 @dataclass(frozen=True)
 class SkirmishParams(Declared):
     system: ClassVar[str] = "zombstone"
@@ -132,12 +127,6 @@ class SkirmishParams(Declared):
                     fr="Comment joue l'IA : standard, ou lookahead (avant chaque activation et chaque action, elle "
                     "joue les options quelque 160 fois en tout, douze activations plus loin : plus forte, moins "
                     "d'une seconde par décision).")
-
-    tactics: str = param("current", choices=("current", "first"), omit_default=True, web=False,
-                         en="How the AI and the shipped scenarios play: current, or first (as before issue 32: what "
-                         "a document of version 3 or before replays with).",
-                         fr="Comment jouent l'IA et les scénarios fournis : current (actuel), ou first (comme avant "
-                         "le ticket 32 : ce avec quoi rejoue un document de version 3 ou antérieure).")
 
     def check(self) -> None:
         load_catalogue(self.data).scenario(self.scenario)  # a scenario that exists, in data that loads

@@ -1,11 +1,12 @@
-"""A skirmish's rules, played by the generic session: the player makes one side's decisions, the AI the
-other's; or two people play, seat 0 the lawmen and seat 1 the zombies (`opponent` "human"), each seeing its
-own secrets.
+"""A skirmish's rules, played by the generic session: the player makes one side's decisions (seat 0), the AI
+the other's (seat 1); or two people play, seat 0 the lawmen and seat 1 the zombies (`opponent` "human"), each
+seeing its own secrets; or two AIs, seat 0 the lawmen's.
 
-The rules run as a generator (`turn.play`) that suspends at each of the player's decisions and, in table
+The rules run as a generator (`turn.play`) that suspends at each decision, the AI's included, and, in table
 mode, at each roll or card nobody has entered (`core.rules.Suspends`); the rules keep it and send it the
-player's answers. Everything the game holds is plain data in `state`, and a session is rebuilt by
-replaying its events, as every session is (undo, loading a save, a restarted server).
+answers. The session asks the AI for its own (`SkirmishRules.ai`) and records each as an event of its seat,
+which a replay applies without asking it again. Everything the game holds is plain data in `state`, and a
+session is rebuilt by replaying its events, as every session is (undo, loading a save, a restarted server).
 """
 
 from __future__ import annotations
@@ -23,14 +24,12 @@ from dedale.i18n import LANGUAGES, Word, given, t, word
 from dedale.zombstone.hands import describe
 from dedale.zombstone.skirmish import hidden
 from dedale.zombstone.skirmish.ai import AI, POLICIES
-from dedale.zombstone.skirmish.ai_first import AI as FirstAI
 from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.document import SkirmishResult, Waiting
-from dedale.zombstone.skirmish.first import first_scenario
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.lookahead import controller
 from dedale.zombstone.skirmish.model import Figure, Game
-from dedale.zombstone.skirmish.params import EARLIER, SkirmishParams
+from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.showdown import SEATS
 from dedale.zombstone.skirmish.table import Ask, Controller, Flow, Option, Table
 from dedale.zombstone.skirmish.turn import activate, with_chances
@@ -38,11 +37,12 @@ from dedale.zombstone.skirmish.wording import inches
 
 
 class Autopilot:
-    """An AI policy making the player's decisions (batch runs, "one autopilot step")."""
+    """An AI deciding for a side: the player's (batch runs, "one autopilot step": the standard AI of a style), or
+    the AI opponent's (`SkirmishRules.ai`: the game's AI, of its level)."""
 
-    def __init__(self, style: str, tactics: str = "current") -> None:
-        self.name = style
-        self.ai = (AI if tactics == "current" else FirstAI)(style)
+    def __init__(self, ai: Controller) -> None:
+        self.name = ai.name
+        self.ai = ai
 
     def choose(self, session: SkirmishSession) -> str:
         rules = session.rules
@@ -51,7 +51,7 @@ class Autopilot:
 
 
 def _autopilot(style: str) -> Callable[[SkirmishSession], Autopilot]:
-    return lambda session: Autopilot(style, session.params.tactics)
+    return lambda session: Autopilot(AI(style))
 
 
 ADDED = {"scenario": ("victory", "favoured"), "game": ("decided_by",)}  # fields added by issue 16 (no version bump)
@@ -80,23 +80,12 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     system = "zombstone"
     # Version 2 tells moves in words (how far, which way, where to) and numbers Extras of one name in choices;
     # version 3 names a duel's duellists by their sides: an older document is replayed and checked without its
-    # log's words. Version 4 plays the text's readings by default (`params.READINGS`) and issue 32's AI and
-    # scenarios: an older document replays with Dédale's earlier readings and the first AI and scenarios
-    # (`loaded_params`, `first.py`).
-    version = 4
+    # log's words. Version 4 plays the text's readings by default and issue 32's AI and scenarios; a document
+    # before it no longer plays the same way, and opens archived (`Session.opened`). Version 5 records every
+    # decision, the AI's too (a version-4 document's replay asks today's AI for those it left out, once).
+    version = 5
     worded_before = (1, 2, 3)
     policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
-
-    @classmethod
-    def loaded_params(cls, params: SkirmishParams, data: dict[str, Any]) -> SkirmishParams:
-        """A document made before version 4 replays as it was made: by Dédale's earlier readings of the text,
-        those its params do not name, with the first AI and scenarios."""
-        if data.get("version") in (1, 2, 3):
-            given = data.get("params")
-            named = given if isinstance(given, dict) else {}
-            return SkirmishParams.from_json({**params.to_json(), **{name: value for name, value in EARLIER.items()
-                                                                    if name not in named}, "tactics": "first"})
-        return params
 
     def new_state(self) -> Game:
         return Game()
@@ -105,19 +94,25 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         params = self.params
         catalogue = load_catalogue(params.data)
         scenario = catalogue.scenario(params.scenario)
-        first = params.tactics == "first"  # a document of version 3 or before, replayed as it was made
-        scenario = first_scenario(scenario) if first else scenario
         self.state.scenario = scenario.id
-        def made(style: str) -> Controller:  # the first AI for a document replayed as it was made
-            return FirstAI(style) if first else controller(params.ai, style)
-
         controllers: dict[str, Controller | None] = {
-            side: None if params.human or side == params.side else made(params.policy(side)) for side in SEATS}
+            side: None if self._person(side) else controller(params.ai, params.policy(side)) for side in SEATS}
+        self._opponents = {side: Autopilot(ai) for side, ai in controllers.items() if ai is not None}
         self.table_top = Table(self.state, catalogue, scenario, self.roller, controllers, params.rounds,
-                               activation=activate, tactics=params.tactics, **params.readings())
+                               activation=activate, records=True, **params.readings())
         self._flow: Flow[None] = play(self.table_top)
         self.ask: Ask | Request | None = None
         self._resume(None)
+
+    def _person(self, side: str) -> bool:
+        """Whether a person plays the side (the player's, or both between two people)."""
+        return self.params.human or side == self.params.side
+
+    def ai(self, seat: int) -> Autopilot | None:
+        """The AI deciding for the seat's side (the other side's against a player, both sides' between two AIs),
+        at its level and policy."""
+        side = self._side(seat)
+        return None if side is None else self._opponents.get(side)
 
     def _resume(self, answer: str | None) -> None:
         try:
@@ -148,7 +143,8 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         return super().find_choice(choice_id) if option is None else self._offered(self.ask, option)
 
     def _offered(self, ask: Ask, option: Option) -> Choice:
-        if ask.kind == "action" and option.id.startswith(("shoot:", "aim:")):  # its chance to hit, before
+        shot = ask.kind == "action" and option.id.startswith(("shoot:", "aim:"))
+        if shot and self._person(ask.side):  # its chance to hit, for the person who chooses, before
             option = with_chances(self.table_top, self.table_top.game.figure(ask.about["figure"]), option)
         return Choice(option.id, partial(message, self, option), {**option.data, "kind": ask.kind,
                                                                   **_group(option.id)})
@@ -173,9 +169,14 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         return self.params.human
 
     def seat_to_act(self) -> int | None:
-        if self.params.human and isinstance(self.ask, Ask):
-            return SEATS.index(self.ask.side)
-        return super().seat_to_act()
+        return self._seat(self.ask.side) if isinstance(self.ask, Ask) else super().seat_to_act()
+
+    def _seat(self, side: str) -> int:
+        """The seat that plays a side: the player's side is seat 0 against the AI; between two people, or two
+        AIs, seat 0 plays the lawmen."""
+        if self.params.side is None or self.params.human:
+            return SEATS.index(side)
+        return 0 if side == self.params.side else 1
 
     def log_entry(self, entry: Any) -> Any:
         """In a duel scenario, the AI duellist's hole cards stay face down until the duel is over (between
@@ -201,12 +202,13 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         return self._secrets(self._side(seat)).result(result)
 
     def shown_events(self, events: list[dict[str, Any]], seat: int = 0) -> list[dict[str, Any]]:
-        """The choices that name a hidden figure of the other side (the other person's, between two) name it
-        by its token's id."""
-        if not self.params.human:
-            return events
+        """The other side's decisions (the AI's, or the other person's) as the seat may know them: a choice that
+        names a hidden figure names it by its token's id, and one whose very asking tells what its side holds
+        (to play no card, when it had one that would help) is left out."""
         secrets = self._secrets(self._side(seat))
-        return [secrets.event(event) for event in events]
+        others = {self._seat(side) for side in secrets.others}
+        return [shown for event in events if (shown := secrets.event(event, event.get("seat", 0) in others))
+                is not None]
 
     def token_name(self, figure: Figure) -> Word | None:
         """What the side deciding now (the player's, against the AI) calls a figure of the other side that
@@ -222,12 +224,12 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
         return not self.table and not self.over and self.has_secrets()
 
     def _side(self, seat: int) -> str | None:
-        """The side `seat` plays (seat 0 the player's side against the AI), None for a spectator."""
+        """The side `seat` plays (seat 0 the player's side against the AI, the lawmen between two people or two
+        AIs), None for a spectator."""
         if seat == SPECTATOR:
             return None
-        if self.params.human:
+        if self.params.human or self.params.side is None:
             return SEATS[seat]
-        assert self.params.side is not None  # only asked while the session hides something
         return self.params.side if seat == 0 else next(side for side in SEATS if side != self.params.side)
 
     def _secrets(self, side: str | None) -> hidden.Secrets:

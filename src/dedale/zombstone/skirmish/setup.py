@@ -93,8 +93,7 @@ def _deploy(t: Table, side: str, figures: list[Figure]) -> None:
     spots: list[tuple[float, float]] = []
     if duel is not None:
         own, other = duellist(t, side), duellist(t, "zombies" if side == "lawmen" else "lawmen")
-        spots += (t.field.cover_spots(own.pos, duel.cover_within, [other.pos], taken) if t.tactics == "first"
-                  else _in_cover(t, side, own.pos, duel.cover_within, other.pos))
+        spots += _in_cover(t, side, own.pos, duel.cover_within, other.pos)
     x0, y0, w, h = t.scenario.deploy[side]
     columns = [x0 + 0.5 + i * SPACING for i in range(int((w - 1) // SPACING) + 1)]
     rows = [y0 + 0.5 + j * SPACING for j in range(int((h - 1) // SPACING) + 1)]
@@ -102,8 +101,7 @@ def _deploy(t: Table, side: str, figures: list[Figure]) -> None:
     rows.sort(key=lambda y: abs(y - (y0 + h / 2)))
     spots += [(x, y) for x in columns for y in rows]
     for figure in figures:
-        spot = next((p for p in spots if t.field.free(p, taken) and (t.tactics == "first" or _spaced(p, taken))),
-                    None)
+        spot = next((p for p in spots if t.field.free(p, taken) and _spaced(p, taken)), None)
         if spot is None:
             raise DedaleError("error.skirmish.deploy_full", side=side, scenario=t.scenario.id)
         figure.place(spot)

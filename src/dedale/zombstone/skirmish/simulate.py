@@ -13,9 +13,7 @@ from typing import Any
 
 from dedale.core.batch import IN_PROCESS, Where, run_batch
 from dedale.core.rng import Roller, SeededSource, SplitMix64
-from dedale.zombstone.skirmish.ai_first import AI as FirstAI
 from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
-from dedale.zombstone.skirmish.first import first_scenario
 from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.lookahead import LEVELS as AI_LEVELS
 from dedale.zombstone.skirmish.lookahead import controller
@@ -57,13 +55,10 @@ def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = N
     catalogue = catalogue or load_catalogue(params.data)
     game = Game()
     roller = Roller(SeededSource(seed), game.log)
-    first = params.tactics == "first"  # as before issue 32: its AI (at the standard level) and its scenarios
-    made = {**LEVELS, "standard": FirstAI} if first else LEVELS
     controllers: dict[str, Controller | None] = {
-        side: made[(levels or {}).get(side, params.ai)](params.policy(side)) for side in SIDES}
-    scenario = catalogue.scenario(params.scenario)
-    t = Table(game, catalogue, first_scenario(scenario) if first else scenario, roller, controllers, params.rounds,
-              activation=activate, tactics=params.tactics, **params.readings())
+        side: LEVELS[(levels or {}).get(side, params.ai)](params.policy(side)) for side in SIDES}
+    t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds,
+              activation=activate, **params.readings())
     for _ in play(t):  # two AIs never suspend the game
         raise AssertionError("an AI game asked for a decision")
     standing = {side: game.in_play(side) for side in SIDES}

@@ -1,10 +1,12 @@
 """What the rules run on: the game, its data, the battlefield and the run's roller, and the three things
 the rules do besides changing the game: roll, draw, and ask a side to decide.
 
-The rules are written as generators. A decision is `answer = yield from t.decide(ask)`: a side played by
-an AI answers at once; a side played by a person suspends the game, which yields the `Ask` and resumes
-with the answer. In table mode a roll or a draw nobody has entered suspends it the same way, yielding the
-`Request`, and resumes with the result entered. A game between two AIs never suspends.
+The rules are written as generators. A decision is `answer = yield from t.decide(ask)`: a side played by a
+person suspends the game, which yields the `Ask` and resumes with the answer; so does a side played by an AI
+at a session's table (`records`), whose session asks the AI and records its decision. Elsewhere (a battle run,
+a look-ahead's playout) an AI answers at once, and a game between two AIs never suspends. In table mode a roll
+or a draw nobody has entered suspends the game the same way, yielding the `Request`, and resumes with the
+result entered.
 """
 
 from __future__ import annotations
@@ -91,11 +93,13 @@ class Ask:
         return self.options + tuple(o for group in self.later for o in self.more(group))
 
     def option(self, option_id: str) -> Option | None:
+        """The option of this id, looked for among the options listed, then in the groups listed later (a
+        decision replayed may be any of them)."""
         for option in self.options:
             if option.id == option_id:
                 return option
-        for group in self._listed.values():
-            for option in group:
+        for group in (*self._listed, *(name for name in self.later if name not in self._listed)):
+            for option in self.more(group):
                 if option.id == option_id:
                     return option
         return None
@@ -103,6 +107,9 @@ class Ask:
 
 class Controller(Protocol):
     """An AI: answers a side's asks (deterministically, from the table it sees)."""
+
+    @property
+    def name(self) -> str: ...
 
     def choose(self, t: Table, ask: Ask) -> str: ...
 
@@ -127,7 +134,9 @@ class Table:
     # A figure's activation (`turn.activate`: the table, the figure, free or not), which a fight's Last Breath
     # calls: given by whoever sets the table, for the turn calls the fights.
     activation: Callable[[Table, Figure, bool], Flow[None]] = field(kw_only=True, repr=False)
-    tactics: str = field(default="current", kw_only=True)  # "first": as a document of version 3 or before played
+    # A session's table: an AI's decisions suspend the game too, for the session to ask the AI and record them
+    # (a battle run's and a look-ahead's tables have their AIs answer at once)
+    records: bool = field(default=False, kw_only=True)
     _names: dict[int, Word] = field(default_factory=dict, repr=False)
     _guns: dict[str, Weapon | None] = field(default_factory=dict, repr=False)
     _standing: dict[str | None, list[Figure]] = field(default_factory=dict, repr=False)
@@ -219,7 +228,7 @@ class Table:
     # --- the three things that can suspend the game --------------------------------------------------
     def decide(self, ask: Ask) -> Flow[str]:
         controller = self.controllers.get(ask.side)
-        if controller is None:
+        if controller is None or self.records:
             answer = yield ask
             return answer
         if not self.roller.source.table:  # seeded: nothing can be missing (an AI's answer is most of a game)
