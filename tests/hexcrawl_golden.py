@@ -2,7 +2,9 @@
 compacted and its dice drawn in bulk, kept as SHA-256 digests in data/hexcrawl/golden.json. The same seeds,
 parameters and moves must give the same bytes. Version 3 (issue 18) recorded the documents' digests again: they
 differ from version 2's only by their version and the log's notes (a reason asked wherever a community clashes
-with its relief), which `tests/test_hexcrawl.py` checks on a version-2 document.
+with its relief), which `tests/test_hexcrawl.py` checks on a version-2 document. Version 4 (issue 39) recorded
+the documents' digests again: they differ from version 3's only by their version and their events (the
+autopilot's decisions recorded with what they drew); text, pictures and results are the same bytes.
 
 `python tests/hexcrawl_golden.py --write` records the digests again (only from code known to be right);
 `python tests/hexcrawl_golden.py --dump DIR` writes the outputs themselves, to compare two versions with diff."""

@@ -87,7 +87,7 @@ def test_a_document_worded_by_coordinates_still_loads_and_plays_on(file: str) ->
     assert saved["version"] == 2
     jsonschema.validate(saved, dedale.schema(saved["generator"]))
     session = dedale.load(saved).play()
-    assert session.events == saved["events"] and session.is_over == saved["over"]
+    assert [e["choice"] for e in session.events] == [e["choice"] for e in saved["events"]]  # as decisions today
+    assert session.is_over == saved["over"]
     again = session.to_json()
-    current = {"crawler": 4, "paper": 4}[saved["generator"]]  # crawler 4: params name door_corners (room here)
-    assert again["version"] == current and again["rooms"] == saved["rooms"]
+    assert again["version"] == session.rules.version and again["rooms"] == saved["rooms"]

@@ -112,10 +112,11 @@ def test_a_policy_by_its_name_plays_as_the_policy_itself() -> None:
     by_policy = dedale.play("zombstone", seed=4, side="zombies")
     by_policy.run_autopilot(by_policy.autopilot("aggressive"))
     assert by_name.to_json() == by_policy.to_json()
-    assert {event["auto"] for event in by_name.events} == {"aggressive"}
+    assert {event["by"] for event in by_name.events if event["seat"] == 0} == {"aggressive"}  # the player's side
+    assert {event["by"] for event in by_name.events if event["seat"] == 1} == {"default"}  # the AI's, its own
     stepped = dedale.play("zombstone", seed=4)
     stepped.auto_step("cautious")
-    assert stepped.events[0]["auto"] == "cautious"
+    assert [e["by"] for e in stepped.events if e["seat"] == 0] == ["cautious"]
     with pytest.raises(dedale.DedaleError, match="policy: 'bold' is not one of the zombstone's autopilot policies"):
         dedale.play("zombstone", seed=4).run_autopilot("bold")
 

@@ -166,6 +166,17 @@ def test_autopilot_in_table_mode_asks_for_its_own_dice() -> None:
         session.step(f"enter:{die}")
     session.auto_step()  # more than one place: the autopilot picks with a die, which the table rolls
     assert session.pending is not None and session.pending.purpose == "autopilot.pick"
+    asked = session.events[-1]
+    assert asked == {"by": "default"}  # a decision waiting for its die: the autopilot has not chosen yet
+    session.step(session.choices()[0].id)
+    assert session.pending is None and asked["choice"].startswith("place:")
+    assert asked["drew"][0]["for"] == "autopilot.pick" and session.events[-1] == {"enter": "1"}
+    document = json.loads(json.dumps(session.to_json()))
+    with pytest.MonkeyPatch.context() as patched:  # its decision recorded: the replay enters the die again
+        patched.setattr(DefaultPolicy, "choose", _raises)
+        assert Session.from_json(CrawlerRules, document).to_json() == session.to_json()
+    waiting = {**document, "events": [*document["events"][:-2], {"by": "default"}, {"enter": "1"}]}
+    assert Session.from_json(CrawlerRules, waiting).to_json() == session.to_json()  # as a store kept it then
 
 
 @pytest.mark.parametrize("name", names())

@@ -368,6 +368,7 @@ class Session(Generic[R]):
             else:
                 snapshot = copy.deepcopy(self.rules.state)
         self._choices = None
+        waited, self.pending = self.pending, None  # the action runs again in full: its choices are the rules'
         try:
             self._perform(action)
         except NeedInput as need:
@@ -375,6 +376,7 @@ class Session(Generic[R]):
             self._choices = None
             return
         except BaseException:
+            self.pending = waited
             if snapshot is not None:
                 self._restore(snapshot)
             raise
