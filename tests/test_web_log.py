@@ -99,11 +99,14 @@ def test_a_player_reads_the_whole_log_only_as_the_rules_let_them(client: TestCli
 def test_each_seat_of_a_game_played_by_links_reads_its_own_log(client: TestClient) -> None:
     """Two browsers at one duel: each reads the log (pages and text) as its seat may, the other's cards
     masked; the server decides, from the seat token."""
-    made = client.post("/api/sessions", json={"system": "zombstone-duel", "seed": 5, "seating": "linked"}).json()
+    made = client.post("/api/sessions", json={"system": "zombstone-duel", "seating": "linked"}).json()
     base = f"/api/sessions/{made['id']}"
     tokens = {0: made["seat_token"], 1: client.post(f"{base}/links", json={"role": "seat1"},
                                                     headers={"X-Seat-Token": made["seat_token"]}).json()["token"]}
     client.cookies.clear()
+    assert client.get(base, headers={"X-Seat-Token": tokens[0]}).json()["waiting"]  # nothing dealt for seat 0
+    seated = client.get(base, headers={"X-Seat-Token": tokens[1]}).json()  # seat 1 sits down: the deal
+    assert "waiting" not in seated and seated["seat"] == 1
     sessions = client.app.state.sessions  # type: ignore[attr-defined]
     session = sessions.get(made["id"])
     assert session.hides(0) and session.hides(1)

@@ -517,7 +517,7 @@ def test_two_changes_from_the_same_state_never_both_commit(tmp_path: Path) -> No
         stale.step(stale.choices()[0].id)
     assert raised.value.key == "error.raced" and STATUS[raised.value.key] == 409
     with pytest.raises(DedaleError) as raised:  # two steps from the same state: no room for the second
-        store.append(session_id, 0, [{"choice": "x"}], revision=0)
+        store.rewrite(session_id, 0, 0, [{"choice": "x"}], revision=0)
     assert raised.value.key == "error.conflict" and STATUS[raised.value.key] == 409
     stored = store.get(session_id)[1]
     assert two.get(session_id).events == one.get(session_id).events == stored  # one dropped its stale copy

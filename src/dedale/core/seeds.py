@@ -10,8 +10,9 @@ A seed is a whole number. Two kinds, told apart by their size:
   for as long as the seed itself is kept from who may not see them (`docs/secrets.md`).
 
 A long seed is written in 26 characters of Crockford's base 32, grouped for reading: `3KQM7-XA9BF-TN4WE-R8D1H-ZJ6PCQ`
-(`seed_text`); read back case-insensitively, dashes and spaces ignored, I and L read as 1 and O as 0. A seed of
-digits alone is a decimal number (a short seed, or a long one written out in full). A document writes a short
+(`seed_text`); read back case-insensitively, dashes and spaces ignored, I and L read as 1 and O as 0 (text that
+is not a long seed is no seed: "x", "-3"). A seed of digits alone is a decimal number (a short seed, or a long one
+written out in full). A document writes a short
 seed as a number and a long one as its text (`seed_json`), which every JSON reader keeps exactly.
 
 >>> seed_text(4), seed_text(2**64)
@@ -105,4 +106,4 @@ def _parsed(value: Any) -> int | None:
     seed = 0
     for c in compact:
         seed = seed * 32 + _READ_AS[c]
-    return seed
+    return seed if is_long(seed) else None  # only a long seed is written so: "x" or "-3" is no seed

@@ -314,14 +314,25 @@ class Session(Generic[R]):
         at the end, then the game played again from the start)."""
         if self.archived is not None:
             raise DedaleError("error.archived", why=self.archived)
-        keep = len(self.events) - 1
-        while keep >= 0 and self._an_ais(self.events[keep]):
-            keep -= 1
+        keep = self._undone_from()
         if keep < 0:
             raise DedaleError("error.nothing_to_undo")
         if keep < self.undo_floor:
             raise DedaleError("error.undo_secret")
         self.__dict__.update(self.remade(self.events[:keep]).__dict__)
+
+    def can_undo(self) -> bool:
+        """Whether `undo` would undo something (a page offers no button that would then refuse)."""
+        keep = self._undone_from()
+        return self.archived is None and 0 <= keep and keep >= self.undo_floor
+
+    def _undone_from(self) -> int:
+        """The number of the event an undo forgets from: the last a person made (or asked an autopilot for);
+        -1 if there is none."""
+        keep = len(self.events) - 1
+        while keep >= 0 and self._an_ais(self.events[keep]):
+            keep -= 1
+        return keep
 
     def _an_ais(self, event: Event) -> bool:
         """Whether the event is a decision an AI made for its own seat (not one a person asked for)."""

@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException
 from dedale.core.errors import DedaleError
 from dedale.core.jsontext import parse_json
 from dedale.core.params import fields_of, json_type
-from dedale.core.seeds import MAX_SHORT_SEED as MAX_SEED
+from dedale.core.seeds import MAX_SHORT_SEED
 from dedale.systems import names, system
 from dedale.web import forms, seats, service
 from dedale.web.render import lang_of
@@ -80,7 +80,8 @@ class Session(BaseModel):
     id: str = Field(description="The session's id, for `/api/sessions/{session_id}` and the calls under it")
     system: str
     name: str
-    seed: int | None = Field(description="null while the game hides it from this seat")
+    seed: int | str | None = Field(description="A short seed (a number), or a long one (its text: 26 characters of "
+                                   "Crockford's base 32, grouped); null while the game hides it from this seat")
     over: bool
     steps: int
 
@@ -113,9 +114,12 @@ class NewSession(Strict):
     model_config = ConfigDict(json_schema_extra=_params_by_system)  # with Strict's own
     system: str = Field(max_length=100, json_schema_extra=_registry_systems)
     params: dict[str, Any] = Field(default_factory=dict, description="The system's fields, as its form names them")
-    # < 2**64 rather than <= MAX_SEED: the OpenAPI document writes bounds as floats, and a float holds 2**64
+    # < 2**64 rather than <= MAX_SHORT_SEED: the OpenAPI document writes bounds as floats, and a float holds 2**64
     # exactly, not 2**64 - 1 (the schema would let 2**64 through)
-    seed: int | None = Field(default=None, ge=0, lt=MAX_SEED + 1, description="Random when not given")
+    seed: Annotated[int, Field(ge=0, lt=MAX_SHORT_SEED + 1)] | Annotated[str, Field(max_length=60)] | None = Field(
+        default=None, description="A short seed (a number), or a long one as Dédale writes it (its text). Not "
+        "given: a long seed of 130 random bits, which keeps the game's secrets (a seed given keeps none from "
+        "whoever knows it; a game for two browsers refuses one)")
     table_dice: bool = False
     lang: Literal["en", "fr"] = Field(default="en", description="The language of this answer's words (and of the "
                                       "default name): the session itself has none")
@@ -128,8 +132,8 @@ class NewSession(Strict):
     @field_validator("seed", mode="before")
     @classmethod
     def _one_kind_of_number(cls, value: Any) -> Any:
-        """JSON has one kind of number: 5.0 is the whole number 5, as the schema's "integer" says (true and
-        "5" are not numbers)."""
+        """JSON has one kind of number: 5.0 is the whole number 5, as the schema's "integer" says (true is no
+        seed; "5", a seed's text, is the seed 5)."""
         return int(value) if isinstance(value, float) and value.is_integer() else value
 
     @field_validator("system")
@@ -179,13 +183,18 @@ def _sessions(request: Request) -> Sessions:
 
 
 def _state(request: Request, session_id: str, lang: str | None = None) -> dict[str, Any]:
-    """A session's state as the request's seat may see it, its words in `lang` or the client's language."""
+    """A session's state as the request's seat may see it, its words in `lang` or the client's language (a game
+    for two browsers waiting for its second seat: that it waits)."""
     sessions = _sessions(request)
     record = sessions.store.record(session_id)
     seat = seats.seat_of(request, sessions, session_id, record.seating)
+    if record.waiting and seat == 1:  # the second player sits down: the game is dealt
+        sessions.store.set_seated(session_id)
+    elif record.waiting:
+        return service.waiting_state(record, seats.rules_seat(seat))
     session = sessions.get(session_id)
-    return service.state(session, session_id, record.name, lang or lang_of(request),
-                         seats.rules_seat(seat))
+    return service.state(session, session_id, record.name, lang or lang_of(request), seats.rules_seat(seat),
+                         seats.held_view(session, seat))
 
 
 @router.get("/systems")
@@ -196,30 +205,37 @@ def systems(request: Request) -> dict[str, Any]:
 
 
 @router.post("/sessions", status_code=201, response_model=None, responses={**CREATE, **CREATED})
-def create_session(request: Request, body: NewSession) -> dict[str, Any]:
+def create_session(request: Request, response: Response, body: NewSession) -> dict[str, Any]:
     """A new session, owned by the request: its answer carries the owner's token, to send as the `X-Seat-Token`
-    header (a request from a browser also makes that browser an owner)."""
+    header (a request from a browser also makes that browser an owner, by a ring of its own: `seats.py`)."""
     owners, token = seats.creator(request)
     session_id = service.create(_sessions(request), body.system, body.params, body.seed, body.table_dice,
                                 body.lang, body.name, body.autopilot, strict=True, seating=body.seating, owners=owners)
+    seats.own_in_browser(request, response, _sessions(request), session_id)
     return _made(request, session_id, token, body.lang)
 
 
 def _made(request: Request, session_id: str, token: str, lang: str | None = None) -> dict[str, Any]:
     """A new session as its owner sees it, with the owner's token (`Created`)."""
     sessions = _sessions(request)
-    linked = sessions.store.seating(session_id) == "linked"
-    shown = service.state(sessions.get(session_id), session_id, sessions.store.record(session_id).name,
-                          lang or lang_of(request), 0 if linked else None)
+    record = sessions.store.record(session_id)
+    linked = record.seating == "linked"
+    if record.waiting:
+        shown = service.waiting_state(record, 0)
+    else:
+        shown = service.state(sessions.get(session_id), session_id, record.name, lang or lang_of(request),
+                              0 if linked else None)
     return {**shown, "owner_token": token, "owner_url": f"/join/{session_id}/{token}",
             **({"seat_token": token} if linked else {})}
 
 
 @router.get("/sessions")
 def list_sessions(request: Request) -> list[dict[str, Any]]:
+    """The saved sessions; a seed only where it hides nothing from the request (`service.listed_seed`)."""
+    records = _sessions(request).store.list()
+    mine = seats.administered(request, _sessions(request), (r.id for r in records))
     return [{"id": r.id, "system": r.system, "name": r.name, "steps": r.steps, "over": r.over, "created": r.created,
-             "updated": r.updated, "seed": None if r.hides and r.secret is None else r.seed}  # a key: the seed is safe
-            for r in _sessions(request).store.list()]
+             "updated": r.updated, "seed": service.listed_seed(r, r.id in mine)} for r in records]
 
 
 @router.get("/sessions/{session_id}", responses=SESSION)
@@ -308,11 +324,13 @@ def export(request: Request, session_id: str, fmt: ExportFormat, view: ViewName 
 
 
 @router.post("/upload", status_code=201, response_model=None, responses={**CHANGE, **CREATED})
-def upload(request: Request, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+def upload(request: Request, response: Response, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """Continue a saved document (at most 8 MiB, UTF-8, UTF-16 or UTF-32): it is replayed from its events,
     checked, and kept as a new session, owned by the request (as `POST /api/sessions`)."""
     owners, token = seats.creator(request)
-    return _made(request, service.upload_document(_sessions(request), document, lang_of(request), owners), token)
+    session_id = service.upload_document(_sessions(request), document, lang_of(request), owners)
+    seats.own_in_browser(request, response, _sessions(request), session_id)
+    return _made(request, session_id, token)
 
 
 def _one_of(words: tuple[str, ...]) -> Any:

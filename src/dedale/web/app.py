@@ -28,7 +28,8 @@ METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "error.seat_token": 403,
           "error.spectator": 403, "error.party_log": 403, "error.owner": 403, "error.owner_first": 403,
           "error.too_many_watchers": 503,
-          "error.conflict": 409, "error.raced": 409, "error.unknown_params": 422, "error.upload_size": 413}
+          "error.conflict": 409, "error.raced": 409, "error.not_seated": 409, "error.unknown_params": 422,
+          "error.upload_size": 413}
 
 
 CACHE_ENTRIES = 400_000  # sessions kept in memory: events and log entries in all (about 1 KiB each)

@@ -4,6 +4,7 @@ the same forms post and redirect)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -14,13 +15,14 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from dedale.core.errors import DedaleError
+from dedale.core.seeds import seed_text
 from dedale.core.session import SPECTATOR, Session
 from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
 from dedale.systems import system as find
 from dedale.web import csrf, forms, logview, seats, service, views
 from dedale.web.render import lang_of, page
-from dedale.web.store import Record, Sessions
+from dedale.web.store import Record, Sessions, new_token
 
 # Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf.check)])
@@ -53,10 +55,14 @@ def _playing(request: Request, sessions: Sessions, session_id: str, view: str) -
 
 def panel(request: Request, session_id: str, ready: int | None = None, view: str = "gm") -> HTMLResponse:
     """The panel a page fetches again when the game changed: as its seat sees it, in the view the page shows
-    (a spectator held to the party view sees that one, live too)."""
+    (a spectator held to the party view sees that one, live too); a game still waiting for its second seat
+    says so."""
     sessions = _sessions(request)
     record = sessions.store.record(session_id)
     seat = seats.seat_of(request, sessions, session_id, record.seating)
+    if record.waiting:
+        return page(request, "panel.html", {**views.waiting(record, seats.rules_seat(seat), lang_of(request)),
+                                            "oob": True})
     session = sessions.get(session_id)
     held = seats.held_view(session, seat)
     return _panel(request, session, session_id, seats.rules_seat(seat), record, ready,
@@ -109,17 +115,22 @@ async def create(request: Request, system: str) -> Response:
     form = await request.form()
     values = {key: form.getlist(key)[-1] for key in form if key != csrf.FIELD}  # a checkbox follows its hidden "0"
     seating = str(values.pop("seating", "solo"))
+    response = RedirectResponse("/", status_code=303)
     session_id = await run_in_threadpool(
-        service.create, _sessions(request), system, values, values.get("seed"), values.get("table_dice") == "1",
-        lang_of(request), str(values.get("name", "")), autopilot=values.get("autopilot") == "1", seating=seating,
-        owners=_browser(request))
-    return RedirectResponse(f"/play/{session_id}", status_code=303)
+        _made_by, request, response, service.create, _sessions(request), system, values, values.get("seed"),
+        values.get("table_dice") == "1", lang_of(request), str(values.get("name", "")),
+        autopilot=values.get("autopilot") == "1", seating=seating)
+    response.headers["location"] = f"/play/{session_id}"
+    return response
 
 
-def _browser(request: Request) -> list[str]:
-    """What owns a session a page makes: the browser's id (a change from a page carries one, `csrf.check`)."""
-    known = csrf.browser(request)
-    return [] if known is None else [known]
+def _made_by(request: Request, response: Response, make: Callable[..., str], *args: Any, **kwargs: Any) -> str:
+    """A session a page makes, owned by its browser: by a ring minted for it now (`seats.claim`), whose cookie
+    `response` sets; the ring is kept once the session is made (a refused one changes nothing)."""
+    ring = new_token()
+    session_id = make(*args, **kwargs, owners=[ring])
+    seats.claim(request, response, _sessions(request), ring)
+    return session_id
 
 
 @router.get("/play/{session_id}", response_class=HTMLResponse)
@@ -129,6 +140,11 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     sessions = _sessions(request)
     record = sessions.store.record(session_id)
     seat = seats.seat_of(request, sessions, session_id, record.seating)
+    owner = seats.is_owner(request, sessions, session_id)
+    if record.waiting:
+        waiting = {**views.waiting(record, seats.rules_seat(seat), lang_of(request)), "name": record.name,
+                   "roles": service.roles(None, record, owner), "seating": record.seating}
+        return page(request, "play.html", {**waiting, **_link(request, link, role)})
     session = sessions.get(session_id)
     held = seats.held_view(session, seat)
     view = held or service.view_of(session, view)
@@ -139,17 +155,19 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
                                "view": view, "drawing": [name for name, _ in find(session.system).drawing],
                                "tabletops": [f for f in service.formats_of(session) if f in service.TABLETOPS],
                                "views": service.has_party_view(session) and held is None, "seating": record.seating,
-                               "roles": service.roles(session, record.seating,
-                                                      seats.is_owner(request, sessions, session_id))}
-    if link.startswith("/join/") and link.isascii() and len(link) < 120:  # just made, for whoever asked
-        context["link"] = str(request.base_url).rstrip("/") + link
-        context["owner_link"] = role == "owner"
+                               "roles": service.roles(session, record, owner), **_link(request, link, role)}
     context = _named(context, record)
-    context["keyed"] = session.secret is not None
-    if context["seed"] is not None and not context["keyed"]:  # a permalink remakes the game from its seed
+    if context["seed"] is not None and session.secret is None:  # a permalink remakes the game from its seed
         context["permalink"] = f"/permalink/{session.system}?" + urlencode(
-            {"seed": session.seed, "params": json.dumps(session.params.to_json(), separators=(",", ":"))})
+            {"seed": seed_text(session.seed), "params": json.dumps(session.params.to_json(), separators=(",", ":"))})
     return page(request, "play.html", context)
+
+
+def _link(request: Request, link: str, role: str) -> dict[str, Any]:
+    """A link just made, shown once to whoever asked for it."""
+    if link.startswith("/join/") and link.isascii() and len(link) < 120:
+        return {"link": str(request.base_url).rstrip("/") + link, "owner_link": role == "owner"}
+    return {}
 
 
 @router.get("/play/{session_id}/panel", response_class=HTMLResponse)
@@ -220,9 +238,11 @@ async def live(request: Request, session_id: str) -> Response:
 @router.post("/play/{session_id}/share")
 @service.one_at_a_time
 def share(request: Request, session_id: str, role: str = Form(max_length=20)) -> Response:
-    token = seats.share(request, _sessions(request), session_id, role)
-    return RedirectResponse(f"/play/{session_id}?" + urlencode({"link": f"/join/{session_id}/{token}", "role": role}),
-                            status_code=303)
+    response = RedirectResponse("/", status_code=303)
+    token = seats.share(request, _sessions(request), session_id, role, response)
+    response.headers["location"] = f"/play/{session_id}?" + urlencode({"link": f"/join/{session_id}/{token}",
+                                                                       "role": role})
+    return response
 
 
 @router.get("/join/{session_id}/{token}")
@@ -288,11 +308,14 @@ def saved(request: Request, system: str = Query("", max_length=40), sort: str = 
     if sort not in SORTS:
         raise DedaleError("error.web_list", value=sort, what=t("web.list_sort", lang_of(request)),
                           accepted=", ".join(SORTS))
-    every = _sessions(request).store.list()
+    sessions = _sessions(request)
+    every = sessions.store.list()
     records = sorted((r for r in every if not system or r.system == system), key=SORTS[sort])
-    mine = seats.administered(request, _sessions(request), (r.id for r in records))
-    return page(request, "sessions.html", {"records": records, "any": bool(every), "system": system, "sort": sort,
-                                           "systems": names(), "sorts": list(SORTS), "when": _when, "mine": mine})
+    mine = seats.administered(request, sessions, (r.id for r in records))
+    return page(request, "sessions.html", {
+        "records": records, "any": bool(every), "system": system, "sort": sort, "systems": names(),
+        "sorts": list(SORTS), "when": _when, "mine": mine, "joined": seats.joined(request, sessions),
+        "seed_of": lambda record: None if service.listed_seed(record, record.id in mine) is None else record.seed})
 
 
 def _when(moment: float) -> Markup:
@@ -328,9 +351,11 @@ def upload_form(request: Request) -> HTMLResponse:
 @router.post("/upload")
 async def upload(request: Request, document: UploadFile) -> Response:
     raw = await document.read(service.MAX_UPLOAD + 1)
-    session_id = await run_in_threadpool(service.upload, _sessions(request), raw, lang_of(request),  # as create's
-                                         _browser(request))
-    return RedirectResponse(f"/play/{session_id}", status_code=303)
+    response = RedirectResponse("/", status_code=303)
+    session_id = await run_in_threadpool(_made_by, request, response, service.upload, _sessions(request), raw,
+                                         lang_of(request))  # as create's
+    response.headers["location"] = f"/play/{session_id}"
+    return response
 
 
 @router.get("/permalink/{system}", response_class=HTMLResponse)
@@ -346,9 +371,11 @@ def permalink(request: Request, system: str, seed: str, params: str = "{}") -> H
 def make_permalink(request: Request, system: str, seed: str = Form(max_length=40),
                    params: str = Form("{}", max_length=4096)) -> Response:
     parsed, seed_value = service.permalink_values(system, seed, params)
-    session_id = service.create_from_params(_sessions(request), system, parsed, seed_value, lang_of(request),
-                                            _browser(request))
-    return RedirectResponse(f"/play/{session_id}", status_code=303)
+    response = RedirectResponse("/", status_code=303)
+    session_id = _made_by(request, response, service.create_from_params, _sessions(request), system, parsed,
+                          seed_value, lang_of(request))
+    response.headers["location"] = f"/play/{session_id}"
+    return response
 
 
 @router.get("/zombstone", response_class=HTMLResponse)

@@ -12,8 +12,10 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from dedale import __version__
 from dedale.core.errors import DedaleError
+from dedale.core.seeds import seed_text
 from dedale.i18n import LANGUAGES, t
 from dedale.web import csrf
+from dedale.web.seats import migrate
 
 
 def lang_of(request: Request) -> str:
@@ -25,7 +27,9 @@ def lang_of(request: Request) -> str:
 def environment() -> Environment:
     folder = str(resources.files("dedale.web").joinpath("templates"))
     # the templates are the package's files: compiled once, never looked at again for changes
-    return Environment(loader=FileSystemLoader(folder), autoescape=select_autoescape(["html"]), auto_reload=False)
+    made = Environment(loader=FileSystemLoader(folder), autoescape=select_autoescape(["html"]), auto_reload=False)
+    made.filters["seed"] = seed_text  # a seed as a person reads it: a long one in base 32, grouped
+    return made
 
 
 def _here(request: Request) -> str:
@@ -47,6 +51,8 @@ def page(request: Request, template: str, context: dict[str, Any], status: int =
     response = HTMLResponse(html, status_code=status)
     if new_browser is not None:
         csrf.remember(response, new_browser)
+    else:  # a browser whose id owned its games before rings: they move to a ring of its own now
+        migrate(request, response, request.app.state.sessions)
     return response
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import unicodedata
@@ -12,13 +13,13 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 
 from dedale.core.errors import DedaleError, check_lang
 from dedale.core.jsontext import parse_json
-from dedale.core.seeds import check_seed, fresh_seed
+from dedale.core.seeds import check_seed, fresh_seed, seed_json, seed_text
 from dedale.core.session import SPECTATOR, Session
 from dedale.core.views import View, check_view
-from dedale.i18n import LANGUAGES, t, word
+from dedale.i18n import LANGUAGES, say, t, word
 from dedale.systems import names, system, system_of
 from dedale.web import forms
-from dedale.web.seats import SEATINGS, shows_gm_to_spectators
+from dedale.web.seats import SEATINGS, refused_by_seed, shows_gm_to_spectators
 from dedale.web.store import Record, Sessions
 
 # The most events a session may have here: each request replays at most that many (an undo, a restarted
@@ -53,8 +54,13 @@ def one_at_a_time(route: Callable[P, R]) -> Callable[P, R]:
 
 
 def build(record: Record, events: list[dict[str, Any]]) -> Session:
-    """A stored session, replayed."""
+    """A stored session, replayed; an archived document as it was saved (`Session.opened`). A game for two
+    browsers whose second seat has not joined has none yet: nothing of it is dealt until then."""
     rules = system(record.system).rules
+    if record.waiting:
+        raise DedaleError("error.not_seated")
+    if record.document is not None:
+        return Session.opened(rules, json.loads(record.document))
     return Session.replay(rules, rules.params_from_json(record.params), record.seed, events, record.table_dice,
                           record.secret)
 
@@ -77,11 +83,11 @@ def check_name(name: Any) -> str:
     return name.strip()
 
 
-def default_name(session: Session, lang: str, day: date | None = None) -> str:
+def default_name(system_name: str, lang: str, day: date | None = None) -> str:
     """A session's name when the player gives none: its system and the day it was made, in the language of
     the page that made it ("Crawler dungeon · 28 Nov 2026"), as a player would name it; never its seed (a name
     is shown everywhere, and kept)."""
-    return _default_name(session.system, lang, day or datetime.now(UTC).date())
+    return _default_name(system_name, lang, day or datetime.now(UTC).date())
 
 
 def _default_name(system_name: str, lang: str, day: date) -> str:
@@ -102,7 +108,9 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
     """A new session from a form's or a body's values (`strict`: a value the system has no field for is
     refused, as the API does; a page's form also carries its seed, name and token), owned by the `owners`
     secrets (`seats.py`). The language only names it when no name is given: the session itself has none. A
-    game of two sides on one screen or two browsers is played by two people."""
+    game of two sides on one screen or two browsers is played by two people; one for two browsers waits for
+    its second seat before anything is dealt (`Record.waiting`), and needs a seed nobody knows and dice the
+    server rolls (a seat would otherwise know, or enter, the other's cards)."""
     if system_name not in names():
         raise DedaleError("error.system", value=system_name, accepted=", ".join(names()))
     if seating not in SEATINGS:
@@ -112,22 +120,35 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
     elif seating == "hot-seat":
         raise DedaleError("error.seat1_solo")
     params = forms.params_for(system_name, values, strict)
+    typed = chosen(seed)
+    name = check_name(name) if name.strip() else default_name(system_name, check_lang(lang))
+    if seating == "linked":
+        if typed:
+            raise DedaleError("error.linked_typed_seed")
+        if table_dice:
+            raise DedaleError("error.linked_table_dice")
+        return sessions.store.create(system_name, seed_of(seed), params.to_json(), table_dice, name, hides=True,
+                                     seating=seating, owners=owners, waiting=True)
     session = Session(system(system_name).rules, params, seed_of(seed), table_dice)
     if autopilot:
         session.run_autopilot(max_steps=MAX_EVENTS)
-    name = check_name(name) if name.strip() else default_name(session, check_lang(lang))
-    return sessions.add(session, name, seating, owners)
+    return sessions.add(session, name, seating, owners, typed)
 
 
-def roles(session: Session, seating: str, owner: bool) -> list[str]:
-    """The links this page may make: only the owner's, a second player's of a two-sided game only once two
-    people play it, none but the owner's own on one screen."""
+def roles(session: Session | None, record: Record, owner: bool) -> list[tuple[str, str | None]]:
+    """The links this page may make, each with why it cannot be made (a message key), or None: only the
+    owner's; a second player's of a two-sided game only once two people play it (`session` None: one waiting
+    for that player); none but the owner's own on one screen. A link that would keep something from whoever
+    opens it is offered only where the seed keeps secrets (`seats.refused_by_seed`), else shown with why not."""
     if not owner:
         return []
-    if seating == "hot-seat":
-        return ["owner"]
+    if record.seating == "hot-seat":
+        return [("owner", None)]
+    if session is None:
+        return [("seat1", None), ("owner", None)]
     gm = ["spectator_gm"] if shows_gm_to_spectators(session) else []  # the sharer chooses
-    return ["seat1" if session.two_people() else "player", "spectator", *gm, "owner"]
+    made = ["seat1" if session.two_people() else "player", "spectator", *gm, "owner"]
+    return [(role, refused_by_seed(session, record, role)) for role in made]
 
 
 def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int]:
@@ -142,10 +163,10 @@ def permalink_values(system_name: str, seed: str, params: str) -> tuple[Any, int
 
 def create_from_params(sessions: Sessions, system_name: str, params: Any, seed: int, lang: str,
                        owners: Sequence[str] = ()) -> str:
-    """A permalink's result, made by the autopilot."""
+    """A permalink's result, made by the autopilot (its seed is known to whoever has the link: chosen)."""
     session = Session(system(system_name).rules, params, seed, False)
     session.run_autopilot(max_steps=MAX_EVENTS)
-    return sessions.add(session, default_name(session, check_lang(lang)), owners=owners)
+    return sessions.add(session, default_name(system_name, check_lang(lang)), owners=owners, chosen=True)
 
 
 def _room_for_one_more(session: Session) -> None:
@@ -219,7 +240,7 @@ def download_name(session: Session, name: str, fmt: str, view: str = "gm", seat:
     shown = session.seat_seed(seat or 0) if view == "gm" else None
     hidden = "table" if seat == SPECTATOR else f"seat-{(seat or 0) + 1}"
     whose = "party" if view != "gm" else hidden if session.hides(seat or 0) else "gm"
-    parts = [safe_file_name(name) or session.system, *([] if shown is None else [str(shown)]), whose,
+    parts = [safe_file_name(name) or session.system, *([] if shown is None else [seed_text(shown)]), whose,
              *([part] if part else [])]
     return "-".join(parts) + "." + fmt
 
@@ -272,7 +293,10 @@ def check_upload_size(size: int) -> None:
 
 def upload_document(sessions: Sessions, document: Any, lang: str = "en", owners: Sequence[str] = ()) -> str:
     """A document to continue: its parameters, name and number of events checked against the web's limits
-    before anything is replayed, then replayed from its events, and kept as a new session (`owners`' own)."""
+    before anything is replayed, then replayed from its events, and kept as a new session (`owners`' own).
+    Its seed is known to whoever has the file (chosen: the game keeps no secret from them). One saved by an
+    earlier version that today's rules no longer play the same way is kept as saved (archived), to show and
+    export."""
     if isinstance(document, dict) and not isinstance(document.get("format"), str):  # not one of ours: which?
         if {"resolution", "line_of_sight"} <= document.keys():
             _refuse("vtt")  # a Universal VTT file (its "format" is a number)
@@ -283,25 +307,43 @@ def upload_document(sessions: Sessions, document: Any, lang: str = "en", owners:
     if len(document["events"]) > MAX_EVENTS:
         raise DedaleError("error.too_many_events", high=MAX_EVENTS)
     name = None if document.get("name") is None else check_name(document["name"])
-    session = Session.from_json(found.rules, document)
-    if session.secret is not None and session.hides():  # a key its uploader chose: it could be shared (`seats`)
-        raise DedaleError("error.upload_keyed")
-    return sessions.add(session, name or default_name(session, lang), owners=owners)
+    session = Session.opened(found.rules, document)
+    if session.archived is not None:
+        found.load(document)  # drawn as saved: a document its renderers cannot read is refused now
+    return sessions.add(session, name or default_name(found.name, lang), owners=owners, chosen=True)
 
 
 def state(session: Session, session_id: str, record_name: str | None = None, lang: str = "en",
-          seat: int | None = None) -> dict[str, Any]:
-    """What the API says of a session to `seat` (None: this machine's player): the choices are its own only
-    on its turn (their labels in `lang`)."""
+          seat: int | None = None, held: str | None = None) -> dict[str, Any]:
+    """What the API says of a session to `seat` (None: this machine's player), held to the view `held` (a
+    map's party view: never its seed): the choices are its own only on its turn (their labels in `lang`); an
+    archived document says why it cannot be continued."""
     pending = session.pending
     mine = seat is None or session.seat_to_act() == seat
+    seed = None if held is not None else session.seat_seed(seat or 0)
     return {"id": session_id, "system": session.system, "name": record_name,
-            "seed": session.seat_seed(seat or 0), "seat": seat, "to_act": session.seat_to_act(),
+            "seed": None if seed is None else seed_json(seed), "seat": seat, "to_act": session.seat_to_act(),
             "over": session.is_over, "steps": len(session.events),
             "pending": None if pending is None else {"kind": pending.kind, "for": pending.purpose,
                                                      "roll": pending.expr, "options": list(pending.options)},
             "choices": [] if session.is_over or not mine else [
-                {"id": c.id, "label": c.label(lang), "data": c.data} for c in session.choices()]}
+                {"id": c.id, "label": c.label(lang), "data": c.data} for c in session.choices()],
+            **({} if session.archived is None else {"archived": say(session.archived, lang)})}
+
+
+def waiting_state(record: Record, seat: int | None) -> dict[str, Any]:
+    """What the API says of a game for two browsers waiting for its second seat: nothing dealt, nothing to do."""
+    return {"id": record.id, "system": record.system, "name": record.name, "seed": None, "seat": seat,
+            "to_act": None, "over": False, "steps": 0, "pending": None, "choices": [], "waiting": True}
+
+
+def listed_seed(record: Record, mine: bool) -> int | str | None:
+    """A saved session's seed as a list shows it to everyone on the server: only where it hides nothing from
+    anyone who may read the list (not while its rules hide something, and of a game played through links,
+    only to its owner)."""
+    if record.hides or record.waiting or (record.seating == "linked" and not mine):
+        return None
+    return seed_json(record.seed)
 
 
 def formats_of(session: Session) -> list[str]:

@@ -62,25 +62,37 @@ CREATE TABLE IF NOT EXISTS seats (
 );
 CREATE TABLE IF NOT EXISTS owners (
     session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-    digest TEXT NOT NULL,          -- the SHA-256 of an owner's token, or of an owner browser's id (never kept)
+    digest TEXT NOT NULL,          -- the SHA-256 of an owner's token, or of a browser's ring (`seats.py`; saved
+                                   -- before rings: of a browser's id), never the secret itself
     PRIMARY KEY (session, digest)
 );
 CREATE INDEX IF NOT EXISTS owners_by_digest ON owners(digest);
+CREATE TABLE IF NOT EXISTS held (
+    ring TEXT NOT NULL,            -- the SHA-256 of a browser's ring (`seats.py`)
+    session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,         -- the seat a link opened for that browser (as `seats`' seat)
+    PRIMARY KEY (ring, session, seat)
+);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,          -- "secret": the key the web app signs its form tokens with
     value TEXT NOT NULL
 );
 """
 
-COLUMNS = "id, system, name, seed, params, table_dice, created, updated, over, hides, seating, secret"
+COLUMNS = ("id, system, name, seed, params, table_dice, created, updated, over, hides, seating, secret, chosen, "
+           "waiting, document")
 WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
 # Columns added since the first files, to a new file as to an old one: whether the session has ended, and
 # whether something is hidden from its player (its seed is then not shown in lists); who plays it; how many
-# times its events changed; its secret key, in hexadecimal (`Session.secret`: NULL without one). (Files of
-# earlier versions may also have an unused `undone` column.)
+# times its events changed; the secret key of a session saved before seeds were long, in hexadecimal
+# (`Session.secret`: NULL without one); whether its seed was chosen (typed, or given by a permalink or a file:
+# whoever knows it can remake everything); whether it waits for its second seat before anything is dealt; the
+# document of an archived session (`Session.opened`: saved by an earlier version, kept as it was, never
+# replayed). (Files of earlier versions may also have an unused `undone` column.)
 ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0",
          "seating": "TEXT NOT NULL DEFAULT 'solo'",  # solo, hot-seat (one screen) or linked (seat links)
-         "revision": "INTEGER NOT NULL DEFAULT 0", "secret": "TEXT"}
+         "revision": "INTEGER NOT NULL DEFAULT 0", "secret": "TEXT", "chosen": "INTEGER NOT NULL DEFAULT 0",
+         "waiting": "INTEGER NOT NULL DEFAULT 0", "document": "TEXT"}
 # A linked session of a file written before sessions had owners is owned by its first seat-0 token: the
 # creator's, whether the game was made linked or shared later (either way the creator's seat came first).
 # Only such sessions are linked and ownerless, so this is done at every opening (an older server may have
@@ -109,6 +121,9 @@ class Record:
     steps: int = 0
     revision: int = 0  # that of the events read with it (`Store.get`)
     secret: bytes | None = field(default=None, repr=False)  # never shown: it gives away what the rules hide
+    chosen: bool = False  # its seed was chosen: it keeps no secret from whoever knows it
+    waiting: bool = False  # a game for two browsers whose second seat has not joined: nothing is dealt yet
+    document: str | None = field(default=None, repr=False)  # an archived session's document (JSON)
 
 
 @dataclass(frozen=True)
@@ -197,37 +212,31 @@ class Store:
     def create(self, system: str, seed: int, params: dict[str, Any], table_dice: bool,
                name: str, events: Sequence[Event] = (), over: bool = False,
                hides: bool = False, seating: str = "solo", owners: Sequence[str] = (),
-               secret: bytes | None = None) -> str:
-        """A new session, owned by whoever holds one of the `owners` secrets (a token, a browser's id)."""
+               secret: bytes | None = None, chosen: bool = False, waiting: bool = False,
+               document: dict[str, Any] | None = None) -> str:
+        """A new session, owned by whoever holds one of the `owners` secrets (a token, a browser's ring)."""
         session_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction() as db:
-            db.execute(f"INSERT INTO sessions ({COLUMNS}, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')",
+            db.execute(f"INSERT INTO sessions ({COLUMNS}, lang) VALUES ({', '.join('?' * 15)}, '')",
                        (session_id, system, name, str(seed), json.dumps(params), int(table_dice), now, now,
-                        int(over), int(hides), seating, None if secret is None else secret.hex()))
+                        int(over), int(hides), seating, None if secret is None else secret.hex(), int(chosen),
+                        int(waiting), None if document is None else json.dumps(document)))
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, i, json.dumps(e)) for i, e in enumerate(events)])
             db.executemany("INSERT INTO owners VALUES (?, ?)", [(session_id, _digest(o)) for o in set(owners)])
         return session_id
 
-    def append(self, session_id: str, first: int, events: list[Event], over: bool = False,
-               hides: bool = False, revision: int | None = None) -> int:
-        """Record events `first`, `first + 1`, ... in one transaction (the session must have `first`, and be at
-        `revision` when one is given), and whether the session is now over and hides something from its
-        player; the session's new revision."""
-        with self._transaction() as db:
-            now = self._expect(db, session_id, first, revision)
-            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
-                           [(session_id, first + i, json.dumps(e)) for i, e in enumerate(events)])
-            return self._changed(db, session_id, over, hides, now + 1)
-
-    def truncate(self, session_id: str, keep: int, had: int, over: bool = False, hides: bool = False,
-                 revision: int | None = None) -> int:
-        """Forget events from number `keep` on (undo), the session having had `had` of them (at `revision`);
-        its new revision."""
+    def rewrite(self, session_id: str, keep: int, had: int, events: Sequence[Event], over: bool = False,
+                hides: bool = False, revision: int | None = None) -> int:
+        """In one transaction, the session having had `had` events (at `revision`, when one is given): forget
+        those from number `keep` on, and record `events` from there (an undo forgets, a step appends, a
+        decision that waited for its dice is recorded again once made); its new revision."""
         with self._transaction() as db:
             now = self._expect(db, session_id, had, revision) + 1
             db.execute("DELETE FROM events WHERE session = ? AND seq >= ?", (session_id, keep))
+            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
+                           [(session_id, keep + i, json.dumps(e)) for i, e in enumerate(events)])
             return self._changed(db, session_id, over, hides, now)
 
     @staticmethod
@@ -268,6 +277,56 @@ class Store:
             if db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
                 raise DedaleError("error.no_session", value=session_id)
             db.execute("INSERT OR IGNORE INTO owners VALUES (?, ?)", (session_id, _digest(secret)))
+
+    def hold(self, ring: str, session_id: str, seat: int) -> None:
+        """A browser's ring holds a seat of the session (a link it opened): only the ring's hash is kept."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
+                raise DedaleError("error.no_session", value=session_id)
+            db.execute("INSERT OR IGNORE INTO held VALUES (?, ?, ?)", (_digest(ring), session_id, seat))
+
+    def held_seats(self, session_id: str, rings: Sequence[str]) -> list[int]:
+        """The seats these rings hold in the session."""
+        digests = [_digest(ring) for ring in rings]
+        with self._read_lock:
+            assert self._reader is not None, "the store is closed"
+            rows = self._reader.execute(f"SELECT seat FROM held WHERE session = ? AND ring IN "
+                                        f"({', '.join('?' * len(digests))})", (session_id, *digests)).fetchall()
+        return [int(row[0]) for row in rows]
+
+    def holding(self, rings: Sequence[str]) -> set[str]:
+        """The sessions where these rings hold a seat."""
+        digests = [_digest(ring) for ring in rings]
+        with self._read_lock:
+            assert self._reader is not None, "the store is closed"
+            rows = self._reader.execute(f"SELECT DISTINCT session FROM held WHERE ring IN "
+                                        f"({', '.join('?' * len(digests))})", digests).fetchall()
+        return {str(row[0]) for row in rows}
+
+    def rekey(self, olds: Sequence[str], new: str) -> None:
+        """Whatever the `olds` secrets (a browser's earlier rings, its id of before rings) own or hold is the
+        `new` ring's, and no longer theirs: one ring a browser, minted anew whenever it gains a game."""
+        digests, digest = [_digest(old) for old in olds], _digest(new)
+        if not digests:
+            return
+        marks = ", ".join("?" * len(digests))
+        with self._transaction() as db:
+            db.execute(f"INSERT OR IGNORE INTO owners SELECT session, ? FROM owners WHERE digest IN ({marks})",
+                       (digest, *digests))
+            db.execute(f"DELETE FROM owners WHERE digest IN ({marks})", digests)
+            db.execute(f"INSERT OR IGNORE INTO held SELECT ?, session, seat FROM held WHERE ring IN ({marks})",
+                       (digest, *digests))
+            db.execute(f"DELETE FROM held WHERE ring IN ({marks})", digests)
+
+    def owns_any(self, secret: str) -> bool:
+        """Whether the secret owns any session (a browser's id of before rings, to move to its ring)."""
+        return self._read_one("SELECT 1 FROM owners WHERE digest = ? LIMIT 1", (_digest(secret),)) is not None
+
+    def set_seated(self, session_id: str) -> None:
+        """The second seat has joined: the game may be dealt (a change its pages, following it, see)."""
+        with self._transaction() as db:
+            db.execute("UPDATE sessions SET waiting = 0, revision = revision + 1, updated = ? WHERE id = ?",
+                       (time.time(), session_id))
 
     def owns(self, session_id: str, secrets_held: Sequence[str]) -> bool | None:
         """Whether one of these secrets owns the session; None when it has no owner (saved before owners)."""
@@ -391,7 +450,7 @@ def _digest(token: str) -> str:
 def _record(row: tuple[Any, ...], steps: int, revision: int = 0) -> Record:
     return Record(row[0], row[1], row[2], int(row[3]), json.loads(row[4]), bool(row[5]), row[6], row[7],
                   bool(row[8]), bool(row[9]), str(row[10]), steps, revision,
-                  None if row[11] is None else bytes.fromhex(row[11]))
+                  None if row[11] is None else bytes.fromhex(row[11]), bool(row[12]), bool(row[13]), row[14])
 
 
 @dataclass
@@ -441,8 +500,12 @@ class Sessions:
                 return kept.session, kept.revision
             record, events = self.store.get(session_id)
             session = self.build(record, events)
-            self._keep(session_id, session, record.revision)
-            return session, record.revision
+            revision = record.revision
+            if session.events != events:  # saved before decisions were events: kept now as today's
+                revision = self.store.rewrite(session_id, 0, len(events), session.events, session.is_over,
+                                              session.hides(), revision)
+            self._keep(session_id, session, revision)
+            return session, revision
 
     def _kept(self, session_id: str) -> _Kept | None:
         with self._guard:
@@ -466,10 +529,12 @@ class Sessions:
             old = self.cache.pop(session_id, None)
             self._weight -= 0 if old is None else old.weight
 
-    def add(self, session: Session, name: str, seating: str = "solo", owners: Sequence[str] = ()) -> str:
+    def add(self, session: Session, name: str, seating: str = "solo", owners: Sequence[str] = (),
+            chosen: bool = False) -> str:
         session_id = self.store.create(session.system, session.seed, session.params.to_json(), session.table,
                                        name, session.events, session.is_over, session.hides(), seating, owners,
-                                       session.secret)
+                                       session.secret, chosen,
+                                       document=None if session.archived is None else session.to_json())
         self._keep(session_id, session, 0)
         return session_id
 
@@ -481,14 +546,15 @@ class Sessions:
         with self.lock(session_id):
             session, revision = self._current(session_id)
             before = len(session.events)
+            waited = _waiting_decision(session.events)
             try:
                 yield session
-                if len(session.events) < before:  # an undo
-                    revision = self.store.truncate(session_id, len(session.events), before, session.is_over,
-                                                   session.hides(), revision)
-                elif len(session.events) > before:
-                    revision = self.store.append(session_id, before, session.events[before:], session.is_over,
-                                                 session.hides(), revision)
+                keep = min(before, len(session.events))  # an undo keeps fewer
+                if waited is not None and waited < keep and "choice" in session.events[waited]:
+                    keep = waited  # a decision that waited for its dice, made now: recorded again, whole
+                if keep < before or len(session.events) > before:
+                    revision = self.store.rewrite(session_id, keep, before, session.events[keep:],
+                                                  session.is_over, session.hides(), revision)
             except DedaleError:  # refused (an illegal choice): the session is as it was
                 if len(session.events) != before:
                     self.forget(session_id)
@@ -497,6 +563,17 @@ class Sessions:
                 self.forget(session_id)
                 raise
             self._keep(session_id, session, revision)
+
+
+def _waiting_decision(events: list[Event]) -> int | None:
+    """The number of the last event if it is a decision waiting for dice entered at the table (its policy has
+    not chosen yet: the events after it are those dice), else None; only the last decision can wait."""
+    for number in range(len(events) - 1, -1, -1):
+        if "by" in events[number]:
+            return None if "choice" in events[number] else number
+        if "enter" not in events[number]:
+            return None
+    return None
 
 
 def _hold(path: Path) -> int | None:

@@ -16,6 +16,7 @@ from dedale.core.session import SPECTATOR, Choice, Session
 from dedale.i18n import say, t
 from dedale.systems import system
 from dedale.web import forms, legend, logview
+from dedale.web.store import Record
 
 LOG_LINES = 80
 
@@ -99,6 +100,8 @@ def context(session: Session, session_id: str, lang: str, view: str = "gm", seat
     """Everything the play page's panel needs, for whoever looks: this screen's player (seat None), a seat or
     a spectator of a game played through links, the seat to act on a shared screen (once it says it is
     there: `ready`), or the party view: what the party has discovered."""
+    if session.archived is not None:
+        return _archived(session, session_id, lang)
     two_sided = session.two_people()
     if seating == "hot-seat" and two_sided:
         to_act = session.seat_to_act()
@@ -199,6 +202,24 @@ def _seated(session: Session, session_id: str, lang: str, seat: int) -> dict[str
     return {**_shown(session, session_id, lang, svg, waiting=waiting, seat=seat, shared=True,
                      seed=session.seat_seed(seat)),
             **_playing(session, choices(session) if mine else [], lang), **_log(session, lang, seat)}
+
+
+def _archived(session: Session, session_id: str, lang: str) -> dict[str, Any]:
+    """A document kept as it was saved (`Session.opened`): its picture and log as saved, why it cannot be
+    continued, and nothing to choose."""
+    svg = system(session.system).export(session.to_json(), ".svg", {}, lang).decode("utf-8")
+    return {**_shown(session, session_id, lang, svg, seed=session.seed, archived=say(session.archived or {}, lang),
+                     shared=True, watching=False), **_log(session, lang), "regenerate": another(session)}
+
+
+def waiting(record: Record, seat: int | None, lang: str) -> dict[str, Any]:
+    """A game for two browsers whose second seat has not joined: nothing is dealt, nothing shown but that it
+    waits (its owner, seat 0, is shown the link to send). Its count of steps is one no game has, so that the
+    page fetches the game once it is dealt."""
+    return {"id": record.id, "system": record.system, "seed": None, "picture": "", "legend": "", "choices": [],
+            "faces": [], "prompt": None, "question": None, "log": [], "log_total": 0, "ending": None, "over": False,
+            "steps": -1, "pending": None, "analysis": [], "hint": None, "regenerate": None, "watching": True,
+            "title": t(f"web.system.{record.system}", lang), "waiting_for_seat": True, "seat": seat, "shared": True}
 
 
 def _pass_the_device(session: Session, session_id: str, lang: str, seat: int) -> dict[str, Any]:

@@ -1,6 +1,18 @@
 // Dédale's pages: the little that plain HTML and htmx do not do, kept in this file because the
 // Content-Security-Policy allows no script written in a page.
 document.addEventListener("click", function (event) {
+  // A seed's copy button: to the clipboard where the browser allows it (a page on this machine, or https),
+  // else the seed selected, for the reader's own copy.
+  const copy = event.target.closest("button.copy[data-copy]");
+  if (copy) {
+    const shown = copy.parentElement.querySelector("code.seed");
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(copy.dataset.copy).then(function () { copy.textContent = copy.dataset.copied; });
+    } else if (shown) {
+      window.getSelection().selectAllChildren(shown);
+    }
+    return;
+  }
   // A place on the map (a room's spot, a hex, a destination, a target) carries the choice a click makes.
   const place = event.target.closest("[data-choice]");
   const panel = document.getElementById("play");
