@@ -324,7 +324,7 @@ class Session(Generic[R]):
     def can_undo(self) -> bool:
         """Whether `undo` would undo something (a page offers no button that would then refuse)."""
         keep = self._undone_from()
-        return self.archived is None and 0 <= keep and keep >= self.undo_floor
+        return self.archived is None and keep >= max(0, self.undo_floor)
 
     def _undone_from(self) -> int:
         """The number of the event an undo forgets from: the last a person made (or asked an autopilot for);
