@@ -13,6 +13,9 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+import pytest
+from fastapi.testclient import TestClient
+
 from dedale.web.app import create_app
 
 UNKNOWN = "x" * 50_000  # the tail of an id no session has: 50,000 characters
@@ -73,3 +76,33 @@ def test_unknown_session_ids_leave_nothing_behind(tmp_path: Path) -> None:
 
     settled, later = asyncio.run(run())
     assert later - settled < 1_000_000, f"{(later - settled) / 1e6:.1f} MB more kept over 1,200 unknown ids"
+
+
+# Control characters (C0, DEL, C1) and the marks that turn the text's direction: "‮gpj.exe" reads "exe.jpg".
+UNPRINTABLE = ["\x00", "\t", "\n", "\x1b", "\x7f", "\x85", "\x9f", "\u061c", "\u200e", "\u200f",
+               *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))]
+
+
+@pytest.mark.parametrize("character", UNPRINTABLE, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_name_holds_no_control_character_nor_direction_mark(client: TestClient, character: str) -> None:
+    """A name is shown in lists, pages, file names and terminals: each way a name is given (a new game from the
+    API and from its form, a rename from the API and from the list, an uploaded document) refuses one holding
+    such a character, naming it and where it is, and keeps nothing."""
+    bad = f"Cave{character}gpj.exe"
+    named = f"U+{ord(character):04X} at character 5"
+    made = client.post("/api/sessions", json={"system": "crawler", "seed": 3, "name": "The deep"}).json()
+    document = client.get(f"/api/sessions/{made['id']}/export/json").json()
+    before = client.get("/api/sessions").json()
+    refusals = [client.post("/api/sessions", json={"system": "crawler", "name": bad}),
+                client.post("/new/crawler", data={"name": bad}),
+                client.patch(f"/api/sessions/{made['id']}", json={"name": bad}),
+                client.post(f"/sessions/{made['id']}/rename", data={"name": bad}),
+                client.post("/api/upload", json={**document, "name": bad})]
+    for response in refusals:
+        assert response.status_code == 400 and named in response.text, (response.request.url, response.text[:300])
+        assert "control characters" in response.text
+    assert client.get("/api/sessions").json() == before
+    client.cookies.set("lang", "fr")
+    assert "caractère de contrôle" in client.patch(f"/api/sessions/{made['id']}", json={"name": bad}).json()["error"]
+    assert client.patch(f"/api/sessions/{made['id']}", json={"name": "Caverne · 東 ‹ 1 ›"}).json()["name"] == \
+        "Caverne · 東 ‹ 1 ›"

@@ -65,11 +65,21 @@ def seed_of(value: Any) -> int:
     return new_seed() if value is None or value == "" else check_seed(value)
 
 
+# What a name may not hold: control characters (C0, DEL, C1), which a page, a file name or a terminal may act
+# on, and the marks that turn the direction of the text after them (embeddings, overrides, isolates, the
+# left-to-right, right-to-left and Arabic letter marks), with which a name shown in a list reads as another.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def check_name(name: Any) -> str:
-    """A session's name: text of 1 to 200 characters (spaces around it dropped)."""
+    """A session's name: text of 1 to 200 characters (spaces around it dropped), none of them a control
+    character nor a mark that turns the text's direction."""
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
         raise DedaleError("error.name", high=MAX_NAME)
-    return name.strip()
+    name = name.strip()
+    if (found := _UNPRINTABLE.search(name)) is not None:
+        raise DedaleError("error.name_character", value=f"U+{ord(found.group()):04X}", at=found.start() + 1)
+    return name
 
 
 def default_name(session: Session, lang: str, day: date | None = None) -> str:
