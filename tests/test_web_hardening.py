@@ -16,15 +16,18 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from dedale.web import service
 from dedale.web.app import create_app
 
 UNKNOWN = "x" * 50_000  # the tail of an id no session has: 50,000 characters
 
 
 async def _asked(app: Any, method: str, path: str, body: bytes = b"", client: str = "127.0.0.1",
-                 headers: tuple[tuple[bytes, bytes], ...] = ()) -> int:
+                 headers: tuple[tuple[bytes, bytes], ...] = (), until: asyncio.Event | None = None,
+                 started: asyncio.Future[int] | None = None) -> int:
     """One request through the whole app (its guard, routes and error pages), as uvicorn hands it over; its
-    status."""
+    status. With `until`, the client goes away only once it is set; `started` is given the status as soon as
+    the answer begins (a stream's goes on)."""
     statuses: list[int] = []
     given = False
 
@@ -33,11 +36,15 @@ async def _asked(app: Any, method: str, path: str, body: bytes = b"", client: st
         if not given:
             given = True
             return {"type": "http.request", "body": body, "more_body": False}
+        if until is not None:
+            await until.wait()
         return {"type": "http.disconnect"}
 
     async def send(message: dict[str, Any]) -> None:
         if message["type"] == "http.response.start":
             statuses.append(message["status"])
+            if started is not None:
+                started.set_result(message["status"])
 
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
              "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
@@ -106,3 +113,43 @@ def test_a_name_holds_no_control_character_nor_direction_mark(client: TestClient
     assert "caractère de contrôle" in client.patch(f"/api/sessions/{made['id']}", json={"name": bad}).json()["error"]
     assert client.patch(f"/api/sessions/{made['id']}", json={"name": "Caverne · 東 ‹ 1 ›"}).json()["name"] == \
         "Caverne · 東 ‹ 1 ›"
+
+
+def test_one_client_holds_at_most_its_share_of_the_live_places(tmp_path: Path) -> None:
+    """One client took every place of the pages following games live. A client is its browser (its cookie)
+    or, without one, its address: each holds at most a quarter of the places (a browser on the address of a
+    client holding its share still gets its own), the server at most all of them; a client's places come back
+    when its streams end, and nothing is kept of a client holding none."""
+    share, most = service.WATCHER_SHARE, service.MAX_WATCHERS
+    browsers = [f"{n:022d}" for n in range(most)]  # a browser's id: 22 characters
+
+    async def run() -> None:
+        app = create_app(tmp_path / "web.db")
+        async with app.router.lifespan_context(app):
+            session_id = service.create(app.state.sessions, "crawler", {}, 1, False, "en")
+            live = f"/play/{session_id}/live"
+            gone = asyncio.Event()
+            streams = []
+
+            async def follow(client: str, browser: str | None = None) -> int:
+                cookie = () if browser is None else ((b"cookie", f"dedale_browser={browser}".encode()),)
+                started: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+                streams.append(asyncio.create_task(_asked(app, "GET", live, client=client, headers=cookie,
+                                                          until=gone, started=started)))
+                return await asyncio.wait_for(started, 60)  # the answer's status, its stream going on
+
+            try:
+                assert [await follow("127.0.0.2") for _ in range(share + 1)] == [200] * share + [503]
+                assert [await follow("127.0.0.2", browsers[0]) for _ in range(share + 1)] == [200] * share + [503]
+                assert await follow("127.0.0.3") == 200
+                taken = 2 * share + 1
+                assert [await follow("127.0.0.4", browsers[1 + n // share]) for n in range(most - taken)] == \
+                    [200] * (most - taken)
+                assert await follow("127.0.0.5") == 503 and await follow("127.0.0.5", browsers[-1]) == 503
+                assert app.state.watchers.taken == most
+            finally:
+                gone.set()
+                await asyncio.wait_for(asyncio.gather(*streams), 60)
+            assert app.state.watchers.taken == 0 and not app.state.watchers.held
+
+    asyncio.run(run())

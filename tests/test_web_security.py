@@ -983,9 +983,10 @@ def test_the_live_update_limit_is_one_for_the_server_and_holds_against_a_burst(t
 
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
                  "scheme": "http", "path": f"/play/{session_id}/live", "raw_path": b"", "query_string": b"",
-                 "root_path": "", "headers": [(b"host", b"127.0.0.1")], "client": ("127.0.0.1", 1),
-                 "server": ("127.0.0.1", 80)}
-        watchers = [asyncio.create_task(app(dict(scope), receive, send)) for _ in range(count)]
+                 "root_path": "", "headers": [(b"host", b"127.0.0.1")], "server": ("127.0.0.1", 80)}
+        # from addresses of their own: one client's share of the places is another test's
+        watchers = [asyncio.create_task(app({**scope, "client": (f"127.0.1.{n}", 1)}, receive, send))
+                    for n in range(count)]
         for _ in range(int(WAIT * 10)):
             if len(statuses) == count:
                 break
