@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
+import sqlite3
 import tracemalloc
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from dedale.web import service
 from dedale.web.app import create_app
+from webclient import BASE
 
 UNKNOWN = "x" * 50_000  # the tail of an id no session has: 50,000 characters
 
@@ -153,3 +157,113 @@ def test_one_client_holds_at_most_its_share_of_the_live_places(tmp_path: Path) -
             assert app.state.watchers.taken == 0 and not app.state.watchers.held
 
     asyncio.run(run())
+
+
+def test_the_openapi_description_lists_every_status_each_operation_answers(client: TestClient, tmp_path: Path
+                                                                          ) -> None:
+    """The description listed 400 for everything and 403, 413 for changes: a GET another site's page asks for
+    is a 403 too, a linked game's without a seat's token, the busy server's a 503. Each operation is made to
+    answer each status it can (a wrong Host, another site's page, no such session, a seat or an owner it is
+    not, a change behind the server's back, a body too large, a field of the wrong type), and each status it
+    answered is documented; each documented status was answered, but the 503 (the connections' own, tested
+    against a real server) and FastAPI's own 422 on an operation whose only parameters are texts."""
+    made = client.post("/api/sessions", json={"system": "crawler", "seed": 3}).json()
+    linked = client.post("/api/sessions", json={"system": "crawler", "seating": "linked"}).json()
+    shared = client.post("/api/sessions", json={"system": "crawler"}).json()  # a random seed: it may be shared
+    duel = "/api/zombstone/duel-odds?attacker=1&defender=2"
+    unknown = "/api/sessions/no-such-session"
+
+    def of(session: dict[str, Any]) -> str:
+        return f"/api/sessions/{session['id']}"
+
+    def behind_the_back(session: dict[str, Any]) -> str:
+        """Another writer makes a choice in the file (the session the server holds is then out of date): the
+        choice, which the server would take."""
+        state = client.get(of(session)).json()
+        choice = state["choices"][0]["id"]
+        with sqlite3.connect(tmp_path / "web.db") as other:
+            other.execute("INSERT INTO events VALUES (?, ?, ?)", (session["id"], state["steps"],
+                                                                  json.dumps({"choice": choice})))
+        return str(choice)
+
+    stranger = TestClient(client.app, base_url=BASE)  # a program that owns nothing, with no seat's token
+    step = {"choice": made["choices"][0]["id"]}
+    # (method, path as described): (status, how it is asked for) for each status it answers
+    answers: dict[tuple[str, str], list[tuple[int, Any]]] = {
+        ("get", "/api/systems"): [(200, lambda: client.get("/api/systems"))],
+        ("get", "/api/sessions"): [(200, lambda: client.get("/api/sessions"))],
+        ("post", "/api/sessions"): [
+            (201, lambda: client.post("/api/sessions", json={"system": "crawler"})),
+            (422, lambda: client.post("/api/sessions", json={"system": "crawler", "seed": "x"}))],
+        ("get", "/api/sessions/{session_id}"): [
+            (200, lambda: client.get(of(made))), (404, lambda: client.get(unknown)),
+            (403, lambda: stranger.get(of(linked), headers={"X-Seat-Token": "wrong"}))],
+        ("post", "/api/sessions/{session_id}/step"): [
+            (200, lambda: client.post(f"{of(made)}/step", json=step)),
+            (404, lambda: client.post(f"{unknown}/step", json=step)),
+            (403, lambda: stranger.post(f"{of(linked)}/step", json=step)),
+            (409, lambda: client.post(f"{of(made)}/step", json={"choice": behind_the_back(made)})),
+            (422, lambda: client.post(f"{of(made)}/step", json={"choice": 5}))],
+        ("post", "/api/sessions/{session_id}/autopilot"): [
+            (200, lambda: client.post(f"{of(made)}/autopilot", json={})),
+            (404, lambda: client.post(f"{unknown}/autopilot", json={})),
+            (403, lambda: stranger.post(f"{of(linked)}/autopilot", json={})),
+            (409, lambda: behind_the_back(made) and client.post(f"{of(made)}/autopilot", json={})),
+            (422, lambda: client.post(f"{of(made)}/autopilot", json={"to_end": "yes"}))],
+        ("post", "/api/sessions/{session_id}/undo"): [
+            (200, lambda: client.post(f"{of(made)}/undo")), (404, lambda: client.post(f"{unknown}/undo")),
+            (403, lambda: stranger.post(f"{of(linked)}/undo")),
+            (409, lambda: behind_the_back(made) and client.post(f"{of(made)}/undo"))],
+        ("post", "/api/sessions/{session_id}/links"): [
+            (201, lambda: client.post(f"{of(shared)}/links", json={"role": "spectator"})),
+            (404, lambda: client.post(f"{unknown}/links", json={"role": "spectator"})),
+            (403, lambda: stranger.post(f"{of(made)}/links", json={"role": "spectator"})),
+            (422, lambda: client.post(f"{of(made)}/links", json={"role": "king"}))],
+        ("patch", "/api/sessions/{session_id}"): [
+            (200, lambda: client.patch(of(made), json={"name": "Deep"})),
+            (404, lambda: client.patch(unknown, json={"name": "Deep"})),
+            (403, lambda: stranger.patch(of(made), json={"name": "Mine"})),
+            (422, lambda: client.patch(of(made), json={"name": ""}))],
+        ("delete", "/api/sessions/{session_id}"): [
+            (403, lambda: stranger.delete(of(made))), (404, lambda: client.delete(unknown)),
+            (204, lambda: client.delete(of(client.post("/api/sessions", json={"system": "crawler"}).json())))],
+        ("get", "/api/sessions/{session_id}/export/{fmt}"): [
+            (200, lambda: client.get(f"{of(made)}/export/json")), (404, lambda: client.get(f"{unknown}/export/json")),
+            (403, lambda: stranger.get(f"{of(linked)}/export/json")),
+            (422, lambda: client.get(f"{of(made)}/export/gif"))],
+        ("post", "/api/upload"): [
+            (201, lambda: client.post("/api/upload", json=client.get(f"{of(made)}/export/json").json())),
+            (422, lambda: client.post("/api/upload", json=[1]))],
+        ("get", "/api/zombstone/odds"): [(200, lambda: client.get("/api/zombstone/odds?potential=2")),
+                                         (422, lambda: client.get("/api/zombstone/odds?potential=99"))],
+        ("get", "/api/zombstone/duel-odds"): [(200, lambda: client.get(duel)),
+                                              (422, lambda: client.get(duel.replace("=1", "=99")))],
+    }
+    paths = client.get("/openapi.json").json()["paths"]
+    described = {(method, path): operation for path, methods in paths.items() for method, operation in methods.items()}
+    assert set(described) == set(answers)
+    for (method, path), asked in answers.items():
+        operation = described[method, path]
+        here = path.replace("{session_id}", made["id"]).replace("{fmt}", "json")
+        large = 9 * 1024 * 1024 if path == "/api/upload" else 70_000
+        for_every: list[tuple[int, dict[str, Any]]] = [(400, {"headers": {"Host": "evil.example"}})]
+        if method == "get":
+            for_every.append((403, {"headers": _fetched_by_another_site()}))
+        else:  # (refused before the body is read, or the change is made)
+            for_every += [(403, {"json": {}, "headers": {"Origin": "http://evil.example"}}),
+                          (413, {"content": b" " * large, "headers": {"Content-Type": "application/json"}})]
+        asked += [(status, partial(client.request, method, here, **options)) for status, options in for_every]
+        answered = set()
+        for status, ask in asked:
+            response = ask()
+            assert response.status_code == status, (method, path, status, response.text[:300])
+            answered.add(status)
+        documented = {int(status) for status in operation["responses"]}
+        assert answered <= documented, (method, path, answered - documented)
+        fastapis = {422} if operation["responses"].get("422", {}).get("description") == "Validation Error" else set()
+        assert documented - answered <= {503} | fastapis, (method, path, documented - answered)
+        assert 503 in documented, (method, path)
+
+
+def _fetched_by_another_site() -> dict[str, str]:
+    return {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}
