@@ -256,18 +256,20 @@ def _live_places_taken(server: Server, session_id: str) -> list[socket.socket]:
     program could), from addresses of their own (the player's browser keeps 127.0.0.1's connections): the
     streams, to close."""
     taken: list[socket.socket] = []
-    request = f"GET /play/{session_id}/live HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
+    request = f"GET /play/{session_id}/live HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n\r\n"
     for n in range(2 * service.MAX_WATCHERS):  # a client's share on each address, until no place is left
         conn = socket.socket()
         conn.settimeout(60)
         conn.bind((f"127.0.0.{2 + n // service.WATCHER_SHARE}", 0))
         conn.connect(("127.0.0.1", server.port))
-        conn.sendall(request)
+        conn.sendall(request.encode())
         answer = conn.recv(4096)
         if answer.startswith(b"HTTP/1.1 200"):
             taken.append(conn)
             continue
-        conn.close()
+        with conn:  # a refusal: read to its end
+            while chunk := conn.recv(4096):
+                answer += chunk
         assert answer.startswith(b"HTTP/1.1 503") and b"following games live" in answer, answer[:300]
         return taken
     raise AssertionError("the live places were never all taken")
