@@ -136,7 +136,7 @@ def protocol(limits: Limits) -> type[asyncio.Protocol]:
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self.head = self.piece
+            self.head = self.piece  # counted from the whole piece it began in
             if self.deadline is None:  # a kept-alive connection's next request: its own time
                 self._expire_in(limits.header_seconds)
 
