@@ -27,6 +27,9 @@
 - The web app's dearest requests within its limits (issue 11, `web_costs.py`), for reference: the largest
   key-lock diagram made and drawn, the largest hexcrawl walked, an undo at the most steps a session holds,
   the largest upload, a whole skirmish by the autopilot.
+- Slow clients (issue 39, `slow_clients.py`), for reference: a request sent whole among 180 slow connections
+  from eight addresses of 127.0.0.0/8, 127.0.0.1 among them (more than the server and an address hold): the
+  median and worst time it takes to be answered.
 - The command line's start-up (`startup.py`): `dedale crawler --seed 1` and `dedale --help`, the median of ten
   fresh processes less the interpreter's own start. Target: at most 150 ms each.
 
@@ -249,11 +252,14 @@ def startup() -> bool:
 
 def web() -> bool:
     sys.path.insert(0, str(Path(__file__).parent))
+    from slow_clients import SLOW
+    from slow_clients import report as slow_clients
     from web_costs import measure as costs
     from web_load import measure
 
     for name, ms in costs().items():
         print(f"web, a dear request: {name}".ljust(60) + f" {ms:8.1f} ms (for reference)")
+    print(f"web, a whole request among {len(SLOW)} slow connections".ljust(60) + f" {slow_clients()}")
     rows = measure()
     for label, text, _ in rows:
         print(f"{label:<52} {text}")

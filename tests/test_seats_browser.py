@@ -9,6 +9,7 @@ import json
 import math
 import random
 import re
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,8 +18,9 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from dedale.core.cards import Card
+from dedale.web import service
 from test_web_browser import CHROMIUM, download, open_page
-from webserver import Server
+from webserver import Server, api
 
 pytestmark = pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="no Chromium to drive")
 # A bound for "never ends", not a target: the turn limit ends a skirmish in fewer clicks, however it is played
@@ -247,3 +249,59 @@ def test_a_spectator_follows_a_co_op_crawl_live(browser: Browser, server: Server
     assert document["view"] == "party" and document["log"] == [] and "secret" not in document
     assert all(room["contents"] is None for room in document["rooms"])
     no_problems_but_favicon(player, spectator, helper)
+
+
+def _live_places_taken(server: Server, session_id: str) -> list[socket.socket]:
+    """Every place among the pages following games live, taken by streams of a game of this screen (as a
+    program could), from addresses of their own (the player's browser keeps 127.0.0.1's connections): the
+    streams, to close."""
+    taken: list[socket.socket] = []
+    request = f"GET /play/{session_id}/live HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n\r\n"
+    for n in range(2 * service.MAX_WATCHERS):  # a client's share on each address, until no place is left
+        conn = socket.socket()
+        conn.settimeout(60)
+        conn.bind((f"127.0.0.{2 + n // service.WATCHER_SHARE}", 0))
+        conn.connect(("127.0.0.1", server.port))
+        conn.sendall(request.encode())
+        answer = conn.recv(4096)
+        if answer.startswith(b"HTTP/1.1 200"):
+            taken.append(conn)
+            continue
+        with conn:  # a refusal: read to its end
+            while chunk := conn.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 503") and b"following games live" in answer, answer[:300]
+        return taken
+    raise AssertionError("the live places were never all taken")
+
+
+def test_a_page_refused_a_live_place_keeps_up_by_asking(browser: Browser, server: Server) -> None:
+    """The server follows a limited number of pages live: a program (or many tabs) can take every place. A page
+    then refused one (503) asks how many steps the game has every 2 s: the second player's page shows each
+    move made in the first's, without being reloaded."""
+    player = open_page(browser, server.url)
+    player.goto("/new/crawler")
+    player.click("button.primary")
+    player.wait_for_url(re.compile(r"/play/[^/?]+$"))
+    player.click("form:has(input[value=player]) button")
+    player.wait_for_url(re.compile(r"link="))
+    link = player.input_value(".share input")
+    elsewhere = api(server.url, "POST", "/api/sessions", {"system": "crawler"})["id"]
+    taken = _live_places_taken(server, elsewhere)
+    try:
+        helper = open_page(browser, server.url)
+        answered: list[tuple[str, int]] = []
+        helper.on("response", lambda response: answered.append((response.url.rsplit("/", 1)[1], response.status)))
+        helper.goto(link)
+        helper.wait_for_url(re.compile(r"/play/[^/?]+$"))
+        for page in (player, helper, player):
+            other = helper if page is player else player
+            before = status(other)
+            page.goto(page.url.split("?")[0])
+            page.locator("#choices button").first.click()
+            other.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before,
+                                    timeout=LIVE_WAIT)
+        assert ("live", 503) in answered and ("steps", 200) in answered, answered  # refused a place, it asked
+    finally:
+        for conn in taken:
+            conn.close()

@@ -134,7 +134,7 @@ def test_the_pages_following_games_live_are_bounded(client: TestClient) -> None:
 
     made = client.post("/api/sessions", json={"system": "crawler"}).json()
     places = client.app.state.watchers  # type: ignore[attr-defined]
-    while places.take():  # every place taken
+    while places.take(f"client {places.taken}"):  # every place taken, each by a client of its own
         pass
     assert places.taken == MAX_WATCHERS
     refused = client.get(f"/play/{made['id']}/live")

@@ -38,7 +38,7 @@ from dedale.core.cards import Card
 from dedale.web import csrf, guard, service
 from dedale.web.app import create_app
 from webclient import BASE, page_token, started, web_client
-from webserver import ENTRY, Server, api, free_port
+from webserver import ENTRY, Server, Tuned, api, free_port
 
 EVIL = "http://evil.example"
 
@@ -729,26 +729,13 @@ def test_a_201_documents_the_id_it_returns_so_that_calls_can_be_chained(client: 
 
 
 # --- Issue 28, bounded work again: slow clients, other sites' frames, the live-update limit, uvicorn's answers ---
-# A server of `dedale serve`'s own making (`serving.run`) with limits made short or small for a test.
-TUNED = ("import sys, json; from pathlib import Path; from dedale.web.connections import Limits; "
-         "from dedale.web.serving import run; "
-         "run(Path(sys.argv[1]), '127.0.0.1', int(sys.argv[2]), (), lambda: None, Limits(**json.loads(sys.argv[3])))")
 WAIT = 60.0  # the longest a test waits for the server to act (its deadlines here are a second or two)
-
-
-class _Tuned(Server):
-    def __init__(self, db: Path, **limits: Any) -> None:
-        super().__init__(db)
-        self.limits = limits
-
-    def command(self) -> list[str]:
-        return [sys.executable, "-c", TUNED, str(self.db), str(self.port), json.dumps(self.limits)]
 
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """A server whose requests must arrive within a second: headers, then body."""
-    with _Tuned(tmp_path_factory.mktemp("quick") / "web.db", header_seconds=1, body_seconds=1) as running:
+    with Tuned(tmp_path_factory.mktemp("quick") / "web.db", header_seconds=1, body_seconds=1) as running:
         yield running
 
 
@@ -861,24 +848,32 @@ def test_a_host_is_a_name_and_a_numeric_port(client: TestClient, host: str) -> N
 
 
 def test_one_address_holds_at_most_its_share_of_the_connections(tmp_path: Path) -> None:
-    """127 connections that send nothing (or a byte now and then) from one address: 32 are held, the others
-    refused at once (503, the security headers, the reason), and a client at another address is served
-    meanwhile; once every place is taken, uvicorn's 503 says why with the same headers. A connection closed
-    gives its address's place back. (The header deadline is long here: nothing is closed for being slow.)"""
+    """127 connections that send nothing from one address: 32 are held, the newest (each one over makes room by
+    closing the one of its address that has waited longest, without an answer), and a client at another
+    address is served meanwhile. Once an address's 32 are busy with requests sent whole, one more from it is
+    refused at once (503, the security headers, the reason); once every place is busy so, uvicorn's 503 says
+    why with the same headers. A connection closed gives its address's place back. (The deadlines are long
+    here: nothing is closed for being slow.)"""
     import select
 
-    with _Tuned(tmp_path / "web.db", header_seconds=120) as server:
+    with Tuned(tmp_path / "web.db", header_seconds=120, body_seconds=120) as server:
         slow = [_connect(server.port, "127.0.0.2") for _ in range(127)]
         assert b"HTTP/1.1 200" in _ask(server.port, GET)  # accepted after all of them: they have been seen to
-        refused = [conn for conn in slow if select.select([conn], [], [], 0)[0]]
-        held = [conn for conn in slow if conn not in refused]
-        assert len(held) == 32
-        for conn in refused:
-            answer = _until_closed(conn, b"")
-            assert answer.startswith(b"HTTP/1.1 503") and b"at most 32" in answer and _has_security_headers(answer)
+        closed = [conn for conn in slow if select.select([conn], [], [], 0)[0]]
+        assert closed == slow[:-32]
+        assert all(_until_closed(conn, b"") == b"" for conn in closed)
+        held = slow[-32:]
         assert not select.select(held, [], [], 0)[0]  # still open, the normal client served beside them
 
+        for conn in held:  # each now busy with a request sent whole but its body
+            conn.sendall(SLOW_BODY)
+        assert b"HTTP/1.1 200" in _ask(server.port, GET)
+        refused = _until_closed(_connect(server.port, "127.0.0.2"), b"")
+        assert refused.startswith(b"HTTP/1.1 503") and b"at most 32" in refused and _has_security_headers(refused)
+
         others = [_connect(server.port, f"127.0.0.{n}") for n in (3, 4, 5) for _ in range(32)]  # 128 in all
+        for conn in others:
+            conn.sendall(SLOW_BODY)
         busy = _ask(server.port, b"GET /api/systems HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert busy.startswith(b"HTTP/1.1 503") and _has_security_headers(busy)
         assert "busy" in json.loads(busy.split(b"\r\n\r\n", 1)[1])["error"]
@@ -886,6 +881,11 @@ def test_one_address_holds_at_most_its_share_of_the_connections(tmp_path: Path) 
         for conn in held + others:
             conn.close()
         assert b"HTTP/1.1 200" in _served_again(server.port, "127.0.0.2")
+
+
+# A request whose headers are whole and whose body is still to come: it holds its place, busy.
+SLOW_BODY = (b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 99\r\n\r\n{")
 
 
 def _served_again(port: int, source: str) -> bytes:
@@ -983,9 +983,10 @@ def test_the_live_update_limit_is_one_for_the_server_and_holds_against_a_burst(t
 
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
                  "scheme": "http", "path": f"/play/{session_id}/live", "raw_path": b"", "query_string": b"",
-                 "root_path": "", "headers": [(b"host", b"127.0.0.1")], "client": ("127.0.0.1", 1),
-                 "server": ("127.0.0.1", 80)}
-        watchers = [asyncio.create_task(app(dict(scope), receive, send)) for _ in range(count)]
+                 "root_path": "", "headers": [(b"host", b"127.0.0.1")], "server": ("127.0.0.1", 80)}
+        # from addresses of their own: one client's share of the places is another test's
+        watchers = [asyncio.create_task(app({**scope, "client": (f"127.0.1.{n}", 1)}, receive, send))
+                    for n in range(count)]
         for _ in range(int(WAIT * 10)):
             if len(statuses) == count:
                 break
@@ -1006,6 +1007,80 @@ def test_the_live_update_limit_is_one_for_the_server_and_holds_against_a_burst(t
             assert statuses == [200] * service.MAX_WATCHERS
 
     asyncio.run(run())
+
+
+# --- Issue 39: slow clients make room for a whole request; headers counted however they arrive ----------------
+def test_slow_clients_from_many_addresses_and_the_players_own_make_room_for_a_whole_request(tmp_path: Path) -> None:
+    """Slow connections from seven addresses of 127.0.0.0/8 and from 127.0.0.1, the address the player's own
+    browser uses, more than the server and each address may hold (140 and 40; 64 places, 16 an address, here),
+    some having sent nothing, the others part of their headers: a request sent whole, from 127.0.0.1 or from
+    an address not seen yet, is still served (the slowest connections make room for it)."""
+    with Tuned(tmp_path / "web.db", header_seconds=120, per_address=16, connections=64) as server:
+        slow = [_connect(server.port, f"127.0.0.{2 + n % 7}") for n in range(140)]
+        slow += [_connect(server.port, "127.0.0.1") for _ in range(40)]
+        for n, conn in enumerate(slow):
+            with contextlib.suppress(OSError):  # closed already, to make room for a later one
+                conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " if n % 2 else b"")
+        for source in ("127.0.0.1", "127.0.0.1", "127.0.0.9"):
+            answer = _ask(server.port, GET, source)
+            assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
+        for conn in slow:
+            conn.close()
+
+
+BIG = GET[:-2] + b"X-Big: " + b"a" * 9000 + b"\r\n\r\n"  # headers past the limit (8 KiB here), for the home page
+BEFORE = b"GET /api/systems HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"  # a whole request before it, on its connection
+HEADS = {  # each sends a request whose headers pass the limit, and reads what the server answers
+    "one large header": lambda conn: _until_closed(conn, BIG),
+    "many small lines": lambda conn: _until_closed(conn, GET[:-2] + b"a: b\r\n" * 2000 + b"\r\n"),
+    "a few bytes a packet": lambda conn: _dribbled(conn, BIG),
+    # the next request of a kept-alive connection, sent with the end of the last one (read with it at once)
+    "kept alive, at once": lambda conn: _until_closed(conn, BEFORE + BIG),
+    "kept alive, in two": lambda conn: _until_closed(conn, BEFORE + BIG[:4000], BIG[4000:], 0.5),
+    "pipelined behind a body": lambda conn: _until_closed(
+        conn, b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 30000\r\n\r\n" + b" " * 29_998 + b"{}" + BIG),
+}
+
+
+def _dribbled(conn: socket.socket, request: bytes, size: int = 7) -> bytes:
+    """`request` sent a few bytes a packet; what the server answered."""
+    import time
+
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    for start in range(0, len(request), size):
+        try:
+            conn.sendall(request[start:start + size])
+        except OSError:  # refused before the end
+            break
+        if start % (size * 64) == 0:
+            time.sleep(0.001)
+    answer = b""
+    with conn, contextlib.suppress(ConnectionResetError):  # reset: closed with bytes of ours unread
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.fixture(scope="module")
+def small_heads(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A server taking headers of 8 KiB at most."""
+    with Tuned(tmp_path_factory.mktemp("heads") / "web.db", head_bytes=8192, header_seconds=30) as running:
+        yield running
+
+
+@pytest.mark.parametrize("way", list(HEADS))
+def test_the_header_limit_holds_however_the_headers_arrive(small_heads: Server, way: str) -> None:
+    """Headers were counted as their bytes arrived, and checked once parsed: headers sent whole in one write
+    (up to the 256 KiB the server reads at once) were served before they were found too long, and a kept-alive
+    connection's next request, read with the end of the last one, was not counted. Past the limit, however the
+    headers come, the request is refused (431, the security headers, the limit named) or the connection
+    closed: the home page it asks for is never served."""
+    answer = HEADS[way](_connect(small_heads.port))
+    assert b"<!doctype html>" not in answer, answer[:600]
+    refusal = answer[answer.find(b"HTTP/1.1 431"):]
+    assert b"HTTP/1.1 431" not in answer or (_has_security_headers(refusal) and b"at most 8 KiB" in refusal)
+    assert b"HTTP/1.1 200" in _ask(small_heads.port, GET)
 
 
 # --- 6. Owners, guests and spectators (issue 28) -------------------------------------------------------

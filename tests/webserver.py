@@ -112,3 +112,20 @@ def api(base: str, method: str, path: str, body: dict[str, Any] | None = None, t
     with urllib.request.urlopen(request, timeout=timeout) as response:
         raw = response.read()
     return json.loads(raw) if raw else None
+
+
+# A server of `dedale serve`'s own making (`serving.run`) with limits made short or small for a test.
+TUNED = ("import sys, json; from pathlib import Path; from dedale.web.connections import Limits; "
+         "from dedale.web.serving import run; "
+         "run(Path(sys.argv[1]), '127.0.0.1', int(sys.argv[2]), (), lambda: None, Limits(**json.loads(sys.argv[3])))")
+
+
+class Tuned(Server):
+    """A server whose `connections.Limits` are these (its deadlines short, its places few)."""
+
+    def __init__(self, db: Path, **limits: Any) -> None:
+        super().__init__(db)
+        self.limits = limits
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-c", TUNED, str(self.db), str(self.port), json.dumps(self.limits)]

@@ -128,7 +128,8 @@ def render_file(
 def serve(
     host: Annotated[str, typer.Option(
         "--host", help="The address to listen on (only this machine by default).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="The port.")] = 8000,
+    # read as text: Python's int() takes any script's digits ("٨٠٠٠" is 8000), which no one means as a port
+    port: Annotated[str, typer.Option("--port", metavar="INTEGER", help="The port: 1 to 65535.")] = "8000",
     db: Annotated[Path, typer.Option("--db", help="The SQLite file the sessions are kept in.")] = Path("dedale.db"),
     allow_host: Annotated[list[str] | None, typer.Option(
         "--allow-host", help="Another host name the pages may be reached by (repeatable): this machine's name or "
@@ -138,17 +139,19 @@ def serve(
     from dedale.core.extras import require
 
     require("web")  # without dedale[web]: one line naming it, not an ImportError
+    from dedale.core.numbers import whole
     from dedale.web.guard import allowed_hosts
     from dedale.web.serving import run
 
-    if not 0 < port < 65536:
-        raise DedaleError("error.range", param="port", value=port, low=1, high=65535)
+    number = whole(port, most_digits=5)
+    if number is None or not 0 < number < 65536:
+        raise DedaleError("error.port", value=port)
     for param, name in (("host", host), *(("allow-host", name) for name in allow_host or ())):
         if not _HOST.fullmatch(name):
             raise DedaleError("error.host_name", param=param, value=name)
     hosts = ", ".join(sorted(allowed_hosts(host, allow_host or ())))
-    run(db, host, port, allow_host or (), lambda: typer.echo(one_line(
-        f"Dédale is at http://{host}:{port}/  (sessions in {db}; answers to {hosts}; Ctrl-C stops it)"), err=True))
+    run(db, host, number, allow_host or (), lambda: typer.echo(one_line(
+        f"Dédale is at http://{host}:{number}/  (sessions in {db}; answers to {hosts}; Ctrl-C stops it)"), err=True))
 
 
 @tables_app.command("export")

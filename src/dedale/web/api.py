@@ -56,12 +56,23 @@ def _refusals(statuses: dict[int, str]) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": Problem, "description": text} for status, text in statuses.items()}
 
 
-# Every answer the API may give besides its success, documented where it can happen.
-ANY = _refusals({400: "Bad input, or a Host this server does not answer to"})
+# Every answer the API may give besides its success, documented where it can happen (a route's own 403 says
+# every reason it has: it replaces the one of `ANY`).
+ANY = _refusals({400: "Bad input, or a Host this server does not answer to",
+                 403: "Asked for by another site's page (its Origin, Referer or Sec-Fetch-Site)",
+                 503: "The server is busy: every connection it holds is in use (try again in a second)"})
 CHANGE = _refusals({403: "A change sent from another site's page (its Origin, Referer or Sec-Fetch-Site)",
                     413: "A body larger than the limit (64 KiB; an upload 8 MiB)"})
-SESSION = _refusals({404: "No such session"})
-STEP = {**CHANGE, **SESSION, **_refusals({409: "The session changed meanwhile (another writer on its database)"})}
+SESSION = _refusals({403: "A linked game asked for without a seat's token (X-Seat-Token, or its link's cookie), "
+                          "or by another site's page",
+                     404: "No such session"})
+FIELDS = _refusals({422: "A field or a parameter the operation does not have, or of the wrong type"})
+STEP = {**CHANGE, **SESSION, **_refusals({
+    403: "Not a seat that may play this linked game (its token as X-Seat-Token: a spectator's watches), or a change "
+         "from another site's page",
+    409: "The session changed meanwhile (another writer on its database), or a game for two browsers waits for "
+         "its second seat (nothing is dealt until it joins)"})}
+SEATED = _refusals({409: "A game for two browsers waiting for its second seat: nothing is dealt until it joins"})
 CREATE = {**CHANGE, **_refusals({422: "A field or a parameter the system does not have, or of the wrong type"})}
 
 router = APIRouter(prefix="/api", tags=["api"], responses=ANY, route_class=StrictJsonRoute)
@@ -162,8 +173,8 @@ class LinkBody(Strict):
     role: Literal["seat1", "player", "spectator", "spectator_gm", "owner"]
 
 
-OWNER = _refusals({403: "Not the owner's request (its browser, or its token as X-Seat-Token), or a change from "
-                        "another site's page"})
+OWNER = {**CHANGE, **SESSION, **_refusals({403: "Not the owner's request (its browser, or its token as X-Seat-Token), "
+                                                 "or a change from another site's page"})}
 
 
 class StepBody(Strict):
@@ -244,7 +255,7 @@ def get_session(request: Request, session_id: str) -> dict[str, Any]:
     return _state(request, session_id)
 
 
-@router.post("/sessions/{session_id}/step", responses=STEP)
+@router.post("/sessions/{session_id}/step", responses={**STEP, **FIELDS})
 @service.one_at_a_time
 def step(request: Request, session_id: str, body: StepBody) -> dict[str, Any]:
     sessions = _sessions(request)
@@ -253,7 +264,7 @@ def step(request: Request, session_id: str, body: StepBody) -> dict[str, Any]:
     return _state(request, session_id)
 
 
-@router.post("/sessions/{session_id}/autopilot", responses=STEP)
+@router.post("/sessions/{session_id}/autopilot", responses={**STEP, **FIELDS})
 @service.one_at_a_time
 def autopilot(request: Request, session_id: str, body: AutopilotBody) -> dict[str, Any]:
     sessions = _sessions(request)
@@ -271,7 +282,9 @@ def undo(request: Request, session_id: str) -> dict[str, Any]:
     return _state(request, session_id)
 
 
-@router.post("/sessions/{session_id}/links", status_code=201, responses={**CHANGE, **SESSION, **OWNER})
+@router.post("/sessions/{session_id}/links", status_code=201, responses={**OWNER, **FIELDS, **_refusals({
+    400: "Bad input, or a link that would keep something from whoever opens it in a game whose seed was chosen "
+         "(whoever knows that seed can remake all of it)"})})
 @service.one_at_a_time
 def links(request: Request, session_id: str, body: LinkBody) -> dict[str, Any]:
     """A new link, made by the owner: for the other player of a two-sided game (`seat1`), another player of a
@@ -281,7 +294,7 @@ def links(request: Request, session_id: str, body: LinkBody) -> dict[str, Any]:
     return {"role": body.role, "token": token, "url": f"/join/{session_id}/{token}"}
 
 
-@router.patch("/sessions/{session_id}", responses={**CHANGE, **SESSION, **OWNER})
+@router.patch("/sessions/{session_id}", responses={**OWNER, **FIELDS})
 @service.one_at_a_time
 def rename(request: Request, session_id: str, body: RenameBody) -> dict[str, Any]:
     """The owner's."""
@@ -290,7 +303,7 @@ def rename(request: Request, session_id: str, body: RenameBody) -> dict[str, Any
     return _state(request, session_id)
 
 
-@router.delete("/sessions/{session_id}", status_code=204, responses={**CHANGE, **SESSION, **OWNER})
+@router.delete("/sessions/{session_id}", status_code=204, responses=OWNER)
 @service.one_at_a_time
 def delete(request: Request, session_id: str) -> Response:
     """The owner's."""
@@ -311,7 +324,7 @@ ViewName = Annotated[Literal["gm", "party", "player"], Query(
                 "former name, is still accepted)")]
 
 
-@router.get("/sessions/{session_id}/export/{fmt}", responses=SESSION)
+@router.get("/sessions/{session_id}/export/{fmt}", responses={**SESSION, **FIELDS, **SEATED})
 @service.one_at_a_time
 def export(request: Request, session_id: str, fmt: ExportFormat, view: ViewName = "gm", grid_px: GridPx = None,
            image: SceneImage = None) -> Response:
@@ -323,7 +336,7 @@ def export(request: Request, session_id: str, fmt: ExportFormat, view: ViewName 
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-@router.post("/upload", status_code=201, response_model=None, responses={**CHANGE, **CREATED})
+@router.post("/upload", status_code=201, response_model=None, responses={**CHANGE, **FIELDS, **CREATED})
 def upload(request: Request, response: Response, document: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """Continue a saved document (at most 8 MiB, UTF-8, UTF-16 or UTF-32): it is replayed from its events,
     checked, and kept as a new session, owned by the request (as `POST /api/sessions`)."""

@@ -235,6 +235,17 @@ async def live(request: Request, session_id: str) -> Response:
     return await service.live(request, _sessions(request), session_id)
 
 
+@router.get("/play/{session_id}/steps")
+@service.one_at_a_time
+def steps(request: Request, session_id: str) -> Response:
+    """How many events the session has, as the live stream's `change` says it: what a page refused a place
+    among those following games live asks every 2 s instead (`static/app.js`)."""
+    sessions = _sessions(request)
+    seats.seat_of(request, sessions, session_id)
+    return Response(str(sessions.store.version(session_id).events), media_type="text/plain",
+                    headers={"Cache-Control": "no-store"})
+
+
 @router.post("/play/{session_id}/share")
 @service.one_at_a_time
 def share(request: Request, session_id: str, role: str = Form(max_length=20)) -> Response:

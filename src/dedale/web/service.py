@@ -6,6 +6,7 @@ import json
 import re
 import threading
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 from functools import wraps
@@ -18,7 +19,7 @@ from dedale.core.session import SPECTATOR, Session
 from dedale.core.views import View, check_view
 from dedale.i18n import LANGUAGES, say, t, word
 from dedale.systems import names, system, system_of
-from dedale.web import forms
+from dedale.web import csrf, forms
 from dedale.web.seats import SEATINGS, refused_by_seed, shows_gm_to_spectators
 from dedale.web.store import Record, Sessions
 
@@ -76,11 +77,21 @@ def chosen(value: Any) -> bool:
     return not (value is None or (isinstance(value, str) and not value.strip()))
 
 
+# What a name may not hold: control characters (C0, DEL, C1), which a page, a file name or a terminal may act
+# on, and the marks that turn the direction of the text after them (embeddings, overrides, isolates, the
+# left-to-right, right-to-left and Arabic letter marks), with which a name shown in a list reads as another.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def check_name(name: Any) -> str:
-    """A session's name: text of 1 to 200 characters (spaces around it dropped)."""
+    """A session's name: text of 1 to 200 characters (spaces around it dropped), none of them a control
+    character nor a mark that turns the text's direction."""
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
         raise DedaleError("error.name", high=MAX_NAME)
-    return name.strip()
+    name = name.strip()
+    if (found := _UNPRINTABLE.search(name)) is not None:
+        raise DedaleError("error.name_character", value=f"U+{ord(found.group()):04X}", at=found.start() + 1)
+    return name
 
 
 def default_name(system_name: str, lang: str, day: date | None = None) -> str:
@@ -360,42 +371,62 @@ def downloads(session: Session, lang: str) -> list[tuple[str, str]]:
 
 
 MAX_WATCHERS = 32  # pages following games live at once, in the whole server: each holds a connection
+# ... and at most this many of them for one client: a browser (told apart by its cookie, as every client of
+# this machine comes from 127.0.0.1), or an address. A player's pages follow a game or two, a second screen.
+WATCHER_SHARE = MAX_WATCHERS // 4
 LIVE_SECONDS = 600  # then the browser reconnects (EventSource does it by itself)
 
 
 class Places:
-    """At most `most` of something at once in the whole server (the app's one instance, in `app.state`): a
-    place is checked for and taken in one step, so that a burst of requests cannot all see room left before
-    any of them takes it (37 of 32 did)."""
+    """At most `most` of something at once in the whole server (the app's one instance, in `app.state`), at
+    most `share` of them for one client: a place is checked for and taken in one step, so that a burst of
+    requests cannot all see room left before any of them takes it (37 of 32 did). A client holding none is
+    not kept."""
 
-    def __init__(self, most: int) -> None:
-        self.most, self.taken = most, 0
+    def __init__(self, most: int, share: int) -> None:
+        self.most, self.share, self.taken = most, share, 0
+        self.held: Counter[str] = Counter()
         self._lock = threading.Lock()
 
-    def take(self) -> bool:
+    def take(self, client: str) -> bool:
         with self._lock:
-            if self.taken >= self.most:
+            if self.taken >= self.most or self.held[client] >= self.share:
                 return False
             self.taken += 1
+            self.held[client] += 1
             return True
 
-    def give_back(self) -> None:
+    def give_back(self, client: str) -> None:
         with self._lock:
             self.taken -= 1
+            self.held[client] -= 1
+            if not self.held[client]:
+                del self.held[client]
+
+
+def watcher(request: Any) -> str:
+    """Who a page following a game live is, for its share of the places: its browser (the cookie the app's
+    pages give it), else its address. A program may send cookies of its own making, or use many addresses:
+    it can still take every place, and pages refused one keep up by asking (`static/app.js`)."""
+    found = csrf.browser(request)
+    if found is not None:
+        return f"browser {found}"
+    return f"address {request.client.host if request.client else ''}"
 
 
 async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
     """Server-sent events for a page following a game: `change` (with the number of events) when it changes,
     within 0.1 s; a comment now and then keeps the connection open. The page holds one of `MAX_WATCHERS`
-    places from this call until its answer ends, however it ends (the stream run out, the client gone, or
-    never begun)."""
+    places (one of its client's `WATCHER_SHARE`) from this call until its answer ends, however it ends (the
+    stream run out, the client gone, or never begun)."""
     import asyncio
 
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import StreamingResponse
 
     places: Places = request.app.state.watchers
-    if not places.take():
+    client = watcher(request)
+    if not places.take(client):
         raise DedaleError("error.too_many_watchers")
 
     class Holding(StreamingResponse):
@@ -403,12 +434,12 @@ async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
             try:
                 await super().__call__(*args)
             finally:
-                places.give_back()
+                places.give_back(client)
 
     try:
         seen = await run_in_threadpool(sessions.store.version, session_id)  # the file read off the event loop
     except BaseException:
-        places.give_back()
+        places.give_back(client)
         raise
 
     async def changes() -> Any:

@@ -36,10 +36,10 @@ def run(db: Path, host: str, port: int, allow_hosts: Sequence[str], announce: Ca
     announce()
     _warm()
     sys.setswitchinterval(SWITCH_SECONDS)
-    # no WebSocket: the app has none, and a connection handed over to one would leave its address's count
+    # no WebSocket: the app has none, and a connection handed over to one would leave its address's count; no
+    # limit_concurrency: the protocol counts the connections, and closes slow ones to make room (`connections.py`)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, http=protocol(limits), ws="none",
-                limit_concurrency=limits.connections, timeout_keep_alive=KEEP_ALIVE,
-                timeout_graceful_shutdown=STOP_WITHIN)
+                timeout_keep_alive=KEEP_ALIVE, timeout_graceful_shutdown=STOP_WITHIN)
 
 
 def check_port(host: str, port: int) -> None:

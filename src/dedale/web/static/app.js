@@ -33,16 +33,44 @@ document.addEventListener("submit", function (event) {
   if (question && !window.confirm(question)) event.preventDefault();
 });
 
-// A game played through links: when the other player (or anyone) changes it, fetch the panel again.
+// A game played through links: when the other player (or anyone) changes it, fetch the panel again. The
+// server follows a limited number of pages live: a page refused a place (or whose stream failed) asks how many
+// steps the game has every 2 s instead, and tries the stream again every 30 s.
 const live = document.querySelector("[data-live]");
-if (live && window.EventSource && window.htmx) {
-  new EventSource(live.dataset.live).addEventListener("change", function (event) {
-    // A page that made the change already shows it (its own answer): only the others fetch it.
-    const panel = document.getElementById("play");
-    if (!panel || panel.dataset.steps !== event.data) {
-      htmx.ajax("GET", live.dataset.panel, {target: "#play", swap: "outerHTML"});
-    }
+const POLL_MS = 2000, POLLS_BEFORE_STREAM = 15;
+function refresh(steps) {
+  // A page that made the change already shows it (its own answer): only the others fetch it.
+  const panel = document.getElementById("play");
+  if (!panel || panel.dataset.steps !== steps) {
+    htmx.ajax("GET", live.dataset.panel, {target: "#play", swap: "outerHTML"});
+  }
+}
+function askSteps() {  // the game's steps: false once it is gone (deleted)
+  return fetch(live.dataset.poll, {cache: "no-store"})
+    .then(function (answer) {
+      if (!answer.ok) return answer.status !== 404;
+      return answer.text().then(function (steps) { refresh(steps.trim()); return true; });
+    })
+    .catch(function () { return true; });  // the server out of reach for now
+}
+function poll() {
+  let polls = 0;
+  const polling = setInterval(function () {
+    if (++polls > POLLS_BEFORE_STREAM) { clearInterval(polling); follow(); return; }
+    askSteps().then(function (going) { if (!going) clearInterval(polling); });
+  }, POLL_MS);
+}
+function follow() {
+  const stream = new EventSource(live.dataset.live);
+  stream.addEventListener("open", askSteps);  // a change made while no stream was open
+  stream.addEventListener("change", function (event) { refresh(event.data); });
+  stream.addEventListener("error", function () {
+    if (stream.readyState !== EventSource.CLOSED) return;  // dropped: the browser opens it again by itself
+    poll();  // refused (every place taken: a 503) or failed
   });
+}
+if (live && window.htmx) {
+  if (window.EventSource) follow(); else poll();
 }
 
 // Dates come in UTC: show them in the reader's own time zone and language.
