@@ -169,6 +169,7 @@ def test_the_openapi_description_lists_every_status_each_operation_answers(clien
     against a real server) and FastAPI's own 422 on an operation whose only parameters are texts."""
     made = client.post("/api/sessions", json={"system": "crawler", "seed": 3}).json()
     linked = client.post("/api/sessions", json={"system": "crawler", "seating": "linked"}).json()
+    waiting = client.post("/api/sessions", json={"system": "zombstone-duel", "seating": "linked"}).json()  # seat 1
     shared = client.post("/api/sessions", json={"system": "crawler"}).json()  # a random seed: it may be shared
     duel = "/api/zombstone/duel-odds?attacker=1&defender=2"
     unknown = "/api/sessions/no-such-session"
@@ -194,7 +195,7 @@ def test_the_openapi_description_lists_every_status_each_operation_answers(clien
         ("get", "/api/sessions"): [(200, lambda: client.get("/api/sessions"))],
         ("post", "/api/sessions"): [
             (201, lambda: client.post("/api/sessions", json={"system": "crawler"})),
-            (422, lambda: client.post("/api/sessions", json={"system": "crawler", "seed": "x"}))],
+            (422, lambda: client.post("/api/sessions", json={"system": "crawler", "seed": [3]}))],
         ("get", "/api/sessions/{session_id}"): [
             (200, lambda: client.get(of(made))), (404, lambda: client.get(unknown)),
             (403, lambda: stranger.get(of(linked), headers={"X-Seat-Token": "wrong"}))],
@@ -230,6 +231,7 @@ def test_the_openapi_description_lists_every_status_each_operation_answers(clien
         ("get", "/api/sessions/{session_id}/export/{fmt}"): [
             (200, lambda: client.get(f"{of(made)}/export/json")), (404, lambda: client.get(f"{unknown}/export/json")),
             (403, lambda: stranger.get(f"{of(linked)}/export/json")),
+            (409, lambda: client.get(f"{of(waiting)}/export/json", headers={"X-Seat-Token": waiting["seat_token"]})),
             (422, lambda: client.get(f"{of(made)}/export/gif"))],
         ("post", "/api/upload"): [
             (201, lambda: client.post("/api/upload", json=client.get(f"{of(made)}/export/json").json())),

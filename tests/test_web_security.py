@@ -562,23 +562,24 @@ def test_the_server_stops_while_a_page_follows_a_game(tmp_path: Path) -> None:
 def _duel_with_a_bluff_roll(client: TestClient) -> tuple[str, dict[str, Any]]:
     """A duel the player checks until the AI has rolled whether to bluff, the duel still on: its id and the
     full document the server keeps (which the player must not see)."""
-    for seed in range(60):
-        state = client.post("/api/sessions", json={"system": "zombstone-duel", "seed": seed}).json()
+    for _ in range(60):
+        state = client.post("/api/sessions", json={"system": "zombstone-duel"}).json()
         while not state["over"] and any(c["id"] == "check" for c in state["choices"]):
             full = client.app.state.sessions.get(state["id"]).to_json()  # type: ignore[attr-defined]
             if any(e.get("for") == "duel.bluff" and e["args"]["seat"] == 1 for e in full["log"]):
                 return state["id"], full
             state = client.post(f"/api/sessions/{state['id']}/step", json={"choice": "check"}).json()
-    raise AssertionError("no duel in 60 seeds where the AI rolls a bluff before the end")
+    raise AssertionError("no duel in 60 where the AI rolls a bluff before the end")
 
 
 def test_hidden_information_on_the_web(client: TestClient) -> None:
     """While the duel is on, the AI's hole cards and its bluff rolls are in no page, API answer or download
-    the player gets, nor is the game's secret key (which, with the seed, remakes every card); the seed is
-    shown (alone, it tells nothing). Once it is over, everything is shown, the key too."""
+    the player gets (its decisions' draws neither: the events), nor is the game's seed, which remakes every
+    card. Once it is over, everything is shown, the seed too."""
     session_id, full = _duel_with_a_bluff_roll(client)
     ai_cards = set(full["duel"]["hole"][1]) - set(full["duel"]["board"])
-    assert ai_cards and len(full["secret"]) == 64
+    assert ai_cards and "secret" not in full and len(full["seed"]) == 30  # a long seed, as its text
+    assert any(entry["for"] == "duel.bluff" for event in full["events"] for entry in event.get("drew", []))
     html = client.get(f"/play/{session_id}").text
     state = client.get(f"/api/sessions/{session_id}").json()
     document = client.get(f"/api/sessions/{session_id}/export/json").json()
@@ -590,20 +591,20 @@ def test_hidden_information_on_the_web(client: TestClient) -> None:
         for card in ai_cards:  # as a code in the log and the JSON, as rank and suit in the text view
             assert not re.search(rf"(?<![\w-]){card}(?!\w)", text), (where, card)
             assert Card.parse(card).shown not in text, (where, card)
-        assert full["secret"] not in text.lower(), where
+        assert full["seed"] not in text and full["seed"].replace("-", "") not in text, where
     for picture in (html, texts["svg"]):  # the felt: the AI's two cards drawn face down
         assert picture.count('fill="url(#back)"') == 2
-    assert state["seed"] == document["seed"] == full["seed"] and document["hidden"] is True
+    assert state["seed"] is None and document["seed"] is None and document["hidden"] is True
     assert "secret" not in document
-    assert "permalink" not in html  # a keyed game is not remade from its seed
+    assert "permalink" not in html  # its seed hidden: nothing remakes the game
     refused = client.post("/api/upload", json=document)  # a seat's view is not a game to continue
     assert refused.status_code == 400 and "one seat's view" in refused.json()["error"]
 
     client.post(f"/api/sessions/{session_id}/autopilot", json={"to_end": True})
     after = client.get(f"/api/sessions/{session_id}/export/json").json()
-    assert after["seed"] == full["seed"] and after["secret"] == full["secret"] and "hidden" not in after
+    assert after["seed"] == full["seed"] and "secret" not in after and "hidden" not in after
     assert any(e.get("for") == "duel.bluff" and e["args"]["seat"] == 1 for e in after["log"])
-    assert f"seed {full['seed']}" in client.get(f"/play/{session_id}").text
+    assert f'seed <code class="seed">{full["seed"]}</code>' in client.get(f"/play/{session_id}").text
 
 
 def test_the_skirmish_hides_the_ai_sides_cards_on_the_web(client: TestClient) -> None:
@@ -628,7 +629,7 @@ MAX_SEED = 2**64 - 1
 # (path, body, the field named): a value of the wrong JSON type was made a value (true the seed 1, "yes" true).
 WRONG_TYPES = [
     ("/api/sessions", {"system": "crawler", "seed": True}, "seed"),
-    ("/api/sessions", {"system": "crawler", "seed": "5"}, "seed"),
+    ("/api/sessions", {"system": "crawler", "seed": [5]}, "seed"),
     ("/api/sessions", {"system": "crawler", "seed": 5.5}, "seed"),
     ("/api/sessions", {"system": "crawler", "seed": MAX_SEED + 1}, "seed"),
     ("/api/sessions", {"system": "crawler", "seed": -1}, "seed"),
@@ -648,7 +649,7 @@ WRONG_TYPES = [
 ]
 # JSON has one kind of number: 5.0 is the integer 5 to a JSON Schema, and to the server.
 RIGHT_TYPES = [{"system": "crawler", "seed": 0}, {"system": "crawler", "seed": MAX_SEED, "table_dice": True},
-               {"system": "crawler", "seed": 5.0},
+               {"system": "crawler", "seed": 5.0}, {"system": "crawler", "seed": "00000-00000-000G0-00000-000001"},
                {"system": "crawler", "autopilot": False, "name": "ok", "params": {}},
                {"system": "crawler", "params": {"board": 5.0, "early_boss": False, "size": "2d6", "fill_chance": 1,
                                                 "start_side": None}}]
@@ -1190,7 +1191,7 @@ def test_a_stranger_can_neither_share_a_solo_game_nor_lock_its_owner_out(client:
 
 def test_the_api_gives_the_owners_token_once_and_keeps_only_its_hash(client: TestClient, tmp_path: Path) -> None:
     program = _other(client.app, browser=False)
-    made = program.post("/api/sessions", json={"system": "zombstone-duel", "seed": 2, "seating": "linked"}).json()
+    made = program.post("/api/sessions", json={"system": "zombstone-duel", "seating": "linked"}).json()
     session_id, token = made["id"], made["owner_token"]
     assert len(token) >= 22 and made["owner_url"] == f"/join/{session_id}/{token}" and made["seat"] == 0
     assert made["seat_token"] == token  # a linked game's seat 0: the owner's
@@ -1217,7 +1218,7 @@ def test_the_api_gives_the_owners_token_once_and_keeps_only_its_hash(client: Tes
 def test_an_owner_link_makes_another_browser_an_owner(client: TestClient, tmp_path: Path) -> None:
     """Shown once, on the page that made it; opened in another browser (even one that never saw the app), it
     makes that browser an owner, and seat 0 of a linked game. A seat's link gives no such right."""
-    session_id = started(client, "zombstone-duel", seed="4", seating="linked")
+    session_id = started(client, "zombstone-duel", seating="linked")
     made = client.post(f"/play/{session_id}/share", data={"role": "owner"})
     assert made.status_code == 303 and "role=owner" in made.headers["location"]
     page = client.get(made.headers["location"]).text
@@ -1226,14 +1227,16 @@ def test_an_owner_link_makes_another_browser_an_owner(client: TestClient, tmp_pa
     assert "Keep this link" not in client.get(f"/play/{session_id}").text  # shown once
     fresh = _other(client.app, browser=False)  # no cookie at all yet
     opened = fresh.get(link)
-    assert opened.status_code == 303 and "dedale_browser" in opened.headers["set-cookie"]
+    assert opened.status_code == 303 and "dedale_ring_" in opened.headers["set-cookie"]
     fresh.headers["X-CSRF-Token"] = page_token(fresh)
-    assert "you are player 1" in fresh.get(f"/play/{session_id}").text
-    assert _shares(fresh.get(f"/play/{session_id}").text) == ["seat1", "spectator", "owner"]
+    assert "Waiting for the other player" in fresh.get(f"/play/{session_id}").text  # nothing dealt yet
+    assert _shares(fresh.get(f"/play/{session_id}").text) == ["seat1", "owner"]
     assert fresh.post(f"/sessions/{session_id}/rename", data={"name": "Ours"}).status_code == 303
     seat1 = fresh.post(f"/api/sessions/{session_id}/links", json={"role": "seat1"}).json()["url"]
     guest = _other(client.app)
     assert guest.get(seat1).status_code == 303 and "you are player 2" in guest.get(f"/play/{session_id}").text
+    assert "you are player 1" in fresh.get(f"/play/{session_id}").text
+    assert _shares(fresh.get(f"/play/{session_id}").text) == ["seat1", "spectator", "owner"]
     _refused(guest, tmp_path / "web.db", session_id)
     assert guest.get(f"/join/{session_id}/{'x' * 32}").status_code == 403
     assert _kept(tmp_path / "web.db", session_id)[0][0] == "Ours"

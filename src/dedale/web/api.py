@@ -143,9 +143,15 @@ class NewSession(Strict):
     @field_validator("seed", mode="before")
     @classmethod
     def _one_kind_of_number(cls, value: Any) -> Any:
-        """JSON has one kind of number: 5.0 is the whole number 5, as the schema's "integer" says (true is no
-        seed; "5", a seed's text, is the seed 5)."""
-        return int(value) if isinstance(value, float) and value.is_integer() else value
+        """JSON has one kind of number: 5.0 is the whole number 5, as the schema's "integer" says; a seed is such
+        a number, or a seed's text ("5", or a long seed's 26 characters), never true nor 5.5 (what the text says
+        is checked when the game is made: `core.seeds`)."""
+        value = int(value) if isinstance(value, float) and value.is_integer() else value
+        if value is None or isinstance(value, str) or (
+                isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SHORT_SEED):
+            return value
+        raise PydanticCustomError("seed_type", "a seed is a whole number from 0 to {high}, or a seed's text",
+                                  {"high": MAX_SHORT_SEED})
 
     @field_validator("system")
     @classmethod

@@ -133,7 +133,7 @@ def create(sessions: Sessions, system_name: str, values: dict[str, Any], seed: A
     params = forms.params_for(system_name, values, strict)
     typed = chosen(seed)
     name = check_name(name) if name.strip() else default_name(system_name, check_lang(lang))
-    if seating == "linked":
+    if seating == "linked" and forms.two_sided(system_name):
         if typed:
             raise DedaleError("error.linked_typed_seed")
         if table_dice:
