@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from conftest import CHROMIUM
+from dedale.core.seeds import check_seed
 from dedale.systems import names
 from test_web_browser import (  # noqa: F401
     FINGER,
@@ -48,11 +49,12 @@ def generate(page: Page, system: str) -> str:
     return session_id(page)
 
 
+LONG_SEED = re.compile(r"^[0-9A-Z]{5}(-[0-9A-Z]{5}){3}-[0-9A-Z]{6}$")  # a long seed as the page writes it
+
+
 def seed_shown(page: Page) -> int:
-    """The seed in the header ("seed 123", "seed 123 and a secret key (...)")."""
-    found = re.search(r"seed (\d+)", page.locator("h1 small").inner_text())
-    assert found, page.locator("h1 small").inner_text()
-    return int(found.group(1))
+    """The seed in the header, as written there (a generated map's: a long seed, in base 32)."""
+    return check_seed(page.locator("h1 small code.seed").inner_text())
 
 
 def name_shown(page: Page) -> str:
@@ -65,7 +67,8 @@ def test_generate_makes_a_finished_result_in_one_click(page: Page, shots: Path, 
     both sides), its seed shown, a default name, and a map offers another one in view."""
     generate(page, system)
     expect(page.locator("p.status strong")).to_have_text("Finished")
-    expect(page.locator("h1 small")).to_contain_text(re.compile(r"seed \d+"))
+    expect(page.locator("h1 small code.seed")).to_have_text(LONG_SEED)  # a seed nobody at the table can search
+    expect(page.locator("h1 small button.copy")).to_be_visible()
     assert re.search(r" · \d+ \w+ \d{4}$", name_shown(page)), name_shown(page)  # "Crawler dungeon · 28 Nov 2026"
     another = page.get_by_role("button", name="Another one")
     expect(another).to_have_count(1 if system in MAPS else 0)
@@ -104,7 +107,7 @@ def test_another_one_keeps_the_parameters_and_the_name(page: Page, server: Serve
     expect(page.locator("p.status strong")).to_have_text("Finished")
     one, two = (api(server.url, "GET", f"/api/sessions/{s}/export/json") for s in (first, second))
     assert two["params"] == one["params"] and str(one["params"][changed[0]]) == changed[1]
-    assert two["seed"] != first_seed
+    assert check_seed(two["seed"]) != first_seed
 
     generate(page, system)
     named = name_shown(page)
@@ -224,7 +227,7 @@ def test_the_autopilot_to_the_end_works_once_then_says_who_won(page: Page, shots
     assert len(held) == 1, f"{len(held)} requests"  # the clicks while it worked sent nothing
     expect(page.locator(".ending")).to_contain_text(re.compile(r"(lawmen|zombies) win|a draw"))
     expect(page.locator("#seed-line")).not_to_have_attribute("data-before", "yes")  # the header shown anew
-    expect(page.locator("#seed-line")).to_contain_text(re.compile(r"seed \d+"))
+    expect(page.locator("#seed-line code.seed")).to_have_text(LONG_SEED)  # over: the seed shown at last
     assert page.evaluate("window.notReloaded === true")
     expect(page.locator("#play")).not_to_have_attribute("aria-busy", "true")
     page.screenshot(path=str(shots / f"ended-{page.viewport_size['width'] if page.viewport_size else 0}.png"))

@@ -326,6 +326,11 @@ class Session(Generic[R]):
         keep = self._undone_from()
         return self.archived is None and keep >= max(0, self.undo_floor)
 
+    def made(self) -> int:
+        """The choices made in the game as its players count them: every event but the AIs' own decisions
+        (a person's choices and results entered, and the autopilot's steps a person asked for)."""
+        return sum(1 for event in self.events if not self._an_ais(event))
+
     def _undone_from(self) -> int:
         """The number of the event an undo forgets from: the last a person made (or asked an autopilot for);
         -1 if there is none."""

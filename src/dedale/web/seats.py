@@ -219,8 +219,9 @@ def share(request: Request, sessions: Sessions, session_id: str, role: str, resp
 def refused_by_seed(session: Session, record: Record, role: str) -> str | None:
     """Why a link for `role` cannot be made (a message key), when its seat would be kept from something the
     seed remakes: a seed the player chose (typed, a permalink's, a file's, with the key a file of before long
-    seeds carries) or a short one anyone can search keeps no secret from whoever knows it. None when it can be made: a role that sees everything (the owner, a
-    spectator shown the GM's view), a game that keeps nothing (table mode), a seed nobody knows."""
+    seeds carries) or a short one anyone can search keeps no secret from whoever knows it. None when it can be
+    made: a role that sees everything (the owner, a spectator shown the GM's view), a game that keeps nothing
+    (table mode), a seed nobody knows."""
     if role in ("owner", "spectator_gm") or not keeps_secrets(session):
         return None
     keeps = not record.chosen and (record.secret is not None or is_long(record.seed))

@@ -334,7 +334,7 @@ def state(session: Session, session_id: str, record_name: str | None = None, lan
     seed = None if held is not None else session.seat_seed(seat or 0)
     return {"id": session_id, "system": session.system, "name": record_name,
             "seed": None if seed is None else seed_json(seed), "seat": seat, "to_act": session.seat_to_act(),
-            "over": session.is_over, "steps": len(session.events),
+            "over": session.is_over, "steps": session.made(),
             "pending": None if pending is None else {"kind": pending.kind, "for": pending.purpose,
                                                      "roll": pending.expr, "options": list(pending.options)},
             "choices": [] if session.is_over or not mine else [

@@ -81,18 +81,21 @@ CREATE TABLE IF NOT EXISTS meta (
 
 COLUMNS = ("id, system, name, seed, params, table_dice, created, updated, over, hides, seating, secret, chosen, "
            "waiting, document")
-WITH_STEPS = f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s"
+WITH_STEPS = (f"SELECT {COLUMNS}, COALESCE(s.made, (SELECT COUNT(*) FROM events e WHERE e.session = s.id)) "
+              "FROM sessions s")
 # Columns added since the first files, to a new file as to an old one: whether the session has ended, and
 # whether something is hidden from its player (its seed is then not shown in lists); who plays it; how many
 # times its events changed; the secret key of a session saved before seeds were long, in hexadecimal
 # (`Session.secret`: NULL without one); whether its seed was chosen (typed, or given by a permalink or a file:
 # whoever knows it can remake everything); whether it waits for its second seat before anything is dealt; the
 # document of an archived session (`Session.opened`: saved by an earlier version, kept as it was, never
-# replayed). (Files of earlier versions may also have an unused `undone` column.)
+# replayed); the choices made in it as its players count them (`Session.made`: its events but the AIs' own; NULL
+# in a session saved before, whose events were all the players'). (Files of earlier versions may also have an
+# unused `undone` column.)
 ADDED = {"over": "INTEGER NOT NULL DEFAULT 0", "hides": "INTEGER NOT NULL DEFAULT 0",
          "seating": "TEXT NOT NULL DEFAULT 'solo'",  # solo, hot-seat (one screen) or linked (seat links)
          "revision": "INTEGER NOT NULL DEFAULT 0", "secret": "TEXT", "chosen": "INTEGER NOT NULL DEFAULT 0",
-         "waiting": "INTEGER NOT NULL DEFAULT 0", "document": "TEXT"}
+         "waiting": "INTEGER NOT NULL DEFAULT 0", "document": "TEXT", "made": "INTEGER"}
 # A linked session of a file written before sessions had owners is owned by its first seat-0 token: the
 # creator's, whether the game was made linked or shared later (either way the creator's seat came first).
 # Only such sessions are linked and ownerless, so this is done at every opening (an older server may have
@@ -118,7 +121,7 @@ class Record:
     over: bool = False
     hides: bool = False
     seating: str = "solo"
-    steps: int = 0
+    steps: int = 0  # the choices made in it, as its players count them
     revision: int = 0  # that of the events read with it (`Store.get`)
     secret: bytes | None = field(default=None, repr=False)  # never shown: it gives away what the rules hide
     chosen: bool = False  # its seed was chosen: it keeps no secret from whoever knows it
@@ -213,36 +216,38 @@ class Store:
                name: str, events: Sequence[Event] = (), over: bool = False,
                hides: bool = False, seating: str = "solo", owners: Sequence[str] = (),
                secret: bytes | None = None, chosen: bool = False, waiting: bool = False,
-               document: dict[str, Any] | None = None) -> str:
+               document: dict[str, Any] | None = None, made: int = 0) -> str:
         """A new session, owned by whoever holds one of the `owners` secrets (a token, a browser's ring)."""
         session_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction() as db:
-            db.execute(f"INSERT INTO sessions ({COLUMNS}, lang) VALUES ({', '.join('?' * 15)}, '')",
+            db.execute(f"INSERT INTO sessions ({COLUMNS}, made, lang) VALUES ({', '.join('?' * 16)}, '')",
                        (session_id, system, name, str(seed), json.dumps(params), int(table_dice), now, now,
                         int(over), int(hides), seating, None if secret is None else secret.hex(), int(chosen),
-                        int(waiting), None if document is None else json.dumps(document)))
+                        int(waiting), None if document is None else json.dumps(document), made))
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, i, json.dumps(e)) for i, e in enumerate(events)])
             db.executemany("INSERT INTO owners VALUES (?, ?)", [(session_id, _digest(o)) for o in set(owners)])
         return session_id
 
     def rewrite(self, session_id: str, keep: int, had: int, events: Sequence[Event], over: bool = False,
-                hides: bool = False, revision: int | None = None) -> int:
+                hides: bool = False, revision: int | None = None, made: int | None = None) -> int:
         """In one transaction, the session having had `had` events (at `revision`, when one is given): forget
         those from number `keep` on, and record `events` from there (an undo forgets, a step appends, a
-        decision that waited for its dice is recorded again once made); its new revision."""
+        decision that waited for its dice is recorded again once made), and how many choices it now has made
+        (`made`: None, as many as it has events); its new revision."""
         with self._transaction() as db:
             now = self._expect(db, session_id, had, revision) + 1
             db.execute("DELETE FROM events WHERE session = ? AND seq >= ?", (session_id, keep))
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(session_id, keep + i, json.dumps(e)) for i, e in enumerate(events)])
-            return self._changed(db, session_id, over, hides, now)
+            return self._changed(db, session_id, over, hides, now, made)
 
     @staticmethod
-    def _changed(db: sqlite3.Connection, session_id: str, over: bool, hides: bool, revision: int) -> int:
-        db.execute("UPDATE sessions SET updated = ?, over = ?, hides = ?, revision = ? WHERE id = ?",
-                   (time.time(), int(over), int(hides), revision, session_id))
+    def _changed(db: sqlite3.Connection, session_id: str, over: bool, hides: bool, revision: int,
+                 made: int | None = None) -> int:
+        db.execute("UPDATE sessions SET updated = ?, over = ?, hides = ?, revision = ?, made = ? WHERE id = ?",
+                   (time.time(), int(over), int(hides), revision, made, session_id))
         return revision
 
     @staticmethod
@@ -526,7 +531,7 @@ class Sessions:
             revision = record.revision
             if session.events != events:  # saved before decisions were events: kept now as today's
                 revision = self.store.rewrite(session_id, 0, len(events), session.events, session.is_over,
-                                              session.hides(), revision)
+                                              session.hides(), revision, session.made())
             self._keep(session_id, session, revision)
             return session, revision
 
@@ -557,7 +562,8 @@ class Sessions:
         session_id = self.store.create(session.system, session.seed, session.params.to_json(), session.table,
                                        name, session.events, session.is_over, session.hides(), seating, owners,
                                        session.secret, chosen,
-                                       document=None if session.archived is None else session.to_json())
+                                       document=None if session.archived is None else session.to_json(),
+                                       made=session.made())
         self._keep(session_id, session, 0)
         return session_id
 
@@ -577,7 +583,7 @@ class Sessions:
                     keep = waited  # a decision that waited for its dice, made now: recorded again, whole
                 if keep < before or len(session.events) > before:
                     revision = self.store.rewrite(session_id, keep, before, session.events[keep:],
-                                                  session.is_over, session.hides(), revision)
+                                                  session.is_over, session.hides(), revision, session.made())
             except DedaleError:  # refused (an illegal choice): the session is as it was
                 if len(session.events) != before:
                     self.forget(session_id)

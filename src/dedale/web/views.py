@@ -150,7 +150,8 @@ def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) 
     return {"id": session_id, "session": session, "system": session.system, "seed": None, "picture": drawn.map,
             "legend": drawn.legend,
             "choices": [], "faces": [], "prompt": None, "question": None, "log": [], "log_total": 0, "ending": None,
-            "over": session.is_over, "steps": len(session.events), "pending": None, "analysis": [], "hint": None,
+            "over": session.is_over, "steps": len(session.events), "made": session.made(), "pending": None,
+            "analysis": [], "hint": None,
             "regenerate": None, "watching": True, "title": t(f"web.system.{session.system}", lang), **more}
 
 
