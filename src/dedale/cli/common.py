@@ -20,7 +20,7 @@ import typer
 
 from dedale.core.errors import DedaleError, check_lang
 from dedale.core.files import check_target, write_atomic
-from dedale.core.seeds import check_seed, new_seed
+from dedale.core.seeds import check_seed, new_seed, seed_text
 from dedale.i18n import LANGUAGES, t
 
 if TYPE_CHECKING:
@@ -36,7 +36,8 @@ _drawn: list[int] = []  # a seed drawn for the command: said when it ends, unles
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 Lang = Annotated[str, typer.Option("--lang", envvar="DEDALE_LANG", help=f"Language: {', '.join(LANGUAGES)}.")]
-Seed = Annotated[int | None, typer.Option("--seed", help="Seed (random and printed on stderr if not given).")]
+Seed = Annotated[str | None, typer.Option("--seed", help="Seed: a whole number, or a long seed as the web shows it "
+                                          "(random and printed on stderr if not given).")]
 Count = Annotated[int, typer.Option("--count", help="How many results (seeds S, S+1, ...).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON (one line each with --count).")]
 Output = Annotated[str | None, typer.Option(
@@ -101,14 +102,14 @@ def tables_folder(tables: Path | None, system_name: str) -> str | None:
     return str(tables / system_name if os.path.isdir(tables / system_name) else tables)
 
 
-def resolve_seed(seed: int | None) -> int:
-    """The seed given, checked, or a new one, said on stderr when the command ends so that the result can be
-    remade (`say_drawn_seed`)."""
+def resolve_seed(seed: str | None) -> int:
+    """The seed given (a number, or a long seed's text: `core.seeds`), checked, or a new one, said on stderr when
+    the command ends so that the result can be remade (`say_drawn_seed`)."""
     if seed is not None:
         return check_seed(seed)
-    seed = new_seed()
-    _drawn.append(seed)
-    return seed
+    drawn = new_seed()
+    _drawn.append(drawn)
+    return drawn
 
 
 def say_drawn_seed() -> None:
@@ -146,7 +147,7 @@ def batch_path(pattern: str, seed: int, system: System) -> Path:
     """The file for one result of a batch: `-o` names a folder, a pattern with {seed}, or a file whose
     name gets the seed added."""
     if _is_folder(pattern):
-        return Path(pattern) / f"{system.name}-{seed}.json"
+        return Path(pattern) / f"{system.name}-{seed_text(seed)}.json"
     return seeded_path(pattern, seed, system)
 
 
@@ -154,12 +155,13 @@ def seeded_path(pattern: str, seed: int, system: System) -> Path:
     """A file of a batch named by a pattern with {seed}, or by a file's name with the seed added (no folder
     looked at: a worker names its files so)."""
     if "{seed}" in pattern:
-        return Path(pattern.replace("{seed}", str(seed)))
+        return Path(pattern.replace("{seed}", seed_text(seed)))
     from dedale.systems import extension_of
 
     path = Path(pattern)
     ext = extension_of(path, system)
-    return path.with_name(f"{path.name[:len(path.name) - len(ext)]}-{seed}{path.name[len(path.name) - len(ext):]}")
+    return path.with_name(f"{path.name[:len(path.name) - len(ext)]}-{seed_text(seed)}"
+                          f"{path.name[len(path.name) - len(ext):]}")
 
 
 def render(document: dict[str, Any], ext: str, system: System, options: dict[str, Any] | None = None) -> bytes:
@@ -279,7 +281,7 @@ class Generation:
         return data, spec.text(spec.load(document), self.lang) if self.line == "text" else None
 
 
-def generate(system: System, params: Declared, seed: int | None, count: int, as_json: bool, output: str | None,
+def generate(system: System, params: Declared, given: str | None, count: int, as_json: bool, output: str | None,
              options: dict[str, Any] | None = None, view: str = "gm", where: Where | None = None) -> None:
     """The generation command every system shares: seeds seed..seed+count-1, by the autopilot, each as
     `view` sees it (core/views), in this process or `where` (core/batch); written and printed in order."""
@@ -292,7 +294,7 @@ def generate(system: System, params: Declared, seed: int | None, count: int, as_
     ext = output_format(output, system) if output is not None else None
     if output is not None and count == 1 and not _is_folder(output):
         check_target(Path(output))  # said before the work, not after
-    seed = resolve_seed(seed)
+    seed = resolve_seed(given)
 
     def target(current: int) -> Path:
         assert output is not None

@@ -21,6 +21,8 @@ seed as a number and a long one as its text (`seed_json`), which every JSON read
 True
 >>> check_seed(seed_text(123456789012345678901234567890))
 123456789012345678901234567890
+>>> seed_text(check_seed(EXAMPLE)) == EXAMPLE
+True
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ GROUPS = (5, 5, 5, 5, 6)  # how a long seed's 26 characters are grouped for read
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O or U to misread
 _READ_AS = {**{c: i for i, c in enumerate(ALPHABET)}, "I": 1, "L": 1, "O": 0}
 MAX_DIGITS = len(str(MAX_SEED))
+EXAMPLE = "3KQM7-XA9BF-TN4WE-R8D1H-ZJ6PCQ"  # a long seed, as messages show one
 
 
 def new_seed() -> int:
@@ -86,7 +89,7 @@ def check_seed(value: Any) -> int:
     seed = _parsed(value)
     if seed is None or not 0 <= seed <= MAX_SEED:
         raise DedaleError("error.seed", value=value if not isinstance(value, str) else value[:60],
-                          high=MAX_SHORT_SEED, example=seed_text(2**64 + 0x5EED))
+                          high=MAX_SHORT_SEED, example=EXAMPLE)
     return seed
 
 
