@@ -944,24 +944,33 @@ def test_another_site_gets_the_pages_alone_and_in_a_tab(client: TestClient) -> N
             assert client.get(path, headers=headers).status_code == 200, (path, headers)
 
 
-def test_a_browser_naming_no_site_needs_the_apps_cookie_for_its_work(client: TestClient) -> None:
+def test_a_browser_naming_no_site_needs_a_value_the_server_issued_for_its_work(client: TestClient) -> None:
     """On a plain-http network address (`--host 0.0.0.0`) a browser sends no Sec-Fetch headers, and another
-    site's frame may hide its Referer: a browser's request naming no site then needs the cookie the app's
-    pages give (SameSite=Lax: a frame, a picture or a fetch of another site never carries it) for anything but a
-    page. A program (no browser's User-Agent) still needs nothing."""
+    page may hide its Referer: a browser's request naming no site then needs, for anything but a page or the
+    app's own files, the fetch token the app's pages put in the addresses they ask for (`k`, signed for the
+    browser's cookie), or htmx's form token. A cookie alone is not enough: a page on another port of the same
+    host shares the host's cookies (it made the server draw 3 CPU-seconds of plots), and may plant one of any
+    value, for which it cannot sign. A program (no browser's User-Agent) still needs nothing."""
     session = new(client, "zombstone-duel")
     play = f"/play/{session['id']}"
     browser = {"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0"}
+    del client.headers["X-CSRF-Token"]  # a picture, a download, a stream: no header of the app's pages
+    page = client.get(play).text
+    fetch = re.search(r'export\.json\?k=([0-9a-f]+)"', page).group(1)  # type: ignore[union-attr]
+    assert f"k={fetch}" in client.get("/zombstone?potential=2").text  # the plots' addresses carry it
     cookie = client.cookies.get(csrf.COOKIE)
     assert cookie, "the app's pages gave this browser its cookie"
     for path in ("/zombstone/odds.png?potential=2", f"{play}/export.svg", f"{play}/panel", "/api/sessions"):
-        client.cookies.clear()  # (a refusal's page gives a cookie too: a frame of another site never sends it)
-        refused = client.get(path, headers=browser)
+        signed = f"{path}{'&' if '?' in path else '?'}k={fetch}"
+        refused = client.get(path, headers=browser)  # its own cookie, no value issued for it: another port's page
         assert refused.status_code == 403 and "another site" in refused.text, path
+        assert client.get(signed, headers=browser).status_code == 200, path  # the app's own page asked
         assert client.get(path, headers={"User-Agent": "curl/8.5.0"}).status_code == 200, path
+        client.cookies.set(csrf.COOKIE, "A" * 22)  # planted: a value the planter chose, and its token elsewhere
+        assert client.get(signed, headers=browser).status_code == 403, path
+        assert client.get(f"{path}{'&' if '?' in path else '?'}k={'0' * 32}", headers=browser).status_code == 403
         client.cookies.set(csrf.COOKIE, cookie)
-        assert client.get(path, headers=browser).status_code == 200, path
-    for path in ("/", play, "/sessions"):  # a page opened from a link or typed in: its first visit has no cookie
+    for path in ("/", play, "/sessions", "/static/style.css", "/favicon.ico"):  # a page, typed in; its files
         assert client.get(path, headers=browser).status_code == 200, path
 
 

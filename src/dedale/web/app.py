@@ -54,7 +54,7 @@ def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[st
     app.state.sessions = Sessions(store, service.build, cache_entries=CACHE_ENTRIES)
     app.state.secret = store.secret()
     app.state.watchers = service.Places(service.MAX_WATCHERS, service.WATCHER_SHARE)
-    app.add_middleware(Guard, hosts=allowed_hosts(host, allow_hosts), refuse=refusal)
+    app.add_middleware(Guard, hosts=allowed_hosts(host, allow_hosts), refuse=refusal, secret=app.state.secret)
     static = resources.files("dedale.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.include_router(api.router)

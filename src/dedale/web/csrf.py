@@ -44,6 +44,26 @@ def identify(request: Request, response: Response) -> str:
     return found
 
 
+def fetch_token(secret: bytes, browser: str) -> str:
+    """What the pages add to the addresses of their pictures, downloads and live updates (`k`), for a browser
+    that names no place it asks from (`guard.py`): signed for this browser's cookie, which another page may set
+    but never sign for. Not the forms' token, which a copied address would give away."""
+    return _sign(secret, "fetch:" + browser)
+
+
+def fetched_by_a_page(request: Request, secret: bytes) -> bool:
+    """Whether a request carries its browser's fetch token (`k` in its address, or the forms' token as htmx's
+    header): the app's own pages made it."""
+    known = browser(request)
+    if known is None:
+        return False
+    sent = request.query_params.get("k")
+    if sent is not None and hmac.compare_digest(sent, fetch_token(secret, known)):
+        return True
+    header = request.headers.get(HEADER)
+    return header is not None and hmac.compare_digest(header, _sign(secret, known))
+
+
 def page_token(request: Request) -> tuple[str, str | None]:
     """The token a page's forms carry, and the browser cookie to set when the browser has none yet."""
     known = browser(request)

@@ -50,6 +50,8 @@ SECURITY_HEADERS = [
     (b"cross-origin-resource-policy", b"same-origin"),
 ]
 
+# What costs nothing and reveals nothing: the app's own files, asked for by its pages whatever they name
+FILES = re.compile(r"/static/.*|/favicon\.ico")
 # The pages another site may open, in a tab of their own (a link to them): the home page, a system's form,
 # a game and its log, a seat link, the saved sessions, the upload form, a permalink, the odds calculator.
 # Everything else is work done for the app's own pages, or for programs (the API).
@@ -90,8 +92,8 @@ def _same_place(origin: str, host_header: str) -> bool:
 class Guard:
     """The ASGI middleware (outermost: nothing reaches the app unchecked)."""
 
-    def __init__(self, app: ASGIApp, hosts: frozenset[str], refuse: Refuse) -> None:
-        self.app, self.hosts, self.refuse = app, hosts, refuse
+    def __init__(self, app: ASGIApp, hosts: frozenset[str], refuse: Refuse, secret: bytes) -> None:
+        self.app, self.hosts, self.refuse, self.secret = app, hosts, refuse, secret
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -104,7 +106,7 @@ class Guard:
         try:
             self._check_host(request)
             if request.method in SAFE_METHODS:
-                _check_site(request)
+                _check_site(request, self.secret)
             else:
                 _check_origin(request)
                 receive = await _read_body(request, receive, BODY_LIMITS.get(request.url.path, BODY_LIMIT))
@@ -136,25 +138,27 @@ def _check_origin(request: Request) -> None:
         raise _Refusal(403, DedaleError("error.origin", value=origin or site))
 
 
-def _check_site(request: Request) -> None:
+def _check_site(request: Request, secret: bytes) -> None:
     """A page elsewhere may open one of the app's pages in a tab (a link), nothing else. A browser names where
     a request comes from (`Sec-Fetch-Site`: another site, or another port of this one, is foreign; "none" is
     the user's own doing, a bookmark or a typed address) and what for (`Sec-Fetch-Mode` and `-Dest`: a tab is
     a "navigate" of a "document"; a frame is a navigate too, of an "iframe"). A request that names none of
     them (an old browser, a program, and every browser on a plain-http network address: they send them only
     to https and to this machine) is foreign when its `Origin` or `Referer` names another place. When it
-    names no place at all, a browser's (its User-Agent says "Mozilla/", as every browser's does) must carry
-    the cookie the app's pages give it for anything but a page: that cookie is SameSite=Lax, which a frame,
-    a picture or a fetch of another site's page never sends, whatever referrer policy it sets. A program
-    calling the API, or an address typed in, is let through."""
+    names no place at all, a browser's (its User-Agent says "Mozilla/", as every browser's does) must carry a
+    value the server issued for anything but a page or the app's files: the fetch token its pages add to the
+    addresses they ask for, signed for the browser's cookie (`csrf.fetch_token`; htmx sends the forms' token).
+    A cookie alone proves nothing: a page on another port of this host shares this host's cookies, and may
+    set one of any name and value. A program calling the API, or an address typed in, is let through."""
     headers = request.headers
     site = headers.get("sec-fetch-site")
     came_from = headers.get("origin") or headers.get("referer")
     if site is None and came_from is not None:
         foreign = not _same_place(came_from, headers.get("host", ""))
     elif site is None:
-        foreign = (headers.get("user-agent", "").startswith("Mozilla/") and csrf.COOKIE not in request.cookies
-                   and not PAGES.fullmatch(request.url.path))
+        path = request.url.path
+        foreign = (headers.get("user-agent", "").startswith("Mozilla/") and not PAGES.fullmatch(path)
+                   and not FILES.fullmatch(path) and not csrf.fetched_by_a_page(request, secret))
     else:
         foreign = site not in ("same-origin", "none")
     in_a_tab = headers.get("sec-fetch-mode", "navigate") == "navigate" and headers.get(

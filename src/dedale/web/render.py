@@ -45,9 +45,17 @@ def page(request: Request, template: str, context: dict[str, Any], status: int =
         return t(key, lang, **args)
 
     token, new_browser = csrf.page_token(request)
+    fetch = csrf.fetch_token(request.app.state.secret, new_browser or csrf.browser(request) or "")
+
+    def signed(address: str) -> str:
+        """An address this page's browser asks for (a picture, a download, live updates), carrying its fetch
+        token: a browser that names no place it asks from is let through by that (`guard.py`)."""
+        return f"{address}{'&' if '?' in address else '?'}k={fetch}"
+
     html = environment().get_template(template).render(**context, t=tr, lang=lang, languages=LANGUAGES,
                                                        path=request.url.path, here=_here(request),
-                                                       version=__version__, csrf=token)
+                                                       version=__version__, csrf=token, signed=signed,
+                                                       fetch=fetch)
     response = HTMLResponse(html, status_code=status)
     if new_browser is not None:
         csrf.remember(response, new_browser)
