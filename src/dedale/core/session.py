@@ -101,7 +101,7 @@ class Session(Generic[R]):
     faces: ClassVar[Faces]  # set by the library (`dedale`'s `__init__`): `result()` and the Jupyter picture
 
     def __init__(self, rules: type[R], params: Declared | None = None, seed: int = 0, table: bool = False,
-                 secret: bytes | None = None, *, events: list[Event] | None = None) -> None:
+                 secret: bytes | None = None, *, events: list[Event] | None = None, left_out: bool = True) -> None:
         if table and not rules.table_mode:
             raise DedaleError("error.no_table_mode", system=rules.system)
         self.seed = seed
@@ -126,7 +126,7 @@ class Session(Generic[R]):
         if events is None:
             self._let_ais_decide()
         else:
-            self.extend(events)
+            self.extend(events, left_out)
 
     # --- what the faces read of the rules -------------------------------------------------------
     @property
@@ -279,8 +279,8 @@ class Session(Generic[R]):
         """After `event` failed (and was dropped), the session as it was before it."""
         if isinstance(self._source, TableSource) and not isinstance(self.rules, Suspends):
             del self._source.entries[len(self._source.entries) - ("enter" in event):]
-        else:  # the state may be half-changed (or the rules' generator cannot be rewound): rebuild it
-            self.__dict__.update(self.remade(self.events).__dict__)
+        else:  # the state may be half-changed (or the rules' generator cannot be rewound): rebuild it, as it was
+            self.__dict__.update(self.remade(self.events, left_out=False).__dict__)
 
     def autopilot(self, name: str = "default") -> Policy:
         policies: Policies = self.rules.policies
@@ -343,9 +343,11 @@ class Session(Generic[R]):
         """Whether the event is a decision an AI made for its own seat (not one a person asked for)."""
         return "by" in event and self.rules.ai(event.get("seat", 0)) is not None
 
-    def remade(self, events: list[Event]) -> Self:
-        """This game (its rules, parameters, seed, table mode and key) replayed through `events`."""
-        return self.replay(type(self.rules), self.params, self.seed, events, self.table, self.secret)
+    def remade(self, events: list[Event], left_out: bool = True) -> Self:
+        """This game (its rules, parameters, seed, table mode and key) replayed through `events` (`left_out`: and
+        the AIs' decisions after them, `extend`)."""
+        return Session(type(self.rules), self.params, self.seed, self.table, self.secret, events=events,
+                       left_out=left_out)
 
     # --- undo never goes back past what was shown (rules with secrets) --------------------------
     def _watch(self) -> tuple[int | None, int] | None:
@@ -544,7 +546,7 @@ class Session(Generic[R]):
             "table_dice": self.table,
             "over": self.is_over,
             **self.rules.result_json(),
-            "events": self.events,
+            "events": copy.deepcopy(self.events),  # the document's own: the game goes on adding to its list
             "log": [self.rules.log_entry(entry) for entry in self.log],
         }
         if self.pending is not None:
@@ -558,10 +560,12 @@ class Session(Generic[R]):
         """A game of `rules` played through recorded `events`."""
         return Session(rules, params, seed, table, secret, events=events)
 
-    def extend(self, events: list[Event]) -> Self:
+    def extend(self, events: list[Event], left_out: bool = True) -> Self:
         """Play recorded events on from where the session is (a replay): each must be legal, as it was when
         it was recorded; a decision is applied as recorded, never asked for again. An AI's decision a
-        document saved before decisions were events leaves out is made as it was then, by today's AI."""
+        document saved before decisions were events leaves out is made as it was then, by today's AI (after the
+        last event too, unless `left_out` is False: a session rebuilt as it stood, an AI's decision having
+        failed)."""
         for number, event in enumerate(events, len(self.events) + 1):
             try:
                 self._make_left_out(event)
@@ -572,7 +576,8 @@ class Session(Generic[R]):
                 if exc.key == "error.replay_mismatch":
                     raise
                 raise DedaleError("error.event_rejected", event=number, reason=exc.as_word()) from None
-        self._make_left_out(None)
+        if left_out:
+            self._make_left_out(None)
         return self
 
     def _replayed(self, event: Event) -> None:
