@@ -367,3 +367,77 @@ def test_the_terminal_prints_the_players_view_and_saves_the_whole_game(cli, tmp_
     assert "a bluff by the zombies" not in out and "a bluff by the lawmen" in out
     assert "a hole card for the zombies: drew ??" in out and "An inspiration card for the zombies: drew ??" in out
     assert not re.search(r"for the zombies: drew (?!\?\?)", out)
+
+
+# --- the AI's decisions, events of its own (issue 39) ---------------------------------------------------------------
+NAMING = ("activate", "charisma", "melee", "shoot", "aim")  # decisions that name a figure by its id
+
+
+def test_the_ais_decisions_show_the_player_only_what_the_rules_let_them_see(walled_tokens: str) -> None:
+    """The AI's decisions are events of seat 1 now: in the player's view, one naming a hidden token names it as
+    the picture does (by the token's id there), and one whose very asking tells of a card the AI held (to play
+    none of the cards that would help, to spend no Last Breath) is left out; the full document keeps them all."""
+    swapped = unplayed = 0
+    for seed in range(4):
+        session = Session(SkirmishRules, SkirmishParams(scenario="high_noon", side="lawmen", data=walled_tokens),
+                          seed)
+        while not session.is_over and masked(session):
+            tokens = {f.id: f for f in masked(session)}
+            view = session.seat_json(0)
+            assert len(view["events"]) <= len(session.events)
+            drawn = {(f["x"], f["y"]): f["id"] for f in view["game"]["figures"] if f["profile"] is None}
+            shown = iter(view["events"])
+            for event in session.events:
+                if event.get("seat") == 1 and event["choice"] in ("cards:none", "last_breath:no"):
+                    unplayed += 1
+                    continue  # left out
+                seen = next(shown)
+                kind, _, named = event["choice"].partition(":")
+                if kind in NAMING and named.isdigit() and int(named) in tokens:  # a token, as the picture names it
+                    token = tokens[int(named)]
+                    assert seen["choice"] == f"{kind}:{drawn[(round(token.x, 3), round(token.y, 3))]}"
+                    swapped += seen["choice"] != event["choice"]
+                else:  # as it was made, but the AI's bluff rolls (test_the_ais_bluff_rolls_are_left_out...)
+                    assert {k: v for k, v in seen.items() if k != "drew"} == {k: v for k, v in event.items()
+                                                                                if k != "drew"}
+                    assert event.get("seat") == 0 or "duel.bluff" not in json.dumps(seen)
+            session.auto_step()
+    assert swapped, "no AI decision named a hidden token under another id"
+
+
+def test_the_ais_bluff_rolls_are_left_out_of_its_decisions_in_the_players_view() -> None:
+    for seed in range(40):
+        session = Session(DuelRules, DuelParams(style="bold"), seed)
+        while not session.is_over and any(c.id == "check" for c in session.choices()):
+            session.step("check")
+        bluffing = [e for e in session.events if e.get("seat") == 1 and any(
+            entry["for"] == "duel.bluff" for entry in e.get("drew", []))]
+        if bluffing and not session.is_over:
+            view = session.seat_json(0)
+            assert not [e for e in view["events"] if "drew" in e and e["seat"] == 1]
+            assert [e["choice"] for e in view["events"]] == [e["choice"] for e in session.events]
+            assert "duel.bluff" not in json.dumps(view) and "duel.bluff" in json.dumps(session.to_json())
+            return
+    raise AssertionError("no duel in 40 seeds where the AI rolled a bluff before the end")
+
+
+def test_a_decision_to_play_no_card_is_kept_from_the_other_side() -> None:
+    """Between two people: a side is asked which cards to play only when it holds one that would help, so its
+    choice of none tells the other side of that card; the other seat's view leaves it out (a spectator's too)."""
+    for seed in range(30):
+        session = Session(SkirmishRules, SkirmishParams(scenario="ok_corral", opponent="human"), seed)
+        for _ in range(400):
+            if session.is_over:
+                break
+            asked = session.rules.ask
+            if isinstance(asked, Ask) and asked.kind == "cards":
+                seat = session.seat_to_act()
+                assert seat is not None
+                session.step("cards:none", seat=seat)
+                kept = [e for e in session.events if e["choice"] == "cards:none" and e["seat"] == seat]
+                assert kept and "cards:none" in [e["choice"] for e in session.seat_json(seat)["events"]]
+                for other in (1 - seat, -1):
+                    assert "cards:none" not in [e.get("choice") for e in session.seat_json(other)["events"]]
+                return
+            session.auto_step()
+    raise AssertionError("no side was asked for its cards in 30 games")

@@ -260,3 +260,43 @@ def test_a_co_op_player_of_a_map_plays_in_the_party_view(client: TestClient, sys
     assert gm_board == board or gm_board not in after.text
     again = client.post(f"{page}/undo", data={}, headers={"HX-Request": "true"})
     assert again.status_code == 200 and f"{page}/step?view=party" in again.text and 'class="log"' not in again.text
+
+
+def test_a_linked_duel_deals_nothing_before_its_guest_sits_down(tmp_path: Path) -> None:
+    """Making 60 linked duels to keep the best hand, deleting the others: the owner's page, panel, downloads, log and
+    the API show no card of its own until the other player has opened the link (the game is not even dealt), so
+    there is nothing to shop for. The guest's link deals it; both then see their own cards."""
+    with web_client(tmp_path / "shop.db", follow_redirects=False) as client:
+        shopping(client)
+
+
+def shopping(client: TestClient) -> None:
+    for _ in range(50):
+        made = client.post("/new/zombstone-duel", data={"seating": "linked"})
+        session_id = made.headers["location"].rsplit("/", 1)[1]
+        page = f"/play/{session_id}"
+        shown = [client.get(page).text, client.get(f"{page}/panel").text,
+                 client.get(f"/api/sessions/{session_id}").text, client.get("/sessions").text]
+        assert "Waiting for the other player" in shown[0] and "A link for the other player" in shown[0]
+        for text in shown:
+            assert not any(shows(text, code) or shows(text, Card.parse(code).shown) for code in CODES), text[:200]
+        for path in (f"{page}/export.json", f"{page}/export.svg", f"{page}/log.txt", f"{page}/log",
+                     f"/api/sessions/{session_id}/export/json"):
+            assert client.get(path).status_code == 409, path
+        assert client.app.state.sessions.store.get(session_id)[1] == []  # type: ignore[attr-defined]
+        assert session_id not in client.app.state.sessions.cache  # type: ignore[attr-defined]
+        assert client.post(f"/sessions/{session_id}/delete").status_code == 303
+    made = client.post("/new/zombstone-duel", data={"seating": "linked"})
+    session_id = made.headers["location"].rsplit("/", 1)[1]
+    link = client.post(f"/play/{session_id}/share", data={"role": "seat1"}).headers["location"]
+    join = re.search(r"link=(%2Fjoin%2F[^&]+)", link).group(1).replace("%2F", "/")  # type: ignore[union-attr]
+    guest = TestClient(client.app, base_url=str(client.base_url), follow_redirects=False)
+    assert guest.get(join).status_code == 303
+    mine = client.get(f"/play/{session_id}/export.json").json()
+    theirs = guest.get(f"/play/{session_id}/export.json").json()
+    assert "??" not in mine["duel"]["hole"][0] and mine["duel"]["hole"][1] == ["??", "??"]
+    assert "??" not in theirs["duel"]["hole"][1] and theirs["duel"]["hole"][0] == ["??", "??"]
+
+
+CODES = [f"{rank}{suit}" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+         for suit in "HDSC"]

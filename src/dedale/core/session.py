@@ -508,13 +508,14 @@ class Session(Generic[R]):
         return shown
 
     def _shown_event(self, event: Event, seat: int) -> Event:
-        """An event whose decision drew something, its draws as `seat` may see them in the log (an AI's bluff
-        roll left out, a hole card face down)."""
+        """An event whose decision drew something, without the draws `seat` may not see in the log (an AI's bluff
+        roll: a decision draws only rolls, which the log shows whole or leaves out)."""
         if "drew" not in event:
             return event
-        assert isinstance(self.rules, Secrets)
+        rules = self.rules
+        assert isinstance(rules, Secrets)
         shown = {key: value for key, value in event.items() if key != "drew"}
-        drew = self.rules.shown_log([self.rules.log_entry(entry) for entry in event["drew"]], seat)
+        drew = [entry for entry in event["drew"] if rules.shown_log([rules.log_entry(entry)], seat)]
         return {**shown, "drew": drew} if drew else shown
 
     # --- JSON and pictures ----------------------------------------------------------------------
