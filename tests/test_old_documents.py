@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -115,3 +116,13 @@ def test_every_system_has_a_document_of_the_version_before(client: TestClient) -
             if name.startswith("before-decisions/")}
     assert kept == {"crawler", "paper", "hexcrawl", "keylock", "zombstone", "zombstone-duel"}
 
+
+
+def test_the_terminal_says_in_one_line_why_an_archived_game_cannot_go_on_and_still_draws_it(cli: Any,
+                                                                                           tmp_path: Path) -> None:
+    old = DATA / "zombstone" / "version3.json"
+    code, _, err = cli("zombstone", "play", "--load", str(old), stdin="q\n")
+    assert code == 2 and "cannot be continued" in err and err.count("\n") == 1 and "Traceback" not in err
+    assert json.loads(old.read_text(encoding="utf-8")) == SAVED["zombstone/version3.json"]  # left as it was
+    picture = tmp_path / "old.svg"
+    assert cli("render", str(old), "-o", str(picture))[0] == 0 and picture.read_text().startswith("<svg")

@@ -16,6 +16,7 @@ from dedale.core.errors import DedaleError
 from dedale.core.logtext import describe, describe_request
 from dedale.core.numbers import whole
 from dedale.core.rules import Rules
+from dedale.core.seeds import seed_text
 from dedale.core.session import Session
 from dedale.i18n import say, t
 
@@ -152,5 +153,8 @@ def play(rules: type[Rules[Any, Any]], load: Path | None, make: Callable[[], Ses
     saved = read_json(load) if load is not None else None
     if (target := save or load) is not None:
         check_target(target)  # before the game, not when it is saved at its end
-    session = Session.from_json(rules, saved) if load is not None else make()
-    Player(session, show, save or load or Path(f"dedale-{session.system}-{session.seed}.json"), lang).run()
+    session = Session.opened(rules, saved) if load is not None else make()
+    if session.archived is not None:  # shown and drawn as saved (`dedale render`), never continued
+        raise DedaleError("error.archived", why=session.archived)
+    Player(session, show, save or load or Path(f"dedale-{session.system}-{seed_text(session.seed)}.json"),
+           lang).run()
