@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
 from conftest import CHROMIUM
-from test_web_browser import LAPTOP, PHONE, download, no_problems, open_page, start_from_home, wait_htmx
+from test_web_browser import LAPTOP, PHONE, download, fetched, no_problems, open_page, start_from_home, wait_htmx
 from webserver import Server
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
@@ -56,7 +56,7 @@ def test_the_whole_log_is_paged_with_its_true_numbers(page: Page) -> None:
     expect(page.locator(".full-log summary").first).to_have_text("At the start")
     page.locator(".pager").first.get_by_role("link", name="2", exact=True).click()
     expect(page.locator(".full-log li").first).to_have_attribute("value", "201")
-    text = page.context.request.get(page.url.split("/log")[0] + "/log.txt").text()
+    text = fetched(page, page.url.split("/log")[0] + "/log.txt").text()
     assert len([line for line in text.splitlines() if re.match(r"\d+\. ", line)]) == total
 
 

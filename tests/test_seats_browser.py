@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from dedale.core.cards import Card
 from dedale.web import service
-from test_web_browser import CHROMIUM, download, open_page
+from test_web_browser import CHROMIUM, download, fetched, open_page
 from webserver import Server, api
 
 pytestmark = pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="no Chromium to drive")
@@ -66,7 +66,7 @@ def status(page: Page) -> str:
 
 def hole_cards_of(page: Page, session_id: str) -> list[str]:
     """This page's own hole cards, as its seat's download gives them."""
-    document = page.request.get(f"/play/{session_id}/export.json").json()
+    document = fetched(page, f"/play/{session_id}/export.json").json()
     return [code for code in document["duel"]["hole"][0 if "player 1" in status(page) else 1] if code != "??"]
 
 
@@ -174,14 +174,14 @@ def test_two_browsers_play_a_short_skirmish_to_the_end(browser: Browser, server:
     first = start_linked(open_page(browser, server.url), "zombstone", {}, {"scenario": "high_noon"})
     session_id = first.url.rsplit("/", 1)[1]
     second = invite(first, browser, server, "seat1")
-    start = first.request.get(f"/play/{session_id}/export.json").json()
+    start = fetched(first, f"/play/{session_id}/export.json").json()
     stars = {f["id"] for f in start["game"]["figures"] if start["profiles"][f["profile"]]["status"] == "star"}
     duelled = []
 
     def the_duel_hides_each_hand_from_the_other() -> None:
         if duelled and duelled[-1] == "over":
             return  # the duel opens the game: once its first turn has begun, there is no duel left to check
-        views = [page.request.get(f"/play/{session_id}/export.json").json() for page in (first, second)]
+        views = [fetched(page, f"/play/{session_id}/export.json").json() for page in (first, second)]
         if views[0]["game"]["turn"] >= 1:
             duelled.append("over")
             return
@@ -293,7 +293,8 @@ def test_a_page_refused_a_live_place_keeps_up_by_asking(browser: Browser, server
     try:
         helper = open_page(browser, server.url)
         answered: list[tuple[str, int]] = []
-        helper.on("response", lambda response: answered.append((response.url.rsplit("/", 1)[1], response.status)))
+        helper.on("response", lambda response: answered.append((response.url.rsplit("/", 1)[1].split("?")[0],
+                                                                response.status)))
         helper.goto(link)
         helper.wait_for_url(re.compile(r"/play/[^/?]+$"))
         for page in (player, helper, player):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+from playwright.sync_api import APIResponse, Browser, Locator, Page, ViewportSize, expect
 
 from conftest import CHROMIUM
 from dedale.core.seeds import check_seed
@@ -199,6 +199,12 @@ def start_from_home(page: Page, system: str, values: dict[str, str], table_dice:
     expect(page.locator("section#play")).to_be_visible()
 
 
+def fetched(page: Page, address: str) -> APIResponse:
+    """What the page's own script would fetch at `address`: its browser's cookies, and the page's address as
+    where it comes from (a request naming no place needs the page's fetch token: `guard.py`)."""
+    return page.request.get(address, headers={"Referer": page.url})
+
+
 def download(page: Page, fmt: str, folder: Path) -> Path:
     """Open the Download menu and click a format's link: the file the browser saved."""
     menu = page.locator("details.downloads")
@@ -206,7 +212,7 @@ def download(page: Page, fmt: str, folder: Path) -> Path:
         menu.locator("summary").click()
     with page.expect_download() as info:
         # its link in the menu's list, named in words ("Picture (PNG)"); not a drawing option's (`?cards=1`)
-        menu.locator(f'ul a[href$="/export.{fmt}"], ul a[href$="/export.{fmt}?view=party"]').click()
+        menu.locator(f'ul a[href*="/export.{fmt}?"]').click()  # its fetch token after it (`guard.py`)
     saved = folder / info.value.suggested_filename
     info.value.save_as(saved)
     return saved

@@ -125,8 +125,8 @@ def test_table_mode_shows_die_faces(client: TestClient) -> None:
 def test_downloads_from_the_play_page(client: TestClient) -> None:
     session_id = start(client, "paper", max_cards="8", autopilot="1")
     html = client.get(f"/play/{session_id}").text
-    for fmt in ("json", "svg", "png", "pdf", "txt"):
-        assert f'href="/play/{session_id}/export.{fmt}"' in html
+    for fmt in ("json", "svg", "png", "pdf", "txt"):  # each address with its fetch token (`guard.py`)
+        assert re.search(rf'href="/play/{session_id}/export\.{fmt}\?k=[0-9a-f]+"', html), fmt
         assert client.get(f"/play/{session_id}/export.{fmt}").status_code == 200
     assert client.get(f"/play/{session_id}/export.json").json()["seed"] == 8
     refused = client.get(f"/play/{session_id}/export.exe")
@@ -134,12 +134,12 @@ def test_downloads_from_the_play_page(client: TestClient) -> None:
     assert all(fmt in refused.text for fmt in ("json", "svg", "png", "pdf", "txt"))
     assert "export.uvtt" not in html  # the same file as .dd2vtt: offered once, still downloaded by its name
     for fmt in ("dd2vtt", "uvtt", "foundry.json"):  # virtual tabletops
-        assert fmt == "uvtt" or f'href="/play/{session_id}/export.{fmt}"' in html
+        assert fmt == "uvtt" or re.search(rf'href="/play/{session_id}/export\.{re.escape(fmt)}\?k=', html), fmt
         download = client.get(f"/play/{session_id}/export.{fmt}")
         assert download.headers["content-type"].startswith("application/json") and download.json()
     hexes = start(client, "hexcrawl", radius="2", autopilot="1")
     html = client.get(f"/play/{hexes}").text
-    assert f'href="/play/{hexes}/export.foundry.json"' in html and "export.dd2vtt" not in html
+    assert f'href="/play/{hexes}/export.foundry.json?k=' in html and "export.dd2vtt" not in html
     assert client.get(f"/play/{hexes}/export.foundry.json").json()["grid"]["type"] == 4
 
 

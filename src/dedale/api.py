@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, Unpack, cast, overload
 
 from dedale.core.errors import DedaleError, check_lang
+from dedale.core.seeds import check_seed, new_seed, seed_text
 from dedale.core.session import Faces, Session
 from dedale.systems import System, extension_of, json_text, names, system, system_of
 
@@ -135,8 +136,9 @@ class Result(Generic[SessionT]):
 
     @property
     def seed(self) -> int | None:
+        """The seed (a long one written as text in the document: `core.seeds`), None in a view that hides it."""
         seed = self._document.get("seed")
-        return seed if isinstance(seed, int) else None
+        return None if seed is None else check_seed(seed)
 
     def to_json(self) -> dict[str, Any]:
         """The document: format, version, seed, parameters, the result, the events and the roll log."""
@@ -239,8 +241,8 @@ class Result(Generic[SessionT]):
         return self.svg()
 
     def __repr__(self) -> str:
-        """What a notebook prints: the system and the seed (none in a view that hides it)."""
-        return f"<dedale {self.system} result seed={self.seed}>"
+        """What a notebook prints: the system and the seed as a person reads it (none in a view that hides it)."""
+        return f"<dedale {self.system} result seed={None if self.seed is None else seed_text(self.seed)}>"
 
 
 def _picture(session: Session[Any]) -> str:
@@ -290,26 +292,26 @@ def _flat(row: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 @overload
-def play(name: Literal["crawler"], seed: int | None = None, *, table: bool = False,
+def play(name: Literal["crawler"], seed: int | str | None = None, *, table: bool = False,
          **params: Unpack[CrawlerOptions]) -> CrawlerSession: ...
 @overload
-def play(name: Literal["paper"], seed: int | None = None, *, table: bool = False,
+def play(name: Literal["paper"], seed: int | str | None = None, *, table: bool = False,
          **params: Unpack[PaperOptions]) -> PaperSession: ...
 @overload
-def play(name: Literal["hexcrawl"], seed: int | None = None, *, table: bool = False,
+def play(name: Literal["hexcrawl"], seed: int | str | None = None, *, table: bool = False,
          **params: Unpack[HexcrawlOptions]) -> HexcrawlSession: ...
 @overload
-def play(name: Literal["keylock"], seed: int | None = None, *, table: bool = False,
+def play(name: Literal["keylock"], seed: int | str | None = None, *, table: bool = False,
          **params: Unpack[KeylockOptions]) -> KeylockSession: ...
 @overload
-def play(name: Literal["zombstone"], seed: int | None = None, *, table: bool = False,
+def play(name: Literal["zombstone"], seed: int | str | None = None, *, table: bool = False,
          **params: Unpack[ZombstoneOptions]) -> SkirmishSession: ...
 @overload
-def play(name: Literal["zombstone-duel"], seed: int | None = None, *, table: bool = False,
+def play(name: Literal["zombstone-duel"], seed: int | str | None = None, *, table: bool = False,
          **params: Unpack[DuelOptions]) -> DuelSession: ...
 @overload  # a name known at run time only (a loop over `system_names()`): its parameters, if any, as `**a_dict`
-def play(name: str, seed: int | None = None, *, table: bool = False) -> Session[Any]: ...
-def play(name: str, seed: int | None = None, *, table: bool = False, **params: Any) -> Session[Any]:
+def play(name: str, seed: int | str | None = None, *, table: bool = False) -> Session[Any]: ...
+def play(name: str, seed: int | str | None = None, *, table: bool = False, **params: Any) -> Session[Any]:
     """A session of the system, to play choice by choice: `choices()`, `step(choice)`, `undo()`,
     `auto_step()`, `run_autopilot()`, `result()`. Parameters go by the names the CLI's options and the web's
     forms use (`size="2d6"`, `radius=8`); an unknown one is an error. Without a seed, a random one. With
@@ -336,33 +338,31 @@ def _params(found: System, given: dict[str, Any]) -> Declared:
                                      strict=True)
 
 
-def _seed(seed: int | None) -> int:
-    from dedale.core.seeds import check_seed, new_seed
-
+def _seed(seed: int | str | None) -> int:
     return new_seed() if seed is None else check_seed(seed)
 
 
 @overload
-def generate(name: Literal["crawler"], seed: int | None = None, *, policy: str = "default",
+def generate(name: Literal["crawler"], seed: int | str | None = None, *, policy: str = "default",
              **params: Unpack[CrawlerOptions]) -> Result[CrawlerSession]: ...
 @overload
-def generate(name: Literal["paper"], seed: int | None = None, *, policy: str = "default",
+def generate(name: Literal["paper"], seed: int | str | None = None, *, policy: str = "default",
              **params: Unpack[PaperOptions]) -> Result[PaperSession]: ...
 @overload
-def generate(name: Literal["hexcrawl"], seed: int | None = None, *, policy: str = "default",
+def generate(name: Literal["hexcrawl"], seed: int | str | None = None, *, policy: str = "default",
              **params: Unpack[HexcrawlOptions]) -> Result[HexcrawlSession]: ...
 @overload
-def generate(name: Literal["keylock"], seed: int | None = None, *, policy: str = "default",
+def generate(name: Literal["keylock"], seed: int | str | None = None, *, policy: str = "default",
              **params: Unpack[KeylockOptions]) -> Result[KeylockSession]: ...
 @overload
-def generate(name: Literal["zombstone"], seed: int | None = None, *, policy: str = "default",
+def generate(name: Literal["zombstone"], seed: int | str | None = None, *, policy: str = "default",
              **params: Unpack[ZombstoneOptions]) -> Result[SkirmishSession]: ...
 @overload
-def generate(name: Literal["zombstone-duel"], seed: int | None = None, *, policy: str = "default",
+def generate(name: Literal["zombstone-duel"], seed: int | str | None = None, *, policy: str = "default",
              **params: Unpack[DuelOptions]) -> Result[DuelSession]: ...
 @overload
-def generate(name: str, seed: int | None = None, *, policy: str = "default") -> Result[Session[Any]]: ...
-def generate(name: str, seed: int | None = None, *, policy: str = "default",
+def generate(name: str, seed: int | str | None = None, *, policy: str = "default") -> Result[Session[Any]]: ...
+def generate(name: str, seed: int | str | None = None, *, policy: str = "default",
              **params: Any) -> Result[Session[Any]]:
     """A result made by the autopilot: the session played to its end by `policy` (each system documents
     its policies; "default" is the rules' own). Parameters as for `play`.

@@ -45,7 +45,7 @@ from dedale.core.errors import DedaleError
 from dedale.core.params import Declared
 from dedale.core.rng import LogEntry, NeedInput, Request, Roller, SeededSource, TableSource, check_secret
 from dedale.core.rules import SPECTATOR, Choice, Policies, Policy, Rules, Secrets, State, Suspends
-from dedale.core.seeds import check_seed, seed_json
+from dedale.core.seeds import check_seed, seed_json, seed_text
 from dedale.i18n import Word, word
 
 # What the faces import from here (the rules' own words live in `core.rules`).
@@ -525,10 +525,11 @@ class Session(Generic[R]):
         return Session.faces.result(self)
 
     def __repr__(self) -> str:
-        """What a notebook prints: the system, the seed, the steps made, and whether it is over."""
+        """What a notebook prints: the system, the seed as a person reads it, the choices made (as its players
+        count them: `made`), and whether it is over."""
         where = ", archived" if self.archived else ", over" if self.is_over else ", a result to enter" \
             if self.pending else ""
-        return f"<dedale {self.system} session seed={self.seed} step {len(self.events)}{where}>"
+        return f"<dedale {self.system} session seed={seed_text(self.seed)} step {self.made()}{where}>"
 
     def _repr_svg_(self) -> str:
         """Its live picture in Jupyter."""
