@@ -51,7 +51,7 @@ dedale.genrate("crawler", seed=4)
 dedale.generate("crawler", seed=4, sise="2d6")
 dedale.generate("hexcrawl", seed=1, radius="big")
 dedale.generate("hexcrawl", seed=1, order="wlak")
-dedale.play("crawler", seed="4")
+dedale.play("crawler", seed=4.5)
 dedale.generate_many("zombstone", range(2), side="cowboys")
 dedale.play("paper", seed=1).state.no_such_field
 dedale.generate("crawler", seed=1).view("dm")
