@@ -77,6 +77,11 @@ def seed_text(seed: int) -> str:
     return "-".join(groups)
 
 
+def readable(seed: int | str) -> str:
+    """A seed, a number or a document's text, as a person reads it (a picture's title, a legend)."""
+    return seed_text(check_seed(seed))
+
+
 def seed_json(seed: int) -> int | str:
     """A seed as a document writes it: a number when short, its text when long (a number of 130 bits is more
     than many JSON readers keep exactly)."""

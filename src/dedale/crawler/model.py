@@ -215,7 +215,7 @@ class Dungeon:
     rooms: list[Room]
     doors: list[Door]
     passages: list[Passage]
-    seed: int | None = None
+    seed: int | str | None = None  # a document writes a long seed as its text (`core.seeds`)
 
     @classmethod
     def from_json(cls, data: Any) -> Dungeon:

@@ -167,7 +167,7 @@ class HexMap:
     sites: list[Site]
     party: Hex | None = None
     own: dict[tuple[str, str], Any] = field(default_factory=dict)  # a player's own rows' labels, as given
-    seed: int | None = None
+    seed: int | str | None = None  # a document writes a long seed as its text (`core.seeds`)
 
     def row_label(self, table: str, row_id: str, lang: str) -> str:
         """A vegetation's or an obstacle's label in `lang`."""

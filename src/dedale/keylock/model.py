@@ -72,7 +72,7 @@ class KeylockResult(Shape, kw_only=True):
 class Diagram:
     sets: list[KeySet]
     nodes: list[Node]  # by id; node 0 is Start
-    seed: int | None = None
+    seed: int | str | None = None  # a document writes a long seed as its text (`core.seeds`)
     children: dict[int, list[int]] = field(default_factory=dict)  # by placement order, then id
     by_rank: list[int] = field(init=False, repr=False)  # node ids by placement order, then id
 

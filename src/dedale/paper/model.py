@@ -229,7 +229,7 @@ class PaperMap:
     features: list[Feature]
     open_ends: list[OpenEnd]
     ended: str | None = None
-    seed: int | None = None
+    seed: int | str | None = None  # a document writes a long seed as its text (`core.seeds`)
     cards_used: int = 0
 
     @classmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from dedale.core.seeds import readable
 from dedale.core.tables import item_label
 from dedale.crawler.contents import contents_tables
 from dedale.crawler.model import Dungeon, Room
@@ -83,5 +84,5 @@ def summary(dungeon: Dungeon, lang: str) -> str:
         state = t("render.outcome_stuck", lang)
     else:
         state = t("render.outcome_open", lang)
-    seed = "" if dungeon.seed is None else t("render.seed", lang, seed=dungeon.seed) + " · "
+    seed = "" if dungeon.seed is None else t("render.seed", lang, seed=readable(dungeon.seed)) + " · "
     return f"{seed}{t('render.rooms', lang, rooms=rooms, size=dungeon.size)} · {state}"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from dedale.core.errors import DedaleError
 from dedale.core.extras import need
+from dedale.core.seeds import readable
 from dedale.crawler.model import Door, Dungeon
 from dedale.crawler.tiles import BOSS, PASSAGES, ROOM_TILES, TILE_NAMES, tile_name
 from dedale.i18n import t
@@ -314,7 +315,7 @@ def _board_page(ctx: cairo.Context, dungeon: Dungeon, crop: Box, page: BoardPage
     where = t("pdf.board_page", lang, row=page.row + 1, column=page.column + 1, rows=rows, columns=columns)
     parts = [t("render.title", lang)]
     if dungeon.seed is not None:
-        parts.append(t("render.seed", lang, seed=dungeon.seed))
+        parts.append(t("render.seed", lang, seed=readable(dungeon.seed)))
     parts.append(where)
     cells = _cells_shown(dungeon, crop, page)
     if cells is not None:

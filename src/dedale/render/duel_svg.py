@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from dedale.core.cards import SUIT_SYMBOLS, Card
+from dedale.core.seeds import readable
 from dedale.i18n import t
 from dedale.render import svg
 from dedale.zombstone.skirmish.duel_session import HIDDEN_CARD
@@ -98,7 +99,7 @@ def _summary(document: dict[str, Any], lang: str) -> str:
     """The seed when the document has one (a seat's view made during play has none: then nothing is said of
     it), the street and the pot."""
     duel = document["duel"]
-    seed = "" if document.get("seed") is None else t("render.seed", lang, seed=document["seed"]) + " · "
+    seed = "" if document.get("seed") is None else t("render.seed", lang, seed=readable(document["seed"])) + " · "
     return seed + t("render.duel.summary", lang, street=t(f"duel.street.{duel['street']}", lang), pot=_pot(duel))
 
 

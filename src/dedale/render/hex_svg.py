@@ -20,6 +20,7 @@ from html import escape
 from typing import NamedTuple
 
 from dedale.core.documents import dump
+from dedale.core.seeds import readable
 from dedale.core.tables import item_label
 from dedale.hexcrawl.hexes import corners, label, map_hexes, position_offset, to_pixel
 from dedale.hexcrawl.model import RELIEFS, Community, HexMap, Site
@@ -254,7 +255,7 @@ def svg_sqrt3() -> float:
 
 
 def _summary(hex_map: HexMap, lang: str) -> str:
-    seed = "" if hex_map.seed is None else t("render.seed", lang, seed=hex_map.seed) + " · "
+    seed = "" if hex_map.seed is None else t("render.seed", lang, seed=readable(hex_map.seed)) + " · "
     total = 1 + 3 * hex_map.radius * (hex_map.radius + 1)
     return seed + t("render.hex_summary", lang, radius=hex_map.radius, explored=len(hex_map.hexes), total=total,
                     communities=len(hex_map.communities))

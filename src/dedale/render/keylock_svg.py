@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from dedale.core.seeds import readable
 from dedale.i18n import t
 from dedale.keylock.model import Diagram, Node
 from dedale.render import svg
@@ -232,7 +233,7 @@ def render_svg(diagram: Diagram, analysis: dict[str, Any], lang: str = "en") -> 
 
 
 def _summary(diagram: Diagram, analysis: dict[str, Any], lang: str) -> str:
-    seed = "" if diagram.seed is None else t("render.seed", lang, seed=diagram.seed) + " · "
+    seed = "" if diagram.seed is None else t("render.seed", lang, seed=readable(diagram.seed)) + " · "
     walk = analysis.get("walk", {})
     return seed + t("render.keylock_summary", lang, objects=len(diagram.nodes) - 1, sets=len(diagram.sets),
                     steps=walk.get("steps", "?"), revisits=walk.get("revisits", "?"))

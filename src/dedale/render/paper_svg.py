@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dedale.core.documents import UNSET
+from dedale.core.seeds import readable
 from dedale.i18n import t
 from dedale.paper.contents import contents_labels
 from dedale.paper.model import Door, Exit, PaperMap, Room
@@ -118,7 +119,7 @@ def view(paper: PaperMap, around: int = 3) -> tuple[int, int, int, int]:
 
 
 def _summary(paper: PaperMap, lang: str) -> str:
-    seed = "" if paper.seed is None else t("render.seed", lang, seed=paper.seed) + " · "
+    seed = "" if paper.seed is None else t("render.seed", lang, seed=readable(paper.seed)) + " · "
     state = t(f"render.paper_{paper.ended or 'open'}", lang)
     return seed + t("render.paper_summary", lang, cards=paper.cards_used, rooms=len(paper.rooms), state=state)
 
