@@ -278,6 +278,22 @@ def test_a_shared_screen_downloads_neither_seats_cards_nor_the_seed(client: Test
             client.post(f"{base}/step", json={"choice": "check"})
 
 
+def test_a_shared_screen_shows_the_seed_everywhere_alike_once_the_duel_is_over(client: TestClient) -> None:
+    """Over, nothing is hidden any more: the gate, the felt, every download and its file name give the seed, the
+    seed the game's file carries."""
+    made = client.post("/api/sessions", json={"system": "zombstone-duel", "seating": "hot-seat"}).json()
+    page, base = f"/play/{made['id']}", f"/api/sessions/{made['id']}"
+    seed = seed_text(client.app.state.sessions.get(made["id"]).seed)  # type: ignore[attr-defined]
+    while not (state := client.get(base).json())["over"]:
+        assert state["seed"] is None and seed not in client.get(page).text
+        legal = [choice["id"] for choice in state["choices"]]
+        client.post(f"{base}/step", json={"choice": "allin" if "allin" in legal else "call"})
+    assert state["seed"] == seed and client.get(f"{base}/export/json").json()["seed"] == seed
+    for download in [client.get(f"{base}/export/{fmt}") for fmt in ("json", "txt", "svg")]:
+        assert seed in download.text and seed in download.headers["content-disposition"]
+    assert seed in client.get(page).text and seed in client.get(f"{page}?ready=0").text
+
+
 @pytest.mark.parametrize("system", ["crawler", "paper", "hexcrawl"])
 def test_a_party_view_never_carries_the_seed(client: TestClient, system: str) -> None:
     made = client.post("/api/sessions", json={"system": system}).json()

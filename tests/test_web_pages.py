@@ -195,9 +195,24 @@ def test_upload_opens_a_document_and_refuses_others(client: TestClient) -> None:
 def test_form_errors_are_pages_naming_the_field(client: TestClient) -> None:
     response = client.post("/new/hexcrawl", data={"radius": "400"})
     assert response.status_code == 400 and "radius" in response.text and "40" in response.text
+    assert 'name="radius" value="400"' in response.text  # the form as it was sent, to mend
     assert client.post("/new/crawler", data={"seed": "-3"}).status_code == 400
     assert client.get("/new/chess").status_code == 404
     assert client.post("/play/nope/step", data={"choice": "x"}).status_code == 404
+
+
+def test_a_game_for_two_browsers_with_real_dice_is_refused_on_its_form(client: TestClient) -> None:
+    """One line, on the form before anything starts, the form as it was sent; the form already said it."""
+    form = client.get("/new/zombstone-duel").text
+    assert "A game for two browsers is never played so" in form
+    sent = {"seating": "linked", "table_dice": "1", "name": "Saloon", "added": "3"}
+    refused = client.post("/new/zombstone-duel", data=sent)
+    refusal = re.findall(r'<p class="refused" role="alert">([^<]*)</p>', refused.text)
+    assert refused.status_code == 400 and len(refusal) == 1 and "real dice" in refusal[0]
+    assert '<form class="params card"' in refused.text and '<option value="linked" selected>' in refused.text
+    assert 'name="table_dice" value="1" checked' in refused.text and 'value="Saloon"' in refused.text
+    assert 'name="added" value="3"' in refused.text
+    assert client.get("/api/sessions").json() == []  # nothing was made
 
 
 def test_languages_switch_and_stay(client: TestClient) -> None:

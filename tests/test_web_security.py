@@ -496,7 +496,7 @@ def test_two_changes_from_the_same_state_never_both_commit(tmp_path: Path) -> No
     state never both commit, even when the second leaves as many events (409). A second store on a file
     another holds is refused."""
     from dedale.core.errors import DedaleError
-    from dedale.web.app import STATUS
+    from dedale.web.render import STATUS
     from dedale.web.store import Sessions, Store
 
     store = Store(tmp_path / "s.db")

@@ -20,18 +20,10 @@ from dedale.core.errors import DedaleError
 from dedale.i18n import t
 from dedale.web import api, pages, service
 from dedale.web.guard import Guard, allowed_hosts
-from dedale.web.render import lang_of, problem, refusal
+from dedale.web.render import lang_of, problem, refusal, status_of
 from dedale.web.store import Sessions, Store
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
-# The answer to each refusal that is not a plain 400 (bad input).
-STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "error.seat_token": 403,
-          "error.spectator": 403, "error.party_log": 403, "error.owner": 403, "error.owner_first": 403,
-          "error.too_many_watchers": 503,
-          "error.conflict": 409, "error.raced": 409, "error.not_seated": 409, "error.unknown_params": 422,
-          "error.upload_size": 413}
-
-
 CACHE_ENTRIES = 400_000  # sessions kept in memory: events and log entries in all (about 1 KiB each)
 
 
@@ -69,7 +61,7 @@ def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[st
     @app.exception_handler(DedaleError)
     def refused(request: Request, error: DedaleError) -> Response:
         """Bad input: a clear message, 400 (or the status its kind calls for), never a traceback."""
-        return refusal(request, error, STATUS.get(error.key, 400))
+        return refusal(request, error, status_of(error))
 
     @app.exception_handler(RequestValidationError)
     def malformed(request: Request, error: RequestValidationError) -> Response:

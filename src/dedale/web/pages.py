@@ -21,7 +21,7 @@ from dedale.i18n import LANGUAGES, t
 from dedale.systems import names
 from dedale.systems import system as find
 from dedale.web import csrf, forms, logview, seats, service, views
-from dedale.web.render import lang_of, page
+from dedale.web.render import lang_of, page, status_of
 from dedale.web.store import Record, Sessions, new_token
 
 # Every change a page makes carries the browser's token (a GET changes nothing: a link from anywhere is safe).
@@ -102,9 +102,25 @@ def set_language(code: str, next: str = "/") -> Response:
 def new(request: Request, system: str) -> HTMLResponse:
     if system not in names():
         raise DedaleError("error.system", value=system, accepted=", ".join(names()))
-    return page(request, "new.html", {"system": system, "fields": forms.form(system, lang_of(request)),
-                                      "table_mode": find(system).rules.table_mode, "values": {},
-                                      "seatings": seats.SEATINGS if forms.two_sided(system) else ()})
+    return _form(request, system)
+
+
+def _form(request: Request, system: str, values: dict[str, str] | None = None,
+          refused: DedaleError | None = None) -> HTMLResponse:
+    """The form of a new game: empty, or as it was sent, with the one line that says why it was refused."""
+    fields = forms.form(system, lang_of(request))
+    if values:
+        fields = [{**field, "default": _sent(field, values)} for field in fields]
+    return page(request, "new.html", {"system": system, "fields": fields, "values": values or {},
+                                      "table_mode": find(system).rules.table_mode,
+                                      "seatings": seats.SEATINGS if forms.two_sided(system) else (),
+                                      "refused": refused and refused.message(lang_of(request))},
+                status_of(refused) if refused else 200)
+
+
+def _sent(field: dict[str, Any], values: dict[str, str]) -> Any:
+    sent = values.get(field["name"], field["default"])
+    return sent == "1" if field["kind"] == "bool" else sent
 
 
 @router.post("/new/{system}")
@@ -114,12 +130,18 @@ async def create(request: Request, system: str) -> Response:
     good part of a second)."""
     form = await request.form()
     values = {key: form.getlist(key)[-1] for key in form if key != csrf.FIELD}  # a checkbox follows its hidden "0"
-    seating = str(values.pop("seating", "solo"))
+    seating = str(values.get("seating", "solo"))
     response = RedirectResponse("/", status_code=303)
-    session_id = await run_in_threadpool(
-        _made_by, request, response, service.create, _sessions(request), system, values, values.get("seed"),
-        values.get("table_dice") == "1", lang_of(request), str(values.get("name", "")),
-        autopilot=values.get("autopilot") == "1", seating=seating)
+    try:
+        session_id = await run_in_threadpool(
+            _made_by, request, response, service.create, _sessions(request), system,
+            {key: value for key, value in values.items() if key != "seating"}, values.get("seed"),
+            values.get("table_dice") == "1", lang_of(request), str(values.get("name", "")),
+            autopilot=values.get("autopilot") == "1", seating=seating)
+    except DedaleError as refused:
+        if system not in names():
+            raise
+        return _form(request, system, {key: str(value) for key, value in values.items()}, refused)
     response.headers["location"] = f"/play/{session_id}"
     return response
 

@@ -17,6 +17,17 @@ from dedale.i18n import LANGUAGES, t
 from dedale.web import csrf
 from dedale.web.seats import migrate
 
+# The answer to each refusal that is not a plain 400 (bad input).
+STATUS = {"error.no_session": 404, "error.system": 404, "error.csrf": 403, "error.seat_token": 403,
+          "error.spectator": 403, "error.party_log": 403, "error.owner": 403, "error.owner_first": 403,
+          "error.too_many_watchers": 503,
+          "error.conflict": 409, "error.raced": 409, "error.not_seated": 409, "error.unknown_params": 422,
+          "error.upload_size": 413}
+
+
+def status_of(error: DedaleError) -> int:
+    return STATUS.get(error.key, 400)
+
 
 def lang_of(request: Request) -> str:
     lang = request.cookies.get("lang", "en")
