@@ -159,9 +159,10 @@ def test_a_spectator_of_a_map_sees_the_party_view_unless_its_link_shows_the_gms(
     client.cookies.clear()
     for view in ("gm", "party"):
         shown = client.get(f"{base}/export/json", params={"view": view}, headers=watcher).json()
-        assert shown["view"] == "party" and shown["log"] == [] and shown["events"] == [] and "secret" not in shown
+        assert shown["view"] == "party" and shown["log"] == [] and shown["events"] == [] and shown["seed"] is None
         text = client.get(f"{page}/export.txt", params={"view": view}, headers=watcher)
         assert text.status_code == 200 and "party" in text.headers["content-disposition"]
+    assert client.get(base, headers=watcher).json()["seed"] is None
     assert client.get(f"{page}/log", headers=watcher).status_code == 403
     assert client.get(f"{page}/log.txt", headers=watcher).status_code == 403
     html = client.get(page, headers=watcher).text
@@ -245,7 +246,9 @@ def test_a_co_op_player_of_a_map_plays_in_the_party_view(client: TestClient, sys
     assert 'class="views"' not in html and "export.json?view=party" in html and f"{page}/step?view=party" in html
     for view in ("gm", "party"):
         shown = client.get(f"{base}/export/json", params={"view": view}).json()
-        assert shown["view"] == "party" and shown["log"] == [] and "secret" not in shown
+        assert shown["view"] == "party" and shown["log"] == [] and shown["seed"] is None
+    assert client.get(base).json()["seed"] is None  # the seed would give the map: never while it hides some
+    assert [listed["seed"] for listed in client.get("/api/sessions").json()] == [None]
     assert client.get(f"{page}/log.txt").status_code == 403
     session = client.app.state.sessions.get(made["id"])  # type: ignore[attr-defined]
     choice = session.choices()[0].id
