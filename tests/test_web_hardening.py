@@ -119,6 +119,21 @@ def test_a_name_holds_no_control_character_nor_direction_mark(client: TestClient
         "Caverne · 東 ‹ 1 ›"
 
 
+@pytest.mark.parametrize("seed", [-1, 2**130, 2**131, "x", "U" * 26, "3KQM7-XA9BF", 4.5, True, [4], {"seed": 4}],
+                         ids=repr)
+def test_an_upload_refuses_a_seed_outside_what_a_seed_can_be(client: TestClient, seed: Any) -> None:
+    """Both uploads (the page's file and the API's body) name the seed and what a seed can be, and keep nothing."""
+    made = client.post("/api/sessions", json={"system": "crawler", "seed": 3}).json()
+    document = {**client.get(f"/api/sessions/{made['id']}/export/json").json(), "seed": seed}
+    before = client.get("/api/sessions").json()
+    sent = json.dumps(document).encode()
+    for response in (client.post("/api/upload", json=document),
+                     client.post("/upload", files={"document": ("cave.json", sent, "application/json")})):
+        assert response.status_code == 400 and "is not a seed" in response.text, response.text[:300]
+        assert "a whole number from 0 to 18446744073709551615, or a long seed" in response.text
+    assert client.get("/api/sessions").json() == before
+
+
 def test_one_client_holds_at_most_its_share_of_the_live_places(tmp_path: Path) -> None:
     """One client took every place of the pages following games live. A client is its browser (its cookie)
     or, without one, its address: each holds at most a quarter of the places (a browser on the address of a

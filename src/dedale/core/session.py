@@ -711,9 +711,9 @@ def _check_frame(rules: type[Rules[Any, Any]], data: dict[str, Any]) -> None:
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= rules.version:
         raise DedaleError("error.version", found=data.get("version"), supported=rules.version)
-    if "seed" not in data or isinstance(data["seed"], bool) or not isinstance(data["seed"], (int, str)):
+    if data.get("seed") is None:  # a seat's view, which the seed would give away, has none to replay from
         raise DedaleError("error.bad_document", field="seed")
-    check_seed(data["seed"])
+    check_seed(data["seed"])  # what a seed can be, named
     events = data.get("events")
     if not isinstance(events, list) or not all(isinstance(event, dict) for event in events):
         raise DedaleError("error.bad_document", field="events")
