@@ -83,6 +83,7 @@ def test_batches_name_files_by_seed(cli, tmp_path: Path) -> None:  # type: ignor
     (["--contents", "loot"], "contents"),
     (["--count", "0"], "count"),
     (["--seed", "-1"], "seed"),
+    (["--seed", "ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZY", "--count", "3"], "goes past the last seed"),
     (["--tables", "/nonexistent"], "tables"),
     (["--lang", "de"], "lang"),
     (["--board", "x"], "--board"),

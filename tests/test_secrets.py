@@ -73,6 +73,8 @@ def test_a_seed_is_a_number_or_a_long_seeds_text_and_a_legacy_key_64_hexadecimal
     for wrong in (-1, 2**130, "x", "-3", "4.5", "", True, None, 4.5, seed_text(LONG[0]) + "0", "U" * 26):
         with pytest.raises(DedaleError):
             check_seed(wrong)
+    with pytest.raises(DedaleError, match="is not a seed"):  # a game of it could write no seed's text
+        Session(CrawlerRules, None, 2**130)
     assert check_secret(LEGACY_KEY.hex()) == LEGACY_KEY
     for wrong in ("", "00" * 31, "zz" * 32, 5, None, LEGACY_KEY.hex() + "00"):
         with pytest.raises(DedaleError):

@@ -20,7 +20,7 @@ import typer
 
 from dedale.core.errors import DedaleError, check_lang
 from dedale.core.files import check_target, write_atomic
-from dedale.core.seeds import check_seed, new_seed, seed_text
+from dedale.core.seeds import MAX_SEED, check_seed, new_seed, seed_text
 from dedale.i18n import LANGUAGES, t
 
 if TYPE_CHECKING:
@@ -295,6 +295,8 @@ def generate(system: System, params: Declared, given: str | None, count: int, as
     if output is not None and count == 1 and not _is_folder(output):
         check_target(Path(output))  # said before the work, not after
     seed = resolve_seed(given)
+    if seed + count - 1 > MAX_SEED:
+        raise DedaleError("error.seeds_past_last", count=count, seed=seed_text(seed), last=seed_text(MAX_SEED))
 
     def target(current: int) -> Path:
         assert output is not None

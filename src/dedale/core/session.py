@@ -104,7 +104,7 @@ class Session(Generic[R]):
                  secret: bytes | None = None, *, events: list[Event] | None = None, left_out: bool = True) -> None:
         if table and not rules.table_mode:
             raise DedaleError("error.no_table_mode", system=rules.system)
-        self.seed = seed
+        self.seed = check_seed(seed)  # 0 to 2**130 - 1: past it, no text a document could keep
         self.table = table
         self.secret = None if table else secret
         self.events: list[Event] = []
