@@ -96,6 +96,29 @@ def test_a_web_session_kept_before_decisions_were_events_is_rewritten_once(tmp_p
     store.close()
 
 
+def test_a_server_brings_every_session_of_before_up_to_date_when_it_starts(tmp_path: Path) -> None:
+    """While today's AI is still the one that made their decisions: no request needed, each once."""
+    import sqlite3
+
+    from dedale.web.app import create_app
+    from dedale.web.store import Store
+
+    old = SAVED["before-decisions/zombstone.json"]
+    store = Store(tmp_path / "old.db")
+    kept = store.create("zombstone", old["seed"], old["params"], False, "kept", old["events"])
+    over = store.create("crawler", 4, {}, False, "done", [{"choice": "x"}])  # no longer replays: left as it was
+    store.close()
+    with sqlite3.connect(tmp_path / "old.db") as db:  # as a file of before has it: no count of choices made
+        db.execute("UPDATE sessions SET made = NULL")
+    app = create_app(tmp_path / "old.db")
+    store = app.state.sessions.store
+    events = store.get(kept)[1]
+    assert events != old["events"] and any(event.get("seat") == 1 for event in events)
+    assert store.saved_before_events() == [over] and store.get(over)[1] == [{"choice": "x"}]
+    assert store.record(kept).steps == len(old["events"])  # the player's choices, as counted before
+    store.close()
+
+
 def test_an_archived_document_opens_on_the_web_as_saved(client: TestClient) -> None:
     old = SAVED["zombstone/version3.json"]
     made = client.post("/upload", files={"document": ("old.json", json.dumps(old), "application/json")})

@@ -44,6 +44,7 @@ def create_app(db: Path | str, host: str = "127.0.0.1", allow_hosts: Iterable[st
     app = FastAPI(title="Dédale", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Procedural tabletop systems: sessions, choices, the autopilot, exports.")
     app.state.sessions = Sessions(store, service.build, cache_entries=CACHE_ENTRIES)
+    app.state.sessions.bring_up_to_date()  # once: a file's sessions of before decisions were events, as today's
     app.state.secret = store.secret()
     app.state.watchers = service.Places(service.MAX_WATCHERS, service.WATCHER_SHARE)
     app.add_middleware(Guard, hosts=allowed_hosts(host, allow_hosts), refuse=refusal, secret=app.state.secret)

@@ -410,6 +410,19 @@ class Store:
             rows = self._reader.execute(f"{WITH_STEPS} ORDER BY updated DESC").fetchall()
         return [_record(row[:-1], row[-1]) for row in rows]
 
+    def saved_before_events(self) -> list[str]:
+        """The sessions saved before every decision was an event (no count of the choices made in them), but
+        those kept as saved (archived) and those waiting for their second seat."""
+        with self._read_lock:
+            assert self._reader is not None, "the store is closed"
+            rows = self._reader.execute("SELECT id FROM sessions WHERE made IS NULL AND document IS NULL "
+                                        "AND waiting = 0").fetchall()
+        return [str(row[0]) for row in rows]
+
+    def set_made(self, session_id: str, made: int) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE sessions SET made = ? WHERE id = ?", (made, session_id))
+
     def rename(self, session_id: str, name: str) -> None:
         with self._transaction() as db:
             if db.execute("UPDATE sessions SET name = ? WHERE id = ?", (name, session_id)).rowcount == 0:
@@ -508,6 +521,23 @@ class Sessions:
                 held.users -= 1
                 if not held.users:
                     del self._locks[session_id]
+
+    def bring_up_to_date(self) -> int:
+        """Every session saved before decisions were events, rebuilt now and kept in today's form: its replay asks
+        today's policies and AI for the decisions it left out, which are those that made them only until an AI
+        changes (rebuilt lazily, a session opened after that would no longer replay). One that no longer replays
+        is left as it was, its page saying why. How many were brought up to date."""
+        done = 0
+        for session_id in self.store.saved_before_events():
+            with self.lock(session_id):
+                try:
+                    session = self._current(session_id)[0]
+                except DedaleError:
+                    continue
+                self.store.set_made(session_id, session.made())
+                self.forget(session_id)  # kept in the file: the memory is for the sessions in play
+                done += 1
+        return done
 
     def get(self, session_id: str) -> Session:
         return self._current(session_id)[0]
