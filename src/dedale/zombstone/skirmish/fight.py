@@ -181,7 +181,7 @@ def roll_hand(t: Table, figure: Figure, spec: RollSpec, advice: Any, policy: Any
             ask = Ask(figure.side, "reroll", _valued(spec, round_, counts, advice(round_), tuple(
                 _keep_option(counts, keeps(spec.dice)[k], k == best) for k in choices), best), about)
         answer = yield from t.decide(ask)
-        kept = keeps(spec.dice)[next(k for k in choices if _keep_id(keeps(spec.dice)[k]) == answer)]
+        kept = keeps(dice)[next(k for k in (best, *choices) if _keep_id(keeps(dice)[k]) == answer)]  # mostly best
         rerolled = counts_of((yield from t.faces(dice - sum(kept), purpose + "_again", figure=who)))
         counts = plus(kept, rerolled)
     return (yield from add_cards(t, figure, counts, spec.skill, budget, helps or improving))
@@ -197,6 +197,7 @@ def _keep_id(kept: Counts) -> str:
     return "keep:" + ("-".join(FACES[f] for f in range(5, -1, -1) for _ in range(kept[f])) or "none")
 
 
+@lru_cache(maxsize=8192)  # an AI's every reroll asks with one: the same few thousand, made once
 def _keep_option(showing: Counts, kept: Counts, advised: bool) -> Option:
     rerolled = tuple(a - b for a, b in zip(showing, kept, strict=True))
     return Option(_keep_id(kept), "skirmish.option.keep", {"keep": describe(kept) or "-", "count": sum(rerolled)},
