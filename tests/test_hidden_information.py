@@ -441,3 +441,20 @@ def test_a_decision_to_play_no_card_is_kept_from_the_other_side() -> None:
                 return
             session.auto_step()
     raise AssertionError("no side was asked for its cards in 30 games")
+
+
+def test_a_page_following_a_game_learns_of_no_event_the_player_may_not_see(client: Any) -> None:
+    """The AI's decisions are events too, some of them kept from the player (to play none of the cards it was
+    asked about): what the page and its live updates compare is the session's revision, one a change made, never
+    a count of the events."""
+    made = client.post("/new/zombstone", data={"scenario": "high_noon", "side": "lawmen"})
+    session_id = made.headers["location"].rsplit("/", 1)[1]
+    page = f"/play/{session_id}"
+    session = client.app.state.sessions.get(session_id)
+    for changes in range(1, 41):
+        client.post(f"{page}/auto", data={"to": "one"})
+        shown = re.search(r'id="play"[^>]* data-revision="(\d+)"', client.get(page).text)
+        assert shown is not None and shown.group(1) == client.get(f"{page}/revision").text == str(changes)
+        if session.is_over:
+            break
+    assert len(session.events) > 2 * changes  # the AI's decisions, counted nowhere the player reads

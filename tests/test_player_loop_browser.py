@@ -91,9 +91,9 @@ def test_a_second_screen_follows_the_game_live(page: Page, server: Server, shots
     expect(screen.locator("#play svg")).to_be_visible()
     assert screen.locator("header, form, #choices").count() == 0
     screen.evaluate("window.notReloaded = true")
-    assert screen.locator("#play").get_attribute("data-steps") == "0"
+    assert screen.locator("#play").get_attribute("data-revision") == "0"
     page.locator("form#choices button[name=choice]").first.click()
-    expect(screen.locator("#play")).to_have_attribute("data-steps", "1", timeout=60_000)
+    expect(screen.locator("#play")).to_have_attribute("data-revision", "1", timeout=60_000)
     assert screen.evaluate("window.notReloaded === true")
     for width, height in ((1366, 800), (390, 844)):
         screen.set_viewport_size({"width": width, "height": height})

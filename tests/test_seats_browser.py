@@ -279,7 +279,7 @@ def _live_places_taken(server: Server, session_id: str) -> list[socket.socket]:
 
 def test_a_page_refused_a_live_place_keeps_up_by_asking(browser: Browser, server: Server) -> None:
     """The server follows a limited number of pages live: a program (or many tabs) can take every place. A page
-    then refused one (503) asks how many steps the game has every 2 s: the second player's page shows each
+    then refused one (503) asks for the game's revision every 2 s: the second player's page shows each
     move made in the first's, without being reloaded."""
     player = open_page(browser, server.url)
     player.goto("/new/crawler")
@@ -304,7 +304,7 @@ def test_a_page_refused_a_live_place_keeps_up_by_asking(browser: Browser, server
             page.locator("#choices button").first.click()
             other.wait_for_function("s => document.querySelector('.status').innerText !== s", arg=before,
                                     timeout=LIVE_WAIT)
-        assert ("live", 503) in answered and ("steps", 200) in answered, answered  # refused a place, it asked
+        assert ("live", 503) in answered and ("revision", 200) in answered, answered  # refused a place, it asked
     finally:
         for conn in taken:
             conn.close()

@@ -62,7 +62,7 @@ def panel(request: Request, session_id: str, ready: int | None = None, view: str
     seat = seats.seat_of(request, sessions, session_id, record.seating)
     if record.waiting:
         return page(request, "panel.html", {**views.waiting(record, seats.rules_seat(seat), lang_of(request)),
-                                            "oob": True})
+                                            "oob": True, "revision": _revision(request, session_id)})
     session = sessions.get(session_id)
     held = seats.held_view(session, seat)
     return _panel(request, session, session_id, seats.rules_seat(seat), record, ready,
@@ -74,7 +74,15 @@ def _panel(request: Request, session: Session, session_id: str, seat: int | None
     context = views.context(session, session_id, lang_of(request), view, seat=seat, seating=record.seating,
                             ready=ready)
     named = _named(context, record)
-    return page(request, "panel.html", {**named, "oob": True})  # with the header's seed and Another one
+    return page(request, "panel.html", {**named, "oob": True,  # with the header's seed and Another one
+                                         "revision": _revision(request, session_id)})
+
+
+def _revision(request: Request, session_id: str) -> int:
+    """What a page following the game compares with the live stream's `change` to know whether it shows the
+    game as it is: the stored session's revision, one a change. (Not the number of events: an AI's decision
+    that a seat may not know of is an event too.)"""
+    return _sessions(request).store.version(session_id).revision
 
 
 def _named(context: dict[str, Any], record: Record) -> dict[str, Any]:
@@ -165,7 +173,8 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
     owner = seats.is_owner(request, sessions, session_id)
     if record.waiting:
         waiting = {**views.waiting(record, seats.rules_seat(seat), lang_of(request)), "name": record.name,
-                   "roles": service.roles(None, record, owner), "seating": record.seating}
+                   "roles": service.roles(None, record, owner), "seating": record.seating,
+                   "revision": _revision(request, session_id)}
         return page(request, "play.html", {**waiting, **_link(request, link, role)})
     session = sessions.get(session_id)
     held = seats.held_view(session, seat)
@@ -177,7 +186,8 @@ def play(request: Request, session_id: str, view: str = "gm", link: str = "", ro
                                "view": view, "drawing": [name for name, _ in find(session.system).drawing],
                                "tabletops": [f for f in service.formats_of(session) if f in service.TABLETOPS],
                                "views": service.has_party_view(session) and held is None, "seating": record.seating,
-                               "roles": service.roles(session, record, owner), **_link(request, link, role)}
+                               "roles": service.roles(session, record, owner), **_link(request, link, role),
+                               "revision": _revision(request, session_id)}
     context = _named(context, record)
     if context["seed"] is not None and session.secret is None:  # a permalink remakes the game from its seed
         context["permalink"] = f"/permalink/{session.system}?" + urlencode(
@@ -220,7 +230,8 @@ def _screen(request: Request, session_id: str) -> dict[str, Any]:
     shown = session.seat_json(SPECTATOR)  # what neither seat could keep secret
     if found.party_view is not None:
         shown = found.in_view(shown, "party")
-    return {"id": session_id, "name": sessions.store.record(session_id).name, "steps": len(session.events),
+    return {"id": session_id, "name": sessions.store.record(session_id).name,
+            "revision": _revision(request, session_id),
             "picture": found.export(shown, ".svg", {}, lang_of(request)).decode("utf-8")}
 
 
@@ -257,14 +268,13 @@ async def live(request: Request, session_id: str) -> Response:
     return await service.live(request, _sessions(request), session_id)
 
 
-@router.get("/play/{session_id}/steps")
+@router.get("/play/{session_id}/revision")
 @service.one_at_a_time
-def steps(request: Request, session_id: str) -> Response:
-    """How many events the session has, as the live stream's `change` says it: what a page refused a place
-    among those following games live asks every 2 s instead (`static/app.js`)."""
-    sessions = _sessions(request)
-    seats.seat_of(request, sessions, session_id)
-    return Response(str(sessions.store.version(session_id).events), media_type="text/plain",
+def revision(request: Request, session_id: str) -> Response:
+    """The session's revision, as the live stream's `change` says it: what a page refused a place among those
+    following games live asks every 2 s instead (`static/app.js`)."""
+    seats.seat_of(request, _sessions(request), session_id)
+    return Response(str(_revision(request, session_id)), media_type="text/plain",
                     headers={"Cache-Control": "no-store"})
 
 

@@ -69,7 +69,7 @@ def build(record: Record, events: list[dict[str, Any]]) -> Session:
 def seed_of(value: Any) -> int:
     """A form's or a body's seed: a fresh long seed when left empty (`core.seeds`: 130 random bits, which
     nobody at the table can search), else the seed given, as text or a number."""
-    return fresh_seed() if chosen(value) is False else check_seed(value)
+    return check_seed(value) if chosen(value) else fresh_seed()
 
 
 def chosen(value: Any) -> bool:
@@ -455,7 +455,7 @@ async def live(request: Any, sessions: Sessions, session_id: str) -> Any:
                 break
             if now != seen:
                 seen = now
-                yield f"event: change\ndata: {now.events}\n\n"
+                yield f"event: change\ndata: {now.revision}\n\n"
             elif tick % 150 == 0:
                 yield ": waiting\n\n"
 

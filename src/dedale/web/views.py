@@ -147,12 +147,15 @@ def _shown(session: Session, session_id: str, lang: str, svg: str, **more: Any) 
     """A panel with a picture and nothing to click: a party view, a seat waiting for its turn. The
     picture's legend goes apart, below the map (at its own size on a phone)."""
     drawn = legend.split(svg)
-    return {"id": session_id, "session": session, "system": session.system, "seed": None, "picture": drawn.map,
-            "legend": drawn.legend,
-            "choices": [], "faces": [], "prompt": None, "question": None, "log": [], "log_total": 0, "ending": None,
-            "over": session.is_over, "steps": len(session.events), "made": session.made(), "pending": None,
-            "analysis": [], "hint": None,
-            "regenerate": None, "watching": True, "title": t(f"web.system.{session.system}", lang), **more}
+    return {**_NOTHING_TO_DO, "id": session_id, "session": session, "system": session.system, "seed": None,
+            "picture": drawn.map, "legend": drawn.legend, "over": session.is_over, "made": session.made(),
+            "title": t(f"web.system.{session.system}", lang), **more}
+
+
+# A panel with nothing to choose and nothing yet told (`_shown`, `waiting`)
+_NOTHING_TO_DO: dict[str, Any] = {"choices": [], "faces": [], "prompt": None, "question": None, "log": [],
+                                  "log_total": 0, "ending": None, "pending": None, "analysis": [], "hint": None,
+                                  "regenerate": None, "watching": True}
 
 
 def _playing(session: Session, listed: list[Choice], lang: str) -> dict[str, Any]:
@@ -215,12 +218,10 @@ def _archived(session: Session, session_id: str, lang: str) -> dict[str, Any]:
 
 def waiting(record: Record, seat: int | None, lang: str) -> dict[str, Any]:
     """A game for two browsers whose second seat has not joined: nothing is dealt, nothing shown but that it
-    waits (its owner, seat 0, is shown the link to send). Its count of steps is one no game has, so that the
-    page fetches the game once it is dealt."""
-    return {"id": record.id, "system": record.system, "seed": None, "picture": "", "legend": "", "choices": [],
-            "faces": [], "prompt": None, "question": None, "log": [], "log_total": 0, "ending": None, "over": False,
-            "steps": -1, "pending": None, "analysis": [], "hint": None, "regenerate": None, "watching": True,
-            "title": t(f"web.system.{record.system}", lang), "waiting_for_seat": True, "seat": seat, "shared": True}
+    waits (its owner, seat 0, is shown the link to send)."""
+    return {**_NOTHING_TO_DO, "id": record.id, "system": record.system, "seed": None, "picture": "", "legend": "",
+            "over": False, "title": t(f"web.system.{record.system}", lang), "waiting_for_seat": True, "seat": seat,
+            "shared": True}
 
 
 def _pass_the_device(session: Session, session_id: str, lang: str, seat: int) -> dict[str, Any]:

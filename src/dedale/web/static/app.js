@@ -34,22 +34,22 @@ document.addEventListener("submit", function (event) {
 });
 
 // A game played through links: when the other player (or anyone) changes it, fetch the panel again. The
-// server follows a limited number of pages live: a page refused a place (or whose stream failed) asks how many
-// steps the game has every 2 s instead, and tries the stream again every 30 s.
+// server follows a limited number of pages live: a page refused a place (or whose stream failed) asks for the
+// game's revision (one a change) every 2 s instead, and tries the stream again every 30 s.
 const live = document.querySelector("[data-live]");
 const POLL_MS = 2000, POLLS_BEFORE_STREAM = 15;
-function refresh(steps) {
+function refresh(revision) {
   // A page that made the change already shows it (its own answer): only the others fetch it.
   const panel = document.getElementById("play");
-  if (!panel || panel.dataset.steps !== steps) {
+  if (!panel || panel.dataset.revision !== revision) {
     htmx.ajax("GET", live.dataset.panel, {target: "#play", swap: "outerHTML"});
   }
 }
-function askSteps() {  // the game's steps: false once it is gone (deleted)
+function askRevision() {  // the game's revision: false once it is gone (deleted)
   return fetch(live.dataset.poll, {cache: "no-store"})
     .then(function (answer) {
       if (!answer.ok) return answer.status !== 404;
-      return answer.text().then(function (steps) { refresh(steps.trim()); return true; });
+      return answer.text().then(function (revision) { refresh(revision.trim()); return true; });
     })
     .catch(function () { return true; });  // the server out of reach for now
 }
@@ -57,12 +57,12 @@ function poll() {
   let polls = 0;
   const polling = setInterval(function () {
     if (++polls > POLLS_BEFORE_STREAM) { clearInterval(polling); follow(); return; }
-    askSteps().then(function (going) { if (!going) clearInterval(polling); });
+    askRevision().then(function (going) { if (!going) clearInterval(polling); });
   }, POLL_MS);
 }
 function follow() {
   const stream = new EventSource(live.dataset.live);
-  stream.addEventListener("open", askSteps);  // a change made while no stream was open
+  stream.addEventListener("open", askRevision);  // a change made while no stream was open
   stream.addEventListener("change", function (event) { refresh(event.data); });
   stream.addEventListener("error", function () {
     if (stream.readyState !== EventSource.CLOSED) return;  // dropped: the browser opens it again by itself
