@@ -69,8 +69,17 @@ def test_a_duel_against_the_ai_replays_and_undoes_without_asking_the_bettor(nobo
     assert loaded(document, DuelRules) == document
     again = Session.from_json(DuelRules, json.loads(json.dumps(midway)))  # a game in play, as a server rebuilds it
     assert again.to_json() == midway
-    if again.can_undo():
-        again.undo()
+
+
+def test_an_undo_past_the_bettors_answer_asks_it_nothing(nobody_decides: Any) -> None:
+    """A check the bettor answered without anything drawn or shown may be taken back: with its answer."""
+    session = Session(DuelRules, DuelParams(style="bold"), 7)
+    start = session.to_json()
+    session.step("check")
+    assert [event.get("by") for event in session.events] == [None, "bold"] and session.can_undo()
+    nobody_decides()
+    session.undo()
+    assert session.to_json() == start
 
 
 def test_a_game_against_the_look_ahead_replays_without_looking_ahead(nobody_decides: Any,

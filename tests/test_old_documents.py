@@ -131,6 +131,9 @@ def test_an_archived_document_opens_on_the_web_as_saved(client: TestClient) -> N
     refused = client.post(f"/play/{session_id}/step", data={"choice": "end"})
     assert refused.status_code == 400 and "cannot be continued" in refused.text
     assert 'name="choice"' not in page.text and "Undo" not in page.text  # no button that would refuse
+    assert not old["over"] and "Finished" not in page.text and 'class="ending"' not in page.text  # as saved: going
+    listed = client.get("/sessions").text
+    assert "kept as saved" in listed and "finished" not in listed and "in progress" not in listed
 
 
 def test_every_system_has_a_document_of_the_version_before(client: TestClient) -> None:

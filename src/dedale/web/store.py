@@ -79,9 +79,10 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 
-COLUMNS = ("id, system, name, seed, params, table_dice, created, updated, over, hides, seating, secret, chosen, "
-           "waiting, document")
-WITH_STEPS = (f"SELECT {COLUMNS}, COALESCE(s.made, (SELECT COUNT(*) FROM events e WHERE e.session = s.id)) "
+COLUMNS = "id, system, name, seed, params, table_dice, created, updated, over, hides, seating, secret, chosen, waiting"
+# A record as read: whether the session is archived, not its document (which may be megabytes: `Store.get` reads it)
+READ = f"{COLUMNS}, document IS NOT NULL"
+WITH_STEPS = (f"SELECT {READ}, COALESCE(s.made, (SELECT COUNT(*) FROM events e WHERE e.session = s.id)) "
               "FROM sessions s")
 # Columns added since the first files, to a new file as to an old one: whether the session has ended, and
 # whether something is hidden from its player (its seed is then not shown in lists); who plays it; how many
@@ -126,7 +127,8 @@ class Record:
     secret: bytes | None = field(default=None, repr=False)  # never shown: it gives away what the rules hide
     chosen: bool = False  # its seed was chosen: it keeps no secret from whoever knows it
     waiting: bool = False  # a game for two browsers whose second seat has not joined: nothing is dealt yet
-    document: str | None = field(default=None, repr=False)  # an archived session's document (JSON)
+    archived: bool = False  # kept as an earlier version saved it (`Session.opened`), never played on
+    document: str | None = field(default=None, repr=False)  # that document (JSON), read with its events alone
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,7 @@ class Store:
         session_id = secrets.token_urlsafe(9)
         now = time.time()
         with self._transaction() as db:
-            db.execute(f"INSERT INTO sessions ({COLUMNS}, made, lang) VALUES ({', '.join('?' * 16)}, '')",
+            db.execute(f"INSERT INTO sessions ({COLUMNS}, document, made, lang) VALUES ({', '.join('?' * 16)}, '')",
                        (session_id, system, name, str(seed), json.dumps(params), int(table_dice), now, now,
                         int(over), int(hides), seating, None if secret is None else secret.hex(), int(chosen),
                         int(waiting), None if document is None else json.dumps(document), made))
@@ -390,12 +392,13 @@ class Store:
     def get(self, session_id: str) -> tuple[Record, list[Event]]:
         """A session's record and events, read together (its `revision` is that of those events)."""
         with self._reading() as db:
-            row = db.execute(f"SELECT {COLUMNS}, revision FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            row = db.execute(f"SELECT {READ}, revision, document FROM sessions WHERE id = ?",
+                             (session_id,)).fetchone()
             if row is None:
                 raise DedaleError("error.no_session", value=session_id)
             events = [json.loads(e) for (e,) in db.execute(
                 "SELECT event FROM events WHERE session = ? ORDER BY seq", (session_id,))]
-        return _record(row[:-1], len(events), row[-1]), events
+        return _record(row[:-2], len(events), row[-2], row[-1]), events
 
     def record(self, session_id: str) -> Record:
         """A session's name, seed, parameters and number of steps, without its events."""
@@ -465,10 +468,11 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _record(row: tuple[Any, ...], steps: int, revision: int = 0) -> Record:
+def _record(row: tuple[Any, ...], steps: int, revision: int = 0, document: str | None = None) -> Record:
     return Record(row[0], row[1], row[2], int(row[3]), json.loads(row[4]), bool(row[5]), row[6], row[7],
                   bool(row[8]), bool(row[9]), str(row[10]), steps, revision,
-                  None if row[11] is None else bytes.fromhex(row[11]), bool(row[12]), bool(row[13]), row[14])
+                  None if row[11] is None else bytes.fromhex(row[11]), bool(row[12]), bool(row[13]), bool(row[14]),
+                  document)
 
 
 @dataclass

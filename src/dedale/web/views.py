@@ -211,9 +211,13 @@ def _seated(session: Session, session_id: str, lang: str, seat: int) -> dict[str
 def _archived(session: Session, session_id: str, lang: str) -> dict[str, Any]:
     """A document kept as it was saved (`Session.opened`): its picture and log as saved, why it cannot be
     continued, and nothing to choose."""
-    svg = system(session.system).export(session.to_json(), ".svg", {}, lang).decode("utf-8")
+    saved = session.to_json()
+    svg = system(session.system).export(saved, ".svg", {}, lang).decode("utf-8")
+    told = _log(session, lang)
+    over = saved.get("over") is True  # as saved: an archived game is never played on, but it may not have ended
     return {**_shown(session, session_id, lang, svg, seed=session.seed, archived=say(session.archived or {}, lang),
-                     shared=True, watching=False), **_log(session, lang), "regenerate": another(session)}
+                     shared=True, watching=False, over=over), **told, "ending": told["ending"] if over else None,
+            "regenerate": another(session)}
 
 
 def waiting(record: Record, seat: int | None, lang: str) -> dict[str, Any]:
