@@ -407,12 +407,6 @@ class Store:
             raise DedaleError("error.no_session", value=session_id)
         return _record(row[:-1], row[-1])
 
-    def list(self) -> list[Record]:
-        with self._read_lock:
-            assert self._reader is not None, "the store is closed"
-            rows = self._reader.execute(f"{WITH_STEPS} ORDER BY updated DESC").fetchall()
-        return [_record(row[:-1], row[-1]) for row in rows]
-
     def saved_before_events(self) -> list[str]:
         """The sessions saved before every decision was an event (no count of the choices made in them), but
         those kept as saved (archived) and those waiting for their second seat."""
@@ -425,6 +419,12 @@ class Store:
     def set_made(self, session_id: str, made: int) -> None:
         with self._transaction() as db:
             db.execute("UPDATE sessions SET made = ? WHERE id = ?", (made, session_id))
+
+    def list(self) -> list[Record]:
+        with self._read_lock:
+            assert self._reader is not None, "the store is closed"
+            rows = self._reader.execute(f"{WITH_STEPS} ORDER BY updated DESC").fetchall()
+        return [_record(row[:-1], row[-1]) for row in rows]
 
     def rename(self, session_id: str, name: str) -> None:
         with self._transaction() as db:
