@@ -25,9 +25,10 @@ DATA = Path(__file__).parent / "data"
 DOCUMENTS = sorted(path for path in DATA.rglob("*.json") if "pins" not in path.parts
                    and json.loads(path.read_text(encoding="utf-8")).get("format", "").startswith("dedale/"))
 SAVED = {path.relative_to(DATA).as_posix(): json.loads(path.read_text(encoding="utf-8")) for path in DOCUMENTS}
-# The documents that no longer replay: skirmishes the AI before issue 32 played (versions 1 to 3)
+# The documents that no longer replay: skirmishes the AI before issue 32 played (versions 1 to 3), and version-5
+# games issue 40 changed (High Noon's free moves are logged now)
 ARCHIVED = {name for name, document in SAVED.items() if document["format"] == "dedale/zombstone"
-            and document["version"] < 4}
+            and document["version"] < 4} | {"version5/zombstone-high-noon.json"}
 
 
 @pytest.mark.parametrize("name", sorted(SAVED))

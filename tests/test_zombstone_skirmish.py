@@ -32,6 +32,7 @@ from dedale.zombstone.skirmish.game import play
 from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishRules, SkirmishSession
+from dedale.zombstone.skirmish.simulate import play_game
 from dedale.zombstone.skirmish.table import Ask, Flow, Table
 from dedale.zombstone.skirmish.view import GameView
 
@@ -733,6 +734,37 @@ def test_upkeep_3_cards_for_a_band_that_lost_its_stars_5_for_one_that_never_had_
     assert t.game.sides["lawmen"].had_stars and not t.game.sides["zombies"].had_stars
     run(t, turn.upkeep(t), "AS KS QS 2C 3C 4C 5C 6C")
     assert len(hand(t, "lawmen")) == 3 and len(hand(t, "zombies")) == 5
+
+
+def test_a_band_that_lost_its_stars_holds_three_cards_at_most_keeping_its_jokers_then_its_highest() -> None:
+    """The text: "si le joueur a perdu ses Vedettes, il ne peut avoir que trois cartes maximum en main". A band
+    that lost them holding five discards two (the Joker pays an Aimed shot; the King and the 9 beat a 5 and a 2),
+    draws none, and the log says how many (not which: the other side may not see them)."""
+    t = table(("wyatt_earp", 30, 18), ("deputy", 30, 20), ("zombie", 4, 18),
+              hands={"lawmen": "2H JKS 9S KD 5C", "zombies": "2C 3C 4C 5C 6C"})
+    t.game.figure(0).state = "out"
+    run(t, turn.upkeep(t))
+    assert hand(t, "lawmen") == ["JKS", "9S", "KD"] and len(hand(t, "zombies")) == 5
+    assert [c.code for c in t.game.deck.discards] == ["2H", "5C"]
+    assert [args["count"] for args in notes(t, "hand_limit")] == [2]
+
+
+@given(st.integers(0, 2**32 - 1))
+@settings(max_examples=20, deadline=None)
+def test_after_every_upkeep_a_band_without_its_stars_holds_three_cards_at_most(seed: int) -> None:
+    """Whole games of the Bird Cage (where bands lose their Stars and play on), every upkeep watched."""
+    held: list[int] = []
+    upkeep = turn.upkeep
+
+    def watched(t: Table) -> Flow[None]:
+        yield from upkeep(t)
+        for name, side in t.game.sides.items():
+            if side.had_stars and not any(t.profile(f).status == "star" for f in t.standing(name)):
+                held.append(len(side.hand))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(turn, "upkeep", watched)
+        play_game(SkirmishParams(scenario="bird_cage", side=None), seed)
+    assert all(count <= 3 for count in held)
 
 
 def test_upkeep_stops_drawing_when_the_deck_is_used_up() -> None:

@@ -83,7 +83,9 @@ class SkirmishRules(Suspends, Secrets, Rules[SkirmishParams, Game]):
     # log's words. Version 4 plays the text's readings by default and issue 32's AI and scenarios; a document
     # before it no longer plays the same way, and opens archived (`Session.opened`). Version 5 records every
     # decision, the AI's too (a version-4 document's replay asks today's AI for those it left out, once).
-    version = 5
+    # Version 6 (issue 40): a band without its Stars holds three cards at most; High Noon's free moves are
+    # logged; the scenarios' own choices were rebalanced. A version-5 game they change opens archived.
+    version = 6
     worded_before = (1, 2, 3)
     policies: ClassVar[Policies] = {name: _autopilot(name) for name in POLICIES}
 

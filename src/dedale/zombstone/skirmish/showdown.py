@@ -23,6 +23,7 @@ from functools import partial
 
 from dedale.core.cards import Deck
 from dedale.core.rng import NeedInput
+from dedale.i18n import word
 from dedale.zombstone.confront import policies
 from dedale.zombstone.hands import HANDS
 from dedale.zombstone.policy import total_ways
@@ -43,6 +44,7 @@ from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.setup import duellist
 from dedale.zombstone.skirmish.table import Ask, Flow, Option, Table
 from dedale.zombstone.skirmish.turn import move_options, reveal
+from dedale.zombstone.skirmish.wording import moved
 
 HIRE_REACH = 10.0
 SEATS = ("lawmen", "zombies")  # seat 0 acts first
@@ -205,6 +207,7 @@ def _free_moves(t: Table, side: str) -> Flow[None]:
     """High Noon: the winner's side has a free move phase (each character may move once). An AI, which moves
     into cover or stays, is not shown the compass ways (cover spots come before them, so none is lost)."""
     groups = ("toward", "cover", "compass") if t.controllers.get(side) is None else ("toward", "cover")
+    t.roller.note("skirmish.free_moves", side=word(f"skirmish.side.{side}"))
     for figure in t.game.in_play(side):
         if t.over or figure.state != "ready":
             continue
@@ -212,5 +215,8 @@ def _free_moves(t: Table, side: str) -> Flow[None]:
                    *move_options(t, figure, groups))
         answer = yield from t.decide(Ask(side, "free_move", options, {"figure": figure.id}))
         chosen = next(o for o in options if o.id == answer)
+        start = figure.pos
         figure.place(chosen.data["to"])
+        if answer != "free_move:stay":
+            t.roller.note("skirmish.free_moved", **moved(t, figure, start, chosen.data))
         reveal(t)

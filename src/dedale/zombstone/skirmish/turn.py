@@ -1,4 +1,4 @@
-"""The turn (`zombstone.md`): upkeep (hands back up to 5 cards, 3 for a band that lost all its Stars),
+"""The turn (`zombstone.md`): upkeep (hands back up to 5 cards; a band that lost all its Stars holds 3 at most),
 initiative (a poker die each, ties rolled again, or a card played instead), then alternating activations of
 two actions each (move, shoot, melee); the whole game around it is `game.play`.
 
@@ -61,15 +61,32 @@ def turn(t: Table) -> Flow[None]:
 
 
 def upkeep(t: Table) -> Flow[None]:
+    """Each side draws up to its hand: 5 cards, or 3 for a band that has lost all its Stars, which may hold no
+    more ("trois cartes maximum en main"): it discards down to three, keeping those worth most (`_kept`)."""
     for name, side in t.game.sides.items():
         stars = any(t.profile(f).status == "star" for f in t.standing(name))
         limit = HAND_WITHOUT_STARS if side.had_stars and not stars else HAND
+        if len(side.hand) > limit:
+            dropped = side.hand[:]
+            side.hand[:] = _kept(side.hand, limit)
+            for card in dropped:
+                if card not in side.hand:
+                    t.game.deck.discard(card)
+            t.roller.note("skirmish.hand_limit", side=word(f"skirmish.side.{name}"), count=len(dropped) - limit)
         while len(side.hand) < limit:
             card = yield from t.draw("skirmish.upkeep_draw", side=word(f"skirmish.side.{name}"))
             if card is None:
                 t.roller.note("skirmish.deck_empty")
                 break
             side.hand.append(card)
+
+
+def _kept(hand: list[Card], limit: int) -> list[Card]:
+    """The cards a band kept to `limit` keeps, in the order it held them: its Jokers (each pays an Aimed shot),
+    then the highest (they win the initiative and complete the better hands). Dédale's choice: the text says how
+    many a band may hold, not which; a rule, not a decision, so that no card need be named to the other side."""
+    best = sorted(hand, key=lambda c: (c.joker, _card_value(c)), reverse=True)[:limit]
+    return [c for c in hand if c in best]
 
 
 def initiative(t: Table) -> Flow[str]:
