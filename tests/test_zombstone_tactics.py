@@ -164,9 +164,10 @@ def test_balance_without_a_field_prints_every_scenario_at_every_ai_level(cli) ->
     code, out, _ = cli("zombstone", "balance", "--games", "2", "--seed", "3", "--workers", "1")
     assert code == 0
     lines = out.splitlines()
-    assert len(lines) == 1 + len(CATALOGUE.scenarios)
-    for scenario, line in zip(CATALOGUE.scenarios, lines[1:], strict=True):
-        assert line.split()[:2] == [scenario, "standard"] and "decided at the table" in line and "turns" in line
+    assert len(lines) == 2 + len(CATALOGUE.scenarios)  # the title, the columns' header, a line a scenario
+    assert "at the table" in lines[1] and "turns" in lines[1]
+    for scenario, line in zip(CATALOGUE.scenarios, lines[2:], strict=True):
+        assert line.split()[:2] == [scenario, "standard"]
     code, out, _ = cli("zombstone", "balance", "--games", "3", "--seed", "3", "--workers", "1", "--scenario",
                        "clum_ride", "--json")
     row = json.loads(out)["rows"][0]

@@ -96,9 +96,10 @@ def duel_chart(situation: Situation, lang: str) -> bytes:
     return grid_plot(win, POTENTIALS, t("zombstone.plot.grid", lang), lang)
 
 
-def simulation_plot(result: dict[str, Any], lang: str) -> bytes:
-    """A battle run: each side's win rate with its 95% interval (hatched bars, the numbers written), and
-    the characters each side has left at the end on average."""
+def simulation_plot(result: dict[str, Any], lang: str, image: str = "png") -> bytes:
+    """A battle run: each side's win rate with its 95% interval (hatched bars, the numbers written; the AIs'
+    levels under the title, unless both are standard), and the characters each side has left at the end on
+    average."""
     figure, (wins, left) = _figure(10, 4.5, columns=2)
     names = ["lawmen", "zombies", "draw"]
     labels = [t(f"skirmish.side.{n}", lang) if n != "draw" else t("skirmish.ending.draw", lang) for n in names]
@@ -112,7 +113,11 @@ def simulation_plot(result: dict[str, Any], lang: str) -> bytes:
                   fontsize=10, fontweight="bold", bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.5})
     wins.set_ylim(0, 1)
     wins.set_ylabel(t("zombstone.plot.win_rate", lang))
-    wins.set_title(t("zombstone.plot.simulation", lang, games=result["games"]))
+    title = t("zombstone.plot.simulation", lang, games=result["games"])
+    levels = result.get("levels", {})
+    if set(levels.values()) not in (set(), {"standard"}):  # the AIs' levels, the lawmen's first
+        title += "\n" + t("zombstone.plot.matchup", lang, **levels)
+    wins.set_title(title)
     sides = names[:2]
     survivors = [result["survivors"][s] for s in sides]
     left.bar([labels[0], labels[1]], survivors, color=[COLOURS[5], COLOURS[6]], hatch=["//", "xx"],
@@ -122,7 +127,7 @@ def simulation_plot(result: dict[str, Any], lang: str) -> bytes:
                   bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.5})
     left.set_ylabel(t("zombstone.plot.survivors", lang))
     left.set_title(t("zombstone.plot.turns", lang, turns=f"{result['turns']:.1f}"))
-    return _png(figure)
+    return _png(figure, image)
 
 
 def balance_plot(result: dict[str, Any], lang: str, image: str = "png") -> bytes:
@@ -140,4 +145,39 @@ def balance_plot(result: dict[str, Any], lang: str, image: str = "png") -> bytes
     axes.set_ylabel(t("zombstone.plot.win_rate", lang))
     axes.set_title(t("zombstone.plot.balance", lang, games=result["games"]))
     axes.legend()
+    return _png(figure, image)
+
+
+def table_plot(result: dict[str, Any], lang: str, image: str = "png") -> bytes:
+    """`balance`'s table (`balance.overview`): a row a scenario (and matchup of AI levels, when there are
+    several), each side's win rate a bar (hatched as in the other plots) with its 95% interval and its number
+    written at its foot, the even zone (40-60%) shaded."""
+    rows = result["rows"]
+    several = len({row["ai"] for row in rows}) > 1
+    figure, axes = _figure(8, 1.2 + 0.62 * len(rows))
+    axes.axvspan(0.4, 0.6, color=COLOURS[0], zorder=0)
+    for offset, name, colour, hatch in ((-0.2, "lawmen", COLOURS[5], "//"), (0.2, "zombies", COLOURS[6], "xx")):
+        wins = [row["wins"][name] for row in rows]
+        rates = [w["rate"] for w in wins]
+        errors = [[r - w["low"] for r, w in zip(rates, wins, strict=True)],
+                  [w["high"] - r for r, w in zip(rates, wins, strict=True)]]
+        axes.barh([i + offset for i in range(len(rows))], rates, height=0.38, xerr=errors, capsize=3,
+                  color=colour, hatch=hatch, edgecolor="#333333", label=t(f"skirmish.side.{name}", lang), zorder=2)
+        for i, rate in enumerate(rates):  # at the bar's foot, clear of its interval
+            axes.text(0.012, i + offset, f"{rate:.0%}", va="center", fontsize=8, fontweight="bold", zorder=3,
+                      bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
+    if several:  # each row's matchup under its scenario: the lawmen's AI level, then the zombies'
+        levels = [t("zombstone.plot.matchup", lang, **row["levels"]) if row["levels"]["lawmen"] !=
+                  row["levels"]["zombies"] else row["ai"] for row in rows]
+        axes.set_yticks(range(len(rows)), [f"{row['scenario']}\n{level}" for row, level in zip(rows, levels,
+                                                                                             strict=True)])
+        axes.set_ylabel(t("zombstone.plot.matchups", lang))
+    else:
+        axes.set_yticks(range(len(rows)), [row["scenario"] for row in rows])
+    axes.invert_yaxis()  # the first scenario on top, as in the table
+    axes.set_xlim(0, 1)
+    axes.xaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
+    axes.set_xlabel(t("zombstone.plot.win_rate", lang))
+    axes.set_title(t("zombstone.plot.table", lang, games=result["games"]))
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _png(figure, image)

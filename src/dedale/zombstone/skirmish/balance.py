@@ -1,11 +1,12 @@
-"""`dedale zombstone balance`: the table of every scenario at every AI level (`overview`: win rates, the share
-decided at the table, turns), and the designer's sweep: one field of one profile or weapon set to each of a
-few values, the same games (the same per-game seeds) played at each, and each side's win rate with its 95%
-interval, how the games were decided and melees a game, value by value."""
+"""`dedale zombstone balance`: the table of every scenario at every matchup of AI levels (`overview`: win rates
+with their 95% intervals, the share decided at the table, turns), and the designer's sweep: one field of one
+profile or weapon set to each of a few values, the same games (the same per-game seeds) played at each, and
+each side's win rate with its 95% interval, how the games were decided, turns and melees a game, value by
+value."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any
@@ -15,7 +16,15 @@ from dedale.core.errors import DedaleError
 from dedale.zombstone.hands import POTENTIALS
 from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.simulate import DECIDED, Outcome, game_seed, play_game, win_rates
+from dedale.zombstone.skirmish.simulate import (
+    DECIDED,
+    Outcome,
+    game_seed,
+    matchup_name,
+    play_game,
+    side_levels,
+    win_rates,
+)
 
 # field -> (lowest, highest, whole number): the bounds the data files accept
 PROFILE_FIELDS = {"potential": (POTENTIALS[0], POTENTIALS[-1], True), "hand": (0, 5, True), "cartridges": (1, 12, True),
@@ -86,53 +95,68 @@ def _catalogue(data: str | None, tweak: Tweak) -> Catalogue:
     return tweak.apply(load_catalogue(data))
 
 
-def play_tweaked(params: SkirmishParams, run_seed: int, tweaks: tuple[Tweak, ...], item: tuple[int, int]) -> Outcome:
+def play_tweaked(params: SkirmishParams, run_seed: int, tweaks: tuple[Tweak, ...], item: tuple[int, int],
+                 levels: Mapping[str, str] | None = None) -> Outcome:
     """Game `number` of the run at the `index`-th value: the same seed at every value."""
     index, number = item
-    return play_game(params, game_seed(run_seed, number), _catalogue(params.data, tweaks[index]))
+    return play_game(params, game_seed(run_seed, number), _catalogue(params.data, tweaks[index]), levels)
+
+
+def _counts(played: list[Outcome]) -> dict[str, Any]:
+    """What the table and the sweep say of some games: each side's win rate with its 95% interval, the share
+    decided at the table (by the scenario's condition or an elimination, not by counting the dollars at the
+    turn limit), the share that reached the turn limit, how each was decided, turns and melees a game."""
+    n = len(played)
+    return {"wins": win_rates(played),
+            "decided": sum(1 for o in played if o.decided_by != "dollars") / n,
+            "turn_limit": sum(1 for o in played if o.ending in ("turns", "draw")) / n,
+            "decided_by": {d: sum(1 for o in played if o.decided_by == d) for d in DECIDED},
+            "turns": sum(o.turns for o in played) / n, "melees": sum(o.melees for o in played) / n}
 
 
 def sweep(params: SkirmishParams, tweaks: list[Tweak], games: int, seed: int, where: Where = IN_PROCESS,
-          progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """`games` games at each value, wherever they are played (core/batch), summed up as a JSON document."""
+          progress: Callable[[int], None] | None = None, levels: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """`games` games at each value, wherever they are played (core/batch), each side's AI of its level in
+    `levels` (the params' `ai` for a side it does not name), summed up as a JSON document."""
     items = [(index, number) for index in range(len(tweaks)) for number in range(games)]
-    outcomes = list(run_batch(partial(play_tweaked, params, seed, tuple(tweaks)), items, where, progress))
-    rows = []
-    for index, tweak in enumerate(tweaks):
-        played = outcomes[index * games:(index + 1) * games]
-        wins = win_rates(played)
-        rows.append({"value": tweak.shown, "wins": wins,
-                     "decided_by": {d: sum(1 for o in played if o.decided_by == d) for d in DECIDED},
-                     "melees": sum(o.melees for o in played) / games, "turns": sum(o.turns for o in played) / games})
+    work = partial(play_tweaked, params, seed, tuple(tweaks), levels=None if levels is None else dict(levels))
+    outcomes = list(run_batch(work, items, where, progress))
+    rows = [{"value": tweak.shown, **_counts(outcomes[index * games:(index + 1) * games])}
+            for index, tweak in enumerate(tweaks)]
     first = tweaks[0]
     return {"format": "dedale/zombstone-balance", "version": 1, "seed": seed, "params": params.to_json(),
-            "kind": first.kind, "item": first.item, "field": first.field, "games": games, "values": rows}
+            "levels": side_levels(params, levels), "kind": first.kind, "item": first.item, "field": first.field,
+            "games": games, "values": rows}
 
 
-def play_level(data: str | None, run_seed: int, item: tuple[str, str, int]) -> Outcome:
-    """Game `number` of the overview in a scenario, both sides played by the AI of one level (the same seeds
-    at every level)."""
-    scenario, level, number = item
-    return play_game(SkirmishParams(scenario, None, data=data), game_seed(run_seed, number),
-                     levels=dict.fromkeys(SIDES, level))
+def play_level(params: SkirmishParams, run_seed: int, matchups: tuple[tuple[tuple[str, str], ...], ...],
+               item: tuple[str, int, int]) -> Outcome:
+    """Game `number` of the overview in a scenario, each side played by the AI of its level in the `index`-th
+    matchup (the same seeds at every matchup)."""
+    scenario, index, number = item
+    return play_game(replace(params, scenario=scenario), game_seed(run_seed, number), levels=dict(matchups[index]))
 
 
-def overview(data: str | None, scenarios: list[str], levels: list[str], games: int, seed: int,
-             where: Where = IN_PROCESS, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Every scenario at every AI level, `games` games each: each side's win rate with its 95% interval, the
-    share of games decided by the scenario's condition or an elimination (not by counting the dollars at the
-    turn limit), the share that reached the turn limit, and turns played, as a JSON document."""
-    items = [(scenario, level, number) for scenario in scenarios for level in levels for number in range(games)]
-    outcomes = list(run_batch(partial(play_level, data, seed), items, where, progress))
+def overview(data: str | None, scenarios: list[str], levels: list[str] | list[dict[str, str]], games: int, seed: int,
+             where: Where = IN_PROCESS, progress: Callable[[int], None] | None = None,
+             params: SkirmishParams | None = None) -> dict[str, Any]:
+    """Every scenario at every matchup of AI levels (a level for both sides, or each side's: `simulate.matchups`),
+    `games` games each, with the policies and rerolls of `params` (the defaults unless given): each side's win
+    rate with its 95% interval, the share of games decided by the scenario's condition or an elimination (not
+    by counting the dollars at the turn limit), the share that reached the turn limit, how each was decided,
+    turns and melees a game, as a JSON document."""
+    sides = [dict.fromkeys(SIDES, level) if isinstance(level, str) else {s: level[s] for s in SIDES}
+             for level in levels]
+    base = replace(params or SkirmishParams(side=None), side=None, data=data)
+    frozen = tuple(tuple(matchup.items()) for matchup in sides)
+    items = [(scenario, index, number) for scenario in scenarios for index in range(len(sides))
+             for number in range(games)]
+    outcomes = list(run_batch(partial(play_level, base, seed, frozen), items, where, progress))
     catalogue = load_catalogue(data)
     rows = []
-    for index, (scenario, level) in enumerate((s, lv) for s in scenarios for lv in levels):
-        played = outcomes[index * games:(index + 1) * games]
-        wins = win_rates(played)
+    for index, (scenario, matchup) in enumerate((s, m) for s in scenarios for m in sides):
         favoured = catalogue.scenario(scenario).favoured
-        rows.append({"scenario": scenario, "ai": level, "wins": wins, "favoured": favoured and favoured.side,
-                     "decided": sum(1 for o in played if o.decided_by != "dollars") / games,
-                     "turn_limit": sum(1 for o in played if o.ending in ("turns", "draw")) / games,
-                     "decided_by": {d: sum(1 for o in played if o.decided_by == d) for d in DECIDED},
-                     "turns": sum(o.turns for o in played) / games})
-    return {"format": "dedale/zombstone-balance-table", "version": 1, "seed": seed, "games": games, "rows": rows}
+        rows.append({"scenario": scenario, "ai": matchup_name(matchup), "levels": matchup,
+                     "favoured": favoured and favoured.side, **_counts(outcomes[index * games:(index + 1) * games])})
+    return {"format": "dedale/zombstone-balance-table", "version": 1, "seed": seed, "games": games,
+            "policies": {side: base.policy(side) for side in SIDES}, "rounds": base.rounds, "rows": rows}

@@ -1,7 +1,7 @@
 """Battle runs for balancing bands: many games between two AIs, each with its own seed derived from the
 run's seed and its number (so the results do not depend on how many workers play them), summed up as win
 rates with 95% confidence intervals (Wilson's), how the games were decided, melees and shots a game,
-average turns and survivors."""
+average turns and survivors. Each side's AI may be of its own level (a matchup: `matchups`, `matchup_name`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from dedale.core.batch import IN_PROCESS, Where, run_batch
+from dedale.core.errors import DedaleError
 from dedale.core.rng import Roller, SeededSource, SplitMix64
 from dedale.zombstone.skirmish.catalogue import SIDES, Catalogue, load_catalogue
 from dedale.zombstone.skirmish.game import play
@@ -28,6 +29,43 @@ DECIDED = ("elimination", "flight", "stars", "escort", "hold", "survival", "doll
 # The AI levels a battle run may pit against each other (`lookahead.LEVELS`): a level's name, and how it makes a
 # side's AI for a policy; `dedale zombstone balance` plays each.
 LEVELS: dict[str, Callable[[str], Controller]] = {level: partial(controller, level) for level in AI_LEVELS}
+
+
+def matchups(text: str) -> list[dict[str, str]]:
+    """The matchups `--ai` names, each the level of each side: `LEVEL` (both sides), `LEVEL,LEVEL,...` (one
+    matchup each), or `lawmen=LEVEL,zombies=LEVEL` (one matchup; a side not named plays the standard AI).
+    Anything else is refused, naming what is accepted."""
+    parts = [part.strip() for part in text.split(",")]
+    if not any("=" in part for part in parts):
+        for level in parts:
+            _check_level(level, text)
+        return [dict.fromkeys(SIDES, level) for level in dict.fromkeys(parts)]  # each once, in order
+    found: dict[str, str] = {}
+    for part in parts:
+        side, equals, level = (piece.strip() for piece in part.partition("="))
+        if not equals or not side:
+            raise DedaleError("error.skirmish.ai_spelling", value=text, levels=", ".join(LEVELS))
+        if side not in SIDES:
+            raise DedaleError("error.skirmish.ai_side", value=side, accepted=", ".join(SIDES))
+        if side in found:
+            raise DedaleError("error.skirmish.ai_twice", side=side, value=text)
+        _check_level(level, text)
+        found[side] = level
+    return [{side: found.get(side, "standard") for side in SIDES}]
+
+
+def _check_level(level: str, text: str) -> None:
+    if not level:
+        raise DedaleError("error.skirmish.ai_spelling", value=text, levels=", ".join(LEVELS))
+    if level not in LEVELS:
+        raise DedaleError("error.one_of", param="ai", value=level, accepted=", ".join(LEVELS))
+
+
+def matchup_name(levels: Mapping[str, str]) -> str:
+    """A matchup as `--ai` spells it: its level when both sides play the same, else each side's."""
+    if len(set(levels.values())) == 1:
+        return next(iter(levels.values()))
+    return ",".join(f"{side}={levels[side]}" for side in SIDES)
 
 
 def game_seed(run_seed: int, number: int) -> int:
@@ -69,15 +107,23 @@ def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = N
                    {s: sum(t.profile(f).cost for f in fs) for s, fs in standing.items()})
 
 
-def play_numbered(params: SkirmishParams, run_seed: int, number: int) -> Outcome:
+def play_numbered(params: SkirmishParams, run_seed: int, number: int,
+                  levels: Mapping[str, str] | None = None) -> Outcome:
     """Game `number` of the run of seed `run_seed` (what a worker is sent: a number, not a list of seeds)."""
-    return play_game(params, game_seed(run_seed, number))
+    return play_game(params, game_seed(run_seed, number), levels=levels)
 
 
 def run(params: SkirmishParams, games: int, seed: int, where: Where = IN_PROCESS,
-        progress: Callable[[int], None] | None = None) -> list[Outcome]:
-    """`games` games, in order, wherever they are played (core/batch); `progress` is told how many are done."""
-    return list(run_batch(partial(play_numbered, params, seed), range(games), where, progress))
+        progress: Callable[[int], None] | None = None, levels: Mapping[str, str] | None = None) -> list[Outcome]:
+    """`games` games, in order, wherever they are played (core/batch); `progress` is told how many are done;
+    each side's AI of its level in `levels` (the params' `ai` for a side it does not name)."""
+    work = partial(play_numbered, params, seed, levels=None if levels is None else dict(levels))
+    return list(run_batch(work, range(games), where, progress))
+
+
+def side_levels(params: SkirmishParams, levels: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each side's AI level in a run: `levels`', else the params' `ai`."""
+    return {side: (levels or {}).get(side, params.ai) for side in SIDES}
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
@@ -100,12 +146,14 @@ def win_rates(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
     return found
 
 
-def summary(params: SkirmishParams, seed: int, outcomes: list[Outcome]) -> dict[str, Any]:
-    """The run as a JSON document: win rates with their intervals, turns, survivors, and every game."""
+def summary(params: SkirmishParams, seed: int, outcomes: list[Outcome],
+            levels: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The run as a JSON document: each side's AI level, win rates with their intervals, turns, survivors, and
+    every game."""
     n = len(outcomes)
     return {
         "format": "dedale/zombstone-simulation", "version": 1, "seed": seed, "params": params.to_json(),
-        "games": n, "wins": win_rates(outcomes),
+        "levels": side_levels(params, levels), "games": n, "wins": win_rates(outcomes),
         "turns": sum(o.turns for o in outcomes) / n if n else 0.0,
         "endings": {e: sum(1 for o in outcomes if o.ending == e) for e in ("eliminated", "condition", "turns", "draw")},
         "decided_by": {d: sum(1 for o in outcomes if o.decided_by == d) for d in DECIDED},
