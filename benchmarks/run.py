@@ -44,7 +44,9 @@
   `pictures_print.py` (the smallest text of the pictures printed: a 200-object key-lock diagram on A3,
   a hexcrawl on A4, the crawler's A4 overview; issue 17),
   `zombstone_games.py` (issue 16: how each shipped scenario's games end, melees a game, and each side's win
-  rate over 2,000 games with its Wilson 95% interval, against 40-60%).
+  rate over 2,000 games with its Wilson 95% interval, against 40-60%), `zombstone_ai_report.py` (issue 40: how the
+  standard AI plays: gunmen idle with a shot open, at most 5%; Last Breaths that did nothing, at most 10%; hordes
+  standing still, aimed shots and Jokers played, for reference).
 
 The machine's speed varies from run to run: each figure is the best median of a few rounds.
 """
@@ -225,7 +227,8 @@ def main() -> int:
 
 # Issue 15's figures, each module a part of it (runnable alone too): rows of (label, figure, target met).
 SCALE_AND_SPEED = ("peers_crawler", "hexcrawl_scale", "keylock_scale", "zombstone_speed", "skirmish_speed",
-                   "duel_speed", "lookahead_speed", "batch_speed", "pictures_print", "zombstone_games")
+                   "duel_speed", "lookahead_speed", "batch_speed", "pictures_print", "zombstone_games",
+                   "zombstone_ai_report")
 
 
 def issue_15() -> bool:

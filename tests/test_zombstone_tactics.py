@@ -12,16 +12,20 @@ import math
 
 import pytest
 
+from dedale.core.cards import Card
 from dedale.core.rng import Roller, SeededSource
 from dedale.zombstone.combinatorics import index_of, keeps
 from dedale.zombstone.hands import best_key, counts_of
-from dedale.zombstone.skirmish.ai import AI
+from dedale.zombstone.skirmish.ai import AI, SECOND_SHOT
+from dedale.zombstone.skirmish.ai_report import ai_report
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
 from dedale.zombstone.skirmish.catalogue import Victory, load_catalogue
-from dedale.zombstone.skirmish.fight import defender_keep
+from dedale.zombstone.skirmish.fight import defender_keep, shot_damage
 from dedale.zombstone.skirmish.model import Figure, Game, Side
+from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.setup import duellist, setup
-from dedale.zombstone.skirmish.table import OTHER, Table
+from dedale.zombstone.skirmish.simulate import run
+from dedale.zombstone.skirmish.table import OTHER, Ask, Option, Table
 from dedale.zombstone.skirmish.turn import action_ask, activate
 from dedale.zombstone.skirmish.victory import inside
 
@@ -58,20 +62,25 @@ def test_a_precise_shooter_aims_when_cover_takes_its_rerolls_and_shoots_twice_in
     assert choose(t, t.game.figure(0), moves=0) == "shoot:1"
 
 
-def test_a_gunman_in_cover_out_of_range_moves_to_shoot_unless_its_side_wins_as_things_stand() -> None:
-    """Wyatt behind a wagon, the Cajun 14 inches away, out of his Colt's 12: worth $20 more than the Cajun, he
-    waits in cover for the enemy to come; worth less (the Cajun and Billy Clanton), he moves where he can shoot
-    (he used to wait whenever an enemy stood within his range and 4 inches)."""
+def test_a_gunman_in_cover_out_of_range_moves_to_shoot_unless_the_scenario_is_won_as_things_stand() -> None:
+    """Wyatt behind a wagon, the Cajun 14 inches away, out of his Colt's 12: when the lawmen win the scenario by
+    surviving, he waits in cover for the enemy to come; when only the dollars at the turn limit would decide it
+    (he is worth $20 more), he moves where he can shoot (issue 40: a band that waited for the dollars left its
+    games undecided at the table; issue 32: he used to wait whenever an enemy stood within his range and 4
+    inches)."""
     wagon = (Terrain("heavy", 21, 14, 1, 8),)
     t = table(("wyatt_earp", 23, 18), ("the_cajun", 9, 18), terrain=wagon)
+    t.scenario = dataclasses.replace(t.scenario, victory=Victory("survive_lawmen"))
     assert choose(t, t.game.figure(0)) == "end"
-    t = table(("wyatt_earp", 23, 18), ("the_cajun", 9, 18), ("billy_clanton", 4, 30), terrain=wagon)
-    wyatt = t.game.figure(0)
-    ask = action_ask(t, wyatt, 2, 2, [2])
-    moved = ask.option(AI().choose(t, ask))
-    assert moved is not None and moved.id.startswith("move:")
-    gun = t.gun(wyatt)
-    assert gun is not None and math.dist(moved.data["to"], (9, 18)) <= gun.range
+    for figures in ((("wyatt_earp", 23, 18), ("the_cajun", 9, 18)),
+                    (("wyatt_earp", 23, 18), ("the_cajun", 9, 18), ("billy_clanton", 4, 30))):
+        t = table(*figures, terrain=wagon)
+        wyatt = t.game.figure(0)
+        ask = action_ask(t, wyatt, 2, 2, [2])
+        moved = ask.option(AI().choose(t, ask))
+        assert moved is not None and moved.id.startswith("move:")
+        gun = t.gun(wyatt)
+        assert gun is not None and math.dist(moved.data["to"], (9, 18)) <= gun.range
 
 
 def test_a_zombie_walks_around_a_building_in_its_way() -> None:
@@ -184,3 +193,78 @@ def test_balance_without_a_field_prints_every_scenario_at_every_ai_level(cli) ->
 def test_balance_table_refuses_bad_input(cli, args: tuple[str, ...], problem: str) -> None:  # type: ignore[no-untyped-def]
     code, _, err = cli("zombstone", "balance", "--games", "2", "--seed", "1", *args)
     assert code == 2 and problem in err and "Traceback" not in err
+
+
+# --- issue 40: an AI that fights like a player --------------------------------------------------------------
+def test_a_gunman_under_fire_from_an_armed_zombie_moves_to_shoot_back() -> None:
+    """Seed 90210's turn 6, set out again: Wyatt behind a wagon, Frank McLaury's Winchester (24 inches) on him
+    from 16 inches, out of reach of his Colt (12). An armed zombie is a gun, not a horde that walks up anyway:
+    Wyatt moves to where he can shoot back (he waited in cover, and the Winchester killed him the next turn)."""
+    wagon = (Terrain("heavy", 21, 14, 1, 8),)
+    t = table(("wyatt_earp", 23, 18), ("frank_mclaury", 7, 18), terrain=wagon)
+    wyatt = t.game.figure(0)
+    ask = action_ask(t, wyatt, 2, 2, [2])
+    moved = ask.option(AI().choose(t, ask))
+    gun = t.gun(wyatt)
+    assert moved is not None and moved.id.startswith("move:") and gun is not None
+    assert math.dist(moved.data["to"], (7, 18)) <= gun.range and t.sight(moved.data["to"], (7, 18))
+
+
+def test_the_horde_walks_front_first_and_the_one_behind_then_walks_too() -> None:
+    """Mayor Clum's ride, seed 31337's jam set out again: Billy Clanton (a Supporting armed zombie) behind a zombie,
+    both against the stage station's east wall, the townsmen south-west. The one ahead along the walk goes first
+    (Billy used to, by his status, and stood still behind the zombie), and then Billy has room to walk."""
+    station = (Terrain("building", 12, 1, 6, 5),)
+    t = table(("billy_clanton", 18.6, 3.5), ("zombie", 18.6, 4.7), ("deputy", 12, 10), terrain=station)
+    options = tuple(Option(f"activate:{i}", "skirmish.option.activate", {}, {"figure": i}) for i in (0, 1))
+    assert AI().choose(t, Ask("zombies", "activate", options, {})) == "activate:1"
+    front = t.game.figure(1)
+    ask = action_ask(t, front, 2, 2, [1])
+    walked = ask.option(AI().choose(t, ask))
+    assert walked is not None and walked.id.startswith("move:")
+    front.place(walked.data["to"])
+    billy = t.game.figure(0)
+    ask = action_ask(t, billy, 2, 2, [1])
+    answer = AI().choose(t, ask)
+    assert answer.startswith(("move:", "shoot:")), answer
+
+
+def test_a_joker_pays_for_an_aimed_shot_when_one_beats_two_plain_ones_in_expected_damage() -> None:
+    """A deputy holding a Joker, Billy Clanton behind two fences: the cover takes the deputy's rerolls and one
+    aimed shot deals more than two plain ones, so he aims (the Joker buys nothing else; he used to keep it). In
+    the open two plain shots deal more, and he shoots."""
+    fences = (Terrain("light", 16, 10, 0.5, 16), Terrain("light", 19, 10, 0.5, 16))
+    t = table(("deputy", 11, 18), ("billy_clanton", 23, 18), terrain=fences)
+    t.game.sides["lawmen"].hand = [Card.parse("JKS")]
+    deputy, billy = t.game.figures
+    assert shot_damage(t, deputy, billy, True) > (1 + SECOND_SHOT) * shot_damage(t, deputy, billy, False)
+    assert choose(t, deputy, moves=0) == "aim:1"
+    t = table(("deputy", 11, 18), ("billy_clanton", 23, 18))
+    t.game.sides["lawmen"].hand = [Card.parse("JKS")]
+    assert choose(t, t.game.figure(0), moves=0) == "shoot:1"
+
+
+def test_a_last_breath_is_paid_for_only_when_its_activation_can_hurt_an_enemy() -> None:
+    """Doc Holliday's last cartridge with a heart in hand: the free activation is worth the card when an enemy is
+    within his Colt's reach (15 inches: a move and a shot); 32 inches away it can hurt nobody, and the heart is
+    kept (45% of OK Corral's Last Breaths did nothing)."""
+    for zombie_x, paid in ((17, True), (34, False)):
+        t = table(("doc_holliday", 2, 18), ("zombie", zombie_x, 18))
+        t.game.sides["lawmen"].hand = [Card.parse("5H")]
+        options = (Option("last_breath:5H", "skirmish.option.last_breath", {}),
+                   Option("last_breath:no", "skirmish.option.no_last_breath", {}))
+        answer = AI().choose(t, Ask("lawmen", "last_breath", options, {"figure": 0}))
+        assert (answer == "last_breath:5H") == paid, zombie_x
+
+
+def test_the_ai_report_counts_each_side_s_activations_and_the_faults_among_them() -> None:
+    """`make bench`'s AI report, on two games: every fault counted is one of the activations (or shots, Jokers,
+    Last Breaths) it is a share of, and a game played under the watch is the game played without it."""
+    params = SkirmishParams(scenario="ok_corral", side=None)
+    found = ai_report(params, 2, 40)
+    for counts in found.values():
+        assert counts["activations"] > 0 and counts["gun_open_idle"] <= counts["gun_open"] <= counts["activations"]
+        assert counts["horde_still"] <= counts["horde"] and counts["aimed"] <= counts["shots"]
+        assert counts["last_breaths_wasted"] <= counts["last_breaths"]
+    shots = sum(found[side]["shots"] for side in found)
+    assert shots == sum(run(params, 2, 40)[n].shots for n in range(2))

@@ -143,6 +143,16 @@ def hit_chance(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool) -> Frac
     return Fraction(int(tally[1:, :, 2].sum()), total_ways(a_spec) * total_ways(d_spec))
 
 
+def net_damage(a_spec: RollSpec, d_spec: RollSpec, defender_deals: bool, bonus_a: int, bonus_d: int) -> Fraction:
+    """The damage the attacker deals on average (its weapon's `bonus_a` with it), less what it takes from a
+    defender that deals damage (`bonus_d`), both sides playing to win: from the same tally as `confront`."""
+    tally = _tally(a_spec, d_spec, defender_deals, 0, 0, "win")
+    net = (tally[:, :, 2] * damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_a)).sum()
+    if defender_deals:
+        net -= (tally[:, :, 0] * damage_table(HAND_CATEGORIES, HAND_CATEGORIES, bonus_d).T).sum()
+    return Fraction(int(net), total_ways(a_spec) * total_ways(d_spec))
+
+
 @dataclass(frozen=True)
 class Play:
     """Both sides' optimal policies in a confrontation, and what every pair of final hands means."""

@@ -32,10 +32,10 @@ from typing import Final, NamedTuple
 from dedale.zombstone.hands import FACES
 from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.battlefield import CONTACT, ROUGH_KINDS, Battlefield, distance
-from dedale.zombstone.skirmish.fight import shot_chances
+from dedale.zombstone.skirmish.fight import shot_chances, shot_damage
 from dedale.zombstone.skirmish.model import Figure
 from dedale.zombstone.skirmish.table import OTHER, Ask, Option, Table
-from dedale.zombstone.skirmish.turn import MOVE
+from dedale.zombstone.skirmish.turn import MOVE, move_options, targets
 from dedale.zombstone.skirmish.victory import inside
 from dedale.zombstone.skirmish.wording import WAYS, compass
 
@@ -47,9 +47,11 @@ ZOMBIE_ODDS: Final = 6  # a zombie counts a damage point on an Ace of a poker di
 Cell = tuple[int, int]  # an inch square of the table: (column, row)
 STEPS = ((1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0), (1, 1, math.sqrt(2)), (1, -1, math.sqrt(2)),
          (-1, 1, math.sqrt(2)), (-1, -1, math.sqrt(2)))
-CARD_WORTH: Final = 0.05  # the chance to hit an inspiration card must buy for an aimed shot to pay it
+CARD_WORTH: Final = 0.1  # the damage an inspiration card must buy for an aimed shot to pay it (a Joker: none, it
+# buys nothing else)
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
 _POSITION = attrgetter("pos")  # a figure's (x, y)
+AROUND: Final = 2.0  # inches of its walk a figure gives up to go around its own side's figures in its way
 SPARE_HAND: Final = 4  # cards a side holds for it to spend one on the initiative (the next upkeep refills it)
 
 
@@ -96,6 +98,8 @@ class AI:
         extras = any(t.profile(f).status == "extra" for f in waiting)
         leader = extras and any(t.profile(f).has("charismatic") for f in waiting)
 
+        walks = _walk_field(t.field, tuple(sorted({_cell(e) for e in enemies}))).to  # to the nearest enemy
+
         def urgency(option: Option) -> tuple[float, ...]:
             figure = t.game.figure(option.data["figure"])
             profile = t.profile(figure)
@@ -103,8 +107,10 @@ class AI:
             gun = t.gun(figure)
             sends = leader and profile.has("charismatic")
             sent_later = leader and profile.status == "extra"
+            horde = _horde(t, figure)  # the horde's front walks first (by the way it walks), or it blocks those behind
             return (figure.state == "ready", _escorted(t, figure), away <= 1.2, sends, not sent_later,
-                    gun is not None and away <= gun.range, STATUS_WEIGHT[profile.status], -away)
+                    not horde and gun is not None and away <= gun.range,
+                    -walks(figure.pos) if horde else STATUS_WEIGHT[profile.status], -away)
         return max(ask.options, key=urgency)
 
     def _charisma(self, t: Table, ask: Ask) -> Option:
@@ -156,6 +162,9 @@ class AI:
             if (charge := _charge(t, ask)) is not None:
                 return charge
             toward = _moves(ask, "toward")
+            if ask.about["actions"] == 2 and (spot := _firing_spot(
+                    t, ask, figure, None, [*toward, *_moves(ask, "cover"), *_moves(ask, "compass")])) is not None:
+                return spot
             if toward:
                 return toward[0]
         return ask.options[-1]
@@ -177,17 +186,25 @@ class AI:
         """A gunman with nobody in its sights: it moves where it can shoot from (into cover first), else into
         cover that gets it nearer, else toward the enemy. It waits in cover when it holds the scenario's place,
         and (unless aggressive) when its side wins as things stand (the enemy must come to it) or the nearest
-        enemy is of the horde (it comes anyway)."""
+        enemy is a brawler without a gun (it comes anyway), unless it can move into cover from where it shoots;
+        never while an enemy gun has it in range and sight."""
         end = ask.options[-1]
         if ask.about["moves"] == 0:
             return end
-        waits = self.style != "aggressive" and (_winning(t, figure.side) or _coming(t, figure))
-        if in_cover and (goal is not None or waits):
-            return end
+        under_fire = _under_fire(t, figure)  # waiting would only give the enemy its shots
+        waits = not under_fire and self.style != "aggressive" and (_winning(t, figure.side) or _coming(t, figure))
         covers = _moves(ask, "cover")
+        if in_cover and (waits or (goal is not None and not under_fire)):  # it waits, unless it can shoot from cover
+            spot = _firing_spot(t, ask, figure, goal, covers) if ask.about["actions"] == 2 else None
+            return spot or end
         toward = _moves(ask, "toward")
-        if ask.about["actions"] == 2:  # a move, then a shot
-            firing = _firing_spot(t, ask, figure, goal, covers) or _firing_spot(t, ask, figure, goal, toward)
+        if ask.about["actions"] == 2:  # a move, then a shot: into cover first
+            firing = _firing_spot(t, ask, figure, goal, covers)
+            if firing is None and under_fire:  # shot at, and no cover to shoot back from: out of the guns' way
+                firing = _out_of_fire(t, figure, goal, [*covers, *_moves(ask, "compass")])
+            if firing is None:  # else into the open, to shoot
+                firing = (_firing_spot(t, ask, figure, goal, toward)
+                          or _firing_spot(t, ask, figure, goal, _moves(ask, "compass")))
             if firing is not None:
                 return firing
         if goal is not None:
@@ -208,16 +225,16 @@ class AI:
         """The shot worth most: the escorted character first (stopping it wins the game), then the chance to hit
         (the dice's exact odds, against the reaction that suits the target best) times what a hit is worth
         (a zombie feels one damage point in six; a Star more than an Extra, most when the Stars decide; the
-        fewer cartridges left, the more). Aimed when one aimed shot beats two plain ones: its card (none for
-        the Precise) is worth something, and the second shot meets a target that has dodged."""
+        fewer cartridges left, the more). Aimed when one aimed shot beats two plain ones in expected damage, less
+        what return fire deals back: the second plain shot meets a target that has dodged (`SECOND_SHOT`), and
+        the card is worth something unless it is a Joker, which buys nothing else (none for the Precise)."""
         if len(shots) == 1:  # nothing to weigh it against
             return shots[0]
-        precise = skills.aims_free(t.profile(figure).skills)
+        aim_cost = 0.0 if skills.aims_free(t.profile(figure).skills) or t.aim_cost == "joker" else CARD_WORTH
         stars = t.scenario.victory.kind == "eliminate_stars"
         best: tuple[float, ...] | None = None
         chosen = shots[0]
         plain = {o.data["figure"]: o for o in shots if o.id.startswith("shoot:")}
-        singles: dict[int, float] = {}  # each target's plain shot's chance, which its aimed shot is weighed by
         for option in shots:
             target_id = option.data["figure"]
             enemy = t.game.figure(target_id)
@@ -225,18 +242,13 @@ class AI:
             escorted, hit_worth = _escorted(t, enemy), _hit_worth(t, enemy, stars)
             if best is not None and (escorted, hit_worth, True) <= best:
                 continue  # a sure hit would be worth no more than the best shot so far: its odds are not needed
-            if aimed:
-                if target_id not in plain:
+            if aimed:  # worth it when one aimed shot beats two plain ones in expected damage (less return fire)
+                if target_id not in plain or shot_damage(t, figure, enemy, True) - aim_cost <= (
+                        1 + SECOND_SHOT) * shot_damage(t, figure, enemy, False):
                     continue
                 chance = _chance(t, figure, enemy, True)
-                if target_id not in singles:
-                    singles[target_id] = _chance(t, figure, enemy, False)
-                single = singles[target_id]
-                twice = single + (1 - single) * single * SECOND_SHOT
-                if chance - (0.0 if precise else CARD_WORTH) <= twice:
-                    continue
             else:
-                chance = singles[target_id] = _chance(t, figure, enemy, False)
+                chance = _chance(t, figure, enemy, False)
                 if ask.about["actions"] == 2:
                     chance = chance + (1 - chance) * chance * SECOND_SHOT
             worth = (escorted, chance * hit_worth, aimed)
@@ -273,7 +285,17 @@ class AI:
         return ask.options[0]  # spend it: Fame is for rolling better
 
     def _last_breath(self, t: Table, ask: Ask) -> Option:
-        return ask.options[0]
+        """The heart is paid only when the free activation can hurt an enemy (a shot from where the figure
+        stands or after a move, a charge) or take the scenario's place."""
+        figure = t.game.figure(ask.about["figure"])
+        moves = skills.move_actions(t.profile(figure).skills, figure.wounded)
+        enemies = t.visible(OTHER[figure.side])
+        charges = any(distance(figure.pos, e.pos) <= moves * MOVE + CONTACT for e in enemies)
+        hurts = charges or bool(targets(t, figure)) or (moves > 0 and any(
+            _shoots_from(t, figure, o.data["to"]) for o in move_options(t, figure)))
+        goal = _goal(t, figure)
+        takes = goal is not None and moves > 0 and _to_place(figure.pos, goal) <= moves * MOVE
+        return ask.options[0] if hurts or takes else ask.options[-1]
 
     # --- the duel -------------------------------------------------------------------------------------
     def _bet(self, t: Table, ask: Ask) -> Option | None:
@@ -342,7 +364,8 @@ def _charge(t: Table, ask: Ask) -> Option | None:
 def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
     """The move that gets the figure nearest an enemy by the way it must walk (around buildings and high
     walls, difficult ground counted twice): the straight move toward the nearest when it gains half an inch,
-    else the best compass way, if it gains half an inch."""
+    else the best compass way, if it gains a quarter of an inch; else, when its own side's figures cut its way
+    short, a way of an inch or more that leaves them farther behind, losing `AROUND` of the walk at most."""
     enemies = sorted(t.visible(OTHER[figure.side]), key=lambda e: distance(figure.pos, e.pos))[:NEAREST]
     if not enemies:
         return None
@@ -357,8 +380,18 @@ def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
     straight = [o for o in _moves(ask, "toward") if not o.data.get("charge")]
     if straight and left(straight[0].data["to"]) <= now - 0.5:
         return straight[0]
-    best = min([*straight, *_moves(ask, "compass")], key=lambda o: left(o.data["to"]), default=None)
-    return best if best is not None and left(best.data["to"]) <= now - 0.5 else None
+    moves = [*straight, *_moves(ask, "compass")]
+    best = min(moves, key=lambda o: left(o.data["to"]), default=None)
+    if best is not None and left(best.data["to"]) <= now - 0.25:
+        return best
+    # its way cut short by its own side: around them, sideways, losing no more than an inch of the walk
+    friends = [f.pos for f in t.standing(figure.side) if f is not figure and distance(f.pos, figure.pos) <= 2 * MOVE]
+    aside = [o for o in moves if left(o.data["to"]) <= now + AROUND and distance(o.data["to"], figure.pos) >= 1.0
+             and not _undoes(t, figure, o)]
+    if not friends or not aside:
+        return None
+    return max(aside, key=lambda o: (_distance_to(friends, o.data["to"]) - _distance_to(friends, figure.pos),
+                                     -left(o.data["to"])))
 
 
 def _toward_place(t: Table, ask: Ask, figure: Figure, place: tuple[float, float, float, float]) -> Option | None:
@@ -381,6 +414,12 @@ def _toward_place(t: Table, ask: Ask, figure: Figure, place: tuple[float, float,
     if best is None or walk.to(best.data["to"]) > walk.to(figure.pos) - 1.0:
         return None
     return best
+
+
+def _to_place(point: tuple[float, float], place: tuple[float, float, float, float]) -> float:
+    """How far the point is from the place, as the crow flies (0 inside)."""
+    x, y, w, h = place
+    return math.hypot(max(x - point[0], 0.0, point[0] - x - w), max(y - point[1], 0.0, point[1] - y - h))
 
 
 def _cell(point: tuple[float, float]) -> Cell:
@@ -482,14 +521,20 @@ def _firing_spot(t: Table, ask: Ask, figure: Figure, goal: tuple[float, float, f
     gun = t.gun(figure)
     if gun is None:
         return None
-    enemies = [e.pos for e in t.visible(OTHER[figure.side])]
     for option in moves:
         to = option.data["to"]
         if goal is not None and not inside(to, goal):
             continue
-        if any(distance(to, e) <= gun.range and t.sight(to, e) for e in enemies) and not _undoes(t, figure, option):
+        if _shoots_from(t, figure, to) and not _undoes(t, figure, option):
             return option
     return None
+
+
+def _shoots_from(t: Table, figure: Figure, to: tuple[float, float]) -> bool:
+    """Whether the figure's gun would reach an enemy it sees from `to`."""
+    gun = t.gun(figure)
+    return gun is not None and any(distance(to, e.pos) <= gun.range and t.sight(to, e.pos)
+                                   for e in t.visible(OTHER[figure.side]))
 
 
 def _undoes(t: Table, figure: Figure, option: Option) -> bool:
@@ -507,8 +552,8 @@ def _undoes(t: Table, figure: Figure, option: Option) -> bool:
 
 
 def _winning(t: Table, side: str) -> bool:
-    """Whether the side wins if the game ends as things stand (the scenario's condition at the turn limit,
-    then the dollars)."""
+    """Whether the side wins by the scenario's own condition if the game ends as things stand. Not by the dollars
+    at the turn limit: a band that waited in cover for them left its games undecided at the table."""
     victory = t.scenario.victory
     if victory.kind.startswith("survive_"):
         return side == victory.kind.removeprefix("survive_")
@@ -517,16 +562,30 @@ def _winning(t: Table, side: str) -> bool:
     if victory.kind == "hold" and victory.place is not None:
         place = victory.place
         holding = [s for s in OTHER if any(inside(f.pos, place) for f in t.standing(s))]
-        if len(holding) == 1:
-            return holding[0] == side
-    worth = {s: sum(t.profile(f).cost for f in t.standing(s)) for s in OTHER}
-    return worth[side] > worth[OTHER[side]]
+        return len(holding) == 1 and holding[0] == side
+    return False
 
 
 def _coming(t: Table, figure: Figure) -> bool:
-    """Whether the nearest enemy the figure sees is of the horde, which walks up to it whatever it does."""
+    """Whether the nearest enemy the figure sees is a brawler without a gun, which walks up to it whatever it does
+    (an armed zombie walks too, but shoots from where it stands: it is a gun, not something to wait for)."""
     enemy = _nearest(t, figure)
-    return enemy is not None and _horde(t, enemy)
+    return enemy is not None and t.gun(enemy) is None
+
+
+def _under_fire(t: Table, figure: Figure, at: tuple[float, float] | None = None) -> bool:
+    """Whether an enemy gun the figure sees has it in range and sight (where it stands, or at `at`)."""
+    at = at or figure.pos
+    return any((gun := t.gun(e)) is not None and distance(e.pos, at) <= gun.range and t.sight(e.pos, at)
+               for e in t.visible(OTHER[figure.side]))
+
+
+def _out_of_fire(t: Table, figure: Figure, goal: tuple[float, float, float, float] | None,
+                 moves: list[Option]) -> Option | None:
+    """The first of the moves (inside the scenario's place, if the figure must hold it) to where no enemy gun has
+    it in range and sight."""
+    return next((o for o in moves if (goal is None or inside(o.data["to"], goal))
+                 and not _under_fire(t, figure, o.data["to"])), None)
 
 
 def _chance(t: Table, shooter: Figure, target: Figure, aimed: bool) -> float:

@@ -21,7 +21,7 @@ from dedale.core.cards import Card
 from dedale.i18n import Word, word
 from dedale.zombstone.advice import advise
 from dedale.zombstone.combinatorics import allowed_keeps, index_of, keeps, transitions
-from dedale.zombstone.confront import hit_chance, policies
+from dedale.zombstone.confront import hit_chance, net_damage, policies
 from dedale.zombstone.hands import (
     FACES,
     HANDS,
@@ -382,6 +382,24 @@ def shot_chances(t: Table, shooter: Figure, target: Figure, aimed: bool) -> dict
         a_bonus, d_bonus = _bonuses(t, shooter, target, reaction, aimed)
         found[reaction] = _hit_chance(spec_of(t, shooter, a_bonus), spec_of(t, target, d_bonus), reaction != "dodge")
     return found
+
+
+def shot_damage(t: Table, shooter: Figure, target: Figure, aimed: bool) -> float:
+    """A shot's expected damage before it is taken (before a zombie's Aces), less what return fire deals back,
+    against the reaction that suits the target best: what an AI weighs an aimed shot against two plain ones by."""
+    gun, back = t.gun(shooter), t.gun(target)
+    found = []
+    for reaction in ("dodge", "return") if can_return_fire(t, shooter, target) else ("dodge",):
+        a_bonus, d_bonus = _bonuses(t, shooter, target, reaction, aimed)
+        deals = reaction != "dodge"
+        found.append(_net_damage(spec_of(t, shooter, a_bonus), spec_of(t, target, d_bonus), deals,
+                                 gun.damage if gun is not None else 0, back.damage if deals and back else 0))
+    return float(min(found))
+
+
+@lru_cache(maxsize=1024)
+def _net_damage(a_spec: Spec, d_spec: Spec, deals: bool, bonus_a: int, bonus_d: int) -> Fraction:
+    return net_damage(_spec(*a_spec), _spec(*d_spec), deals, bonus_a, bonus_d)
 
 
 @lru_cache(maxsize=1024)  # an AI weighs every shot it may take, each activation: a game meets a few dozen pairs

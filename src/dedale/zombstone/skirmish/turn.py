@@ -67,12 +67,11 @@ def upkeep(t: Table) -> Flow[None]:
         stars = any(t.profile(f).status == "star" for f in t.standing(name))
         limit = HAND_WITHOUT_STARS if side.had_stars and not stars else HAND
         if len(side.hand) > limit:
-            dropped = side.hand[:]
-            side.hand[:] = _kept(side.hand, limit)
-            for card in dropped:
-                if card not in side.hand:
-                    t.game.deck.discard(card)
-            t.roller.note("skirmish.hand_limit", side=word(f"skirmish.side.{name}"), count=len(dropped) - limit)
+            held, side.hand[:] = side.hand[:], _kept(side.hand, limit)
+            for extra in held:
+                if extra not in side.hand:
+                    t.game.deck.discard(extra)
+            t.roller.note("skirmish.hand_limit", side=word(f"skirmish.side.{name}"), count=len(held) - limit)
         while len(side.hand) < limit:
             card = yield from t.draw("skirmish.upkeep_draw", side=word(f"skirmish.side.{name}"))
             if card is None:

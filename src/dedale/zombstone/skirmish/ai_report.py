@@ -1,0 +1,137 @@
+"""How the AI plays, watched over many games (`make bench`, benchmarks/zombstone_ai_report.py): the faults a player
+notices, counted where they happen, each side's AI wrapped by a `Watcher` that sees every ask and answer.
+Targets (issue 40): idle gunmen at most `IDLE`, Last Breaths that did nothing at most `WASTED`.
+
+- **idle gunmen:** activations of a figure with a gun in which it did nothing (its first action ended it), among
+  those in which a shot, or a move after which it could shoot, was open to it;
+- **still hordes:** activations of a horde figure (`ai._horde`) that neither moved nor fought (but those holding the
+  scenario's place);
+- **aimed shots** a game (and shots), **Jokers** played (each pays an Aimed shot) against those drawn;
+- **Last Breaths** paid for whose free activation attacked nobody and took no place.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import partial
+
+from dedale.core.batch import IN_PROCESS, Where, run_batch
+from dedale.core.rng import Roller, SeededSource
+from dedale.zombstone.skirmish import skills
+from dedale.zombstone.skirmish.ai import _firing_spot, _goal, _horde, _moves, _shots
+from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
+from dedale.zombstone.skirmish.game import play
+from dedale.zombstone.skirmish.model import Game
+from dedale.zombstone.skirmish.params import SkirmishParams
+from dedale.zombstone.skirmish.simulate import LEVELS, game_seed
+from dedale.zombstone.skirmish.table import Ask, Controller, Table
+from dedale.zombstone.skirmish.turn import activate
+from dedale.zombstone.skirmish.victory import inside
+
+ATTACKS = ("shoot:", "aim:", "melee:")
+IDLE = 0.05  # of the activations in which a shot, or a move and a shot, was open
+WASTED = 0.10  # of the Last Breaths paid for
+
+
+@dataclass
+class Watcher:
+    """A side's AI, answering as it does, and counting what its answers do (`ai_report`)."""
+
+    inner: Controller
+    counts: Counter[str] = field(default_factory=Counter)
+    breathing: dict[int, bool] = field(default_factory=dict)  # a figure in its Last Breath: whether it did anything
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def choose(self, t: Table, ask: Ask) -> str:
+        answer = self.inner.choose(t, ask)
+        if ask.kind == "action":
+            self._action(t, ask, answer)
+        elif ask.kind == "last_breath" and answer != "last_breath:no":
+            self.counts["last_breaths"] += 1
+            self.breathing[ask.about["figure"]] = False
+        return answer
+
+    def _action(self, t: Table, ask: Ask, answer: str) -> None:
+        figure = t.game.figure(ask.about["figure"])
+        if answer.startswith(("shoot:", "aim:")):
+            self.counts["shots"] += 1
+        if figure.id in self.breathing:
+            goal = _goal(t, figure)
+            chosen = ask.option(answer)
+            place = goal is not None and chosen is not None and "to" in chosen.data and inside(chosen.data["to"], goal)
+            self.breathing[figure.id] |= answer.startswith(ATTACKS) or place
+            return
+        if answer.startswith("aim:"):
+            self.counts["aimed"] += 1
+            self.counts["jokers_played"] += not skills.aims_free(t.profile(figure).skills) and t.aim_cost == "joker"
+        if ask.about["actions"] != 2:  # only an activation's first action tells whether it did anything
+            return
+        self.counts["activations"] += 1
+        idle = answer == "end"
+        if _horde(t, figure):
+            if (goal := _goal(t, figure)) is not None and inside(figure.pos, goal):
+                return  # holding the scenario's place: standing still is what it is there for
+            self.counts["horde"] += 1
+            self.counts["horde_still"] += idle
+            return
+        moved_to_shoot = ask.about["moves"] > 0 and _firing_spot(
+            t, ask, figure, None, [*_moves(ask, "toward"), *_moves(ask, "cover"), *_moves(ask, "compass")]) is not None
+        if _shots(ask) or moved_to_shoot:
+            self.counts["gun_open"] += 1
+            self.counts["gun_open_idle"] += idle
+
+    def finish(self) -> None:
+        """At the game's end: each Last Breath that did nothing counted."""
+        self.counts["last_breaths_wasted"] += sum(1 for did in self.breathing.values() if not did)
+        self.breathing.clear()
+
+
+def watched_game(params: SkirmishParams, run_seed: int, number: int) -> dict[str, Counter[str]]:
+    """Game `number` of a run between the params' AIs: each side's counts (`Watcher`), with the Jokers it drew."""
+    catalogue = load_catalogue(params.data)
+    game = Game()
+    roller = Roller(SeededSource(game_seed(run_seed, number)), game.log)
+    watchers = {side: Watcher(LEVELS[params.ai](params.policy(side))) for side in SIDES}
+    controllers: dict[str, Controller | None] = dict(watchers)
+    t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds,
+              activation=activate, **params.readings())
+    for _ in play(t):
+        raise AssertionError("an AI game asked for a decision")
+    for watcher in watchers.values():
+        watcher.finish()
+    for entry in game.log:
+        if entry.get("for") == "skirmish.upkeep_draw" and str(entry.get("draw")).startswith("JK"):
+            watchers[entry["args"]["side"]["t"].removeprefix("skirmish.side.")].counts["jokers_drawn"] += 1
+    return {side: watcher.counts for side, watcher in watchers.items()}
+
+
+def ai_report(params: SkirmishParams, games: int, seed: int, where: Where = IN_PROCESS) -> dict[str, Counter[str]]:
+    """Each side's counts summed over `games` games of the run of seed `seed`."""
+    total: dict[str, Counter[str]] = {side: Counter() for side in SIDES}
+    for found in run_batch(partial(watched_game, params, seed), range(games), where):
+        for side, counts in found.items():
+            total[side].update(counts)
+    return total
+
+
+def rows(scenario: str, total: dict[str, Counter[str]], games: int) -> list[tuple[str, str, bool]]:
+    """The report of a scenario, a row each measure: its label, its figure, and whether it meets its target."""
+    both: Counter[str] = sum(total.values(), Counter())
+
+    def share(part: str, whole: str, target: float | None = None) -> tuple[str, bool]:
+        rate = both[part] / both[whole] if both[whole] else 0.0
+        met = target is None or rate <= target
+        aim = "" if target is None else f"; target <= {target:.0%}: " + ("ok" if met else "OVER TARGET")
+        return f"{rate:.1%} ({both[part]:,} of {both[whole]:,}{aim})", met
+    measures = [("gunmen idle with a shot open", share("gun_open_idle", "gun_open", IDLE)),
+                ("hordes standing still", share("horde_still", "horde")),
+                ("aimed shots", share("aimed", "shots")),
+                ("Jokers played of those drawn", share("jokers_played", "jokers_drawn")),
+                ("Last Breaths that did nothing", share("last_breaths_wasted", "last_breaths", WASTED))]
+    found = [(f"zombstone {scenario}: {label}", figure, met) for label, (figure, met) in measures]
+    found.insert(3, (f"zombstone {scenario}: aimed shots a game", f"{both['aimed'] / games:.2f}", True))
+    return found
