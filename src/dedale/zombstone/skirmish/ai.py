@@ -47,8 +47,10 @@ ZOMBIE_ODDS: Final = 6  # a zombie counts a damage point on an Ace of a poker di
 Cell = tuple[int, int]  # an inch square of the table: (column, row)
 STEPS = ((1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0), (1, 1, math.sqrt(2)), (1, -1, math.sqrt(2)),
          (-1, 1, math.sqrt(2)), (-1, -1, math.sqrt(2)))
-CARD_WORTH: Final = 0.1  # the damage an inspiration card must buy for an aimed shot to pay it (a Joker: none, it
-# buys nothing else)
+CARD_WORTH: Final = 0.1  # the damage an inspiration card must buy for an aimed shot to pay it (`aim_cost` any_card)
+# A Joker buys nothing but an Aimed shot, and while it is held the hand has one card fewer to complete hands with:
+# spending it gives that place back to the next upkeep's draw, worth this much damage
+JOKER_PLACE: Final = 0.5
 STATUS_WEIGHT = {"star": 3, "supporting": 2, "extra": 1}
 _POSITION = attrgetter("pos")  # a figure's (x, y)
 AROUND: Final = 2.0  # inches of its walk a figure gives up to go around its own side's figures in its way
@@ -226,11 +228,13 @@ class AI:
         (the dice's exact odds, against the reaction that suits the target best) times what a hit is worth
         (a zombie feels one damage point in six; a Star more than an Extra, most when the Stars decide; the
         fewer cartridges left, the more). Aimed when one aimed shot beats two plain ones in expected damage, less
-        what return fire deals back: the second plain shot meets a target that has dodged (`SECOND_SHOT`), and
-        the card is worth something unless it is a Joker, which buys nothing else (none for the Precise)."""
+        what return fire deals back: the second plain shot meets a target that has dodged (`SECOND_SHOT`); a card
+        is worth something, but a Joker, which buys nothing else, is worth more spent (`JOKER_PLACE`); the
+        Precise pay nothing."""
         if len(shots) == 1:  # nothing to weigh it against
             return shots[0]
-        aim_cost = 0.0 if skills.aims_free(t.profile(figure).skills) or t.aim_cost == "joker" else CARD_WORTH
+        aim_cost = (0.0 if skills.aims_free(t.profile(figure).skills)
+                    else -JOKER_PLACE if t.aim_cost == "joker" else CARD_WORTH)
         stars = t.scenario.victory.kind == "eliminate_stars"
         best: tuple[float, ...] | None = None
         chosen = shots[0]
