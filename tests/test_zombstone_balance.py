@@ -284,3 +284,24 @@ def test_counts_are_singular_or_plural_and_a_file_is_named_once(cli, tmp_path: P
         code, _, err = cli("zombstone", "simulate", "--scenario", "clum_ride", "--games", "1", *QUICK,
                            "-o", str(tmp_path / name))
         assert code == 0 and err.lower().count(f"wrote {tmp_path / name}") == 1 and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(("better", "worse", "p"), [(9, 1, 22 / 1024), (1, 9, 22 / 1024), (5, 5, 1.0), (0, 0, 1.0),
+                                                    (12, 0, 2 / 4096)])
+def test_the_sign_test_is_exact(better: int, worse: int, p: float) -> None:
+    assert simulate.sign_test(better, worse) == pytest.approx(p)
+
+
+def test_a_head_to_head_pairs_each_game_with_the_same_game_between_two_standard_ais(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A level that is the standard AI itself wins exactly the games the standard AI wins: no pair differs. An
+    aggressive stand-in for the level plays other games, and its counts are those of its own wins and the standard
+    AI's on the same seeds."""
+    monkeypatch.setitem(simulate.LEVELS, "lookahead", lambda style: AI(style))
+    same = simulate.head_to_head(SkirmishParams(scenario="clum_ride", side=None), "lookahead", "zombies", 6, 3)
+    assert (same.better, same.worse, same.p_value) == (0, 0, 1.0) and same.wins == same.standard_wins
+    monkeypatch.setitem(simulate.LEVELS, "lookahead", lambda style: AI("aggressive"))
+    other = simulate.head_to_head(SkirmishParams(scenario="clum_ride", side=None), "lookahead", "lawmen", 6, 3)
+    assert other.wins - other.standard_wins == other.better - other.worse
+    assert other.standard_wins == same.games - same.standard_wins - sum(
+        o.winner is None for o in run(SkirmishParams(scenario="clum_ride", side=None), 6, 3))

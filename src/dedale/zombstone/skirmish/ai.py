@@ -3,20 +3,21 @@ the dice engine's optimal policy (the option it marks as advised); the rest is t
 scenario's victory condition:
 
 - the horde (zombies, and brawlers without a gun) closes in and fights: it charges the weakest enemy in
-  reach, else walks the way that shortens its walking distance to an enemy (around buildings), and an
-  armed zombie shoots only with the action its walk leaves;
+  reach, else walks the way that shortens its walking distance to an enemy (around buildings, and around its
+  own side's figures when they cut its way short), its front first; an armed zombie shoots only with the
+  action its walk leaves;
 - gunmen keep their distance: one a brawler could charge next steps away from it first; one out of cover
   takes cover (where it can still shoot) before shooting; they take the shot worth most (the exact chance to
-  hit times what a hit is worth), aimed when one aimed shot beats two plain ones; with nobody in their
-  sights they move where they can shoot, unless their side wins as things stand, a horde comes to them
-  anyway, or they hold the scenario's place; no move goes back the way the figure came; a Last Breath is
-  spent shooting or charging;
+  hit times what a hit is worth), aimed when one aimed shot beats two plain ones in expected damage; with
+  nobody in their sights they move where they can shoot, unless their side wins by the scenario's condition
+  as things stand, a brawler without a gun comes to them anyway, or they hold the scenario's place; under
+  fire they never wait (an armed zombie is a gun); no move goes back the way the figure came; a Last Breath
+  is paid for only when it can hurt or take the place, and spent shooting or charging;
 - the escorted character acts first; a Charismatic character acts before the Extras of its band, so that
   it can send them; Stars and the other leaders play an Ace or a King for the initiative when the hand can
   spare it;
 - `cautious` lets the opponent act first; `aggressive` never waits in cover for the enemy (it advances to
-  shoot), plays an Ace for initiative whatever its hand, and always returns fire when it can hurt back.
-"""
+  shoot), plays an Ace for initiative whatever its hand, and always returns fire when it can hurt back."""
 
 from __future__ import annotations
 
@@ -388,7 +389,7 @@ def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
     best = min(moves, key=lambda o: left(o.data["to"]), default=None)
     if best is not None and left(best.data["to"]) <= now - 0.25:
         return best
-    # its way cut short by its own side: around them, sideways, losing no more than an inch of the walk
+    # its way cut short by its own side: around them, sideways
     friends = [f.pos for f in t.standing(figure.side) if f is not figure and distance(f.pos, figure.pos) <= 2 * MOVE]
     aside = [o for o in moves if left(o.data["to"]) <= now + AROUND and distance(o.data["to"], figure.pos) >= 1.0
              and not _undoes(t, figure, o)]

@@ -25,6 +25,7 @@ from dedale.zombstone.skirmish.turn import activate
 
 Z95 = 1.959963984540054
 MELEE = "skirmish.how.melee"  # a confrontation's kind as the log words it
+OTHER_SIDE = dict(zip(SIDES, reversed(SIDES), strict=True))
 DECIDED = ("elimination", "flight", "stars", "escort", "hold", "survival", "dollars")
 # The AI levels a battle run may pit against each other (`lookahead.LEVELS`): a level's name, and how it makes a
 # side's AI for a policy; `dedale zombstone balance` plays each.
@@ -163,3 +164,44 @@ def summary(params: SkirmishParams, seed: int, outcomes: list[Outcome],
         "dollars": {s: sum(o.dollars[s] for o in outcomes) / n if n else 0.0 for s in SIDES},
         "outcomes": [asdict(o) for o in outcomes],
     }
+
+
+def sign_test(better: int, worse: int) -> float:
+    """The two-sided p-value of an exact sign test: `better` pairs against `worse` (ties left out), under the
+    hypothesis that either is as likely."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(better, worse) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A level against the standard AI on the same games: each game played with the level on one side and the
+    standard AI on the other, and again with the standard AI on both; a pair counts for the level when its
+    side won with it and not without, against it the other way round."""
+
+    level: str
+    side: str
+    games: int
+    better: int
+    worse: int
+    wins: int  # the level's side's wins with the level
+    standard_wins: int  # the same side's wins, the standard AI playing it
+
+    @property
+    def p_value(self) -> float:
+        return sign_test(self.better, self.worse)
+
+
+def head_to_head(params: SkirmishParams, level: str, side: str, games: int, seed: int,
+                 where: Where = IN_PROCESS) -> HeadToHead:
+    """`level` playing `side` against the standard AI, over `games` games of the run of seed `seed`, each paired
+    with the same game between two standard AIs."""
+    with_level = run(params, games, seed, where, levels={side: level, OTHER_SIDE[side]: "standard"})
+    standard = run(params, games, seed, where, levels={s: "standard" for s in SIDES})
+    won = [o.winner == side for o in with_level]
+    was = [o.winner == side for o in standard]
+    return HeadToHead(level, side, games, sum(a and not b for a, b in zip(won, was, strict=True)),
+                      sum(b and not a for a, b in zip(won, was, strict=True)), sum(won), sum(was))
