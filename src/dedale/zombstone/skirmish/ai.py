@@ -100,8 +100,9 @@ class AI:
         waiting = [t.game.figure(o.data["figure"]) for o in ask.options]
         extras = any(t.profile(f).status == "extra" for f in waiting)
         leader = extras and any(t.profile(f).has("charismatic") for f in waiting)
-
-        walks = _walk_field(t.field, tuple(sorted({_cell(e) for e in enemies}))).to  # to the nearest enemy
+        # the horde's front walks first (by the way it walks), or it blocks those behind: weighed when two may
+        hordes = [f for f in waiting if _horde(t, f)]
+        walks = {f.id: _walk_left(t, f)(f.pos) for f in hordes} if len(hordes) > 1 else {}
 
         def urgency(option: Option) -> tuple[float, ...]:
             figure = t.game.figure(option.data["figure"])
@@ -110,10 +111,10 @@ class AI:
             gun = t.gun(figure)
             sends = leader and profile.has("charismatic")
             sent_later = leader and profile.status == "extra"
-            horde = _horde(t, figure)  # the horde's front walks first (by the way it walks), or it blocks those behind
+            horde = figure in hordes
             return (figure.state == "ready", _escorted(t, figure), away <= 1.2, sends, not sent_later,
                     not horde and gun is not None and away <= gun.range,
-                    -walks(figure.pos) if horde else STATUS_WEIGHT[profile.status], -away)
+                    -walks.get(figure.id, 0.0) if horde else STATUS_WEIGHT[profile.status], -away)
         return max(ask.options, key=urgency)
 
     def _charisma(self, t: Table, ask: Ask) -> Option:
@@ -189,25 +190,24 @@ class AI:
         """A gunman with nobody in its sights: it moves where it can shoot from (into cover first), else into
         cover that gets it nearer, else toward the enemy. It waits in cover when it holds the scenario's place,
         and (unless aggressive) when its side wins as things stand (the enemy must come to it) or the nearest
-        enemy is a brawler without a gun (it comes anyway), unless it can move into cover from where it shoots;
-        never while an enemy gun has it in range and sight."""
+        enemy is a brawler without a gun (it comes anyway); never while an enemy gun has it in range and sight."""
         end = ask.options[-1]
         if ask.about["moves"] == 0:
             return end
         under_fire = _under_fire(t, figure)  # waiting would only give the enemy its shots
         waits = not under_fire and self.style != "aggressive" and (_winning(t, figure.side) or _coming(t, figure))
+        if in_cover and (waits or (goal is not None and not under_fire)):
+            return end
         covers = _moves(ask, "cover")
-        if in_cover and (waits or (goal is not None and not under_fire)):  # it waits, unless it can shoot from cover
-            spot = _firing_spot(t, ask, figure, goal, covers) if ask.about["actions"] == 2 else None
-            return spot or end
         toward = _moves(ask, "toward")
         if ask.about["actions"] == 2:  # a move, then a shot: into cover first
             firing = _firing_spot(t, ask, figure, goal, covers)
             if firing is None and under_fire:  # shot at, and no cover to shoot back from: out of the guns' way
                 firing = _out_of_fire(t, figure, goal, [*covers, *_moves(ask, "compass")])
-            if firing is None:  # else into the open, to shoot
-                firing = (_firing_spot(t, ask, figure, goal, toward)
-                          or _firing_spot(t, ask, figure, goal, _moves(ask, "compass")))
+            if firing is None:  # else into the open, to shoot (any way, when shot at)
+                firing = _firing_spot(t, ask, figure, goal, toward)
+                if firing is None and under_fire:
+                    firing = _firing_spot(t, ask, figure, goal, _moves(ask, "compass"))
             if firing is not None:
                 return firing
         if goal is not None:
@@ -371,16 +371,9 @@ def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
     walls, difficult ground counted twice): the straight move toward the nearest when it gains half an inch,
     else the best compass way, if it gains a quarter of an inch; else, when its own side's figures cut its way
     short, a way of an inch or more that leaves them farther behind, losing `AROUND` of the walk at most."""
-    enemies = sorted(t.visible(OTHER[figure.side]), key=lambda e: distance(figure.pos, e.pos))[:NEAREST]
-    if not enemies:
+    if not t.visible(OTHER[figure.side]):
         return None
-    fields = [_walk_field(t.field, (_cell(e.pos),)) for e in enemies]
-
-    def left(point: tuple[float, float]) -> float:
-        nearest = math.inf
-        for walk in fields:
-            nearest = walk.to(point, nearest)
-        return nearest
+    left = _walk_left(t, figure)
     now = left(figure.pos)
     straight = [o for o in _moves(ask, "toward") if not o.data.get("charge")]
     if straight and left(straight[0].data["to"]) <= now - 0.5:
@@ -397,6 +390,19 @@ def _around(t: Table, ask: Ask, figure: Figure) -> Option | None:
         return None
     return max(aside, key=lambda o: (_distance_to(friends, o.data["to"]) - _distance_to(friends, figure.pos),
                                      -left(o.data["to"])))
+
+
+def _walk_left(t: Table, figure: Figure) -> Callable[[tuple[float, float]], float]:
+    """How far a point is, walking, from the nearest of the `NEAREST` enemies nearest the figure."""
+    enemies = sorted(t.visible(OTHER[figure.side]), key=lambda e: distance(figure.pos, e.pos))[:NEAREST]
+    fields = [_walk_field(t.field, (_cell(e.pos),)) for e in enemies]
+
+    def left(point: tuple[float, float]) -> float:
+        nearest = math.inf
+        for walk in fields:
+            nearest = walk.to(point, nearest)
+        return nearest
+    return left
 
 
 def _toward_place(t: Table, ask: Ask, figure: Figure, place: tuple[float, float, float, float]) -> Option | None:

@@ -39,8 +39,13 @@ from dedale.zombstone.skirmish.turn import act, activate, activations
 
 LEVELS = ("standard", "lookahead")
 ROLLOUTS: Final = 160  # rollouts a decision, shared among its options round by round (`Lookahead.choose`)
-LEAST: Final = 4  # rollouts an option at least in a round, however many options are left
+LEAST: Final = 2  # rollouts an option at least in a round, however many options are left
 HORIZON: Final = 12  # activations played after the one under way before a rollout is judged
+# A rollout's cost grows faster than the figures in play (each activation weighs them all, against all the
+# others, and the busier table plays more confrontations): past this many figures, a decision plays fewer
+# rollouts, by the cube of the ratio, so that it costs about the same, under a second, on every table. OK
+# Corral's 13 figures play all `ROLLOUTS`, High Noon's 16 about half, the jail's 18 under two fifths
+FIGURES: Final = 13
 EDGE: Final = 0.02  # how much more another option must be worth than the standard AI's choice
 _GOLDEN: Final = 0x9E3779B97F4A7C15
 
@@ -64,7 +69,7 @@ class Lookahead:
         """The rollouts are shared out by halving: a round plays every option still weighed on the same new
         seeds, then the worse half is dropped (the standard AI's choice is kept to the end, as the one to
         beat), until the last round; so most rollouts go to the options in contention, and a decision costs
-        about `rollouts` whatever its number of options."""
+        about `rollouts` whatever its number of options (fewer with more than `FIGURES` figures in play)."""
         base = AI(self.style)
         chosen = base.choose(t, ask)
         if ask.kind not in ("activate", "action") or t.over:
@@ -73,11 +78,12 @@ class Lookahead:
         if len(options) < 2:
             return chosen
         rounds = math.ceil(math.log2(len(options)))
+        budget = self.rollouts * min(1.0, (FIGURES / len(t.standing(None))) ** 3)
         seeds = _seeds(t)
         total, played = dict.fromkeys(options, 0.0), 0  # played: the rollouts of each option still weighed
         weighed = options
         for round_ in range(rounds):
-            each = max(LEAST, self.rollouts // (rounds * len(weighed)))
+            each = max(LEAST, int(budget) // (rounds * len(weighed)))
             batch = [next(seeds) for _ in range(each)]  # the same seeds for every option (common random numbers)
             for option in weighed:
                 total[option] += sum(self.rollout(t, ask, option, seed) for seed in batch)
