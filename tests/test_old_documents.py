@@ -27,9 +27,9 @@ DOCUMENTS = sorted(path for path in DATA.rglob("*.json") if "pins" not in path.p
 SAVED = {path.relative_to(DATA).as_posix(): json.loads(path.read_text(encoding="utf-8")) for path in DOCUMENTS}
 # The documents that no longer replay: skirmishes the AI before issue 32 played (versions 1 to 3), those of version
 # 4 whose replay asks today's AI for what they left out (it has changed since: issue 40), and version-5 games
-# issue 40's rules changed (High Noon's free moves are logged now)
+# issue 40 changed (High Noon's free moves are logged now; OK Corral has 16 turns, not 12)
 ARCHIVED = {name for name, document in SAVED.items() if document["format"] == "dedale/zombstone"
-            and document["version"] < 5} | {"version5/zombstone-high-noon.json"}
+            and document["version"] < 5} | {"version5/zombstone-high-noon.json", "version5/zombstone-ok-corral.json"}
 
 
 def before_decisions(document: dict[str, Any]) -> dict[str, Any]:

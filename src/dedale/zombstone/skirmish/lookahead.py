@@ -44,8 +44,8 @@ HORIZON: Final = 12  # activations played after the one under way before a rollo
 # A rollout's cost grows faster than the figures in play (each activation weighs them all, against all the
 # others, and the busier table plays more confrontations): past this many figures, a decision plays fewer
 # rollouts, by the cube of the ratio, so that it costs about the same, under a second, on every table. OK
-# Corral's 13 figures play all `ROLLOUTS`, High Noon's 16 about half, the jail's 18 under two fifths
-FIGURES: Final = 13
+# Corral's 13 figures play four fifths of `ROLLOUTS`, High Noon's 16 about two fifths, the jail's 18 under a third
+FIGURES: Final = 12
 EDGE: Final = 0.02  # how much more another option must be worth than the standard AI's choice
 _GOLDEN: Final = 0x9E3779B97F4A7C15
 
