@@ -4,6 +4,7 @@ stream), see only what its side may see, replay the same from the same seed, and
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 from collections.abc import Callable
 
@@ -22,6 +23,7 @@ from dedale.zombstone.skirmish.lookahead import Lookahead, _seen_by, controller
 from dedale.zombstone.skirmish.model import Game
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.session import SkirmishRules
+from dedale.zombstone.skirmish.setup import setup
 from dedale.zombstone.skirmish.table import Ask, Controller, Table
 from dedale.zombstone.skirmish.turn import activate
 
@@ -100,6 +102,7 @@ def test_a_decision_costs_about_its_rollouts_whatever_its_options() -> None:
     """The rollouts are shared out by halving: a decision plays about as many whatever its number of options,
     the standard AI's choice is weighed to the end, and the options dropped early play fewer."""
     spent: list[tuple[int, dict[str, int]]] = []
+    budgets: list[int] = []  # the decision's rollouts: 48, fewer on a table of more than FIGURES figures
 
     class Counted(Lookahead):
         def rollout(self, t: Table, ask: Ask, option: str, seed: int) -> float:
@@ -112,17 +115,19 @@ def test_a_decision_costs_about_its_rollouts_whatever_its_options() -> None:
             options = len(lookahead._candidates(ask, chosen))
             if ask.kind == "action" and len(spent) < 12 and options >= 2:
                 spent.append((options, {}))
+                budgets.append(lookahead.rollouts_for(t, 48))
                 Counted(rollouts=48).choose(t, ask)
                 assert max(spent[-1][1].values()) == spent[-1][1][chosen]
             return chosen
 
     played("ok_corral", 3, Weighing())
     assert min(options for options, _ in spent) == 2 and max(options for options, _ in spent) >= 5
-    for options, each in spent:
-        # each round shares the 48 among the options left, at least LEAST each: a round may overspend by that
+    for (options, each), budget in zip(spent, budgets, strict=True):
+        # each round shares the budget among the options left, at least LEAST each: a round may overspend by that
         over = lookahead.LEAST * (2 * options + math.ceil(math.log2(options)))
-        assert len(each) == options and 48 - options <= sum(each.values()) <= 48 + over
-        assert options < 3 or min(each.values()) < max(each.values())
+        assert len(each) == options and budget - options <= sum(each.values()) <= budget + over
+        # the worse half is dropped, the standard AI's choice kept: of 3, that may be all of them; of 4, never
+        assert options < 4 or min(each.values()) < max(each.values())
 
 
 def test_the_same_seed_plays_the_same_game_with_the_look_ahead() -> None:
@@ -215,3 +220,23 @@ def test_the_web_api_plays_against_the_look_ahead_and_refuses_an_unknown_level(
     assert client.get(f"/api/sessions/{state['id']}/export/json").json()["params"]["ai"] == "lookahead"
     refused = client.post("/api/sessions", json={**body, "params": {**body["params"], "ai": "deep"}})
     assert refused.status_code == 400 and "standard, lookahead" in refused.text
+
+
+def test_a_decision_plays_fewer_rollouts_on_a_table_of_more_figures() -> None:
+    """Past FIGURES figures in play a rollout costs more (each activation weighs them all): the budget shrinks by
+    the cube of the ratio, so that a decision stays under a second on every table; at or under it, all of them."""
+    catalogue = load_catalogue()
+    game = Game()
+    t = Table(game, catalogue, catalogue.scenario("ok_corral"), Roller(SeededSource(3), game.log),
+              {"lawmen": AI(), "zombies": AI()}, activation=activate)
+    setup(t)
+    while len(t.standing(None)) > lookahead.FIGURES:
+        t.standing(None)[-1].state = "out"
+        t.changed()
+    assert lookahead.rollouts_for(t, 160) == 160
+    for _ in range(6):  # one more figure each time, where another stands
+        game.figures.append(dataclasses.replace(game.figures[0], id=len(game.figures)))
+        t.changed()
+        figures = len(t.standing(None))
+        assert figures > lookahead.FIGURES
+        assert lookahead.rollouts_for(t, 160) == int(160 * (lookahead.FIGURES / figures) ** 3) < 160

@@ -78,12 +78,12 @@ class Lookahead:
         if len(options) < 2:
             return chosen
         rounds = math.ceil(math.log2(len(options)))
-        budget = self.rollouts * min(1.0, (FIGURES / len(t.standing(None))) ** 3)
+        budget = rollouts_for(t, self.rollouts)
         seeds = _seeds(t)
         total, played = dict.fromkeys(options, 0.0), 0  # played: the rollouts of each option still weighed
         weighed = options
         for round_ in range(rounds):
-            each = max(LEAST, int(budget) // (rounds * len(weighed)))
+            each = max(LEAST, budget // (rounds * len(weighed)))
             batch = [next(seeds) for _ in range(each)]  # the same seeds for every option (common random numbers)
             for option in weighed:
                 total[option] += sum(self.rollout(t, ask, option, seed) for seed in batch)
@@ -109,6 +109,11 @@ class Lookahead:
         except _Horizon:
             return _standing(copied, ask.side)
         return 0.5 if game.winner is None else float(game.winner == ask.side)
+
+
+def rollouts_for(t: Table, rollouts: int) -> int:
+    """The rollouts a decision plays on this table: `rollouts`, fewer past `FIGURES` figures in play."""
+    return int(rollouts * min(1.0, (FIGURES / len(t.standing(None))) ** 3))
 
 
 class _Horizon(Exception):
