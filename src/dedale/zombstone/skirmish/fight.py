@@ -377,24 +377,27 @@ def _bonuses(t: Table, attacker: Figure, defender: Figure, reaction: str, aimed:
 def shot_chances(t: Table, shooter: Figure, target: Figure, aimed: bool) -> dict[str, Fraction]:
     """A shot's chance to hit before it is taken, by each reaction the target may choose (a dodge; return fire
     when it can): the dice's exact odds, both sides playing to win, before Fame and inspiration cards."""
-    found = {}
-    for reaction in ("dodge", "return") if can_return_fire(t, shooter, target) else ("dodge",):
-        a_bonus, d_bonus = _bonuses(t, shooter, target, reaction, aimed)
-        found[reaction] = _hit_chance(spec_of(t, shooter, a_bonus), spec_of(t, target, d_bonus), reaction != "dodge")
-    return found
+    return {reaction: _hit_chance(a_spec, d_spec, reaction != "dodge")
+            for reaction, a_spec, d_spec in _reactions(t, shooter, target, aimed)}
 
 
 def shot_damage(t: Table, shooter: Figure, target: Figure, aimed: bool) -> float:
     """A shot's expected damage before it is taken (before a zombie's Aces), less what return fire deals back,
     against the reaction that suits the target best: what an AI weighs an aimed shot against two plain ones by."""
     gun, back = t.gun(shooter), t.gun(target)
+    dealt = gun.damage if gun is not None else 0
+    return float(min(_net_damage(a_spec, d_spec, reaction != "dodge", dealt,
+                                 back.damage if reaction != "dodge" and back is not None else 0)
+                     for reaction, a_spec, d_spec in _reactions(t, shooter, target, aimed)))
+
+
+def _reactions(t: Table, shooter: Figure, target: Figure, aimed: bool) -> list[tuple[str, Spec, Spec]]:
+    """Each reaction the target may choose to a shot (a dodge; return fire when it can), with both rolls."""
     found = []
     for reaction in ("dodge", "return") if can_return_fire(t, shooter, target) else ("dodge",):
         a_bonus, d_bonus = _bonuses(t, shooter, target, reaction, aimed)
-        deals = reaction != "dodge"
-        found.append(_net_damage(spec_of(t, shooter, a_bonus), spec_of(t, target, d_bonus), deals,
-                                 gun.damage if gun is not None else 0, back.damage if deals and back else 0))
-    return float(min(found))
+        found.append((reaction, spec_of(t, shooter, a_bonus), spec_of(t, target, d_bonus)))
+    return found
 
 
 @lru_cache(maxsize=1024)
