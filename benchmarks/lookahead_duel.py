@@ -8,7 +8,7 @@ stronger opponent, and the table says by how much it is, and how sure that is.""
 from __future__ import annotations
 
 from dedale.core.batch import Where
-from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
+from dedale.zombstone.skirmish.catalogue import load_catalogue
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.simulate import head_to_head, sign_test
 
@@ -22,7 +22,7 @@ def measure() -> list[tuple[str, str, bool]]:
         if not found.shipped:
             continue
         params = SkirmishParams(scenario=scenario, side=None)
-        duels = [head_to_head(params, "lookahead", side, GAMES, SEED, Where()) for side in SIDES]
+        duels = list(head_to_head(params, "lookahead", GAMES, SEED, Where()).values())
         better, worse = sum(d.better for d in duels), sum(d.worse for d in duels)
         sides = "; ".join(f"as the {d.side} {d.wins} (standard {d.standard_wins})" for d in duels)
         wins, standard = sum(d.wins for d in duels), sum(d.standard_wins for d in duels)

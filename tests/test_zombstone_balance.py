@@ -294,14 +294,16 @@ def test_the_sign_test_is_exact(better: int, worse: int, p: float) -> None:
 
 def test_a_head_to_head_pairs_each_game_with_the_same_game_between_two_standard_ais(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A level that is the standard AI itself wins exactly the games the standard AI wins: no pair differs. An
-    aggressive stand-in for the level plays other games, and its counts are those of its own wins and the standard
-    AI's on the same seeds."""
+    """A level that is the standard AI itself wins exactly the games the standard AI wins, on either side: no pair
+    differs. An aggressive stand-in for the level plays other games, and its counts are those of its own wins and
+    the standard AI's on the same seeds, which are those of one run between two standard AIs."""
+    params = SkirmishParams(scenario="clum_ride", side=None)
     monkeypatch.setitem(simulate.LEVELS, "lookahead", lambda style: AI(style))
-    same = simulate.head_to_head(SkirmishParams(scenario="clum_ride", side=None), "lookahead", "zombies", 6, 3)
-    assert (same.better, same.worse, same.p_value) == (0, 0, 1.0) and same.wins == same.standard_wins
+    for same in simulate.head_to_head(params, "lookahead", 6, 3).values():
+        assert (same.better, same.worse, same.p_value) == (0, 0, 1.0) and same.wins == same.standard_wins
     monkeypatch.setitem(simulate.LEVELS, "lookahead", lambda style: AI("aggressive"))
-    other = simulate.head_to_head(SkirmishParams(scenario="clum_ride", side=None), "lookahead", "lawmen", 6, 3)
-    assert other.wins - other.standard_wins == other.better - other.worse
-    assert other.standard_wins == same.games - same.standard_wins - sum(
-        o.winner is None for o in run(SkirmishParams(scenario="clum_ride", side=None), 6, 3))
+    duels = simulate.head_to_head(params, "lookahead", 6, 3)
+    assert set(duels) == {"lawmen", "zombies"}
+    for side, other in duels.items():
+        assert other.side == side and other.wins - other.standard_wins == other.better - other.worse
+    assert sum(d.standard_wins for d in duels.values()) == 6 - sum(o.winner is None for o in run(params, 6, 3))

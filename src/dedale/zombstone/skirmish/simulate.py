@@ -20,12 +20,11 @@ from dedale.zombstone.skirmish.lookahead import LEVELS as AI_LEVELS
 from dedale.zombstone.skirmish.lookahead import controller
 from dedale.zombstone.skirmish.model import Game
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.table import Controller, Table
+from dedale.zombstone.skirmish.table import OTHER, Controller, Table
 from dedale.zombstone.skirmish.turn import activate
 
 Z95 = 1.959963984540054
 MELEE = "skirmish.how.melee"  # a confrontation's kind as the log words it
-OTHER_SIDE = dict(zip(SIDES, reversed(SIDES), strict=True))
 DECIDED = ("elimination", "flight", "stars", "escort", "hold", "survival", "dollars")
 # The AI levels a battle run may pit against each other (`lookahead.LEVELS`): a level's name, and how it makes a
 # side's AI for a policy; `dedale zombstone balance` plays each.
@@ -195,13 +194,16 @@ class HeadToHead:
         return sign_test(self.better, self.worse)
 
 
-def head_to_head(params: SkirmishParams, level: str, side: str, games: int, seed: int,
-                 where: Where = IN_PROCESS) -> HeadToHead:
-    """`level` playing `side` against the standard AI, over `games` games of the run of seed `seed`, each paired
-    with the same game between two standard AIs."""
-    with_level = run(params, games, seed, where, levels={side: level, OTHER_SIDE[side]: "standard"})
-    standard = run(params, games, seed, where, levels={s: "standard" for s in SIDES})
-    won = [o.winner == side for o in with_level]
-    was = [o.winner == side for o in standard]
-    return HeadToHead(level, side, games, sum(a and not b for a, b in zip(won, was, strict=True)),
-                      sum(b and not a for a, b in zip(won, was, strict=True)), sum(won), sum(was))
+def head_to_head(params: SkirmishParams, level: str, games: int, seed: int,
+                 where: Where = IN_PROCESS) -> dict[str, HeadToHead]:
+    """`level` against the standard AI on each side, over `games` games of the run of seed `seed`, each paired
+    with the same game between two standard AIs (played once, for both sides)."""
+    standard = run(params, games, seed, where, levels=dict.fromkeys(SIDES, "standard"))
+    found = {}
+    for side in SIDES:
+        with_level = run(params, games, seed, where, levels={side: level, OTHER[side]: "standard"})
+        won = [o.winner == side for o in with_level]
+        was = [o.winner == side for o in standard]
+        found[side] = HeadToHead(level, side, games, sum(a and not b for a, b in zip(won, was, strict=True)),
+                                 sum(b and not a for a, b in zip(won, was, strict=True)), sum(won), sum(was))
+    return found
