@@ -17,16 +17,13 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from dedale.core.batch import IN_PROCESS, Where, run_batch
-from dedale.core.rng import Roller, SeededSource
+from dedale.core.rng import LogEntry
 from dedale.zombstone.skirmish import skills
 from dedale.zombstone.skirmish.ai import _firing_spot, _goal, _horde, _moves, _shots
-from dedale.zombstone.skirmish.catalogue import SIDES, load_catalogue
-from dedale.zombstone.skirmish.game import play
-from dedale.zombstone.skirmish.model import Game
+from dedale.zombstone.skirmish.catalogue import SIDES
 from dedale.zombstone.skirmish.params import SkirmishParams
-from dedale.zombstone.skirmish.simulate import LEVELS, game_seed
+from dedale.zombstone.skirmish.simulate import game_seed, play_game
 from dedale.zombstone.skirmish.table import Ask, Controller, Table
-from dedale.zombstone.skirmish.turn import activate
 from dedale.zombstone.skirmish.victory import inside
 
 ATTACKS = ("shoot:", "aim:", "melee:")
@@ -39,8 +36,10 @@ class Watcher:
     """A side's AI, answering as it does, and counting what its answers do (`ai_report`)."""
 
     inner: Controller
+    side: str
     counts: Counter[str] = field(default_factory=Counter)
     breathing: dict[int, bool] = field(default_factory=dict)  # a figure in its Last Breath: whether it did anything
+    log: list[LogEntry] = field(default_factory=list)  # the game's, as the side last answered in it
 
     @property
     def name(self) -> str:
@@ -48,6 +47,7 @@ class Watcher:
 
     def choose(self, t: Table, ask: Ask) -> str:
         answer = self.inner.choose(t, ask)
+        self.log = t.game.log
         if ask.kind == "action":
             self._action(t, ask, answer)
         elif ask.kind == "last_breath" and answer != "last_breath:no":
@@ -84,29 +84,21 @@ class Watcher:
             self.counts["gun_open"] += 1
             self.counts["gun_open_idle"] += idle
 
-    def finish(self) -> None:
-        """At the game's end: each Last Breath that did nothing counted."""
+    def finish(self) -> Counter[str]:
+        """At the game's end, its counts: each Last Breath that did nothing counted, and the Jokers the side drew."""
         self.counts["last_breaths_wasted"] += sum(1 for did in self.breathing.values() if not did)
         self.breathing.clear()
+        drawn = {"t": f"skirmish.side.{self.side}"}
+        self.counts["jokers_drawn"] += sum(1 for e in self.log if e.get("for") == "skirmish.upkeep_draw"
+                                           and e["args"]["side"] == drawn and str(e.get("draw")).startswith("JK"))
+        return self.counts
 
 
 def watched_game(params: SkirmishParams, run_seed: int, number: int) -> dict[str, Counter[str]]:
-    """Game `number` of a run between the params' AIs: each side's counts (`Watcher`), with the Jokers it drew."""
-    catalogue = load_catalogue(params.data)
-    game = Game()
-    roller = Roller(SeededSource(game_seed(run_seed, number)), game.log)
-    watchers = {side: Watcher(LEVELS[params.ai](params.policy(side))) for side in SIDES}
-    controllers: dict[str, Controller | None] = dict(watchers)
-    t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds,
-              activation=activate, **params.readings())
-    for _ in play(t):
-        raise AssertionError("an AI game asked for a decision")
-    for watcher in watchers.values():
-        watcher.finish()
-    for entry in game.log:
-        if entry.get("for") == "skirmish.upkeep_draw" and str(entry.get("draw")).startswith("JK"):
-            watchers[entry["args"]["side"]["t"].removeprefix("skirmish.side.")].counts["jokers_drawn"] += 1
-    return {side: watcher.counts for side, watcher in watchers.items()}
+    """Game `number` of a run between the params' AIs: each side's counts (`Watcher`)."""
+    watchers: dict[str, Watcher] = {}
+    play_game(params, game_seed(run_seed, number), watch=lambda side, ai: watchers.setdefault(side, Watcher(ai, side)))
+    return {side: watcher.finish() for side, watcher in watchers.items()}
 
 
 def ai_report(params: SkirmishParams, games: int, seed: int, where: Where = IN_PROCESS) -> dict[str, Counter[str]]:

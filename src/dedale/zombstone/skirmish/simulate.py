@@ -87,14 +87,18 @@ class Outcome:
 
 
 def play_game(params: SkirmishParams, seed: int, catalogue: Catalogue | None = None,
-              levels: Mapping[str, str] | None = None) -> Outcome:
+              levels: Mapping[str, str] | None = None,
+              watch: Callable[[str, Controller], Controller] | None = None) -> Outcome:
     """One game between two AIs, from deployment to its end (on the params' data, or on `catalogue`), each
-    side's AI of its level (`LEVELS`: the params' `ai` unless `levels` names another)."""
+    side's AI of its level (`LEVELS`: the params' `ai` unless `levels` names another); `watch` may wrap each
+    side's AI in one that answers the same and looks on (`ai_report.Watcher`)."""
     catalogue = catalogue or load_catalogue(params.data)
     game = Game()
     roller = Roller(SeededSource(seed), game.log)
-    controllers: dict[str, Controller | None] = {
-        side: LEVELS[(levels or {}).get(side, params.ai)](params.policy(side)) for side in SIDES}
+    controllers: dict[str, Controller | None] = {}
+    for side in SIDES:
+        ai = LEVELS[(levels or {}).get(side, params.ai)](params.policy(side))
+        controllers[side] = ai if watch is None else watch(side, ai)
     t = Table(game, catalogue, catalogue.scenario(params.scenario), roller, controllers, params.rounds,
               activation=activate, **params.readings())
     for _ in play(t):  # two AIs never suspend the game
