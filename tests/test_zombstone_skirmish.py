@@ -738,14 +738,15 @@ def test_upkeep_3_cards_for_a_band_that_lost_its_stars_5_for_one_that_never_had_
 
 def test_a_band_that_lost_its_stars_holds_three_cards_at_most_keeping_its_jokers_then_its_highest() -> None:
     """The text: "si le joueur a perdu ses Vedettes, il ne peut avoir que trois cartes maximum en main". A band
-    that lost them holding five discards two (the Joker pays an Aimed shot; the King and the 9 beat a 5 and a 2),
+    that lost them holding five gives up two (the Joker pays an Aimed shot; the King and the 9 beat a 5 and a 2),
     draws none, and the log says how many (not which: the other side may not see them)."""
     t = table(("wyatt_earp", 30, 18), ("deputy", 30, 20), ("zombie", 4, 18),
               hands={"lawmen": "2H JKS 9S KD 5C", "zombies": "2C 3C 4C 5C 6C"})
     t.game.figure(0).state = "out"
     run(t, turn.upkeep(t))
     assert hand(t, "lawmen") == ["JKS", "9S", "KD"] and len(hand(t, "zombies")) == 5
-    assert [c.code for c in t.game.deck.discards] == ["2H", "5C"]
+    # face down into the pile, not onto the discards that every view shows: nothing of the hand is shown
+    assert t.game.deck.discards == [] and {"2H", "5C"} <= {c.code for c in t.game.deck.pile}
     assert [args["count"] for args in notes(t, "hand_limit")] == [2]
 
 

@@ -124,6 +124,10 @@ class Deck:
     def discard(self, card: Card) -> None:
         self.discards.append(card)
 
+    def put_back(self, card: Card) -> None:
+        """A card back into the pile, unseen (the pile is drawn from at random, and shows only its count)."""
+        self.pile = sorted([*self.pile, card], key=_order)
+
     def reshuffle(self, roller: Roller, everything: bool = True) -> None:
         """Put the discards (and, with `everything`, the cards in play too) back into the pile."""
         back = self.cards if everything else self.pile + self.discards

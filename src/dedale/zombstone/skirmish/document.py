@@ -203,7 +203,7 @@ DOCUMENT = DocumentKind(
                  "continued",
               5: DECISIONS_ARE_EVENTS + " (the AI's decisions, each with its seat: seat 0 the player's side, "
                  "or the lawmen between two people or two AIs)",
-              6: "a band that has lost its Stars holds three cards at most (it discards down to three); High "
+              6: "a band that has lost its Stars holds three cards at most (the rest go back into the pile); High "
                  "Noon's free moves are logged; issue 40's scenario settings; a version-5 game these change opens as "
                  "it was saved, never continued"},
     envelope={"seed": {"description": "null in a seat's view made during play (\"hidden\": true): the seed "

@@ -62,15 +62,16 @@ def turn(t: Table) -> Flow[None]:
 
 def upkeep(t: Table) -> Flow[None]:
     """Each side draws up to its hand: 5 cards, or 3 for a band that has lost all its Stars, which may hold no
-    more ("trois cartes maximum en main"): it discards down to three, keeping those worth most (`_kept`)."""
+    more ("trois cartes maximum en main"): it gives up the rest, keeping those worth most (`_kept`), face down
+    into the pile (the discard pile is in everyone's sight, and would show the other side cards of its hand)."""
     for name, side in t.game.sides.items():
         stars = any(t.profile(f).status == "star" for f in t.standing(name))
         limit = HAND_WITHOUT_STARS if side.had_stars and not stars else HAND
         if len(side.hand) > limit:
             held, side.hand[:] = side.hand[:], _kept(side.hand, limit)
             for extra in held:
-                if extra not in side.hand:
-                    t.game.deck.discard(extra)
+                if extra not in side.hand:  # back into the pile, unseen: the discard pile is there for all to see
+                    t.game.deck.put_back(extra)
             t.roller.note("skirmish.hand_limit", side=word(f"skirmish.side.{name}"), count=len(held) - limit)
         while len(side.hand) < limit:
             card = yield from t.draw("skirmish.upkeep_draw", side=word(f"skirmish.side.{name}"))
