@@ -680,9 +680,10 @@ class Session(Generic[R]):
             return cls.from_json(rules, data)
         try:
             return cls.from_json(rules, data)
-        except DedaleError as error:
-            return cls._archive(rules, data, word("error.archived_why", version=data["version"],
-                                                  reason=error.as_word()))
+        except DedaleError as error:  # a saved field unlike the replay's: today's rules make it so, not an edit
+            reason = (word("error.made_otherwise", field=error.args_["field"]) if error.key == "error.save_mismatch"
+                      else error.as_word())
+            return cls._archive(rules, data, word("error.archived_why", version=data["version"], reason=reason))
 
     @classmethod
     def _archive(cls, rules: type[Q], data: dict[str, Any], why: Word) -> Session[Q]:
