@@ -17,14 +17,14 @@ from dedale.core.rng import Roller, SeededSource
 from dedale.zombstone.combinatorics import index_of, keeps
 from dedale.zombstone.hands import best_key, counts_of
 from dedale.zombstone.skirmish.ai import AI, SECOND_SHOT
-from dedale.zombstone.skirmish.ai_report import ai_report
+from dedale.zombstone.skirmish.ai_report import Watcher, ai_report, watched_game
 from dedale.zombstone.skirmish.battlefield import Battlefield, Terrain
 from dedale.zombstone.skirmish.catalogue import Victory, load_catalogue
 from dedale.zombstone.skirmish.fight import defender_keep, shot_damage
 from dedale.zombstone.skirmish.model import Figure, Game, Side
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.setup import duellist, setup
-from dedale.zombstone.skirmish.simulate import run
+from dedale.zombstone.skirmish.simulate import game_seed, play_game, run
 from dedale.zombstone.skirmish.table import OTHER, Ask, Option, Table
 from dedale.zombstone.skirmish.turn import action_ask, activate
 from dedale.zombstone.skirmish.victory import inside
@@ -263,8 +263,34 @@ def test_the_ai_report_counts_each_side_s_activations_and_the_faults_among_them(
     params = SkirmishParams(scenario="ok_corral", side=None)
     found = ai_report(params, 2, 40)
     for counts in found.values():
-        assert counts["activations"] > 0 and counts["gun_open_idle"] <= counts["gun_open"] <= counts["activations"]
+        idle_or_waiting = counts["gun_open_idle"] + counts["gun_open_waited"]
+        assert counts["activations"] > 0 and idle_or_waiting <= counts["gun_open"] <= counts["activations"]
         assert counts["horde_still"] <= counts["horde"] and counts["aimed"] <= counts["shots"]
         assert counts["last_breaths_wasted"] <= counts["last_breaths"]
     shots = sum(found[side]["shots"] for side in found)
     assert shots == sum(run(params, 2, 40)[n].shots for n in range(2))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Idle:
+    """An AI whose gunmen end every activation at once (the fault the report's idle measure is for)."""
+
+    inner: AI = dataclasses.field(default_factory=AI)
+    name: str = "idle"
+
+    def choose(self, t: Table, ask: Ask) -> str:
+        if ask.kind == "action" and ask.about["actions"] == 2 and t.gun(t.game.figure(ask.about["figure"])):
+            return "end"
+        return self.inner.choose(t, ask)
+
+
+def test_the_ai_report_tells_a_gunman_idle_under_fire_from_one_waiting_for_a_brawler() -> None:
+    """Gunmen that never act, watched over an OK Corral game, are idle with the Clantons' guns on them; the
+    standard Earps of a High Noon game (seed 40, game 3) wait in cover for the brawlers twice and are never idle."""
+    found = Watcher(_Idle(), "lawmen")
+    play_game(SkirmishParams(scenario="ok_corral", side=None), game_seed(40, 0),
+              watch=lambda side, ai: found if side == "lawmen" else ai)
+    counts = found.finish()
+    assert counts["gun_open_idle"] == counts["gun_open"] > 0
+    earps = watched_game(SkirmishParams(scenario="high_noon", side=None), 40, 3)["lawmen"]
+    assert (earps["gun_open_idle"], earps["gun_open_waited"]) == (0, 2)

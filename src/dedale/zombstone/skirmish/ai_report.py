@@ -2,8 +2,13 @@
 notices, counted where they happen, each side's AI wrapped by a `Watcher` that sees every ask and answer.
 Targets (issue 40): idle gunmen at most `IDLE`, Last Breaths that did nothing at most `WASTED`.
 
-- **idle gunmen:** activations of a figure with a gun in which it did nothing (its first action ended it), among
-  those in which a shot, or a move after which it could shoot, was open to it;
+- **idle gunmen:** activations of a figure with a gun in which it did nothing (its first action ended it) while
+  an enemy was in range and sight (an enemy gun had it in range and sight, or it had a shot), among those in
+  which a shot, or a move after which it could shoot, was open to it (the target);
+- **waiting gunmen:** those in which it did nothing otherwise, a move and a shot open (no target): mostly a gunman
+  in cover waiting for a brawler without a gun, which comes to it anyway (`ai.AI._advance`). Tried in High Noon
+  (1,000 games, seed 777), the Earps won 40.6% waiting; 33.3% leaving cover to shoot from where no brawler could
+  charge them next and no gun reached them; 38.0% from where no gun could reach them even after its move;
 - **still hordes:** activations of a horde figure (`ai._horde`) that neither moved nor fought (but those holding the
   scenario's place);
 - **aimed shots** a game (and shots), **Jokers** played (each pays an Aimed shot) against those drawn;
@@ -19,7 +24,7 @@ from functools import partial
 from dedale.core.batch import IN_PROCESS, Where, run_batch
 from dedale.core.rng import LogEntry
 from dedale.zombstone.skirmish import skills
-from dedale.zombstone.skirmish.ai import _firing_spot, _goal, _horde, _moves, _shots
+from dedale.zombstone.skirmish.ai import _firing_spot, _goal, _horde, _moves, _shots, _under_fire
 from dedale.zombstone.skirmish.catalogue import SIDES
 from dedale.zombstone.skirmish.params import SkirmishParams
 from dedale.zombstone.skirmish.simulate import game_seed, play_game
@@ -82,7 +87,9 @@ class Watcher:
             t, ask, figure, None, [*_moves(ask, "toward"), *_moves(ask, "cover"), *_moves(ask, "compass")]) is not None
         if _shots(ask) or moved_to_shoot:
             self.counts["gun_open"] += 1
-            self.counts["gun_open_idle"] += idle
+            in_sight = bool(_shots(ask)) or _under_fire(t, figure)
+            self.counts["gun_open_idle"] += idle and in_sight
+            self.counts["gun_open_waited"] += idle and not in_sight
 
     def finish(self) -> Counter[str]:
         """At the game's end, its counts: each Last Breath that did nothing counted, and the Jokers the side drew."""
@@ -119,11 +126,12 @@ def rows(scenario: str, total: dict[str, Counter[str]], games: int) -> list[tupl
         met = target is None or rate <= target
         aim = "" if target is None else f"; target <= {target:.0%}: " + ("ok" if met else "OVER TARGET")
         return f"{rate:.1%} ({both[part]:,} of {both[whole]:,}{aim})", met
-    measures = [("gunmen idle with a shot open", share("gun_open_idle", "gun_open", IDLE)),
+    measures = [("gunmen idle with an enemy in range and sight", share("gun_open_idle", "gun_open", IDLE)),
+                ("gunmen waiting, a move and a shot open", share("gun_open_waited", "gun_open")),
                 ("hordes standing still", share("horde_still", "horde")),
                 ("aimed shots", share("aimed", "shots")),
                 ("Jokers played of those drawn", share("jokers_played", "jokers_drawn")),
                 ("Last Breaths that did nothing", share("last_breaths_wasted", "last_breaths", WASTED))]
     found = [(f"zombstone {scenario}: {label}", figure, met) for label, (figure, met) in measures]
-    found.insert(3, (f"zombstone {scenario}: aimed shots a game", f"{both['aimed'] / games:.2f}", True))
+    found.insert(4, (f"zombstone {scenario}: aimed shots a game", f"{both['aimed'] / games:.2f}", True))
     return found
