@@ -91,6 +91,7 @@ def test_the_budget_stops_the_map() -> None:
 def test_the_autopilot_takes_open_ends_in_order() -> None:
     for order, pick in (("oldest", min), ("newest", max)):
         session = Session(PaperRules, PaperParams(order=order), 11)
+        taken = 0
         for _ in range(40):
             if session.is_over:
                 break
@@ -99,6 +100,8 @@ def test_the_autopilot_takes_open_ends_in_order() -> None:
             chosen = session.events[-1]["choice"]
             if chosen.startswith("end:"):
                 assert int(chosen[4:]) == pick(ends)
+                taken += 1
+        assert taken > 1, order  # open ends were taken (and among more than one)
 
 
 def test_searches_come_when_no_open_end_is_left() -> None:

@@ -36,7 +36,7 @@ def test_choices_have_stable_ids_and_labels() -> None:
     session = Session(CrawlerRules, CrawlerParams(), 11)
     choices = session.choices()
     assert choices and len({c.id for c in choices}) == len(choices)
-    assert all(c.label for c in choices)
+    assert all(c.label("en") and c.label("fr") and c.label("en") != c.id for c in choices)
     assert [c.id for c in Session(CrawlerRules, CrawlerParams(), 11).choices()] == [c.id for c in choices]
 
 

@@ -58,10 +58,30 @@ def test_systems_lists_each_playable_system_with_its_fields(client: TestClient) 
     assert {"name": "radius", "kind": "int", "default": 12, "low": 0, "high": 40, "options": []} in systems["hexcrawl"]
 
 
+# Each operation of the API: its method, its success status, whether it takes a JSON body, its path's parameters
+OPERATIONS = {("/api/sessions", "get"): ("200", False, []), ("/api/sessions", "post"): ("201", True, []),
+              ("/api/sessions/{session_id}/step", "post"): ("200", True, ["session_id"]),
+              ("/api/sessions/{session_id}/autopilot", "post"): ("200", True, ["session_id"]),
+              ("/api/sessions/{session_id}/undo", "post"): ("200", False, ["session_id"]),
+              ("/api/sessions/{session_id}/export/{fmt}", "get"): ("200", False, ["session_id", "fmt"]),
+              ("/api/upload", "post"): ("201", True, [])}
+
+
 def test_the_openapi_schema_describes_the_api(client: TestClient) -> None:
-    paths = client.get("/openapi.json").json()["paths"]
-    assert {"/api/sessions", "/api/sessions/{session_id}/step", "/api/sessions/{session_id}/autopilot",
-            "/api/sessions/{session_id}/undo", "/api/sessions/{session_id}/export/{fmt}", "/api/upload"} <= set(paths)
+    """Each operation as it is called: its body's schema (a component the schema defines, or any object for a
+    document uploaded), its path parameters,
+    what it answers and the errors it may give (a refusal of the origin or the Host is a 403 everywhere)."""
+    described = client.get("/openapi.json").json()
+    paths, components = described["paths"], described["components"]["schemas"]
+    for (path, method), (status, body, in_path) in OPERATIONS.items():
+        operation = paths[path][method]
+        assert operation["summary"] and status in operation["responses"] and "403" in operation["responses"]
+        assert [p["name"] for p in operation.get("parameters", []) if p["in"] == "path"] == in_path
+        assert ("requestBody" in operation) == body
+        if body:
+            schema = operation["requestBody"]["content"]["application/json"]["schema"]
+            assert schema.get("type") == "object" or schema["$ref"].removeprefix("#/components/schemas/") in components
+            assert "413" in operation["responses"] and "422" in operation["responses"]  # too big, or malformed
     assert not any(path.startswith("/play") for path in paths)  # the pages are not the API
 
 
