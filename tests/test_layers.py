@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("a system", ("dedale.crawler", "dedale.paper", "dedale.hexcrawl", "dedale.keylock", "dedale.zombstone")),
     ("render", ("dedale.render",)),
     ("the registry", ("dedale.systems",)),
-    ("the API", ("dedale.api", "dedale")),  # `dedale` itself re-exports the API
+    ("the API", ("dedale.api", "dedale", "dedale.testing")),  # `dedale` itself re-exports the API
     ("the web", ("dedale.web",)),
     ("the CLI", ("dedale.cli",)),  # `dedale serve` starts the web app
 )

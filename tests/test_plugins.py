@@ -204,12 +204,16 @@ def test_the_library_and_the_web_play_it(env: dict[str, str], tmp_path: Path) ->
 
 
 def test_it_keeps_the_contract_every_system_keeps(env: dict[str, str]) -> None:
-    """tests/test_contract.py, run where the package is installed, plays it with its own small example."""
+    """As its author checks it, from their own code where the package is installed (`dedale.testing`), and as
+    Dédale's tests do (tests/test_contract.py finds it in the registry): every check, on its own small example."""
+    checked = run(env, "-c", "from dedale.testing import check_system\nprint(', '.join(check_system('coinflip')))")
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.strip() == "same game, undo, load, schema, table, words, party, formats, parameters"
     contract = run(env, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider", "-k", "coinflip",
                    str(ROOT / "tests" / "test_contract.py"))
     assert contract.returncode == 0, contract.stdout + contract.stderr
     summary = contract.stdout.strip().splitlines()[-1]
-    assert re.match(r"\d+ passed, \d+ deselected in ", summary), summary  # none skipped, none failed
+    assert re.match(r"9 passed, \d+ deselected in ", summary), summary  # every check, none skipped or failed
 
 
 def test_a_broken_package_is_left_out_and_dedales_names_stay_its_own(env: dict[str, str], tmp_path: Path) -> None:

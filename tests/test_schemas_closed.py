@@ -20,9 +20,9 @@ import schemas
 from budget import examples
 from dedale.core.session import SPECTATOR, Session
 from dedale.systems import names, system
+from dedale.testing import open_objects
 
 DATA = Path(__file__).parent / "data"
-COMBINED = ("anyOf", "oneOf", "allOf")
 # Parameters worth a document of their own (the others at their defaults): small games, every shape of result.
 # A system not listed (an installed package's) is played at its defaults.
 VARIANTS: dict[str, list[dict[str, Any]]] = {
@@ -37,30 +37,6 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
 
 def test_every_system_of_dedale_has_its_variants() -> None:
     assert set(VARIANTS) == {name for name in names() if system(name).package.startswith("dedale.")}
-
-
-def open_objects(schema: Any, where: str = "", partial: bool = False) -> Iterator[str]:
-    """Where `schema` has an object that says nothing of the keys it does not declare. A branch of anyOf,
-    oneOf or allOf without a type of its own only adds to its object's rules (required keys): not an object."""
-    if isinstance(schema, list):
-        for n, sub in enumerate(schema):
-            yield from open_objects(sub, f"{where}/{n}")
-        return
-    if not isinstance(schema, dict):
-        return
-    kinds = schema.get("type")
-    is_object = "object" in (kinds if isinstance(kinds, list) else [kinds]) or ("properties" in schema and not partial)
-    if is_object and "additionalProperties" not in schema and "patternProperties" not in schema:
-        yield where or "/"
-    for key, sub in schema.items():
-        if key in ("properties", "$defs", "patternProperties"):
-            for name, each in sub.items():
-                yield from open_objects(each, f"{where}/{name}")
-        elif key in COMBINED:
-            for n, branch in enumerate(sub):
-                yield from open_objects(branch, f"{where}/{key}/{n}", partial=True)
-        elif key in ("items", "additionalProperties", "not", "prefixItems"):
-            yield from open_objects(sub, f"{where}/{key}")
 
 
 @pytest.mark.parametrize("name", names())

@@ -14,6 +14,7 @@ EXTRAS = {
     "render": ("error.render_extra", ("cairosvg", "cairocffi", "matplotlib")),
     "web": ("error.web_extra", ("fastapi", "uvicorn", "jinja2", "multipart")),
     "cluster": ("error.cluster_extra", ("dask", "distributed")),
+    "check": ("error.check_extra", ("jsonschema",)),
 }
 
 
