@@ -11,6 +11,31 @@ True
 
 See docs/api.md for each system's calls. Importing `dedale` loads nothing heavy: the calls below load what
 they use when first called.
+
+Vocabulary (the words the code, the documents and the docs share):
+
+- **system:** one procedural game (the crawler, the paper dungeon, the hexcrawl, the key-lock diagrams,
+  Zombstone's skirmish and duel), a `System` in the registry (`system_names()`), Dédale's own or a package's;
+- **rules:** a system's game, choice by choice (`core.rules.Rules`); played by the one generic `Session`;
+- **session:** a game being played: its seed, its parameters and its events (`play`);
+- **choice:** one legal decision offered now, with an id (`move:N`) and a label in each language;
+- **event:** a decision recorded (`{"choice": ...}`, with `by` for an autopilot or an AI and `seat` for a game
+  of two): the session is its seed plus its events, and replays them to be rebuilt; never reruns an AI;
+- **seed:** what every roll and draw comes from; a short whole number, or 128+ bits written in base 32;
+- **document:** a session saved as JSON (`to_json()`): seed, parameters, events, the result and the log; free of
+  language (ids and message keys, never words), following its system's JSON Schema (`schema`);
+- **result:** a finished session's document, with its pictures and files (`Result`: `svg`, `text`, `export`);
+- **log:** every roll and draw, in order, each as a message key and its arguments;
+- **autopilot:** a policy that makes a player's choices (`generate` plays a session to its end by one);
+- **AI:** an opponent the rules name for a seat (the skirmish's other side, the duel's bettor);
+- **seat:** one player's place in a game of two (0 and 1); a seat sees only what the rules let it
+  (its own cards, not the other's);
+- **table mode:** the players roll real dice and draw real cards, and enter each result (`play(table=True)`);
+- **GM's view, party view:** the whole document, or what the party has discovered (the rooms laid, the hexes
+  explored), none of the GM's key (contents, the seed, the events, the log);
+- **reading:** a way to read a point the text leaves open, offered as a parameter with the text's as default;
+- **face:** what shows Dédale to a person (the command line, the web app, a notebook's picture); faces hold no
+  rule.
 """
 
 from __future__ import annotations

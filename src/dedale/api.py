@@ -257,6 +257,9 @@ FACES = Faces(lambda session: Result(session.seat_json()), _picture)
 def system_names() -> list[str]:
     """The systems Dédale knows.
 
+    Returns:
+        Their names, Dédale's own first, then those installed packages declare.
+
     >>> system_names()
     ['crawler', 'paper', 'hexcrawl', 'keylock', 'zombstone', 'zombstone-duel']
     """
@@ -313,9 +316,21 @@ def play(name: Literal["zombstone-duel"], seed: int | str | None = None, *, tabl
 def play(name: str, seed: int | str | None = None, *, table: bool = False) -> Session[Any]: ...
 def play(name: str, seed: int | str | None = None, *, table: bool = False, **params: Any) -> Session[Any]:
     """A session of the system, to play choice by choice: `choices()`, `step(choice)`, `undo()`,
-    `auto_step()`, `run_autopilot()`, `result()`. Parameters go by the names the CLI's options and the web's
-    forms use (`size="2d6"`, `radius=8`); an unknown one is an error. Without a seed, a random one. With
-    `table`, the player rolls real dice and enters them (`pending` says what).
+    `auto_step()`, `run_autopilot()`, `result()`.
+
+    Args:
+        name: the system (`system_names()`).
+        seed: a whole number, or a long seed as the web shows it; None: 130 random bits.
+        table: the player rolls real dice and enters them (`pending` says what).
+        **params: the system's parameters, by the names the CLI's options and the web's forms use
+            (`size="2d6"`, `radius=8`).
+
+    Returns:
+        The session, before its first choice.
+
+    Raises:
+        DedaleError: an unknown system or parameter, a value out of its range, a seed that is none, or table
+            mode for a system whose rules draw what no table can; the message names what and what is accepted.
 
     >>> hexes = play("hexcrawl", seed=3, radius=2)
     >>> [choice.id for choice in hexes.choices()][:3]
@@ -364,8 +379,19 @@ def generate(name: Literal["zombstone-duel"], seed: int | str | None = None, *, 
 def generate(name: str, seed: int | str | None = None, *, policy: str = "default") -> Result[Session[Any]]: ...
 def generate(name: str, seed: int | str | None = None, *, policy: str = "default",
              **params: Any) -> Result[Session[Any]]:
-    """A result made by the autopilot: the session played to its end by `policy` (each system documents
-    its policies; "default" is the rules' own). Parameters as for `play`.
+    """A result made by the autopilot: the session played to its end.
+
+    Args:
+        name: the system (`system_names()`).
+        seed: as for `play`.
+        policy: the autopilot's policy (each system documents its own; "default" is the rules' own).
+        **params: the system's parameters, as for `play`.
+
+    Returns:
+        The finished result: its document (`to_json()`), pictures and files.
+
+    Raises:
+        DedaleError: as `play`, or a policy the system does not have.
 
     >>> generate("paper", seed=3, max_cards=12).to_json()["format"]
     'dedale/paper'
@@ -412,10 +438,22 @@ def generate_many(name: str, seeds: Iterable[int], *, workers: int | None = 1, p
                   policy: str = "default") -> list[Result[Session[Any]]]: ...
 def generate_many(name: str, seeds: Iterable[int], *, workers: int | None = 1, progress: bool = False,
                   policy: str = "default", **params: Any) -> list[Result[Any]]:
-    """`generate` for each seed, the results in the seeds' order, each the same as `generate` gives it
-    wherever it was made: on `workers` local processes (1: this process alone; None: one a core), a
-    progress bar on stderr with `progress`. As with any use of multiprocessing, a script (not a notebook)
-    calling it with workers keeps its work under `if __name__ == "__main__":`.
+    """`generate` for each seed. As with any use of multiprocessing, a script (not a notebook) calling it with
+    workers keeps its work under `if __name__ == "__main__":`.
+
+    Args:
+        name: the system (`system_names()`).
+        seeds: the seeds, one a result.
+        workers: local processes (1: this process alone; None: one a core); the results do not depend on it.
+        progress: a progress bar on stderr.
+        policy: as for `generate`.
+        **params: the system's parameters, as for `play`, the same for every seed.
+
+    Returns:
+        The results in the seeds' order, each the same as `generate` gives it.
+
+    Raises:
+        DedaleError: as `generate`, or a number of workers out of range.
 
     >>> dungeons = generate_many("crawler", range(1, 4), size="2d6")
     >>> [(dungeon.seed, dungeon.to_json()["outcome"]) for dungeon in dungeons]
@@ -451,7 +489,17 @@ def _progress(shown: bool, total: int, label: str) -> Iterator[Callable[[int], N
 
 
 def load(source: str | Path | dict[str, Any]) -> Result[Session[Any]]:
-    """A saved document (a file's path, or the document itself), checked as strictly as an upload.
+    """A saved document, checked as strictly as an upload.
+
+    Args:
+        source: a file's path, or the document itself (a dict as `to_json()` gives it).
+
+    Returns:
+        The result it holds: shown, exported, or played on (`play()`) from where it was saved.
+
+    Raises:
+        DedaleError: a file that cannot be read, or is not a document of a known system and version; the message
+            names what and why (`play()` on the result replays its events, and refuses those its rules do not take).
 
     >>> again = load(generate("crawler", seed=4).to_json())
     >>> again.play().is_over
@@ -465,6 +513,15 @@ def load(source: str | Path | dict[str, Any]) -> Result[Session[Any]]:
 
 def schema(name: str) -> dict[str, Any]:
     """The JSON Schema of the system's documents.
+
+    Args:
+        name: the system (`system_names()`).
+
+    Returns:
+        The schema (draft 2020-12), closed: a field it does not declare is refused.
+
+    Raises:
+        DedaleError: an unknown system.
 
     >>> schema("keylock")["properties"]["params"]["properties"]["unique"]["minimum"]
     0

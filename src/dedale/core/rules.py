@@ -105,31 +105,64 @@ class Rules(ABC, Generic[P, S]):
 
     # --- what each system provides -------------------------------------------------------------
     @abstractmethod
-    def new_state(self) -> S: ...
+    def new_state(self) -> S:
+        """The game's state before anything is rolled.
+
+        Returns:
+            A new `State` (its `log` empty); the session gives it to the rules as `state`.
+        """
 
     @abstractmethod
     def start(self) -> None:
-        """Roll what the rules roll before the first choice."""
+        """Roll what the rules roll before the first choice, with `self.roller`, into `self.state`."""
 
     @abstractmethod
     def rule_choices(self) -> list[Choice]:
-        """The legal choices in the current state (never called once the game is over)."""
+        """The legal choices in the current state (never called once the game is over).
+
+        Returns:
+            Each with an id unique among them, the same ids for the same state (events record them).
+        """
 
     @abstractmethod
     def apply(self, choice: Choice) -> None:
-        """Apply a legal choice and roll what the rules roll after it."""
+        """Apply a legal choice and roll what the rules roll after it.
+
+        Args:
+            choice: one of `rule_choices()` (the session has checked it), or of `find_choice`.
+
+        Raises:
+            DedaleError: only for what the rules refuse that the choices could not say beforehand.
+        """
 
     @property
     @abstractmethod
-    def over(self) -> bool: ...
+    def over(self) -> bool:
+        """Whether the game has ended: no choice is asked any more."""
 
     @abstractmethod
     def result_json(self) -> dict[str, Any]:
-        """The result's own fields of the JSON document (rooms, doors, ...)."""
+        """The result's own fields of the JSON document.
+
+        Returns:
+            Its fields (rooms, doors, ...), ids and message keys, never words: the document is free of language
+            and follows the system's `document` shapes.
+        """
 
     @classmethod
     @abstractmethod
-    def params_from_json(cls, data: Any) -> P: ...
+    def params_from_json(cls, data: Any) -> P:
+        """The parameters as a document saved them.
+
+        Args:
+            data: the document's `params`.
+
+        Returns:
+            The system's parameters.
+
+        Raises:
+            DedaleError: a field unknown or out of range, named.
+        """
 
     # --- what a system may provide -------------------------------------------------------------
     @classmethod
