@@ -18,18 +18,29 @@ from dedale.systems import names, system
 
 DOCS = Path(__file__).parent.parent / "docs"
 HEADER = "| field (JSON `params`) | option | default | meaning |"
-# Each page's tables, in the order they come on it
-PAGES = {"crawler.md": ["crawler"], "paper-dungeon.md": ["paper"], "hexcrawl.md": ["hexcrawl"],
-         "keylock.md": ["keylock"], "zombstone.md": ["zombstone", "zombstone-duel"]}
+
+def pages() -> dict[str, list[str]]:
+    """Each rules page of Dédale's own systems (`System.rules_page`) and its tables, in the registry's order (the
+    order they come on it)."""
+    found: dict[str, list[str]] = {}
+    for name in names():
+        page = system(name).rules_page
+        if system(name).package.startswith("dedale.") and page is not None:  # not an installed package's
+            found.setdefault(page, []).append(name)
+    return found
+
+
+PAGES = pages()
 LIST = re.compile(r"Its parameters: ((?:`\w+`,?\s*)+)\.", re.S)
 NUMBER = r"(-?[\d,]*\.?\d+)"
 BOUNDS = re.compile(NUMBER + " to " + NUMBER)  # a meaning's "(2 to 12", and the web's "web: 40" or "10 on the web"
 WEB = re.compile("web: " + NUMBER + "|" + NUMBER + " on the web")
 
 
-def test_every_system_has_its_table() -> None:
+def test_every_system_has_its_rules_page() -> None:
     own = [name for name in names() if system(name).package.startswith("dedale.")]  # not an installed package's
     assert sorted(name for tables in PAGES.values() for name in tables) == sorted(own)
+    assert all((DOCS / "rules" / page).is_file() for page in PAGES)
 
 
 def option(field: Field) -> str:

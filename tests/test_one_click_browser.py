@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from conftest import CHROMIUM
 from dedale.core.seeds import check_seed
-from dedale.systems import names
+from dedale.systems import names, system
 from test_web_browser import (  # noqa: F401
     FINGER,
     PHONE,
@@ -26,7 +26,7 @@ from test_web_browser import (  # noqa: F401
 from webserver import Server, api
 
 LAPTOP: ViewportSize = {"width": 1366, "height": 800}
-MAPS = ("crawler", "paper", "hexcrawl", "keylock")
+MAPS = tuple(name for name in names() if system(name).generates)  # made in one click, and Another one
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM} to drive")
 

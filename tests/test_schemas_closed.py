@@ -23,20 +23,14 @@ from dedale.systems import names, system
 from dedale.testing import open_objects
 
 DATA = Path(__file__).parent / "data"
-# Parameters worth a document of their own (the others at their defaults): small games, every shape of result.
-# A system not listed (an installed package's) is played at its defaults.
-VARIANTS: dict[str, list[dict[str, Any]]] = {
-    "crawler": [{"size": "6"}, {"size": "2d6", "passed_boss": "reroll", "contents": "dungeon-roll"}],
-    "paper": [{"max_cards": 12}, {"max_cards": 30, "kings": "set-aside"}],
-    "hexcrawl": [{"radius": 2}, {"radius": 4, "sites": False}],
-    "keylock": [{}, {"unique": 5, "multi": 2, "permanent": 2}],
-    "zombstone": [{}, {"side": "zombies"}, {"side": None}, {"scenario": "high_noon"}, {"opponent": "human"}],
-    "zombstone-duel": [{}, {"style": "bold", "added": 3}, {"opponent": "human"}],
-}
+# Parameters worth a document of their own (the others at their defaults): small games, every shape of result,
+# as each system declares them (`System.variants`); a system that declares none is played at its defaults.
+VARIANTS: dict[str, list[dict[str, Any]]] = {name: [dict(v) for v in system(name).variants] or [{}]
+                                             for name in names()}
 
 
-def test_every_system_of_dedale_has_its_variants() -> None:
-    assert set(VARIANTS) == {name for name in names() if system(name).package.startswith("dedale.")}
+def test_every_system_of_dedale_declares_its_variants() -> None:
+    assert all(system(name).variants for name in names() if system(name).package.startswith("dedale."))
 
 
 @pytest.mark.parametrize("name", names())
@@ -80,7 +74,7 @@ def test_documents_have_no_field_their_schema_does_not_declare(name: str, seed: 
     """Short seeds and long ones (the web's, written as text); `keyed`: a game with the secret key the web gave
     before seeds were long, whose documents still open."""
     found = system(name)
-    variants = VARIANTS.get(name, [{}])
+    variants = VARIANTS[name]
     params = found.params.from_options(variants[variant % len(variants)], strict=True)
     table = table and found.rules.table_mode
     legacy = keyed and seed < 2**64 and (found.rules.table_mode or not table)
@@ -111,7 +105,7 @@ def test_documents_of_older_versions_follow_the_schema(path: Path) -> None:
 def test_a_field_the_schema_does_not_declare_is_refused_wherever_it_is(name: str) -> None:
     """At the top and in each list's objects: one unknown key, and the document no longer follows its schema."""
     schema = dedale.schema(name)
-    document = json.loads(json.dumps(dedale.generate(name, seed=2, **VARIANTS.get(name, [{}])[0]).to_json()))
+    document = json.loads(json.dumps(dedale.generate(name, seed=2, **VARIANTS[name][0]).to_json()))
     places = [("/", document)] + [(f"/{key}/0", value[0]) for key, value in document.items()
                                   if isinstance(value, list) and value and isinstance(value[0], dict)]
     assert len(places) > 1

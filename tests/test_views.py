@@ -15,11 +15,17 @@ import pytest
 import dedale
 import schemas
 from dedale.core.errors import DedaleError
-from dedale.systems import system
+from dedale.systems import names, system
 from games import played
 from webclient import web_client
 
 SMALL: dict[str, dict[str, Any]] = {"crawler": {}, "paper": {"max_cards": 25}, "hexcrawl": {"radius": 5}}
+
+
+def test_every_system_of_dedale_with_a_party_view_is_looked_at_here() -> None:
+    """What the party sees of each of Dédale's own maps, beyond what the contract checks of any system."""
+    assert set(SMALL) == {name for name in names() if system(name).party_view and system(name).package.startswith(
+        "dedale.")}
 
 
 def midway(name: str, seed: int, steps: int) -> Any:

@@ -55,6 +55,8 @@ class System:
     party_view: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # its party view's fields (core/views)
     # the parameters of a small game, still played through every phase: what the contract tests play
     example: Mapping[str, Any] = field(default_factory=dict)
+    # parameters worth a test of their own beside the defaults: small games, each another shape of result
+    variants: tuple[Mapping[str, Any], ...] = ()
     rules_page: str | None = None  # its rules page: a file of docs/rules/ for Dédale's own, an address for others
     # its messages by language, nested as in locales/*.toml (`cli.about.NAME`, `web.system.NAME`,
     # `web.about.NAME`, its choices' and log's words): a system from outside brings its own
@@ -135,7 +137,8 @@ def _crawler() -> System:
         **_tabletops("crawler_map"),
     }, lambda d, lang: render_text(d, lang=lang), picture,
         lambda s, lang: render_text(s.rules.dungeon(), s.rules.focus(), lang), load_tables, cli="dedale.cli.crawler",
-        party_view=party_view, example={"size": "6"}, rules_page="crawler.md", document=DOCUMENT)
+        party_view=party_view, example={"size": "6"}, rules_page="crawler.md", document=DOCUMENT,
+        variants=({"size": "6"}, {"size": "2d6", "passed_boss": "reroll", "contents": "dungeon-roll"}))
 
 
 def _crawler_pdf(dungeon: Any, _: dict[str, Any], lang: str) -> bytes:
@@ -202,7 +205,8 @@ def _paper() -> System:
     }, render_text, picture,
         lambda s, lang: render_text(s.rules.paper_map(), lang), load_tables,
         drawing=(("cards", "Draw the card that made each feature."),), party_view=party_view,
-        example={"max_cards": 12}, rules_page="paper-dungeon.md", document=DOCUMENT)
+        example={"max_cards": 12}, rules_page="paper-dungeon.md", document=DOCUMENT,
+        variants=({"max_cards": 12}, {"max_cards": 30, "kings": "set-aside"}))
 
 
 def _hexcrawl() -> System:
@@ -225,6 +229,7 @@ def _hexcrawl() -> System:
     return System("hexcrawl", HexParams, HexcrawlRules, HexMap.from_json, formats, render_text, picture,
                   lambda s, lang: render_text(s.rules.hex_map(), lang), load_tables, hint="web.click_hex",
                   party_view=party_view, example={"radius": 2}, rules_page="hexcrawl.md", document=DOCUMENT,
+                  variants=({"radius": 2}, {"radius": 4, "sites": False}),
                   drawing=(("unnumbered", "Leave out each hex's number (the map's edges keep its column and row)."),))
 
 
@@ -271,8 +276,7 @@ def _keylock() -> System:
         lambda s, _, lang, model=None: render_svg(s.rules.diagram, s.rules.analysis, lang),
         lambda s, lang: render_text(s.rules.diagram, s.rules.analysis, lang), cli="dedale.cli.keylock",
         details=lambda s, lang: analysis_text(s.rules.diagram, s.rules.analysis, lang, PAGE_VISITS),
-        rules_page="keylock.md",
-        document=DOCUMENT)
+        rules_page="keylock.md", document=DOCUMENT, variants=({}, {"unique": 5, "multi": 2, "permanent": 2}))
 
 
 def _keylock_load(document: Any) -> tuple[Any, dict[str, Any]]:
@@ -307,7 +311,8 @@ def _zombstone() -> System:
 
     return System("zombstone", SkirmishParams, SkirmishRules, GameView.from_json,
                   _pictures(render_svg, render_text), render_text, picture, lambda s, lang: render_text(view(s), lang),
-                  generates=False, cli="dedale.cli.zombstone", rules_page="zombstone.md", document=DOCUMENT)
+                  generates=False, cli="dedale.cli.zombstone", rules_page="zombstone.md", document=DOCUMENT,
+                  variants=({}, {"side": "zombies"}, {"side": None}, {"scenario": "high_noon"}, {"opponent": "human"}))
 
 
 def _duel() -> System:
@@ -320,7 +325,8 @@ def _duel() -> System:
     return System("zombstone-duel", DuelParams, DuelRules, load_duel, _pictures(render_svg, render_text),
                   render_text, lambda s, _, lang, model=None: render_svg(model or view(s), lang),
                   lambda s, lang: render_text(view(s), lang),
-                  generates=False, rules_page="zombstone.md", document=DOCUMENT)
+                  generates=False, rules_page="zombstone.md", document=DOCUMENT,
+                  variants=({}, {"style": "bold", "added": 3}, {"opponent": "human"}))
 
 
 MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers open
