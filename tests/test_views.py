@@ -16,7 +16,7 @@ import dedale
 import schemas
 from dedale.core.errors import DedaleError
 from dedale.systems import names, system
-from games import played
+from dedale.testing import played
 from webclient import web_client
 
 SMALL: dict[str, dict[str, Any]] = {"crawler": {}, "paper": {"max_cards": 25}, "hexcrawl": {"radius": 5}}

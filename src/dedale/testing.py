@@ -69,15 +69,31 @@ def check_system(system_or_name: System | str, seed: int = 5) -> list[str]:
     return list(CHECKS)
 
 
-def _played(found: System, seed: int, steps: int, table: bool = False) -> Session[Any]:
-    """A game of the system's example with `steps` decisions, each picked at random (seeded) among the legal."""
-    session = play(found.name, seed, table=table, **found.example)
+def played(name: str, seed: int, steps: int, table: bool = False, **params: Any) -> Session[Any]:
+    """A game of the system with `steps` decisions made, each picked at random (seeded) among the legal ones.
+
+    Args:
+        name: the system.
+        seed: the game's seed, and the picks'.
+        steps: how many decisions (fewer if the game ends first).
+        table: played at the table, the results entered as decisions.
+        **params: its parameters, as for `dedale.play`.
+
+    Returns:
+        The session, where the decisions left it.
+    """
+    session = play(name, seed, table=table, **params)
     pick = random.Random(seed)
     for _ in range(steps):
         if session.is_over:
             break
         session.step(pick.choice(session.choices()))
     return session
+
+
+def _played(found: System, seed: int, steps: int, table: bool = False) -> Session[Any]:
+    """A game of the system's example (`played`)."""
+    return played(found.name, seed, steps, table, **found.example)
 
 
 def _expect(holds: bool, what: str) -> None:
