@@ -47,3 +47,19 @@ def test_an_undo_that_replays_otherwise_is_caught(monkeypatch: pytest.MonkeyPatc
 
 def test_check_system_runs_every_check_in_order() -> None:
     assert check_system("keylock") == list(CHECKS)
+
+
+def test_a_format_that_needs_an_extra_not_installed_is_left_out_not_failed() -> None:
+    """As where the contract runs from a wheel without the render extra (make test-newest): a PNG refused for want
+    of cairo is left out; a format refused for anything else breaks the contract."""
+    from dedale.core.errors import DedaleError
+
+    def refuses(key: str) -> Any:
+        def write(*_: Any) -> bytes:
+            raise DedaleError(key)
+        return write
+
+    keylock = system("keylock")
+    CHECKS["formats"](broken("keylock", formats={**keylock.formats, ".png": refuses("error.render_extra")}), 5)
+    with pytest.raises(DedaleError):
+        CHECKS["formats"](broken("keylock", formats={**keylock.formats, ".png": refuses("error.range")}), 5)
