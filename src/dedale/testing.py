@@ -9,7 +9,7 @@ The checks (`CHECKS`, in order):
 - **undo:** undoing the last event gives the game replayed without it (or, where the event drew something a
   seat must not see again, refuses, changing nothing);
 - **load:** a document loads back and replays to itself, then plays on to its end as the original does;
-- **schema:** documents, mid-game and finished, in every view, follow the system's JSON Schema, which is closed
+- **schema:** documents, mid-game and finished, follow the system's JSON Schema, which is closed
   (each object with fixed keys says `additionalProperties: false`) and declares every parameter with its
   default (needs the `check` extra: pip install 'dedale[check]');
 - **table:** in table mode the session asks for each result, offering only legal values, rolls nothing itself,
