@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, ClassVar
 
-from dedale.core.collector import collector_paused
 from dedale.core.dice import DiceExpr
 from dedale.core.documents import UNSET, dump
 from dedale.core.rules import Choice, Policies, Rules, State
@@ -259,17 +258,16 @@ class HexcrawlRules(Rules[HexParams, HexState]):
             self._explore(h)
 
     def _explore_rest(self) -> None:
-        with collector_paused():  # a record a hex, none in a cycle
-            radius, hexes = self.params.radius, self.state.hexes
-            order = self.params.order
-            if order == "walk":
-                self._walk()
-            elif order == "random-walk":
-                self._random_walk()
-            else:
-                for h in spiral(radius) if order == "spiral" else _breadth_first(self.params.start, radius):
-                    if h not in hexes:
-                        self._explore(h)
+        radius, hexes = self.params.radius, self.state.hexes
+        order = self.params.order
+        if order == "walk":
+            self._walk()
+        elif order == "random-walk":
+            self._random_walk()
+        else:
+            for h in spiral(radius) if order == "spiral" else _breadth_first(self.params.start, radius):
+                if h not in hexes:
+                    self._explore(h)
 
     def _walk(self) -> None:
         """A randomized depth-first walk of the party: each step to a neighbour this walk has not entered yet

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from dedale.core.collector import collector_paused
 from dedale.core.documents import UNSET, dump
 from dedale.keylock.model import Analysis, Diagram
 from dedale.keylock.needs import keys_needed
@@ -22,11 +21,6 @@ from dedale.keylock.walk import walk
 
 
 def analyse(diagram: Diagram) -> dict[str, Any]:
-    with collector_paused():
-        return _analyse(diagram)
-
-
-def _analyse(diagram: Diagram) -> dict[str, Any]:
     walked = walk(diagram)
     needs = keys_needed(diagram, walked.order)
     never = diagram.never_open()

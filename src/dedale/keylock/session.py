@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from dedale.core.collector import collector_paused
 from dedale.core.documents import dump
 from dedale.core.rules import Choice, Policies, Rules, State
 from dedale.core.session import Session
@@ -38,11 +37,10 @@ class KeylockRules(Rules[KeylockParams, State]):
         return State()
 
     def start(self) -> None:
-        with collector_paused():
-            sets, nodes = make_sets(self.params, self.roller)
-            grow(sets, nodes, self.params, self.roller)
-            self.diagram = Diagram(sets, nodes, self.seed)
-            self.analysis = analyse(self.diagram)
+        sets, nodes = make_sets(self.params, self.roller)
+        grow(sets, nodes, self.params, self.roller)
+        self.diagram = Diagram(sets, nodes, self.seed)
+        self.analysis = analyse(self.diagram)
 
     @property
     def over(self) -> bool:
@@ -56,8 +54,7 @@ class KeylockRules(Rules[KeylockParams, State]):
 
     def result_json(self) -> dict[str, Any]:
         assert self.diagram is not None
-        with collector_paused():
-            return {**dump(KeylockResult(sets=self.diagram.sets, nodes=self.diagram.nodes)), "analysis": self.analysis}
+        return {**dump(KeylockResult(sets=self.diagram.sets, nodes=self.diagram.nodes)), "analysis": self.analysis}
 
 
 KeylockSession = Session[KeylockRules]  # a key-lock game: `Session(KeylockRules, params, seed)`
