@@ -294,3 +294,17 @@ def test_the_ai_report_tells_a_gunman_idle_under_fire_from_one_waiting_for_a_bra
     assert counts["gun_open_idle"] == counts["gun_open"] > 0
     earps = watched_game(SkirmishParams(scenario="high_noon", side=None), 40, 3)["lawmen"]
     assert (earps["gun_open_idle"], earps["gun_open_waited"]) == (0, 2)
+
+
+def test_an_answer_is_found_in_the_same_group_whichever_the_ai_listed_first() -> None:
+    """A move toward an enemy that ends in cover is offered under one id in two groups, worded otherwise in each:
+    the game takes the same one whether the AI looked at the cover first (as it played) or at nothing (as its
+    replay does), so the log of a game and of its replay say the same (a finished game's replay once differed)."""
+    def ask() -> Ask:
+        return Ask("zombies", "action", (), {}, {
+            "toward": lambda: [Option("move:1,2", "skirmish.arrival.toward")],
+            "cover": lambda: [Option("move:1,2", "skirmish.arrival.cover_by")]})
+    played = ask()
+    assert played.more("cover")[0].key == "skirmish.arrival.cover_by"  # the AI looked at its cover first
+    replayed = ask()
+    assert played.option("move:1,2") == replayed.option("move:1,2") == Option("move:1,2", "skirmish.arrival.toward")

@@ -93,12 +93,14 @@ class Ask:
         return self.options + tuple(o for group in self.later for o in self.more(group))
 
     def option(self, option_id: str) -> Option | None:
-        """The option of this id, looked for among the options listed, then in the groups listed later (a
-        decision replayed may be any of them)."""
+        """The option of this id, looked for among the options listed, then in the groups listed later, in
+        their own order, never in the order an AI happened to list them: a move toward an enemy that ends in
+        cover is in two groups under one id, worded otherwise in each, and its replay, which lists none, must
+        find the one the game found."""
         for option in self.options:
             if option.id == option_id:
                 return option
-        for group in (*self._listed, *(name for name in self.later if name not in self._listed)):
+        for group in self.later:
             for option in self.more(group):
                 if option.id == option_id:
                     return option
