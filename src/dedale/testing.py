@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any
 
 from dedale import api
@@ -163,12 +164,18 @@ def open_objects(schema: Any, where: str = "", partial: bool = False) -> Iterato
             yield from open_objects(sub, f"{where}/{key}")
 
 
+@cache
+def _validator(schema_text: str) -> Any:
+    """The schema's validator, made once (`jsonschema.validate` checks the schema itself at every call)."""
+    jsonschema = need("check", "jsonschema")
+    schema = json.loads(schema_text)
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
 def _follows(found: System, document: dict[str, Any], what: str) -> None:
-    validator = need("check", "jsonschema")
-    try:
-        validator.validate(json.loads(json.dumps(document)), json.loads(found.schema()))
-    except validator.ValidationError as error:
-        raise ContractBroken(f"{what} does not follow the schema: {error.message}") from None
+    error = next(_validator(found.schema()).iter_errors(json.loads(json.dumps(document))), None)
+    if error is not None:
+        raise ContractBroken(f"{what} does not follow the schema: {error.message}")
 
 
 def check_schema(found: System, seed: int) -> None:
@@ -243,8 +250,8 @@ def check_party(found: System, seed: int) -> None:
     if found.party_view is None:
         return
     kept = False
-    for played in (_played(found, seed + n, 3) for n in range(4)):
-        gm = played.to_json()
+    for game in (_played(found, seed + n, 3) for n in range(4)):
+        gm = game.to_json()
         party = found.in_view(gm, "party")
         _expect(party["seed"] is None and party["events"] == [] and party["log"] == [] and party["hidden"],
                 "the party view keeps the seed, the events or the log, which give the key away")

@@ -83,11 +83,12 @@ class Watcher:
             self.counts["horde"] += 1
             self.counts["horde_still"] += idle
             return
-        moved_to_shoot = ask.about["moves"] > 0 and _firing_spot(
-            t, ask, figure, None, [*_moves(ask, "toward"), *_moves(ask, "cover"), *_moves(ask, "compass")]) is not None
-        if _shots(ask) or moved_to_shoot:
+        shot = bool(_shots(ask))
+        ways = ("toward", "cover", "compass")
+        if shot or (ask.about["moves"] > 0 and _firing_spot(
+                t, ask, figure, None, [o for way in ways for o in _moves(ask, way)]) is not None):
             self.counts["gun_open"] += 1
-            in_sight = bool(_shots(ask)) or _under_fire(t, figure)
+            in_sight = shot or _under_fire(t, figure)
             self.counts["gun_open_idle"] += idle and in_sight
             self.counts["gun_open_waited"] += idle and not in_sight
 
